@@ -1,0 +1,43 @@
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+
+/**
+ * Server tests run twice: on embedded PGlite and on a PostgreSQL server. The PostgreSQL run needs
+ * TEST_DATABASE_URL (a database the tests may create and drop databases from); .ci/run sets it.
+ */
+const postgresUrl = process.env.TEST_DATABASE_URL;
+if (!postgresUrl) {
+  if (process.env.CI === 'true') {
+    throw new Error(
+      'CI=true but TEST_DATABASE_URL is not set: the PostgreSQL tests must run in CI.',
+    );
+  }
+  console.warn(
+    '\n*** TEST_DATABASE_URL is not set: SKIPPING the server tests on PostgreSQL (PGlite only). ***\n',
+  );
+}
+
+const serverProject = (engine: 'pglite' | 'postgres'): TestProjectInlineConfiguration => ({
+  test: {
+    name: `server:${engine}`,
+    root: 'packages/server',
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    env: { TEST_DB_ENGINE: engine },
+    globalSetup: ['test/global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
+
+export default defineConfig({
+  test: {
+    reporters: process.env.CI ? ['default', 'json'] : ['default'],
+    outputFile: { json: '.tmp/vitest.json' },
+    projects: [
+      { test: { name: 'common', root: 'packages/common', include: ['src/**/*.test.ts'] } },
+      // The web app's pure logic (redirect checks, form helpers); its UI is tested in a browser (e2e).
+      { test: { name: 'web', root: 'packages/web', include: ['src/**/*.test.ts'] } },
+      serverProject('pglite'),
+      ...(postgresUrl ? [serverProject('postgres')] : []),
+    ],
+  },
+});
