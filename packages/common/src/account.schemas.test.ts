@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { isGroupmeLink, isSchoolEmail, signUpSchema } from './account.schemas';
+import { MESSAGES } from './messages';
+
+const rules = { schoolEmailDomain: null, groupmeLinkPrefix: 'https://groupme.com/' };
+
+describe('account rules', () => {
+  it('admits any .edu address by default, or only the configured campus', () => {
+    expect(isSchoolEmail('a@richmond.edu', null)).toBe(true);
+    expect(isSchoolEmail('a@gmail.com', null)).toBe(false);
+    expect(isSchoolEmail('a@richmond.edu', 'richmond.edu')).toBe(true);
+    expect(isSchoolEmail('a@spiders.richmond.edu', 'richmond.edu')).toBe(true);
+    expect(isSchoolEmail('a@vcu.edu', 'richmond.edu')).toBe(false);
+    expect(isSchoolEmail('a@notrichmond.edu', 'richmond.edu')).toBe(false);
+  });
+
+  it('refuses GroupMe look-alikes and other schemes', () => {
+    const prefix = rules.groupmeLinkPrefix;
+    expect(isGroupmeLink('https://groupme.com/contact/123', prefix)).toBe(true);
+    for (const bad of [
+      'javascript:alert(1)',
+      'JavaScript:alert(1)',
+      '\thttps://groupme.com/x',
+      'data:text/html,hi',
+      'https://groupme.com.evil.example/x',
+      'https://groupme.com@evil.example/x',
+      '//evil.example',
+      'http://groupme.com/x',
+    ]) {
+      expect(isGroupmeLink(bad, prefix), bad).toBe(false);
+    }
+  });
+
+  it('gives the spec messages on sign-up', () => {
+    const result = signUpSchema(rules).safeParse({
+      firstName: '',
+      lastName: '',
+      email: 'me@gmail.com',
+      password: 'short',
+      groupmelink: 'https://evil.example',
+    });
+    expect(result.success).toBe(false);
+    const messages = result.error?.issues.map((i) => i.message);
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        MESSAGES.firstNameRequired,
+        MESSAGES.lastNameRequired,
+        MESSAGES.schoolEmail,
+        MESSAGES.passwordLength,
+        MESSAGES.groupmeLink('https://groupme.com/'),
+      ]),
+    );
+  });
+});

@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, SHORT_TEXT_MAX_LENGTH } from './constants';
+import { MESSAGES } from './messages';
+
+/** The account rules a deployment configures; the server sends them to the web app (GET /api/config). */
+export interface AccountRules {
+  /** e.g. 'richmond.edu'; null admits any .edu address. */
+  schoolEmailDomain: string | null;
+  /** Required start of GroupMe links, e.g. 'https://groupme.com/'. */
+  groupmeLinkPrefix: string;
+}
+
+export function isSchoolEmail(email: string, domain: string | null): boolean {
+  const host = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+  if (!domain) return /^([a-z0-9-]+\.)+edu$/.test(host);
+  const wanted = domain.toLowerCase();
+  return host === wanted || host.endsWith(`.${wanted}`);
+}
+
+/** A GroupMe link must start with the configured prefix and stay on that prefix's origin. */
+export function isGroupmeLink(link: string, prefix: string): boolean {
+  if (!link.startsWith(prefix)) return false;
+  try {
+    const url = new URL(link);
+    const wanted = new URL(prefix);
+    return url.origin === wanted.origin && url.username === '' && url.password === '';
+  } catch {
+    return false;
+  }
+}
+
+export const passwordSchema = z
+  .string({ error: MESSAGES.passwordRequired })
+  .min(1, MESSAGES.passwordRequired)
+  .min(PASSWORD_MIN_LENGTH, MESSAGES.passwordLength)
+  .max(PASSWORD_MAX_LENGTH, MESSAGES.passwordLength);
+
+const emailFormat = z
+  .string({ error: MESSAGES.emailRequired })
+  .trim()
+  .toLowerCase()
+  .min(1, MESSAGES.emailRequired)
+  .max(SHORT_TEXT_MAX_LENGTH, MESSAGES.emailFormat)
+  .pipe(z.email({ error: MESSAGES.schoolEmail }));
+
+export function schoolEmailSchema(rules: AccountRules) {
+  return emailFormat.refine((email) => isSchoolEmail(email, rules.schoolEmailDomain), {
+    error: MESSAGES.schoolEmail,
+  });
+}
+
+export function groupmeLinkSchema(rules: AccountRules) {
+  return z
+    .string({ error: MESSAGES.groupmeLink(rules.groupmeLinkPrefix) })
+    .trim()
+    .max(SHORT_TEXT_MAX_LENGTH, MESSAGES.groupmeLink(rules.groupmeLinkPrefix))
+    .refine((link) => isGroupmeLink(link, rules.groupmeLinkPrefix), {
+      error: MESSAGES.groupmeLink(rules.groupmeLinkPrefix),
+    });
+}
+
+const personName = (message: string) =>
+  z
+    .string({ error: message })
+    .trim()
+    .min(1, message)
+    .max(50, `${message.split(' ')[0]} name is too long`);
+
+/** Username shown to buyers: first and last name joined by a space (spec section 3). */
+export function deriveUsername(firstName: string, lastName: string): string {
+  return `${firstName.trim()} ${lastName.trim()}`.trim();
+}
+
+export function signUpSchema(rules: AccountRules) {
+  return z.object({
+    firstName: personName(MESSAGES.firstNameRequired),
+    lastName: personName(MESSAGES.lastNameRequired),
+    username: z.string().trim().max(101).optional(),
+    email: schoolEmailSchema(rules),
+    password: passwordSchema,
+    groupmelink: groupmeLinkSchema(rules),
+  });
+}
+export type SignUpInput = z.infer<ReturnType<typeof signUpSchema>>;
+
+export const signInSchema = z.object({
+  email: emailFormat,
+  password: z
+    .string({ error: MESSAGES.passwordRequired })
+    .min(1, MESSAGES.passwordRequired)
+    .max(200),
+});
+export type SignInInput = z.infer<typeof signInSchema>;
+
+export const emailOnlySchema = z.object({ email: emailFormat });
+export type EmailOnlyInput = z.infer<typeof emailOnlySchema>;
+
+export const resetPasswordSchema = z.object({ password: passwordSchema });
+export type ResetPasswordInput = z.infer<typeof resetPasswordSchema>;
+
+/** Profile update: only the fields sent change (spec section 7). */
+export function profileUpdateSchema(rules: AccountRules) {
+  return z
+    .object({
+      username: z.string().trim().min(1, 'Username is required').max(101).optional(),
+      email: schoolEmailSchema(rules).optional(),
+      password: passwordSchema.optional(),
+      groupmelink: groupmeLinkSchema(rules).optional(),
+      avatar: z.string().trim().max(500).optional(),
+    })
+    .strict();
+}
+export type ProfileUpdateInput = z.infer<ReturnType<typeof profileUpdateSchema>>;
+
+/** The signed-in user as the API answers it: never a password hash. */
+export interface CurrentUser {
+  _id: string;
+  username: string;
+  email: string;
+  groupmelink: string;
+  avatar: string | null;
+  emailVerified: boolean;
+  /** A new e-mail address waiting for its verification link to be used. */
+  pendingEmail: string | null;
+  createdAt: string;
+}
+
+/** What a buyer may read about a seller (GET /api/user/get/{id}). */
+export interface Seller {
+  _id: string;
+  username: string;
+  groupmelink: string;
+}

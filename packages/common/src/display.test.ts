@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import {
+  conditionColor,
+  conditionLabel,
+  courseLevelColor,
+  courseNumberBadge,
+  formatPrice,
+  majorText,
+  schoolText,
+} from './display';
+
+describe('display rules (spec sections 2 and 9)', () => {
+  it('formats prices with $, thousands separators and two decimals', () => {
+    expect(formatPrice(0)).toBe('$0.00');
+    expect(formatPrice(20)).toBe('$20.00');
+    expect(formatPrice(1234567.5)).toBe('$1,234,567.50');
+  });
+
+  it('labels and colours conditions, treating unknown values as poor', () => {
+    expect(['mint', 'excellent', 'good', 'poor', 'weird'].map(conditionLabel)).toEqual([
+      'New',
+      'Excellent',
+      'Good',
+      'Poor',
+      'Poor',
+    ]);
+    expect(['mint', 'excellent', 'good', 'poor', 'x'].map(conditionColor)).toEqual([
+      'blue',
+      'green',
+      'yellow',
+      'red',
+      'red',
+    ]);
+  });
+
+  it('shows the course number only when it is an integer, coloured by level', () => {
+    expect(courseNumberBadge('221')).toBe('221');
+    expect(courseNumberBadge('MATH 221')).toBe('N/A');
+    expect(['150', '250', '350', '450', '550', 'abc'].map(courseLevelColor)).toEqual([
+      'green',
+      'yellow',
+      'orange',
+      'red',
+      'grey',
+      'grey',
+    ]);
+  });
+
+  it('spaces out school words and falls back to N/A / Not Specified', () => {
+    expect(schoolText('ArtScience')).toBe('Art Science');
+    expect(schoolText('')).toBe('N/A');
+    expect(majorText('')).toBe('Not Specified');
+    expect(majorText('Computer Science')).toBe('Computer Science');
+  });
+});

@@ -1,0 +1,60 @@
+import type { Condition } from './constants';
+
+/** Spec section 2 (listing card): $ prefix, US thousands separators, two decimals. */
+export function formatPrice(amount: number): string {
+  return `$${amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+}
+
+const CONDITION_LABELS: Record<Condition, string> = {
+  mint: 'New',
+  excellent: 'Excellent',
+  good: 'Good',
+  poor: 'Poor',
+};
+
+/** Condition badge label; any unknown value reads Poor (spec). */
+export function conditionLabel(condition: string): string {
+  return CONDITION_LABELS[condition as Condition] ?? 'Poor';
+}
+
+export type BadgeColor = 'blue' | 'green' | 'yellow' | 'orange' | 'red' | 'grey';
+
+/** Condition colours: mint blue, excellent green, good yellow, otherwise red. */
+export function conditionColor(condition: string): BadgeColor {
+  switch (condition) {
+    case 'mint':
+      return 'blue';
+    case 'excellent':
+      return 'green';
+    case 'good':
+      return 'yellow';
+    default:
+      return 'red';
+  }
+}
+
+/** The course number if it parses as an integer, otherwise N/A. */
+export function courseNumberBadge(courseNumber: string): string {
+  return /^\s*\d+\s*$/.test(courseNumber) ? String(Number.parseInt(courseNumber, 10)) : 'N/A';
+}
+
+/** Course-level colours: 100s green, 200s yellow, 300s orange, 400s red, else grey. */
+export function courseLevelColor(courseNumber: string): BadgeColor {
+  if (!/^\s*\d+\s*$/.test(courseNumber)) return 'grey';
+  const n = Number.parseInt(courseNumber, 10);
+  if (n >= 100 && n < 200) return 'green';
+  if (n >= 200 && n < 300) return 'yellow';
+  if (n >= 300 && n < 400) return 'orange';
+  if (n >= 400 && n < 500) return 'red';
+  return 'grey';
+}
+
+/** School text with its words spaced out ('ArtScience' → 'Art Science'), or 'N/A'. */
+export function schoolText(school: string | null | undefined): string {
+  const text = (school ?? '').replace(/([a-z])([A-Z])/g, '$1 $2').trim();
+  return text === '' ? 'N/A' : text;
+}
+
+export function majorText(major: string | null | undefined): string {
+  return major && major.trim() !== '' ? major : 'Not Specified';
+}

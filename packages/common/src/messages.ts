@@ -1,0 +1,23 @@
+/** User-facing validation messages quoted by the spec (section 5); one place so form and server agree. */
+export const MESSAGES = {
+  firstNameRequired: 'First name is required',
+  lastNameRequired: 'Last name is required',
+  schoolEmail: 'Must be a valid school email address',
+  passwordLength: "Must be 8-12 characters (pls don't use your UR password)",
+  passwordRequired: 'Password is required',
+  emailRequired: 'Email is required',
+  emailFormat: 'Enter a valid email address',
+  groupmeLink: (prefix: string) => `Must be a valid GroupMe link (it starts with ${prefix})`,
+  imagesRequired: 'You must upload at least one image',
+  imagesOnCreate: 'You can only upload 3 images per listing',
+  imagesPerListing: 'You can only upload 6 images per listing',
+  imageTooLarge: 'Image upload failed (2 mb max per image)',
+  imageType: 'Only image files are allowed (JPEG, PNG, WebP, GIF or AVIF)',
+  nameRequired: 'Name is required',
+  nameTooLong: 'Name must be at most 62 characters',
+  courseNumberRequired: 'Course number is required',
+  priceRequired: 'Regular price is required',
+  priceRange: 'Regular price must be between 0 and 10,000,000',
+  discountAboveRegular: 'Discount price must be lower than regular price',
+  majorUnknown: 'Choose a major from the list',
+} as const;
