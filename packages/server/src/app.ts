@@ -1,0 +1,91 @@
+import cookie from '@fastify/cookie';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import {
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config/config';
+import type { Database } from './db/database';
+import adminRoutes from './features/admin/admin.routes';
+import authRoutes from './features/auth/auth.routes';
+import healthRoutes from './features/health/health.routes';
+import listingRoutes from './features/listings/listings.routes';
+import userListingsRoutes from './features/listings/user-listings.routes';
+import imagesRoutes from './features/uploads/images.routes';
+import uploadRoutes from './features/uploads/uploads.routes';
+import userRoutes from './features/users/users.routes';
+import compressionPlugin from './plugins/compression';
+import databasePlugin from './plugins/database';
+import errorsPlugin, { sendFrameworkError, sendRouteNotFound } from './plugins/errors';
+import mailPlugin from './plugins/mail';
+import rateLimitPlugin from './plugins/rate-limit';
+import sameOriginPlugin from './plugins/same-origin';
+import sessionsPlugin from './plugins/sessions';
+import storagePlugin from './plugins/storage';
+import webPlugin from './plugins/web';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+  }
+}
+
+export interface AppOptions {
+  config: Config;
+  database: Database;
+  logger?: FastifyServerOptions['logger'];
+  /** Serve the built web app (production); tests of the API leave it off. */
+  serveWeb?: boolean;
+  /** Folder of the built web app, when not packages/web/dist (tests of the web shell). */
+  webDistDir?: string;
+}
+
+const BODY_LIMIT_BYTES = 256 * 1024;
+
+/** The whole server as one Fastify instance, testable with `app.inject` and no port. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: options.config.trustProxy,
+    routerOptions: { maxParamLength: 200 },
+    frameworkErrors: sendFrameworkError,
+    genReqId: () => crypto.randomUUID(),
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  // JSON only: an HTML form post (urlencoded, multipart, text/plain) gets 415 and changes nothing.
+  app.removeContentTypeParser('text/plain');
+
+  app.decorate('config', options.config);
+  await app.register(errorsPlugin);
+  await app.register(compressionPlugin);
+  await app.register(databasePlugin, { database: options.database });
+  await app.register(cookie);
+  await app.register(sameOriginPlugin);
+  await app.register(sessionsPlugin);
+  await app.register(mailPlugin);
+  await app.register(rateLimitPlugin);
+  await app.register(storagePlugin);
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes);
+      await api.register(authRoutes, { prefix: '/auth' });
+      await api.register(userRoutes, { prefix: '/user' });
+      await api.register(userListingsRoutes, { prefix: '/user' });
+      await api.register(listingRoutes, { prefix: '/listing' });
+      await api.register(uploadRoutes, { prefix: '/uploads' });
+      await api.register(imagesRoutes, { prefix: '/images' });
+      await api.register(adminRoutes, { prefix: '/admin' });
+      api.setNotFoundHandler(sendRouteNotFound);
+    },
+    { prefix: '/api' },
+  );
+
+  if (options.serveWeb) await app.register(webPlugin, { distDir: options.webDistDir });
+  else app.setNotFoundHandler(sendRouteNotFound);
+  return app;
+}

@@ -1,0 +1,90 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  const dirs: string[] = [];
+  const tempDir = () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cb-config-'));
+    dirs.push(dir);
+    return dir;
+  };
+  afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+  it('gives a working local product with no configuration at all', () => {
+    const dataDir = tempDir();
+    const config = loadConfig({ DATA_DIR: dataDir });
+    expect(config).toMatchObject({
+      port: 3000,
+      publicUrl: 'http://localhost:3000',
+      databaseUrl: undefined,
+      smtpUrl: undefined,
+      schoolEmailDomain: null,
+      groupmeLinkPrefix: 'https://groupme.com/',
+      s3: undefined,
+      donationUrl: null,
+      secureCookies: false,
+    });
+  });
+
+  it('generates the session secret once and keeps it in DATA_DIR', () => {
+    const dataDir = tempDir();
+    const first = loadConfig({ DATA_DIR: dataDir }).sessionSecret;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(readFileSync(path.join(dataDir, 'session-secret'), 'utf8').trim()).toBe(first);
+    expect(loadConfig({ DATA_DIR: dataDir }).sessionSecret).toBe(first);
+  });
+
+  it('uses a configured secret without writing one', () => {
+    const dataDir = tempDir();
+    const secret = 'x'.repeat(40);
+    expect(loadConfig({ DATA_DIR: dataDir, SESSION_SECRET: secret }).sessionSecret).toBe(secret);
+    expect(existsSync(path.join(dataDir, 'session-secret'))).toBe(false);
+  });
+
+  it('names every problem of a bad configuration in one error', () => {
+    const bad = {
+      DATA_DIR: tempDir(),
+      PORT: 'eighty',
+      DATABASE_URL: 'mysql://db/x',
+      SMTP_URL: 'http://mail',
+      SCHOOL_EMAIL_DOMAIN: 'not a domain',
+      GROUPME_LINK_PREFIX: 'javascript:alert(1)',
+      SESSION_SECRET: 'short',
+    };
+    let error: unknown;
+    try {
+      loadConfig(bad);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join('\n');
+    for (const name of [
+      'PORT',
+      'DATABASE_URL',
+      'SMTP_URL',
+      'SCHOOL_EMAIL_DOMAIN',
+      'GROUPME_LINK_PREFIX',
+      'SESSION_SECRET',
+    ]) {
+      expect(problems).toContain(name);
+    }
+  });
+
+  it('marks cookies Secure when the public URL is https', () => {
+    const config = loadConfig({ DATA_DIR: tempDir(), PUBLIC_URL: 'https://books.example.edu/' });
+    expect(config.secureCookies).toBe(true);
+    expect(config.publicUrl).toBe('https://books.example.edu');
+  });
+
+  it('configures S3 only with a bucket', () => {
+    expect(() => loadConfig({ DATA_DIR: tempDir(), S3_ENDPOINT: 'http://127.0.0.1:9000' })).toThrow(
+      /S3_BUCKET/,
+    );
+    const config = loadConfig({ DATA_DIR: tempDir(), S3_BUCKET: 'books' });
+    expect(config.s3).toMatchObject({ bucket: 'books', region: 'us-east-1' });
+  });
+});

@@ -1,0 +1,103 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import { lockDataDir } from './data-dir-lock';
+import * as schema from './schema';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+/** One handle whatever the engine: the rest of the server only sees `db`. */
+export interface Database {
+  engine: 'pglite' | 'postgres';
+  db: Db;
+  /** Throws when the database does not answer. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const MIGRATIONS_FOLDER = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  'migrations',
+);
+
+export type DatabaseOptions =
+  | { engine: 'postgres'; url: string; poolSize?: number }
+  /** `dataDir` undefined means in memory; `loadFrom` starts from a dump (tests). */
+  | { engine: 'pglite'; dataDir?: string; loadFrom?: Blob; lock?: boolean };
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.engine === 'postgres' ? openPostgres(options) : openPglite(options);
+}
+
+async function openPostgres(options: { url: string; poolSize?: number }): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? 20,
+    connectionTimeoutMillis: 5000,
+  });
+  // A pool error (server restart) must not crash the process; queries report it instead.
+  pool.on('error', () => {});
+  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const client = await pool.connect();
+  try {
+    // Several app servers may start at once: one migrates, the others wait.
+    await client.query('SELECT pg_advisory_lock(72707369)');
+    await migratePg(drizzlePg(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+  } finally {
+    await client.query('SELECT pg_advisory_unlock(72707369)').catch(() => {});
+    client.release();
+  }
+  return {
+    engine: 'postgres',
+    db,
+    ping: async () => {
+      await pool.query('SELECT 1');
+    },
+    close: () => pool.end(),
+  };
+}
+
+async function openPglite(options: {
+  dataDir?: string;
+  loadFrom?: Blob;
+  lock?: boolean;
+}): Promise<Database> {
+  const unlock =
+    options.dataDir && options.lock !== false
+      ? lockDataDir(path.dirname(options.dataDir))
+      : () => {};
+  try {
+    const client = await PGlite.create({
+      dataDir: options.dataDir,
+      loadDataDir: options.loadFrom,
+      extensions: { pg_trgm },
+    });
+    const db = drizzlePglite(client, { schema }) as unknown as Db;
+    await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+    return {
+      engine: 'pglite',
+      db,
+      ping: async () => {
+        await db.execute(sql`SELECT 1`);
+      },
+      close: async () => {
+        try {
+          await client.close();
+        } finally {
+          unlock();
+        }
+      },
+    };
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+}

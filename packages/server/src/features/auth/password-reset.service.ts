@@ -1,0 +1,54 @@
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { users } from '../../db/schema';
+import { badRequest } from '../../lib/errors';
+import { findUserByEmail, findUserById } from '../users/users.repository';
+import { resetPasswordMail } from './account-mails';
+import { AUTH_MESSAGES } from './auth.messages';
+import { consumeEmailToken, issueEmailToken, retireEmailTokens } from './email-tokens';
+import { hashPassword } from './password';
+
+/** Mails a reset link when the account exists; the caller answers the same either way. */
+export async function requestPasswordReset(app: FastifyInstance, email: string): Promise<void> {
+  const { db } = app.database;
+  const user = await findUserByEmail(db, email);
+  if (!user) return;
+  const token = await issueEmailToken(db, {
+    userId: user.id,
+    purpose: 'reset_password',
+    email: user.email,
+  });
+  const link = `${app.config.publicUrl}/reset-password/${token}`;
+  app.mailer.sendInBackground(resetPasswordMail(user.email, link));
+}
+
+/**
+ * Uses a reset link once: new password, older reset links retired, every session ended. The link
+ * proves access to the inbox, so it also verifies that address.
+ */
+export async function resetPassword(
+  app: FastifyInstance,
+  token: string,
+  password: string,
+): Promise<void> {
+  const passwordHash = await hashPassword(password); // before the token is spent
+  const userId = await app.database.db.transaction(async (tx) => {
+    const used = await consumeEmailToken(tx, token, 'reset_password');
+    const user = used && (await findUserById(tx, used.userId));
+    if (!used || !user) throw badRequest(AUTH_MESSAGES.resetInvalid);
+    const provesAddress = used.email === user.email;
+    await tx
+      .update(users)
+      .set({
+        passwordHash,
+        updatedAt: sql`now()`,
+        ...(provesAddress
+          ? { emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` }
+          : {}),
+      })
+      .where(eq(users.id, user.id));
+    await retireEmailTokens(tx, user.id, 'reset_password');
+    return user.id;
+  });
+  await app.sessions.endAllForUser(userId);
+}

@@ -1,0 +1,30 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, TEST_ENGINE, type TestApp } from '../../../test/helpers';
+
+describe(`GET /api/health (${TEST_ENGINE})`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('reports the server and database as up', async () => {
+    const res = await t.app.inject('/api/health');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ server: 'up', database: 'up', engine: TEST_ENGINE });
+  });
+
+  it('answers an unknown API route with the error shape', async () => {
+    const res = await t.app.inject('/api/nope');
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ success: false, statusCode: 404 });
+  });
+
+  it('publishes the account rules the web app validates with', async () => {
+    const res = await t.app.inject('/api/config');
+    expect(res.json()).toMatchObject({
+      groupmeLinkPrefix: 'https://groupme.com/',
+      schoolEmailDomain: null,
+    });
+  });
+});

@@ -1,0 +1,49 @@
+import { PRODUCT_NAME } from '@campus-books/common/campus';
+import { conditionLabel, formatPrice } from '@campus-books/common/display';
+import type { FastifyInstance } from 'fastify';
+import type { ListingRow } from '../../db/schema';
+import { escapeHtml } from '../../lib/html';
+import { findListingById } from './listings.repository';
+
+export interface PageHead {
+  /** Plain text; the shell escapes it. */
+  title: string;
+  /** Ready-to-insert, escaped `<meta>` tags. */
+  tags: string;
+}
+
+/** Open Graph and Twitter tags so a shared /listing/{id} link previews the book (product decisions). */
+export function listingPageHead(listing: ListingRow, publicUrl: string): PageHead {
+  const base = `${publicUrl}/`;
+  const cover = listing.imageUrls[0];
+  const meta: [string, string, string][] = [
+    ['property', 'og:type', 'website'],
+    ['property', 'og:site_name', PRODUCT_NAME],
+    ['property', 'og:title', listing.name],
+    [
+      'property',
+      'og:description',
+      `${formatPrice(Number(listing.regularPrice))} · ${conditionLabel(listing.condition)} condition`,
+    ],
+    ['property', 'og:url', new URL(`listing/${listing.id}`, base).toString()],
+    ...(cover
+      ? [['property', 'og:image', new URL(cover, base).toString()] as [string, string, string]]
+      : []),
+    ['name', 'twitter:card', cover ? 'summary_large_image' : 'summary'],
+  ];
+  return {
+    title: `${listing.name} · ${PRODUCT_NAME}`,
+    tags: meta
+      .map(([attr, key, value]) => `<meta ${attr}="${key}" content="${escapeHtml(value)}" />`)
+      .join('\n    '),
+  };
+}
+
+/** The head of a listing's page, or undefined when there is no such listing. */
+export async function findListingPageHead(
+  app: FastifyInstance,
+  id: string,
+): Promise<PageHead | undefined> {
+  const listing = await findListingById(app.database.db, id);
+  return listing && listingPageHead(listing, app.config.publicUrl);
+}

@@ -1,0 +1,226 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Listing } from '@campus-books/common/listing.schemas';
+import { createTestApp, createUser, TEST_ENGINE, type TestApp } from '../../../test/helpers';
+import { insertListings } from '../../../test/listing-fixtures';
+
+const minutesAgo = (n: number) => new Date(Date.UTC(2026, 0, 1) - n * 60_000);
+
+/** The catalogue the searches run on; later rows are newer. */
+const BOOKS = [
+  {
+    name: 'Calculus: Early Transcendentals',
+    condition: 'good',
+    regularPrice: 40,
+    schools: ['ArtScience'],
+    major: 'Mathematics',
+    courseNumber: '211',
+  },
+  {
+    name: 'Calculus II Workbook',
+    condition: 'excellent',
+    regularPrice: 25,
+    schools: ['ArtScience', 'Bschool'],
+    major: 'Mathematics',
+    courseNumber: '212',
+  },
+  { name: 'Precalculus', condition: 'poor', regularPrice: 10, major: 'Mathematics', type: 'rent' },
+  {
+    name: 'Principles of Microeconomics',
+    condition: 'mint',
+    regularPrice: 80,
+    schools: ['Bschool'],
+    major: 'Economics Business',
+    courseNumber: '201',
+  },
+  {
+    name: 'Leadership Theory',
+    regularPrice: 55,
+    schools: ['Jepson', 'Leadership'],
+    major: 'Leadership Studies',
+    courseNumber: '300',
+  },
+  {
+    name: 'Organic Chemistry',
+    regularPrice: 120,
+    schools: ['ArtScience'],
+    major: 'Chemistry',
+    status: 'sold',
+  },
+  { name: '100% Cotton Fiber Art', regularPrice: 15, major: 'Art History' },
+  {
+    name: 'snake_case Programming',
+    regularPrice: 30,
+    major: 'Computer Science',
+    courseNumber: '150',
+  },
+  {
+    name: 'Constitutional Law',
+    condition: 'excellent',
+    regularPrice: 95,
+    schools: ['LawProfessional'],
+    major: 'Law and Liberal Arts',
+    courseNumber: '400',
+  },
+] as const;
+/** 20 identical-looking listings created at the same instant: paging must still never overlap. */
+const PAGED = 20;
+
+describe(`GET /api/listing/get: search (${TEST_ENGINE})`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+    const seller = await createUser(t);
+    await insertListings(
+      t,
+      seller.id,
+      BOOKS.map((b, i) => ({
+        ...b,
+        schools: [...('schools' in b ? b.schools : [])],
+        createdAt: minutesAgo(100 - i),
+      })),
+    );
+    await insertListings(
+      t,
+      seller.id,
+      Array.from({ length: PAGED }, (_, i) => ({
+        name: `Paged Reader ${i}`,
+        courseNumber: '999',
+        regularPrice: 5,
+        createdAt: minutesAgo(500),
+      })),
+    );
+  });
+  afterAll(() => t.close());
+
+  const search = (query: string) => t.app.inject(`/api/listing/get?${query}`);
+  const found = async (query: string): Promise<Listing[]> => {
+    const res = await search(query);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json();
+  };
+  const names = async (query: string) => (await found(query)).map((l) => l.name);
+  const ACTIVE = BOOKS.filter((b) => !('status' in b)).length + PAGED;
+
+  it('answers the newest active listings, 9 by default, as listing objects', async () => {
+    const page = await found('');
+    expect(page).toHaveLength(9);
+    expect(page[0]).toMatchObject({
+      name: 'Constitutional Law',
+      status: 'active',
+      LawProfessional: true,
+    });
+    expect(page.map((l) => l.name).slice(0, 3)).toEqual([
+      'Constitutional Law',
+      'snake_case Programming',
+      '100% Cotton Fiber Art',
+    ]);
+    expect(await found('status=active_or_none&limit=50')).toHaveLength(ACTIVE);
+  });
+
+  it('never shows sold listings', async () => {
+    expect(await names('limit=50')).not.toContain('Organic Chemistry');
+    expect(await names('searchTerm=organic&status=active')).toEqual([]);
+  });
+
+  it.each([
+    ['condition=excellent', ['Constitutional Law', 'Calculus II Workbook']],
+    ['condition=mint', ['Principles of Microeconomics']],
+    ['Jepson=true', ['Leadership Theory']],
+    ['ArtScience=true&Bschool=true', ['Calculus II Workbook']],
+    ['LawProfessional=true&Jepson=false&Bschool=false', ['Constitutional Law']],
+    [
+      'major=Mathematics',
+      ['Precalculus', 'Calculus II Workbook', 'Calculus: Early Transcendentals'],
+    ],
+    ['major=Economics%20Business', ['Principles of Microeconomics']],
+    ['courseNumber=211', ['Calculus: Early Transcendentals']],
+    ['type=rent', ['Precalculus']],
+    ['searchTerm=LEADER', ['Leadership Theory']],
+    ['searchTerm=%25', ['100% Cotton Fiber Art']],
+    ['searchTerm=_', ['snake_case Programming']],
+    ['searchTerm=e_c', ['snake_case Programming']],
+    ['searchTerm=%5C', []],
+  ])('filters by %s', async (query, expected) => {
+    expect(await names(`${query}&limit=50`)).toEqual(expected);
+  });
+
+  it('treats con-all, false flags, type all and empty fields as no filter', async () => {
+    const query =
+      'searchTerm=&condition=con-all&Jepson=false&Bschool=false&Leadership=false&ArtScience=false&LawProfessional=false&major=&courseNumber=&type=all&status=active_or_none&limit=50';
+    expect(await found(query)).toHaveLength(ACTIVE);
+    expect(await names('type=sale&limit=50')).not.toContain('Precalculus');
+    expect(await found('type=sale&limit=50')).toHaveLength(ACTIVE - 1);
+  });
+
+  it('finds a misspelled title ("calclus" finds Calculus)', async () => {
+    const hits = await names('searchTerm=calclus');
+    expect(hits).toEqual(
+      expect.arrayContaining(['Calculus: Early Transcendentals', 'Calculus II Workbook']),
+    );
+    expect(hits).not.toContain('Organic Chemistry');
+    expect(await names('searchTerm=microeconmics')).toEqual(['Principles of Microeconomics']);
+  });
+
+  it('puts the best matches first unless a sort is asked for', async () => {
+    expect(await names('searchTerm=calculus')).toEqual([
+      'Calculus II Workbook',
+      'Calculus: Early Transcendentals',
+      'Precalculus',
+    ]);
+    expect(await names('searchTerm=calculus&sort=regularPrice&order=asc')).toEqual([
+      'Precalculus',
+      'Calculus II Workbook',
+      'Calculus: Early Transcendentals',
+    ]);
+    expect(await names('searchTerm=calculus&sort=createdAt&order=asc')).toEqual([
+      'Calculus: Early Transcendentals',
+      'Calculus II Workbook',
+      'Precalculus',
+    ]);
+  });
+
+  it.each([
+    [
+      'sort=regularPrice&order=asc',
+      (a: Listing, b: Listing) => a.regularPrice - b.regularPrice || cmp(a._id, b._id),
+    ],
+    [
+      'sort=regularPrice&order=desc',
+      (a: Listing, b: Listing) => b.regularPrice - a.regularPrice || cmp(b._id, a._id),
+    ],
+    [
+      'sort=regularPrice',
+      (a: Listing, b: Listing) => b.regularPrice - a.regularPrice || cmp(b._id, a._id),
+    ],
+    [
+      'sort=createdAt&order=asc',
+      (a: Listing, b: Listing) => cmp(a.createdAt, b.createdAt) || cmp(b._id, a._id),
+    ],
+    [
+      'sort=createdAt&order=desc',
+      (a: Listing, b: Listing) => cmp(b.createdAt, a.createdAt) || cmp(a._id, b._id),
+    ],
+    ['order=asc', (a: Listing, b: Listing) => cmp(a.createdAt, b.createdAt) || cmp(b._id, a._id)],
+  ])('sorts by %s with a stable tiebreak', async (query, compare) => {
+    const results = await found(`${query}&limit=50`);
+    expect(results).toHaveLength(ACTIVE);
+    expect(results.map((l) => l._id)).toEqual([...results].sort(compare).map((l) => l._id));
+  });
+
+  it('pages by startIndex in pages of 9 without overlap, and honours limit', async () => {
+    const pages = [];
+    for (const startIndex of [0, 9, 18]) {
+      pages.push(await found(`courseNumber=999&startIndex=${startIndex}`));
+    }
+    expect(pages.map((p) => p.length)).toEqual([9, 9, 2]);
+    const ids = pages.flat().map((l) => l._id);
+    expect(new Set(ids).size).toBe(PAGED);
+    expect(await found('courseNumber=999&startIndex=20')).toEqual([]);
+    expect(await found('limit=4')).toHaveLength(4);
+    expect(await found('courseNumber=999&startIndex=15&limit=50')).toHaveLength(5);
+  });
+});
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,106 @@
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { ProfileUpdateInput } from '@campus-books/common/account.schemas';
+import { users, type UserRow } from '../../db/schema';
+import { conflict } from '../../lib/errors';
+import { AUTH_MESSAGES } from '../auth/auth.messages';
+import { hashPassword } from '../auth/password';
+import { sendVerificationLink } from '../auth/sign-up.service';
+import {
+  claimImages,
+  deleteImages,
+  imageIdsOfUser,
+  releaseImages,
+} from '../uploads/images.service';
+import { findUserByEmail } from './users.repository';
+
+/**
+ * The one place that decides whether a user may use `avatar` as their picture: their own processed
+ * upload (marked attached), the picture they already have, or '' to remove it.
+ */
+export async function checkAvatar(
+  app: FastifyInstance,
+  userId: string,
+  avatar: string,
+  current: string | null = null,
+): Promise<void> {
+  if (avatar === '') return;
+  await claimImages(app.database.db, userId, [avatar], current ? [current] : []);
+}
+
+export interface ProfileUpdateResult {
+  user: UserRow;
+  message: string;
+}
+
+/**
+ * Changes only the fields sent. A new e-mail waits in pending_email until its link is used; a new
+ * password ends the user's other sessions (the one making the change stays signed in).
+ */
+export async function updateProfile(
+  app: FastifyInstance,
+  user: UserRow,
+  sessionId: string,
+  input: ProfileUpdateInput,
+): Promise<ProfileUpdateResult> {
+  const { db } = app.database;
+  const changes: Partial<typeof users.$inferInsert> = {};
+  if (input.username !== undefined) changes.username = input.username;
+  if (input.groupmelink !== undefined) changes.groupmelink = input.groupmelink;
+  if (input.avatar !== undefined) {
+    await checkAvatar(app, user.id, input.avatar, user.avatar);
+    changes.avatar = input.avatar === '' ? null : input.avatar;
+  }
+  if (input.password !== undefined) changes.passwordHash = await hashPassword(input.password);
+  let newEmail: string | undefined;
+  if (input.email !== undefined) {
+    if (input.email === user.email) {
+      changes.pendingEmail = null; // back to the current address: cancel a pending change
+    } else {
+      const owner = await findUserByEmail(db, input.email);
+      if (owner) throw conflict(AUTH_MESSAGES.emailTaken);
+      changes.pendingEmail = newEmail = input.email;
+    }
+  }
+
+  let updated = user;
+  if (Object.keys(changes).length > 0) {
+    const [row] = await db
+      .update(users)
+      .set({ ...changes, updatedAt: sql`now()` })
+      .where(eq(users.id, user.id))
+      .returning();
+    updated = row ?? user;
+  }
+  if (user.avatar && changes.avatar !== undefined && changes.avatar !== user.avatar) {
+    // The replaced picture's files go once nothing refers to it; a failure is retried by the sweep.
+    await releaseImages(app, [user.avatar]).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'releasing the old avatar failed; the sweep will retry'),
+    );
+  }
+  if (changes.passwordHash) await app.sessions.endAllForUser(user.id, sessionId);
+  if (newEmail) await sendVerificationLink(app, updated, newEmail);
+
+  const parts = ['Profile updated.'];
+  if (newEmail) {
+    parts.push(
+      `We sent a verification link to ${newEmail}: check that inbox to confirm the new address. Until then your current address stays in use.`,
+    );
+  }
+  if (changes.passwordHash)
+    parts.push('Your password was changed and your other sessions were signed out.');
+  return { user: updated, message: parts.join(' ') };
+}
+
+/**
+ * Deletes the account; its listings, sessions and e-mail tokens go with it (ON DELETE CASCADE). Its
+ * images (listing photos, avatar, unattached uploads) are deleted after the row: their records
+ * survive it (owner SET NULL), so a failed file deletion is finished by the sweep.
+ */
+export async function deleteAccount(app: FastifyInstance, userId: string): Promise<void> {
+  const imageIds = await imageIdsOfUser(app.database.db, userId);
+  await app.database.db.delete(users).where(eq(users.id, userId));
+  await deleteImages(app, imageIds).catch((error: unknown) =>
+    app.log.warn({ err: error }, 'deleting account images failed; the sweep will retry'),
+  );
+}

@@ -1,0 +1,17 @@
+/** The one error type of the server: a status and a message safe to show the user. */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly errors?: { field: string; message: string }[],
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const badRequest = (message: string) => new AppError(400, message);
+export const unauthorized = (message = 'Please sign in to continue') => new AppError(401, message);
+export const forbidden = (message = 'You are not allowed to do that') => new AppError(403, message);
+export const notFound = (message = 'Not found') => new AppError(404, message);
+export const conflict = (message: string) => new AppError(409, message);

@@ -1,0 +1,110 @@
+import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { imageIdFromUrl } from '@campus-books/common/images';
+import { TEST_ENGINE, createTestApp, openTestDatabase } from '../../test/helpers';
+import { createListingAs } from '../../test/listing-fixtures';
+import { releaseImages } from '../features/uploads/images.service';
+import { uploadImage } from '../features/uploads/tus-test-client';
+import { createLocalStorage } from '../lib/storage/local-storage';
+import type { Storage } from '../lib/storage/storage';
+import { imageFileKeys, writeBackup } from './backup';
+import { photo } from './catalogue';
+import { addUser } from './ops-test-helpers';
+import { restoreBackup } from './restore';
+
+describe(`a backup while the data changes (${TEST_ENGINE})`, () => {
+  const work = mkdtempSync(path.join(tmpdir(), 'cb-consistency-'));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it('takes a new snapshot when an image is deleted after the first one, and restores consistently', async () => {
+    const t = await createTestApp();
+    try {
+      const seller = await addUser(t);
+      const kept = (await uploadImage(t.app, seller.cookie, await photo(1))).json().url as string;
+      const doomed = (await uploadImage(t.app, seller.cookie, await photo(2))).json().url as string;
+      await createListingAs(t, seller, { name: 'Kept book', imageUrls: [kept] });
+      const doomedListing = await createListingAs(t, seller, {
+        name: 'Deleted book',
+        imageUrls: [doomed],
+      });
+      const doomedKeys = new Set(imageFileKeys(imageIdFromUrl(doomed)!));
+
+      // The first read of one of the doomed image's files finds the seller deleting its listing:
+      // the listing row and the image's files and row go, after the backup's first snapshot.
+      let deleted = false;
+      const racing: Storage = {
+        ...t.app.storage,
+        get: async (key) => {
+          if (!deleted && doomedKeys.has(key)) {
+            deleted = true;
+            const res = await t.app.inject({
+              method: 'DELETE',
+              url: `/api/listing/delete/${doomedListing._id}`,
+              headers: { cookie: seller.cookie },
+            });
+            expect(res.statusCode).toBe(200);
+            // Deleting the listing already deleted its image: nothing is left to release.
+            expect(await releaseImages(t.app, [doomed])).toBe(0);
+          }
+          return t.app.storage.get(key);
+        },
+      };
+      const archive = path.join(work, 'racing.tar');
+      const manifest = await writeBackup({
+        database: t.database,
+        storage: racing,
+        output: createWriteStream(archive),
+      });
+      expect(deleted).toBe(true);
+      expect(manifest.snapshotRounds).toBe(2);
+      expect(manifest.counts).toMatchObject({ listings: 1, images: 1, files: 4 });
+      expect(manifest.files.map((f) => f.key).sort()).toEqual(
+        imageFileKeys(imageIdFromUrl(kept)!).sort(),
+      );
+      expect(manifest.warnings).toEqual([]);
+
+      const target = await openTestDatabase();
+      const store = createLocalStorage(path.join(work, 'restored-uploads'));
+      try {
+        const { verification } = await restoreBackup({ archive, database: target, storage: store });
+        expect(verification.listingImagesChecked).toBe(1);
+        const names = (await target.db.execute(sql`SELECT name FROM listings`)) as unknown as {
+          rows: { name: string }[];
+        };
+        expect(names.rows).toEqual([{ name: 'Kept book' }]);
+      } finally {
+        await target.close();
+      }
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('does not leave a half-written archive readable when the store fails', async () => {
+    const t = await createTestApp();
+    try {
+      const seller = await addUser(t);
+      const url = (await uploadImage(t.app, seller.cookie, await photo(3))).json().url as string;
+      await createListingAs(t, seller, { imageUrls: [url] });
+      const failing: Storage = {
+        ...t.app.storage,
+        get: async () => {
+          throw new Error('store unreachable');
+        },
+      };
+      const archive = path.join(work, 'failed.tar');
+      await expect(
+        writeBackup({ database: t.database, storage: failing, output: createWriteStream(archive) }),
+      ).rejects.toThrow(/store unreachable/);
+      // What reached the disk has no manifest, so no restore would accept it.
+      const chunks: Buffer[] = [];
+      for await (const chunk of createReadStream(archive)) chunks.push(chunk as Buffer);
+      expect(Buffer.concat(chunks).includes('manifest.json')).toBe(false);
+    } finally {
+      await t.close();
+    }
+  });
+});

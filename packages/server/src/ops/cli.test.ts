@@ -1,0 +1,77 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TEST_ENGINE } from '../../test/helpers';
+import { addUser, createInstallation, startApp } from './ops-test-helpers';
+
+const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), 'cli.ts');
+
+/** The command as `npm run <command> -- …` runs it: its own process, the given environment. */
+function run(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('exit', (code) => resolve({ code, stdout, stderr })),
+  );
+}
+
+describe(`the ops commands as processes (${TEST_ENGINE})`, () => {
+  const work = mkdtempSync(path.join(tmpdir(), 'cb-cli-'));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it('prints the usage and exits 64 when called wrongly', async () => {
+    const res = await run(['restore'], { DATA_DIR: work });
+    expect(res.code).toBe(64);
+    expect(res.stderr).toMatch(/npm run restore -- <file>/);
+  });
+
+  // A PostgreSQL source keeps this test fast (no initdb); both engines' code paths have their own tests.
+  const onPostgres = TEST_ENGINE === 'postgres' ? it : it.skip;
+  onPostgres(
+    'backs up with a one-line summary, and exits 65 on a corrupted archive and 66 on a full target',
+    async () => {
+      const source = await createInstallation('postgres');
+      const target = await createInstallation('postgres');
+      try {
+        const app = await startApp(source);
+        await addUser(app);
+        await app.close();
+        const file = path.join(work, 'cli.tar');
+        const backup = await run(['backup', file], source.env);
+        expect(backup.code).toBe(0);
+        expect(backup.stdout.trim().split('\n')).toHaveLength(1);
+        expect(backup.stdout).toMatch(/^backup: 1 users, 0 listings .* in \d+\.\d s -> /);
+
+        const corrupted = path.join(work, 'corrupted.tar');
+        const bytes = readFileSync(file);
+        const at = bytes.indexOf('{"id":"') + 10; // inside the users table's rows
+        bytes[at] = bytes[at]! ^ 1;
+        writeFileSync(corrupted, bytes);
+        const bad = await run(['restore', corrupted], target.env);
+        expect(bad.code).toBe(65);
+        expect(bad.stderr).toMatch(/ArchiveError: The archive is corrupted: db\/users\.jsonl/);
+
+        const full = await run(['restore', file], source.env);
+        expect(full.code).toBe(66);
+        expect(full.stderr).toMatch(/RestoreRefusedError: The target database already holds data/);
+
+        const good = await run(['restore', file], target.env);
+        expect(good.code).toBe(0);
+        expect(good.stderr).toMatch(/verified: rows users 1\/1/);
+        expect(good.stdout).toMatch(/^restore: 1 users, 0 listings/);
+      } finally {
+        await target.close();
+        await source.close();
+      }
+    },
+    120_000,
+  );
+});

@@ -1,0 +1,72 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../config/config';
+import { runBackup } from './backup-command';
+import { ArchiveError, RestoreRefusedError } from './manifest';
+import { runMigrateData } from './migrate-data-command';
+import { progressOnStderr } from './progress';
+import { runRestore } from './restore-command';
+import { VerificationError } from './verify';
+
+const USAGE = `Usage (from the repository root, with the server's environment):
+  npm run backup -- <file> [--server http://127.0.0.1:<port>]
+  npm run restore -- <file>
+  npm run migrate-data -- --to postgres://user:pass@host/db [--to-s3]
+See docs/operations.md.`;
+
+/** Exit codes: 64 usage, 65 bad archive, 66 refused (target not empty), 70 verification, 1 other. */
+function exitCodeOf(error: unknown): number {
+  if (error instanceof ArchiveError) return 65;
+  if (error instanceof RestoreRefusedError) return 66;
+  if (error instanceof VerificationError) return 70;
+  if (error instanceof ConfigError) return 78;
+  return 1;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      server: { type: 'string' },
+      to: { type: 'string' },
+      'to-s3': { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help || !command) {
+    console.log(USAGE);
+    return values.help ? 0 : 64;
+  }
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const progress = progressOnStderr();
+  const config = loadConfig(process.env);
+  let summary: string;
+  if (command === 'backup' && positionals.length === 1) {
+    summary = await runBackup({
+      config,
+      file: positionals[0]!,
+      serverUrl: values.server,
+      progress,
+      log,
+    });
+  } else if (command === 'restore' && positionals.length === 1) {
+    summary = await runRestore({ config, file: positionals[0]!, progress, log });
+  } else if (command === 'migrate-data' && values.to && positionals.length === 0) {
+    summary = await runMigrateData({ config, to: values.to, toS3: values['to-s3'], progress, log });
+  } else {
+    console.error(USAGE);
+    return 64;
+  }
+  console.log(summary);
+  return 0;
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+  console.error(
+    `${(error as Error).name === 'Error' ? 'Error' : (error as Error).name}: ${(error as Error).message}`,
+  );
+  process.exitCode = exitCodeOf(error);
+}

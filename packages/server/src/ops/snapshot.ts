@@ -1,0 +1,119 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../db/database';
+
+type Executor = Pick<Db, 'execute'>;
+
+async function rowsOf<T>(db: Executor, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+/**
+ * Tables of the public schema in an order that inserts parents before children (foreign keys), so a
+ * table added by a later migration is backed up without this code knowing it.
+ */
+export async function tablesInRestoreOrder(db: Executor): Promise<string[]> {
+  const tables = await rowsOf<{ name: string }>(
+    db,
+    sql`SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') ORDER BY c.relname`,
+  );
+  const edges = await rowsOf<{ child: string; parent: string }>(
+    db,
+    sql`SELECT ch.relname AS child, pa.relname AS parent FROM pg_constraint k
+        JOIN pg_class ch ON ch.oid = k.conrelid JOIN pg_class pa ON pa.oid = k.confrelid
+        JOIN pg_namespace n ON n.oid = ch.relnamespace
+        WHERE k.contype = 'f' AND n.nspname = 'public' AND ch.oid <> pa.oid`,
+  );
+  const ordered: string[] = [];
+  const pending = new Set(tables.map((t) => t.name));
+  while (pending.size > 0) {
+    const ready = [...pending].filter(
+      (t) => !edges.some((e) => e.child === t && pending.has(e.parent)),
+    );
+    if (ready.length === 0) throw new Error(`Circular foreign keys among ${[...pending]}`);
+    for (const t of ready) {
+      ordered.push(t);
+      pending.delete(t);
+    }
+  }
+  return ordered;
+}
+
+export async function columnsOf(db: Executor, table: string): Promise<string[]> {
+  const rows = await rowsOf<{ name: string }>(
+    db,
+    sql`SELECT a.attname AS name FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+        JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = 'public' AND c.relname = ${table} AND a.attnum > 0 AND NOT a.attisdropped
+        ORDER BY a.attnum`,
+  );
+  return rows.map((r) => r.name);
+}
+
+/** Migrations drizzle recorded as applied (its own bookkeeping table). */
+export async function appliedMigrations(db: Executor) {
+  const rows = await rowsOf<{ created_at: string | number }>(
+    db,
+    sql`SELECT created_at FROM drizzle.__drizzle_migrations ORDER BY created_at`,
+  );
+  const times = rows.map((r) => Number(r.created_at));
+  return { migrations: times.length, lastMigrationAt: times.at(-1) ?? 0, times };
+}
+
+export interface TableSnapshot {
+  name: string;
+  columns: string[];
+  /** Each row as PostgreSQL's own JSON text, so no value is converted on the way. */
+  rows: string[];
+}
+
+export interface ImageState {
+  id: string;
+  status: string;
+}
+
+export interface DatabaseSnapshot {
+  tables: TableSnapshot[];
+  schema: { migrations: number; lastMigrationAt: number };
+  listingsByStatus: Record<string, number>;
+  images: ImageState[];
+}
+
+const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
+
+/**
+ * Every row of every table as of one moment: one REPEATABLE READ, READ ONLY transaction, so the
+ * rows agree with each other (no listing whose owner is missing) while writes go on. On PGlite the
+ * transaction holds the single connection for the few hundred milliseconds the reads take.
+ */
+export async function takeSnapshot(db: Db): Promise<DatabaseSnapshot> {
+  return db.transaction(
+    async (tx) => {
+      const tables: TableSnapshot[] = [];
+      for (const name of await tablesInRestoreOrder(tx)) {
+        const rows = await rowsOf<{ r: string }>(
+          tx,
+          sql.raw(`SELECT row_to_json(t)::text AS r FROM ${quote(name)} t`),
+        );
+        tables.push({ name, columns: await columnsOf(tx, name), rows: rows.map((x) => x.r) });
+      }
+      const statuses = await rowsOf<{ status: string; n: number }>(
+        tx,
+        sql`SELECT status, count(*)::int AS n FROM listings GROUP BY status`,
+      );
+      const images = await rowsOf<ImageState>(
+        tx,
+        sql`SELECT id::text AS id, status FROM images ORDER BY id`,
+      );
+      const { migrations, lastMigrationAt } = await appliedMigrations(tx);
+      return {
+        tables,
+        schema: { migrations, lastMigrationAt },
+        listingsByStatus: Object.fromEntries(statuses.map((s) => [s.status, s.n])),
+        images,
+      };
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
+}

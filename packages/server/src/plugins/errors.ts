@@ -1,0 +1,133 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { ApiErrorBody } from '@campus-books/common/api';
+import { MESSAGES } from '@campus-books/common/messages';
+import { AppError } from '../lib/errors';
+
+interface ValidationIssue {
+  instancePath?: string;
+  message?: string;
+  keyword?: string;
+  params?: { keys?: string[]; issue?: { path?: PropertyKey[]; message?: string } };
+}
+
+const SPEC_MESSAGES: ReadonlySet<string> = new Set(
+  Object.values(MESSAGES).filter((m) => typeof m === 'string'),
+);
+
+function fieldOf(issue: ValidationIssue): string {
+  const fromZod = issue.params?.issue?.path;
+  if (fromZod && fromZod.length > 0) return fromZod.map(String).join('.');
+  // A strict object's unknown keys sit on the object itself: name the keys, not the object.
+  const unknownKeys = issue.params?.keys;
+  if (issue.keyword === 'unrecognized_keys' && unknownKeys?.length) return unknownKeys.join(', ');
+  return (issue.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+}
+
+/** Validation failures name the field, except the spec's own messages, which read as they are. */
+function describeValidation(error: FastifyError): ApiErrorBody {
+  const issues = (error.validation ?? []) as ValidationIssue[];
+  const context = error.validationContext ?? 'body';
+  const errors = issues.map((issue) => {
+    const message = issue.params?.issue?.message ?? issue.message ?? 'is invalid';
+    return { field: fieldOf(issue), message };
+  });
+  const first = errors[0];
+  let message = 'The request is not valid';
+  if (first) {
+    if (SPEC_MESSAGES.has(first.message) || first.message.startsWith('Must be'))
+      message = first.message;
+    else if (first.field === '') message = `The request ${context} is not valid: ${first.message}`;
+    else if (context === 'querystring' || context === 'params')
+      message = `Invalid parameter '${first.field}': ${first.message}`;
+    else message = `${first.field}: ${first.message}`;
+  }
+  return { success: false, statusCode: 400, message, errors };
+}
+
+/** Network errors and PostgreSQL's "connection" / "operator intervention" classes (08, 57P). */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+]);
+
+/** The database (or the way to it) is down: the request may succeed later, so 503, not 500. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined; e;) {
+    const code = typeof e.code === 'string' ? e.code : '';
+    if (UNAVAILABLE_CODES.has(code) || code.startsWith('08') || code.startsWith('57P')) return true;
+    const message = typeof e.message === 'string' ? e.message : '';
+    if (/Connection terminated|timeout exceeded when trying to connect/i.test(message)) return true;
+    if (e.cause === e) break;
+    e = e.cause as typeof e;
+  }
+  return false;
+}
+
+/** Every failure answers {success:false, statusCode, message}; 5xx details go to the log only. */
+export default fp(async function errorsPlugin(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error.validation) {
+      return reply.status(400).send(describeValidation(error));
+    }
+    if (error instanceof AppError) {
+      const body: ApiErrorBody = {
+        success: false,
+        statusCode: error.statusCode,
+        message: error.message,
+        ...(error.errors ? { errors: error.errors } : {}),
+      };
+      return reply.status(error.statusCode).send(body);
+    }
+    const status = isDatabaseUnavailable(error) ? 503 : (error.statusCode ?? 500);
+    if (status >= 400 && status < 500) {
+      const message =
+        status === 413
+          ? 'The request is too large'
+          : status === 415
+            ? 'Unsupported content type: send JSON (Content-Type: application/json)'
+            : error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+                error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+              ? 'The request body is not valid JSON'
+              : error.message;
+      return reply.status(status).send({ success: false, statusCode: status, message });
+    }
+    request.log.error({ err: error }, 'request failed');
+    const unavailable = status === 503;
+    return reply.status(unavailable ? 503 : 500).send({
+      success: false,
+      statusCode: unavailable ? 503 : 500,
+      message: unavailable
+        ? 'The service is temporarily unavailable, please try again shortly'
+        : 'Something went wrong on our side, please try again',
+    });
+  });
+});
+
+/** 404 for an unknown route, in the API's error shape. */
+export function sendRouteNotFound(request: FastifyRequest, reply: FastifyReply) {
+  return reply.status(404).send({
+    success: false,
+    statusCode: 404,
+    message: `Not found: ${request.method} ${request.url.split('?')[0]}`,
+  });
+}
+
+/**
+ * Fastify's router answers a malformed path escape (400) or an over-long path parameter (414) before
+ * any hook runs, in its own shape; the `frameworkErrors` option routes them here instead.
+ */
+export function sendFrameworkError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
+  const message =
+    status === 414 ? 'A path parameter is too long' : 'The request path is not a valid URL';
+  request.log.info({ err: error }, 'refused by the router');
+  return reply.status(status).send({ success: false, statusCode: status, message });
+}

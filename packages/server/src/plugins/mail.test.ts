@@ -1,0 +1,108 @@
+import { readdir } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, TEST_ENGINE, type TestApp } from '../../test/helpers';
+import { parseMail, readOutbox } from '../../test/outbox';
+
+const mail = {
+  to: 'reader@richmond.edu',
+  subject: 'Hello from the tests',
+  text: 'Plain words and a link https://example.edu/verify-email/abc',
+  html: '<p>Plain words</p>',
+};
+
+describe(`mail without SMTP_URL: the outbox (${TEST_ENGINE})`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('writes each mail as a real .eml file in DATA_DIR/outbox', async () => {
+    await t.app.mailer.send(mail);
+    const files = await readdir(path.join(t.dataDir, 'outbox'));
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/\.eml$/);
+    const [written] = await readOutbox(t);
+    expect(written).toMatchObject({
+      to: mail.to,
+      from: 'no-reply@localhost',
+      subject: mail.subject,
+    });
+    expect(written!.text.trim()).toBe(mail.text);
+    expect(written!.html).toContain('<p>Plain words</p>');
+  });
+
+  it('keeps background mails in sending order and flush waits for them', async () => {
+    for (const n of [1, 2, 3]) t.app.mailer.sendInBackground({ ...mail, subject: `n${n}` });
+    await t.app.mailer.flush();
+    const subjects = (await readOutbox(t)).map((m) => m.subject);
+    expect(subjects.slice(-3)).toEqual(['n1', 'n2', 'n3']);
+  });
+});
+
+describe(`mail with SMTP_URL: a real SMTP conversation (${TEST_ENGINE})`, () => {
+  const received: { envelopeTo: string[]; raw: Buffer }[] = [];
+  let smtp: SMTPServer;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onData(stream, session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () => {
+          received.push({
+            envelopeTo: session.envelope.rcptTo.map((r) => r.address),
+            raw: Buffer.concat(chunks),
+          });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const { port } = smtp.server.address() as AddressInfo;
+    t = await createTestApp({
+      SMTP_URL: `smtp://127.0.0.1:${port}`,
+      MAIL_FROM: 'Campus Books <books@richmond.edu>',
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  });
+
+  it('delivers the mail to the SMTP server, not to the outbox', async () => {
+    await t.app.mailer.send(mail);
+    expect(received).toHaveLength(1);
+    expect(received[0]!.envelopeTo).toEqual([mail.to]);
+    const parsed = await parseMail(received[0]!.raw);
+    expect(parsed).toMatchObject({
+      to: mail.to,
+      from: 'books@richmond.edu',
+      subject: mail.subject,
+    });
+    expect(parsed.text.trim()).toBe(mail.text);
+    expect(await readOutbox(t)).toEqual([]);
+  });
+});
+
+describe(`mail to an unreachable SMTP server (${TEST_ENGINE})`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // Port 1 on loopback refuses connections.
+    t = await createTestApp({ SMTP_URL: 'smtp://127.0.0.1:1' });
+  });
+  afterAll(() => t.close());
+
+  it('rejects send(), and a background send only logs the failure', async () => {
+    await expect(t.app.mailer.send(mail)).rejects.toThrow();
+    t.app.mailer.sendInBackground(mail);
+    await expect(t.app.mailer.flush()).resolves.toBeUndefined();
+  });
+});

@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import nodemailer, { type Transporter } from 'nodemailer';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export interface Mailer {
+  /** Sends now; rejects when the mail could not be delivered or written. */
+  send(mail: Mail): Promise<void>;
+  /**
+   * Sends without making the caller wait; a failure is logged. Account routes use it so their
+   * answer time does not depend on whether a mail went out (that would reveal which accounts exist).
+   */
+  sendInBackground(mail: Mail): void;
+  /** Resolves once every background mail has been handed over (shutdown, tests). */
+  flush(): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    mailer: Mailer;
+  }
+}
+
+let outboxSequence = 0;
+
+/** Names sort in sending order, even for two mails written in the same millisecond. */
+function outboxFileName(): string {
+  outboxSequence += 1;
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  return `${stamp}-${String(outboxSequence).padStart(6, '0')}-${randomUUID().slice(0, 8)}.eml`;
+}
+
+/** Mail over SMTP when SMTP_URL is set; otherwise each mail becomes a `.eml` file in DATA_DIR/outbox. */
+export default fp(
+  async function mailPlugin(app: FastifyInstance) {
+    const { smtpUrl, mailFrom, dataDir } = app.config;
+    const outbox = path.join(dataDir, 'outbox');
+    const transport: Transporter = smtpUrl
+      ? nodemailer.createTransport(smtpUrl)
+      : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+    const pending = new Set<Promise<void>>();
+
+    async function send(mail: Mail): Promise<void> {
+      // Named before any await, so file names follow the order of the calls.
+      const file = smtpUrl ? undefined : path.join(outbox, outboxFileName());
+      const info = await transport.sendMail({ from: mailFrom, ...mail });
+      if (!file) {
+        app.log.info({ to: mail.to, subject: mail.subject }, 'e-mail sent');
+        return;
+      }
+      await mkdir(outbox, { recursive: true });
+      await writeFile(file, info.message as Buffer);
+      app.log.info({ to: mail.to, subject: mail.subject, file }, 'e-mail written to the outbox');
+    }
+
+    const mailer: Mailer = {
+      send,
+      sendInBackground(mail) {
+        const task = send(mail)
+          .catch((error: unknown) => {
+            app.log.error({ err: error, to: mail.to, subject: mail.subject }, 'e-mail failed');
+          })
+          .finally(() => pending.delete(task));
+        pending.add(task);
+      },
+      async flush() {
+        while (pending.size > 0) await Promise.all(pending);
+      },
+    };
+
+    app.decorate('mailer', mailer);
+    app.addHook('onClose', async () => {
+      await mailer.flush();
+      transport.close();
+    });
+  },
+  { name: 'mail' },
+);

@@ -1,0 +1,135 @@
+import { and, eq, gt, ne } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { SignJWT, jwtVerify } from 'jose';
+import { sessions, users, type UserRow } from '../db/schema';
+import { forbidden, unauthorized } from '../lib/errors';
+
+export const SESSION_COOKIE = 'cb_session';
+const SESSION_TTL_SECONDS = 30 * 24 * 60 * 60;
+const ALGORITHM = 'HS256';
+
+export interface SessionUser {
+  user: UserRow;
+  sessionId: string;
+}
+
+export interface Sessions {
+  /** Starts a session for the user and sets the cookie. */
+  start(reply: FastifyReply, userId: string): Promise<string>;
+  /** Ends the request's session server-side and clears the cookie. */
+  end(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  /** Ends every session of a user, except `keepSessionId` if given. */
+  endAllForUser(userId: string, keepSessionId?: string): Promise<void>;
+  /** The signed-in user of the request, or null (cached per request). */
+  read(request: FastifyRequest): Promise<SessionUser | null>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    sessions: Sessions;
+    /** preHandler: 401 unless signed in. */
+    requireUser: (request: FastifyRequest) => Promise<void>;
+    /** preHandler: 401 unless signed in, 403 unless the school e-mail is verified. */
+    requireVerifiedUser: (request: FastifyRequest) => Promise<void>;
+  }
+  interface FastifyRequest {
+    session: SessionUser | null | undefined;
+  }
+}
+
+/** Signed (HS256, fixed) session tokens in an httpOnly SameSite=Lax cookie, revocable by row. */
+export default fp(
+  async function sessionsPlugin(app: FastifyInstance) {
+    const key = new TextEncoder().encode(app.config.sessionSecret);
+    const { db } = app.database;
+    const cookieOptions = {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax' as const,
+      secure: app.config.secureCookies,
+    };
+
+    app.decorateRequest('session', undefined);
+
+    const sessionsApi: Sessions = {
+      async start(reply, userId) {
+        const expiresAt = new Date(Date.now() + SESSION_TTL_SECONDS * 1000);
+        const [row] = await db.insert(sessions).values({ userId, expiresAt }).returning();
+        const token = await new SignJWT({ sid: row!.id })
+          .setProtectedHeader({ alg: ALGORITHM })
+          .setSubject(userId)
+          .setIssuedAt()
+          .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
+          .sign(key);
+        reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, expires: expiresAt });
+        return row!.id;
+      },
+      async end(request, reply) {
+        const current = await sessionsApi.read(request);
+        if (current) await db.delete(sessions).where(eq(sessions.id, current.sessionId));
+        request.session = null;
+        reply.clearCookie(SESSION_COOKIE, cookieOptions);
+      },
+      async endAllForUser(userId, keepSessionId) {
+        await db
+          .delete(sessions)
+          .where(
+            keepSessionId
+              ? and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId))
+              : eq(sessions.userId, userId),
+          );
+      },
+      async read(request) {
+        if (request.session !== undefined) return request.session;
+        request.session = null;
+        const token = request.cookies[SESSION_COOKIE];
+        if (!token) return null;
+        let claims: { sid: string; sub: string };
+        try {
+          const { payload } = await jwtVerify(token, key, { algorithms: [ALGORITHM] });
+          if (!isUuid(payload.sid) || !isUuid(payload.sub)) return null;
+          claims = { sid: payload.sid, sub: payload.sub };
+        } catch {
+          return null; // bad signature, expired, malformed: simply not signed in
+        }
+        // Not caught: a database that does not answer is a 503, not a signed-out visitor.
+        const [row] = await db
+          .select({ user: users, sessionId: sessions.id })
+          .from(sessions)
+          .innerJoin(users, eq(users.id, sessions.userId))
+          .where(
+            and(
+              eq(sessions.id, claims.sid),
+              eq(sessions.userId, claims.sub),
+              gt(sessions.expiresAt, new Date()),
+            ),
+          );
+        request.session = row ?? null;
+        return request.session;
+      },
+    };
+
+    app.decorate('sessions', sessionsApi);
+    app.decorate('requireUser', async (request: FastifyRequest) => {
+      if (!(await sessionsApi.read(request))) throw unauthorized();
+    });
+    app.decorate('requireVerifiedUser', async (request: FastifyRequest) => {
+      const current = await sessionsApi.read(request);
+      if (!current) throw unauthorized();
+      if (!current.user.emailVerifiedAt) {
+        throw forbidden('Please verify your school e-mail first: use the link we sent you');
+      }
+    });
+  },
+  { name: 'sessions', dependencies: ['database'] },
+);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
+
+/** The signed-in user of a request that passed requireUser. */
+export function currentUser(request: FastifyRequest): UserRow {
+  if (!request.session) throw unauthorized();
+  return request.session.user;
+}

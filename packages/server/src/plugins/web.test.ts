@@ -1,0 +1,126 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app';
+import { loadConfig } from '../config/config';
+import { createUser, openTestDatabase, TEST_ENGINE, type TestApp } from '../../test/helpers';
+import { insertListings } from '../../test/listing-fixtures';
+
+const SHELL = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="UTF-8" />
+    <title>Campus Books</title>
+  </head>
+  <body><div id="root"></div></body>
+</html>
+`;
+
+/** The real app serving a small built web app from a temporary folder. */
+async function createWebApp(): Promise<TestApp> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-web-data-'));
+  const distDir = mkdtempSync(path.join(tmpdir(), 'cb-web-dist-'));
+  writeFileSync(path.join(distDir, 'index.html'), SHELL);
+  mkdirSync(path.join(distDir, 'assets'));
+  writeFileSync(path.join(distDir, 'assets', 'app-1234.js'), 'console.log(1)');
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    PUBLIC_URL: 'https://books.example.edu',
+  });
+  const database = await openTestDatabase();
+  const app = await buildApp({ config, database, serveWeb: true, webDistDir: distDir });
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    dataDir,
+    close: async () => {
+      await app.close();
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(distDir, { recursive: true, force: true });
+    },
+  };
+}
+
+describe(`web shell: Open Graph tags on /listing/{id} (${TEST_ENGINE})`, () => {
+  let t: TestApp;
+  let bookId: string;
+  let trickyId: string;
+  beforeAll(async () => {
+    t = await createWebApp();
+    const seller = await createUser(t);
+    [bookId, trickyId] = (await insertListings(t, seller.id, [
+      {
+        name: 'Calculus: Early Transcendentals',
+        regularPrice: 1234.5,
+        condition: 'excellent',
+        imageUrls: ['/api/images/cover-1/large.webp', 'https://cdn.example.edu/2.jpg'],
+      },
+      {
+        name: `<script>alert("x")</script> & 'Co'`,
+        regularPrice: 5,
+        condition: 'mint',
+        imageUrls: ['https://cdn.example.edu/a.jpg?x="><script>'],
+      },
+    ])) as [string, string];
+  });
+  afterAll(() => t.close());
+
+  const metaContent = (html: string, key: string) =>
+    html.match(new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)" />`))?.[1];
+
+  it('puts the title, price, condition, cover and link of the book in the head', async () => {
+    const res = await t.app.inject(`/listing/${bookId}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    const html = res.body;
+    const head = html.slice(0, html.indexOf('</head>'));
+    expect(head).toContain('<title>Calculus: Early Transcendentals · Campus Books</title>');
+    expect(html.match(/<title>/g)).toHaveLength(1);
+    expect(metaContent(head, 'og:title')).toBe('Calculus: Early Transcendentals');
+    expect(metaContent(head, 'og:description')).toBe('$1,234.50 · Excellent condition');
+    expect(metaContent(head, 'og:image')).toBe(
+      'https://books.example.edu/api/images/cover-1/large.webp',
+    );
+    expect(metaContent(head, 'og:url')).toBe(`https://books.example.edu/listing/${bookId}`);
+    expect(metaContent(head, 'og:type')).toBe('website');
+    expect(metaContent(head, 'twitter:card')).toBe('summary_large_image');
+    expect(html).toContain('<div id="root"></div>');
+  });
+
+  it('escapes every value', async () => {
+    const html = (await t.app.inject(`/listing/${trickyId}`)).body;
+    expect(html).not.toContain('<script>');
+    expect(metaContent(html, 'og:title')).toBe(
+      '&#60;script&#62;alert(&#34;x&#34;)&#60;/script&#62; &#38; &#39;Co&#39;',
+    );
+    expect(metaContent(html, 'og:image')).toBe(
+      'https://cdn.example.edu/a.jpg?x=%22%3E%3Cscript%3E',
+    );
+    expect(html).toContain(
+      '<title>&#60;script&#62;alert(&#34;x&#34;)&#60;/script&#62; &#38; &#39;Co&#39; · Campus Books</title>',
+    );
+  });
+
+  it('answers the plain shell for an unknown or malformed id', async () => {
+    for (const id of ['0c2f6f4e-5b0a-4b7e-8f3a-9d1e2c3b4a59', 'not-an-id']) {
+      const res = await t.app.inject(`/listing/${id}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toBe(SHELL);
+    }
+  });
+
+  it('keeps serving the shell, the assets and API errors as before', async () => {
+    expect((await t.app.inject('/search?searchTerm=x')).body).toBe(SHELL);
+    expect((await t.app.inject('/assets/app-1234.js')).body).toBe('console.log(1)');
+    const api = await t.app.inject('/api/nope');
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toMatchObject({ success: false });
+    expect((await t.app.inject('/robots.txt')).statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,96 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { findListingPageHead, type PageHead } from '../features/listings/listing-page-meta';
+import { escapeHtml } from '../lib/html';
+import { sendRouteNotFound } from './errors';
+
+export const WEB_DIST_DIR = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../web/dist',
+);
+
+/** Paths the single-page app never answers: API calls, and anything that looks like a file. */
+function isAppRoute(url: string): boolean {
+  const pathname = url.split('?')[0] ?? '/';
+  return !pathname.startsWith('/api/') && pathname !== '/api' && !/\.[a-z0-9]+$/i.test(pathname);
+}
+
+/** The app shell with a page's own <title> and meta tags. */
+export function withPageHead(indexHtml: string, head: PageHead): string {
+  const title = `<title>${escapeHtml(head.title)}</title>`;
+  const withTitle = /<title>[\s\S]*?<\/title>/i.test(indexHtml)
+    ? indexHtml.replace(/<title>[\s\S]*?<\/title>/i, () => title)
+    : indexHtml.replace(/<\/head>/i, () => `  ${title}\n  </head>`);
+  return withTitle.replace(/<\/head>/i, () => `  ${head.tags}\n  </head>`);
+}
+
+export interface WebPluginOptions {
+  /** Folder of the built web app (tests point it at a small one). */
+  distDir?: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Renders the app shell for a route; features may register head tags (Open Graph) by path. */
+    renderAppShell: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
+  }
+}
+
+/** Serves the built web app: hashed assets cached forever, every app route gets index.html. */
+export default fp(
+  async function webPlugin(app: FastifyInstance, options: WebPluginOptions) {
+    const distDir = options.distDir ?? WEB_DIST_DIR;
+    const indexFile = path.join(distDir, 'index.html');
+    if (!existsSync(indexFile)) {
+      app.log.warn(`The web app is not built (${indexFile} is missing): run npm run build`);
+      return;
+    }
+    const indexHtml = readFileSync(indexFile, 'utf8');
+
+    await app.register(fastifyStatic, {
+      root: distDir,
+      wildcard: false,
+      index: false,
+      preCompressed: true,
+      setHeaders(res, filePath) {
+        res.header('X-Content-Type-Options', 'nosniff');
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) {
+          res.header('Cache-Control', 'public, max-age=31536000, immutable');
+        } else {
+          res.header('Cache-Control', 'public, max-age=3600');
+        }
+      },
+    });
+
+    const sendShell = (reply: FastifyReply, html: string) =>
+      reply
+        .header('Cache-Control', 'no-cache')
+        .header('X-Content-Type-Options', 'nosniff')
+        .type('text/html; charset=utf-8')
+        .send(html);
+    app.decorate('renderAppShell', async (_request: FastifyRequest, reply: FastifyReply) =>
+      sendShell(reply, indexHtml),
+    );
+
+    // A shared listing link previews the book; an unknown id (or a database hiccup) gets the plain shell.
+    app.get<{ Params: { id: string } }>('/listing/:id', async (request, reply) => {
+      const head = await findListingPageHead(app, request.params.id).catch((error: unknown) => {
+        request.log.warn({ err: error }, 'listing page head failed');
+        return undefined;
+      });
+      return sendShell(reply, head ? withPageHead(indexHtml, head) : indexHtml);
+    });
+
+    app.setNotFoundHandler((request, reply) => {
+      if ((request.method === 'GET' || request.method === 'HEAD') && isAppRoute(request.url)) {
+        return app.renderAppShell(request, reply);
+      }
+      return sendRouteNotFound(request, reply);
+    });
+  },
+  { name: 'web' },
+);

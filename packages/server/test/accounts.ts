@@ -1,0 +1,47 @@
+import { randomUUID } from 'node:crypto';
+import type { LightMyRequestResponse } from 'fastify';
+import type { TestApp } from './helpers';
+
+let counter = 0;
+
+/** A valid sign-up body with a fresh address; override any field. */
+export function signUpBody(overrides: Record<string, unknown> = {}) {
+  counter += 1;
+  return {
+    firstName: 'Ada',
+    lastName: `Lovelace${counter}`,
+    email: `ada${counter}.${randomUUID().slice(0, 6)}@richmond.edu`,
+    password: 'Secret-123',
+    groupmelink: `https://groupme.com/contact/${counter}`,
+    ...overrides,
+  };
+}
+
+export function post(t: TestApp, url: string, payload?: unknown, cookie?: string) {
+  return t.app.inject({
+    method: 'POST',
+    url,
+    ...(payload === undefined ? {} : { payload: payload as object }),
+    headers: cookie ? { cookie } : {},
+  });
+}
+
+export function get(t: TestApp, url: string, cookie?: string) {
+  return t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
+}
+
+/** The `name=value` pair of the session cookie a response set, for the next request. */
+export function sessionCookieOf(res: LightMyRequestResponse): string {
+  const cookie = res.cookies.find((c) => c.name === 'cb_session');
+  if (!cookie?.value) throw new Error('the response set no session cookie');
+  return `${cookie.name}=${cookie.value}`;
+}
+
+/** Rate limits out of the way, for test files that are not about them. */
+export const GENEROUS_LIMITS = {
+  RATE_LIMIT_SIGNIN_PER_IP: '10000',
+  RATE_LIMIT_SIGNIN_PER_ACCOUNT: '10000',
+  RATE_LIMIT_SIGNUP_PER_IP: '10000',
+  RATE_LIMIT_MAIL_PER_IP: '10000',
+  RATE_LIMIT_MAIL_PER_ADDRESS: '10000',
+};

@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp } from '../src/app';
+import { loadConfig, type Config } from '../src/config/config';
+import { openDatabase, type Database } from '../src/db/database';
+import { users } from '../src/db/schema';
+import { hashPassword } from '../src/features/auth/password';
+
+export const TEST_ENGINE = (process.env.TEST_DB_ENGINE ?? 'pglite') as 'pglite' | 'postgres';
+
+/** A new database on the PostgreSQL test server: empty, or migrated (a copy of the run's template). */
+export async function createPostgresDatabase(
+  migrated: boolean,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL!;
+  const name = `cb_test_${randomUUID().replace(/-/g, '')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(
+    migrated
+      ? `CREATE DATABASE ${name} TEMPLATE ${inject('postgresTemplate')}`
+      : `CREATE DATABASE ${name}`,
+  );
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const dropper = new pg.Client({ connectionString: adminUrl });
+      await dropper.connect();
+      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await dropper.end();
+    },
+  };
+}
+
+/** A fresh, migrated database for one test file, on the engine this project runs on. */
+export async function openTestDatabase(): Promise<Database> {
+  if (TEST_ENGINE === 'pglite') {
+    const dump = readFileSync(inject('pgliteDumpFile'));
+    return openDatabase({ engine: 'pglite', loadFrom: new Blob([dump]) });
+  }
+  const target = await createPostgresDatabase(true);
+  const database = await openDatabase({ engine: 'postgres', url: target.url, poolSize: 5 });
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      await target.drop();
+    },
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** The real app on a fresh database and a temporary DATA_DIR; env overrides configuration. */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-test-'));
+  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
+  const database = await openTestDatabase();
+  const app = await buildApp({ config, database });
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    dataDir,
+    close: async () => {
+      await app.close();
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+let userCounter = 0;
+
+export interface TestUser {
+  id: string;
+  email: string;
+  password: string;
+  username: string;
+  groupmelink: string;
+  /** `Cookie` header value of a signed-in session. */
+  cookie: string;
+}
+
+/** Inserts a user directly (verified unless told otherwise) and signs them in. */
+export async function createUser(
+  testApp: TestApp,
+  options: { verified?: boolean; email?: string; password?: string } = {},
+): Promise<TestUser> {
+  userCounter += 1;
+  const email = options.email ?? `student${userCounter}.${randomUUID().slice(0, 8)}@richmond.edu`;
+  const password = options.password ?? 'Passw0rd!';
+  const username = `Student ${userCounter}`;
+  const groupmelink = `https://groupme.com/contact/${userCounter}`;
+  const [row] = await testApp.database.db
+    .insert(users)
+    .values({
+      firstName: 'Student',
+      lastName: String(userCounter),
+      username,
+      email,
+      passwordHash: await hashPassword(password),
+      groupmelink,
+      emailVerifiedAt: options.verified === false ? null : new Date(),
+    })
+    .returning();
+  const cookie = await signInAs(testApp.app, row!.id);
+  return { id: row!.id, email, password, username, groupmelink, cookie };
+}
+
+/** A session cookie for a user id, made by the same code the sign-in route uses. */
+export async function signInAs(app: FastifyInstance, userId: string): Promise<string> {
+  let cookieHeader = '';
+  const reply = {
+    setCookie(name: string, value: string) {
+      cookieHeader = `${name}=${value}`;
+      return reply;
+    },
+  };
+  await app.sessions.start(reply as never, userId);
+  return cookieHeader;
+}

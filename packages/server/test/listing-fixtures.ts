@@ -1,0 +1,71 @@
+import type { Listing } from '@campus-books/common/listing.schemas';
+import { listings } from '../src/db/schema';
+import { createUploadedImage } from '../src/features/uploads/test-uploaded-image';
+import type { TestApp, TestUser } from './helpers';
+
+/** A body the create form would send (spec section 3 defaults). */
+export function listingBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    name: 'Calculus: Early Transcendentals',
+    courseNumber: '211',
+    description: 'Barely used, no highlighting.',
+    address: 'Boatwright Library',
+    condition: 'good',
+    regularPrice: 20,
+    discountPrice: 0,
+    imageUrls: ['https://images.example.edu/calculus-cover.jpg'],
+    Jepson: false,
+    Bschool: true,
+    Leadership: false,
+    ArtScience: false,
+    LawProfessional: false,
+    major: 'Mathematics',
+    type: 'sale',
+    ...overrides,
+  };
+}
+
+/**
+ * Creates a listing through the API as `user` and returns the answer. Listings accept only the
+ * user's own uploads, so unless `imageUrls` is given, one processed upload of theirs is made.
+ */
+export async function createListingAs(
+  t: TestApp,
+  user: TestUser,
+  overrides: Record<string, unknown> = {},
+): Promise<Listing> {
+  const imageUrls = overrides.imageUrls ?? [await createUploadedImage(t, user.id)];
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/listing/create',
+    headers: { cookie: user.cookie },
+    payload: listingBody({ ...overrides, imageUrls }),
+  });
+  if (res.statusCode !== 201) throw new Error(`create failed: ${res.statusCode} ${res.body}`);
+  return res.json() as Listing;
+}
+
+type ListingInsert = typeof listings.$inferInsert;
+
+/** Inserts listing rows directly (search tests need exact dates and statuses). */
+export async function insertListings(
+  t: TestApp,
+  userId: string,
+  rows: Partial<ListingInsert>[],
+): Promise<string[]> {
+  const inserted = await t.database.db
+    .insert(listings)
+    .values(
+      rows.map((row) => ({
+        userId,
+        name: 'Some Book',
+        courseNumber: '101',
+        condition: 'good' as const,
+        regularPrice: 10,
+        imageUrls: ['https://images.example.edu/cover.jpg'],
+        ...row,
+      })),
+    )
+    .returning({ id: listings.id });
+  return inserted.map((r) => r.id);
+}

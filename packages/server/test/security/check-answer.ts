@@ -1,0 +1,17 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
+
+/** One answer to an attack: never a 5xx, never a stack trace, failures in the API's error shape. */
+export function checkAnswer(res: LightMyRequestResponse, label: string) {
+  expect(res.statusCode, `${label} -> ${res.body.slice(0, 300)}`).toBeLessThan(500);
+  expect(res.body, label).not.toMatch(/\bat .+\.(ts|js):\d+/);
+  const isJson = String(res.headers['content-type'] ?? '').includes('application/json');
+  if (res.statusCode >= 400 && isJson) {
+    const body = res.json() as { success?: unknown; statusCode?: unknown; message?: unknown };
+    expect(body, `${label} -> ${res.body.slice(0, 300)}`).toMatchObject({
+      success: false,
+      statusCode: res.statusCode,
+    });
+    expect(typeof body.message, label).toBe('string');
+  }
+}

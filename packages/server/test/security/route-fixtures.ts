@@ -1,0 +1,99 @@
+import { signUpBody } from '../accounts';
+import { createTestApp, createUser, type TestApp, type TestUser } from '../helpers';
+import { createListingAs, listingBody } from '../listing-fixtures';
+import { createUploadedImage } from '../../src/features/uploads/test-uploaded-image';
+import { listRoutes, type RouteEntry } from './security-helpers';
+
+/** Routes the contract promises (spec section 7 and docs/api/*.md); the app must have each. */
+export const EXPECTED_ROUTES: RouteEntry[] = [
+  { method: 'GET', path: '/api/health' },
+  { method: 'GET', path: '/api/config' },
+  { method: 'POST', path: '/api/auth/signup' },
+  { method: 'POST', path: '/api/auth/signin' },
+  { method: 'GET', path: '/api/auth/signout' },
+  { method: 'POST', path: '/api/auth/signout' },
+  { method: 'POST', path: '/api/auth/verify-email' },
+  { method: 'POST', path: '/api/auth/resend-verification' },
+  { method: 'POST', path: '/api/auth/reset-password/:token' },
+  { method: 'GET', path: '/api/auth/me' },
+  { method: 'POST', path: '/api/auth/forgot-password' },
+  { method: 'POST', path: '/api/user/update/:id' },
+  { method: 'DELETE', path: '/api/user/delete/:id' },
+  { method: 'GET', path: '/api/user/get/:id' },
+  { method: 'GET', path: '/api/user/listings/:id' },
+  { method: 'GET', path: '/api/listing/get' },
+  { method: 'GET', path: '/api/listing/get/:id' },
+  { method: 'POST', path: '/api/listing/create' },
+  { method: 'POST', path: '/api/listing/update/:id' },
+  { method: 'POST', path: '/api/listing/mark-as-sold/:id' },
+  { method: 'POST', path: '/api/listing/relist/:id' },
+  { method: 'DELETE', path: '/api/listing/delete/:id' },
+  { method: 'POST', path: '/api/uploads/' },
+  { method: 'PATCH', path: '/api/uploads/:id' },
+  { method: 'DELETE', path: '/api/uploads/:id' },
+  { method: 'GET', path: '/api/images/:id/:file' },
+];
+
+export const isTus = (route: RouteEntry) => route.path.startsWith('/api/uploads');
+export const isStateChanging = (route: RouteEntry) => route.method !== 'GET';
+
+/** A valid body for the routes that read JSON; the attacks are near misses of it. */
+export function validBodyFor(route: RouteEntry): Record<string, unknown> | undefined {
+  const bodies: Record<string, () => Record<string, unknown>> = {
+    'POST /api/auth/signup': () => signUpBody(),
+    'POST /api/auth/signin': () => ({ email: 'someone@richmond.edu', password: 'Secret-123' }),
+    'POST /api/auth/verify-email': () => ({ token: 'abc' }),
+    'POST /api/auth/resend-verification': () => ({ email: 'someone@richmond.edu' }),
+    'POST /api/auth/forgot-password': () => ({ email: 'someone@richmond.edu' }),
+    'POST /api/auth/reset-password/:token': () => ({ password: 'Secret-123' }),
+    'POST /api/user/update/:id': () => ({ username: 'New Name' }),
+    'POST /api/listing/create': () => listingBody(),
+    'POST /api/listing/update/:id': () => listingBody(),
+  };
+  return bodies[`${route.method} ${route.path}`]?.();
+}
+
+export interface AttackWorld {
+  t: TestApp;
+  owner: TestUser;
+  unverified: TestUser;
+  listingId: string;
+  routes: RouteEntry[];
+  /** Real ids a path may name, so validation behind the owner check is reached too. */
+  realIdsFor(route: RouteEntry): string[];
+  cookieOf(who: 'none' | 'owner' | 'unverified'): string | undefined;
+}
+
+/** The app with a verified owner, an unverified user and one listing; limits out of the way. */
+export async function createAttackWorld(env: Record<string, string> = {}): Promise<AttackWorld> {
+  const t = await createTestApp({
+    RATE_LIMIT_SIGNIN_PER_IP: '1000000',
+    RATE_LIMIT_SIGNIN_PER_ACCOUNT: '1000000',
+    RATE_LIMIT_SIGNUP_PER_IP: '1000000',
+    RATE_LIMIT_MAIL_PER_IP: '1000000',
+    RATE_LIMIT_MAIL_PER_ADDRESS: '1000000',
+    ...env,
+  });
+  const owner = await createUser(t);
+  const unverified = await createUser(t, { verified: false });
+  // The owner's own upload: listings take only their seller's images.
+  const listing = await createListingAs(t, owner, {
+    imageUrls: [await createUploadedImage(t, owner.id)],
+  });
+  return {
+    t,
+    owner,
+    unverified,
+    listingId: listing._id,
+    routes: listRoutes(t.app),
+    // Only the update routes: a bodyless route given a real id would simply succeed (delete, sold).
+    realIdsFor: (route) =>
+      route.path === '/api/user/update/:id'
+        ? [owner.id]
+        : route.path === '/api/listing/update/:id'
+          ? [listing._id]
+          : [],
+    cookieOf: (who) =>
+      who === 'owner' ? owner.cookie : who === 'unverified' ? unverified.cookie : undefined,
+  };
+}
