@@ -1,0 +1,15 @@
+import { QueryClient } from '@tanstack/react-query';
+import { ApiError } from '../lib/api-client';
+
+export const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      staleTime: 30_000,
+      refetchOnWindowFocus: false,
+      // A 4xx will not change by asking again; network and server errors may.
+      retry: (failureCount, error) =>
+        failureCount < 2 &&
+        !(error instanceof ApiError && error.status >= 400 && error.status < 500),
+    },
+  },
+});

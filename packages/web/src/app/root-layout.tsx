@@ -1,0 +1,37 @@
+import { Suspense } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { Footer } from '../components/layout/footer';
+import { Header } from '../components/layout/header';
+import { Loading } from '../components/ui/spinner';
+import { RouteErrorBoundary } from './route-error-boundary';
+import { ScrollToTop } from './scroll-to-top';
+
+/** Every page: skip link, header, one <main>, footer. */
+export function RootLayout() {
+  const { pathname } = useLocation();
+  return (
+    <div className="flex min-h-screen flex-col">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-md bg-brand-700 px-4 py-2 font-semibold text-white focus:not-sr-only focus:absolute focus:top-2 focus:left-2"
+      >
+        Skip to content
+      </a>
+      <ScrollToTop />
+      <Header />
+      <main
+        id="main"
+        tabIndex={-1}
+        className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 outline-none"
+      >
+        {/* Keyed by path, so leaving a failed page clears the error. */}
+        <RouteErrorBoundary key={pathname}>
+          <Suspense fallback={<Loading />}>
+            <Outlet />
+          </Suspense>
+        </RouteErrorBoundary>
+      </main>
+      <Footer />
+    </div>
+  );
+}

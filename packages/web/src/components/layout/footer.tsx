@@ -1,0 +1,49 @@
+import { FOOTER_CREDIT, PRODUCT_NAME } from '@campus-books/common/campus';
+import { Link } from 'react-router';
+import { paths } from '../../config/paths';
+import { usePublicConfig } from '../../lib/public-config';
+
+const FOOTER_LINKS = [
+  { to: paths.search, label: 'Search Books' },
+  { to: paths.createListing, label: 'Sell Books' },
+  { to: paths.about, label: 'About' },
+  { to: paths.profile, label: 'Profile' },
+  { to: paths.signUp, label: 'Sign Up' },
+  { to: paths.signIn, label: 'Sign In' },
+];
+
+export function Footer() {
+  const donationUrl = usePublicConfig()?.donationUrl;
+  return (
+    <footer className="mt-16 border-t border-slate-200 bg-white">
+      <div className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-8 md:flex-row md:items-start md:justify-between">
+        <div>
+          <p className="text-lg font-extrabold text-brand-900">{PRODUCT_NAME}</p>
+          <p className="mt-1 text-sm text-slate-700">{FOOTER_CREDIT}</p>
+        </div>
+        <nav aria-label="Footer">
+          <ul className="grid grid-cols-2 gap-x-8 gap-y-2 text-sm sm:grid-cols-3">
+            {FOOTER_LINKS.map((link) => (
+              <li key={link.label}>
+                <Link to={link.to} className="text-slate-800 underline-offset-2 hover:underline">
+                  {link.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        {donationUrl ? (
+          <a
+            href={donationUrl}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="inline-flex items-center gap-2 self-start rounded-lg bg-amber-300 px-4 py-2 text-sm font-semibold text-slate-900 no-underline hover:bg-amber-400"
+          >
+            <span aria-hidden="true">☕</span> Buy us a coffee
+            <span className="sr-only">(opens in a new tab)</span>
+          </a>
+        ) : null}
+      </div>
+    </footer>
+  );
+}

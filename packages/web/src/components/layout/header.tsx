@@ -1,0 +1,116 @@
+import { useId, useState } from 'react';
+import { Link, NavLink, useLocation } from 'react-router';
+import { paths } from '../../config/paths';
+import { useSession } from '../../lib/session';
+import { buttonClassName } from '../ui/button-styles';
+import { AccountIcon } from './account-icon';
+import { HeaderSearch } from './header-search';
+import { Logo } from './logo';
+
+const NAV_LINK =
+  'rounded-md px-3 py-2 text-sm font-semibold text-slate-800 no-underline hover:bg-slate-100';
+
+export function Header() {
+  const { user } = useSession();
+  const location = useLocation();
+  const menuId = useId();
+  // The menu stays open only for the page it was opened on, so any navigation closes it.
+  const [openOnKey, setOpenOnKey] = useState<string | null>(null);
+  const isMenuOpen = openOnKey === location.key;
+
+  return (
+    <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur">
+      <div className="mx-auto flex max-w-6xl items-center gap-4 px-4 py-3">
+        <Logo />
+        <HeaderSearch className="ml-auto hidden w-full max-w-sm md:flex" />
+        <nav aria-label="Main" className="hidden items-center gap-2 md:flex">
+          <NavLink to={paths.about} className={NAV_LINK}>
+            About
+          </NavLink>
+          {user ? (
+            <>
+              <Link to={paths.createListing} className={buttonClassName('primary', 'py-2')}>
+                New Listing
+              </Link>
+              <Link
+                to={paths.profile}
+                aria-label="Account"
+                title="Account"
+                className="rounded-full"
+              >
+                <AccountIcon user={user} />
+              </Link>
+            </>
+          ) : (
+            <>
+              <Link to={paths.signIn} className={NAV_LINK}>
+                Login
+              </Link>
+              <Link to={paths.signUp} className={buttonClassName('primary', 'py-2')}>
+                Sign Up
+              </Link>
+            </>
+          )}
+        </nav>
+        <button
+          type="button"
+          className="ml-auto rounded-md p-2 text-slate-900 hover:bg-slate-100 md:hidden"
+          aria-expanded={isMenuOpen}
+          aria-controls={menuId}
+          onClick={() => setOpenOnKey(isMenuOpen ? null : location.key)}
+        >
+          <span className="sr-only">Menu</span>
+          <svg aria-hidden="true" viewBox="0 0 24 24" className="size-6">
+            {isMenuOpen ? (
+              <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2" />
+            ) : (
+              <path d="M4 7h16M4 12h16M4 17h16" stroke="currentColor" strokeWidth="2" />
+            )}
+          </svg>
+        </button>
+      </div>
+      <nav
+        id={menuId}
+        aria-label="Mobile"
+        hidden={!isMenuOpen}
+        className="border-t border-slate-200 px-4 pt-3 pb-4 md:hidden"
+      >
+        <HeaderSearch className="mb-3" />
+        <ul className="flex flex-col gap-1">
+          <li>
+            <Link to={paths.about} className={`block ${NAV_LINK}`}>
+              About
+            </Link>
+          </li>
+          {user ? (
+            <>
+              <li>
+                <Link to={paths.createListing} className={`block ${NAV_LINK}`}>
+                  New Listing
+                </Link>
+              </li>
+              <li>
+                <Link to={paths.profile} className={`block ${NAV_LINK}`}>
+                  Account
+                </Link>
+              </li>
+            </>
+          ) : (
+            <>
+              <li>
+                <Link to={paths.signIn} className={`block ${NAV_LINK}`}>
+                  Login
+                </Link>
+              </li>
+              <li>
+                <Link to={paths.signUp} className={`block ${NAV_LINK}`}>
+                  Sign Up
+                </Link>
+              </li>
+            </>
+          )}
+        </ul>
+      </nav>
+    </header>
+  );
+}

@@ -1,0 +1,19 @@
+import { PRODUCT_NAME } from '@campus-books/common/campus';
+import { Link } from 'react-router';
+import { paths } from '../../config/paths';
+
+export function Logo() {
+  return (
+    <Link
+      to={paths.home}
+      className="flex items-center gap-2 rounded-md text-lg font-extrabold tracking-tight text-brand-900 no-underline"
+    >
+      <svg aria-hidden="true" viewBox="0 0 32 32" className="size-8 shrink-0">
+        <rect width="32" height="32" rx="8" fill="#1c46a3" />
+        <path d="M8 9.5c3-1.2 5.6-.8 8 1v13c-2.4-1.8-5-2.2-8-1z" fill="#fff" />
+        <path d="M24 9.5c-3-1.2-5.6-.8-8 1v13c2.4-1.8 5-2.2 8-1z" fill="#bcd1fb" />
+      </svg>
+      <span>{PRODUCT_NAME}</span>
+    </Link>
+  );
+}

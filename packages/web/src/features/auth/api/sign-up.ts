@@ -1,0 +1,13 @@
+import type { SignUpInput } from '@campus-books/common/account.schemas';
+import type { ApiMessage } from '@campus-books/common/api';
+import { useMutation } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client';
+
+/** POST /api/auth/signup: creates the account and e-mails the verification link. */
+export function signUp(input: SignUpInput): Promise<ApiMessage> {
+  return apiRequest<ApiMessage>('/api/auth/signup', { method: 'POST', body: input });
+}
+
+export function useSignUp() {
+  return useMutation({ mutationFn: signUp });
+}

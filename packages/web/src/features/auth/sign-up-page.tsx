@@ -1,0 +1,131 @@
+import {
+  deriveUsername,
+  signUpSchema,
+  type SignUpInput,
+} from '@campus-books/common/account.schemas';
+import { PRODUCT_NAME } from '@campus-books/common/campus';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMemo } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { Link, useNavigate } from 'react-router';
+import { Button } from '../../components/ui/button';
+import { ErrorBlock } from '../../components/ui/error-block';
+import { TextField } from '../../components/ui/form-field';
+import { paths } from '../../config/paths';
+import { useAccountRules } from '../../lib/public-config';
+import { AuthCard } from './auth-card';
+import { useSignUp } from './api/sign-up';
+import { PrivacyNote } from './privacy-note';
+import type { SignInNotice } from './sign-in-page';
+
+const CHECK_INBOX =
+  'Account created! Check your school email for the verification link, then sign in.';
+
+export default function SignUpPage() {
+  const navigate = useNavigate();
+  const rules = useAccountRules();
+  const signUp = useSignUp();
+  const schema = useMemo(() => signUpSchema(rules), [rules]);
+  const {
+    register,
+    handleSubmit,
+    control,
+    formState: { errors },
+  } = useForm({
+    resolver: zodResolver(schema),
+    defaultValues: { firstName: '', lastName: '', email: '', password: '', groupmelink: '' },
+  });
+  const [firstName = '', lastName = ''] = useWatch({ control, name: ['firstName', 'lastName'] });
+  const username = deriveUsername(firstName, lastName);
+
+  const onSubmit = (input: SignUpInput) =>
+    signUp.mutate(
+      { ...input, username: deriveUsername(input.firstName, input.lastName) },
+      {
+        onSuccess: (answer) => {
+          const state: SignInNotice = { notice: answer.message || CHECK_INBOX };
+          navigate(paths.signIn, { state });
+        },
+      },
+    );
+
+  return (
+    <AuthCard title={`Welcome to ${PRODUCT_NAME}`} documentTitle="Sign Up">
+      <form noValidate onSubmit={handleSubmit(onSubmit)} className="space-y-4">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField
+            label="First name"
+            autoComplete="given-name"
+            error={errors.firstName?.message}
+            {...register('firstName')}
+          />
+          <TextField
+            label="Last name"
+            autoComplete="family-name"
+            error={errors.lastName?.message}
+            {...register('lastName')}
+          />
+        </div>
+        <p className="text-sm text-slate-700">
+          Buyers will see you as{' '}
+          <strong className="text-slate-900">{username || 'your first and last name'}</strong>
+        </p>
+        <TextField
+          label="Email Address (.edu)"
+          type="email"
+          autoComplete="email"
+          error={errors.email?.message}
+          {...register('email')}
+        />
+        <TextField
+          label="Password (8-12 characters long)"
+          type="password"
+          autoComplete="new-password"
+          error={errors.password?.message}
+          {...register('password')}
+        />
+        <div>
+          <TextField
+            label="GroupMe link"
+            type="url"
+            inputMode="url"
+            placeholder={`${rules.groupmeLinkPrefix}…`}
+            error={errors.groupmelink?.message}
+            {...register('groupmelink')}
+          />
+          <Link className="link mt-1 inline-block text-sm" to={paths.groupmeInstructions}>
+            where can I find it?
+          </Link>
+        </div>
+        <Button
+          type="submit"
+          className="w-full"
+          isLoading={signUp.isPending}
+          loadingText="Loading..."
+        >
+          Sign Up
+        </Button>
+      </form>
+      {signUp.isError ? (
+        <div className="mt-5">
+          <ErrorBlock message={signUp.error.message} />
+        </div>
+      ) : null}
+      <PrivacyNote />
+      <div className="mt-5">
+        <button
+          type="button"
+          disabled
+          className="flex w-full cursor-not-allowed items-center justify-center gap-2 rounded-md border border-slate-300 bg-slate-100 px-4 py-2 text-slate-700"
+        >
+          Continue with Google (coming soon)
+        </button>
+      </div>
+      <p className="mt-5 text-center text-sm">
+        <Link className="link" to={paths.signIn}>
+          Have an account? Sign in
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

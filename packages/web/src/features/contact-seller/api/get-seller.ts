@@ -1,0 +1,21 @@
+import type { Seller } from '@campus-books/common/account.schemas';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client';
+
+/** GET /api/user/get/{id}: a seller's name and GroupMe link (signed-in, verified students only). */
+export function getSeller(sellerId: string, signal?: AbortSignal): Promise<Seller> {
+  return apiRequest<Seller>(`/api/user/get/${encodeURIComponent(sellerId)}`, { signal });
+}
+
+export const sellerQueryOptions = (sellerId: string) =>
+  queryOptions({
+    queryKey: ['seller', sellerId],
+    queryFn: ({ signal }) => getSeller(sellerId, signal),
+  });
+
+export function useSeller(sellerId: string | undefined, options: { enabled: boolean }) {
+  return useQuery({
+    ...sellerQueryOptions(sellerId ?? ''),
+    enabled: options.enabled && Boolean(sellerId),
+  });
+}

@@ -1,0 +1,71 @@
+import { PRODUCT_NAME } from '@campus-books/common/campus';
+import { PageTitle } from '../../components/page-title';
+import { ButtonLink } from '../../components/ui/button-link';
+import { paths } from '../../config/paths';
+
+const STEPS = [
+  {
+    title: 'Create your account',
+    text: 'Sign up with your school e-mail address and confirm it from the link in your inbox.',
+  },
+  {
+    title: 'Add your GroupMe link',
+    text: 'Buyers will message you there. You can add or change it in your profile at any time.',
+  },
+  {
+    title: 'Take a few photos',
+    text: 'Photograph the cover and a page or two in good light. The first photo becomes the cover.',
+  },
+  {
+    title: 'Create a listing',
+    text: 'Give the book’s name, course number, condition, school, major and your price.',
+  },
+  {
+    title: 'Meet the buyer',
+    text: 'Agree on a time, place and payment on GroupMe, then hand over the book on campus.',
+  },
+  {
+    title: 'Mark it as sold',
+    text: 'From your profile, mark the listing as sold so it no longer shows up in searches.',
+  },
+];
+
+export default function HowToSellPage() {
+  return (
+    <div className="mx-auto max-w-3xl">
+      <PageTitle title="How to sell a book" />
+      <h1 className="text-3xl font-bold text-slate-900">How to sell a book</h1>
+      <ol className="mt-6 space-y-4">
+        {STEPS.map((step, index) => (
+          <li
+            key={step.title}
+            className="flex gap-4 rounded-xl border border-slate-200 bg-white p-4"
+          >
+            <span
+              aria-hidden="true"
+              className="flex size-9 shrink-0 items-center justify-center rounded-full bg-brand-100 font-bold text-brand-800"
+            >
+              {index + 1}
+            </span>
+            <div>
+              <h2 className="font-semibold text-slate-900">{step.title}</h2>
+              <p className="mt-1 text-slate-700">{step.text}</p>
+            </div>
+          </li>
+        ))}
+      </ol>
+      <div className="mt-6 flex flex-wrap gap-3">
+        <ButtonLink to={paths.createListing}>Sell a book</ButtonLink>
+        <ButtonLink to={paths.signUp} variant="secondary">
+          Sign up
+        </ButtonLink>
+      </div>
+      <aside className="mt-10 rounded-xl border border-amber-300 bg-amber-50 p-5 text-amber-950">
+        <h2 className="font-bold">More guides are under construction</h2>
+        <p className="mt-1 text-sm">
+          We are still writing the rest of the {PRODUCT_NAME} help pages. Thanks for your patience!
+        </p>
+      </aside>
+    </div>
+  );
+}

@@ -1,0 +1,19 @@
+import type { Listing } from '@campus-books/common/listing.schemas';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client';
+import { listingKeys } from './listing-keys';
+
+/** GET /api/listing/get/{id}: one listing, for anyone. */
+export function getListing(listingId: string, signal?: AbortSignal): Promise<Listing> {
+  return apiRequest<Listing>(`/api/listing/get/${encodeURIComponent(listingId)}`, { signal });
+}
+
+export const listingQueryOptions = (listingId: string) =>
+  queryOptions({
+    queryKey: listingKeys.one(listingId),
+    queryFn: ({ signal }) => getListing(listingId, signal),
+  });
+
+export function useListing(listingId: string | undefined) {
+  return useQuery({ ...listingQueryOptions(listingId ?? ''), enabled: Boolean(listingId) });
+}

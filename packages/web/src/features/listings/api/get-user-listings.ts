@@ -1,0 +1,19 @@
+import type { Listing } from '@campus-books/common/listing.schemas';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client';
+import { listingKeys } from './listing-keys';
+
+/** GET /api/user/listings/{id}: the signed-in user's own listings, active and sold. */
+export function getUserListings(userId: string, signal?: AbortSignal): Promise<Listing[]> {
+  return apiRequest<Listing[]>(`/api/user/listings/${encodeURIComponent(userId)}`, { signal });
+}
+
+export const userListingsQueryOptions = (userId: string) =>
+  queryOptions({
+    queryKey: listingKeys.user(userId),
+    queryFn: ({ signal }) => getUserListings(userId, signal),
+  });
+
+export function useUserListings(userId: string, options: { enabled?: boolean } = {}) {
+  return useQuery({ ...userListingsQueryOptions(userId), enabled: options.enabled ?? true });
+}

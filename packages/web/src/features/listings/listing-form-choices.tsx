@@ -1,0 +1,64 @@
+import { SCHOOLS } from '@campus-books/common/campus';
+import type { Condition } from '@campus-books/common/constants';
+import type { UseFormRegister } from 'react-hook-form';
+import { CheckboxField } from '../../components/ui/form-field';
+import type { ListingFormValues } from './listing-form-values';
+
+const CONDITION_CHOICES: { value: Condition; label: string }[] = [
+  { value: 'mint', label: 'Good As New' },
+  { value: 'excellent', label: 'Excellent' },
+  { value: 'good', label: 'Good' },
+  { value: 'poor', label: 'Poor' },
+];
+
+const LEGEND = 'text-sm font-semibold text-slate-800';
+
+/** Condition: one choice among the four (a radio group). */
+export function ConditionChoice({
+  register,
+  error,
+}: {
+  register: UseFormRegister<ListingFormValues>;
+  error?: string;
+}) {
+  return (
+    <fieldset aria-describedby={error ? 'condition-error' : undefined}>
+      <legend className={LEGEND}>Condition</legend>
+      <div className="mt-2 grid grid-cols-2 gap-2 sm:grid-cols-4">
+        {CONDITION_CHOICES.map((choice) => (
+          <label
+            key={choice.value}
+            className="flex cursor-pointer items-center gap-2 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 has-checked:border-brand-700 has-checked:bg-brand-50"
+          >
+            <input
+              type="radio"
+              value={choice.value}
+              className="size-4 accent-brand-700"
+              {...register('condition')}
+            />
+            {choice.label}
+          </label>
+        ))}
+      </div>
+      {error ? (
+        <p id="condition-error" className="mt-1 text-sm font-medium text-red-700">
+          {error}
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}
+
+/** School: independent checkboxes, one per school of the campus configuration. */
+export function SchoolChoices({ register }: { register: UseFormRegister<ListingFormValues> }) {
+  return (
+    <fieldset>
+      <legend className={LEGEND}>School</legend>
+      <div className="mt-2 grid gap-2 sm:grid-cols-2">
+        {SCHOOLS.map((school) => (
+          <CheckboxField key={school.flag} label={school.label} {...register(school.flag)} />
+        ))}
+      </div>
+    </fieldset>
+  );
+}

@@ -1,0 +1,68 @@
+import {
+  listingCreateSchema,
+  listingUpdateSchema,
+  type Listing,
+} from '@campus-books/common/listing.schemas';
+import { describe, expect, it } from 'vitest';
+import { listingFormValues, NEW_LISTING_VALUES } from './listing-form-values';
+
+describe('listing form values', () => {
+  it('starts a new listing with the spec defaults: good, $20, Bschool only', () => {
+    expect(NEW_LISTING_VALUES).toMatchObject({
+      condition: 'good',
+      regularPrice: 20,
+      Jepson: false,
+      Bschool: true,
+      Leadership: false,
+      ArtScience: false,
+      LawProfessional: false,
+      imageUrls: [],
+    });
+  });
+
+  it('refuses the untouched new form with the spec messages', () => {
+    const result = listingCreateSchema.safeParse(NEW_LISTING_VALUES);
+    const messages = result.error?.issues.map((issue) => issue.message);
+    expect(messages).toEqual(
+      expect.arrayContaining(['Name is required', 'You must upload at least one image']),
+    );
+  });
+
+  it('prefills the update form so that saving it unchanged is valid', () => {
+    const listing: Listing = {
+      _id: 'l1',
+      name: 'Organic Chemistry',
+      courseNumber: '305',
+      description: 'Clean copy',
+      address: 'Library',
+      pickupLocation: null,
+      condition: 'excellent',
+      regularPrice: 45.5,
+      discountPrice: 0,
+      imageUrls: ['/api/images/abc/1280.webp'],
+      school: 'Arts & Sciences',
+      major: 'Chemistry',
+      type: 'sale',
+      userRef: 'u1',
+      status: 'active',
+      createdAt: '2025-01-01T00:00:00.000Z',
+      updatedAt: '2025-01-01T00:00:00.000Z',
+      Jepson: false,
+      Bschool: false,
+      Leadership: false,
+      ArtScience: true,
+      LawProfessional: false,
+    };
+    const values = listingFormValues(listing);
+    const parsed = listingUpdateSchema.parse(values);
+    expect(parsed).toMatchObject({
+      name: 'Organic Chemistry',
+      courseNumber: '305',
+      condition: 'excellent',
+      regularPrice: 45.5,
+      ArtScience: true,
+      imageUrls: ['/api/images/abc/1280.webp'],
+    });
+    expect(values).not.toHaveProperty('pickupLocation');
+  });
+});

@@ -1,0 +1,150 @@
+import {
+  listingCreateSchema,
+  listingUpdateSchema,
+  type ListingCreateInput,
+} from '@campus-books/common/listing.schemas';
+import { MAX_IMAGES_ON_CREATE, MAX_IMAGES_PER_LISTING } from '@campus-books/common/constants';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect } from 'react';
+import { Controller, useForm, type Resolver } from 'react-hook-form';
+import { MajorSelect } from '../../components/major-select';
+import { Button } from '../../components/ui/button';
+import { TextAreaField, TextField } from '../../components/ui/form-field';
+import { ApiError } from '../../lib/api-client';
+import { ImagePicker } from '../uploads/image-picker';
+import { ConditionChoice, SchoolChoices } from './listing-form-choices';
+import type { ListingFormValues } from './listing-form-values';
+
+const RESOLVERS = {
+  create: zodResolver(listingCreateSchema),
+  // The update schema adds the discount rule and allows 6 images; its input and output match create's.
+  update: zodResolver(listingUpdateSchema) as unknown as Resolver<
+    ListingFormValues,
+    unknown,
+    ListingCreateInput
+  >,
+};
+
+const FIELD_NAMES = new Set<string>([
+  'name',
+  'courseNumber',
+  'description',
+  'address',
+  'condition',
+  'regularPrice',
+  'major',
+  'imageUrls',
+]);
+
+/** The create and update form: the server's schema validates it, the server's message shows in red. */
+export function ListingForm({
+  mode,
+  defaultValues,
+  onSubmit,
+  isSubmitting,
+  submitError,
+}: {
+  mode: 'create' | 'update';
+  defaultValues: ListingFormValues;
+  onSubmit(values: ListingCreateInput): void;
+  isSubmitting: boolean;
+  submitError: Error | null;
+}) {
+  const {
+    register,
+    handleSubmit,
+    control,
+    setError,
+    formState: { errors },
+  } = useForm<ListingFormValues, unknown, ListingCreateInput>({
+    resolver: RESOLVERS[mode],
+    defaultValues,
+  });
+
+  // Field errors the server found land next to their fields too.
+  useEffect(() => {
+    if (!(submitError instanceof ApiError)) return;
+    for (const fieldError of submitError.errors ?? []) {
+      if (FIELD_NAMES.has(fieldError.field)) {
+        setError(fieldError.field as keyof ListingFormValues, { message: fieldError.message });
+      }
+    }
+  }, [submitError, setError]);
+
+  const isCreate = mode === 'create';
+  return (
+    <form noValidate onSubmit={handleSubmit(onSubmit)} className="space-y-5">
+      <TextField label="Name" error={errors.name?.message} {...register('name')} />
+      <TextField
+        label="Course Number"
+        placeholder="e.g. 201"
+        error={errors.courseNumber?.message}
+        {...register('courseNumber')}
+      />
+      <TextAreaField
+        label="Description"
+        error={errors.description?.message}
+        {...register('description')}
+      />
+      <TextField
+        label="Address"
+        hint="Where a buyer can pick up the book."
+        autoComplete="off"
+        error={errors.address?.message}
+        {...register('address')}
+      />
+      <ConditionChoice register={register} error={errors.condition?.message} />
+      <SchoolChoices register={register} />
+      <Controller
+        control={control}
+        name="major"
+        render={({ field }) => (
+          <MajorSelect
+            label="Major"
+            emptyLabel="Not specified"
+            value={field.value ?? ''}
+            onChange={field.onChange}
+            error={errors.major?.message}
+          />
+        )}
+      />
+      <TextField
+        label="Regular price ($)"
+        type="number"
+        inputMode="decimal"
+        min={0}
+        max={10_000_000}
+        step="0.01"
+        error={errors.regularPrice?.message}
+        {...register('regularPrice', { valueAsNumber: true })}
+      />
+      <Controller
+        control={control}
+        name="imageUrls"
+        render={({ field }) => (
+          <ImagePicker
+            id="listing-images"
+            value={field.value}
+            onChange={field.onChange}
+            maxImages={isCreate ? MAX_IMAGES_ON_CREATE : MAX_IMAGES_PER_LISTING}
+            mode={mode}
+            error={errors.imageUrls?.message ?? errors.imageUrls?.root?.message}
+          />
+        )}
+      />
+      <Button
+        type="submit"
+        className="w-full"
+        isLoading={isSubmitting}
+        loadingText={isCreate ? 'Creating...' : 'Updating...'}
+      >
+        {isCreate ? 'Create listing' : 'Update listing'}
+      </Button>
+      {submitError ? (
+        <p role="alert" className="font-medium text-red-700">
+          {submitError.message}
+        </p>
+      ) : null}
+    </form>
+  );
+}

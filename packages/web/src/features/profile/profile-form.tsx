@@ -1,0 +1,161 @@
+import {
+  profileUpdateSchema,
+  type CurrentUser,
+  type ProfileUpdateInput,
+} from '@campus-books/common/account.schemas';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMemo, useState } from 'react';
+import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
+import { Button } from '../../components/ui/button';
+import { ErrorBlock } from '../../components/ui/error-block';
+import { TextField } from '../../components/ui/form-field';
+import { ApiError } from '../../lib/api-client';
+import { useAccountRules } from '../../lib/public-config';
+import { useSession } from '../../lib/session';
+import { AvatarUpload } from '../uploads/avatar-upload';
+import { useUpdateUser } from './api/update-user';
+import { changedProfileFields, profileFormValues, type ProfileFormValues } from './profile-changes';
+
+const FIELDS = ['username', 'email', 'password', 'groupmelink', 'avatar'] as const;
+
+/** The profile form: validates and sends only the changed fields with the server's own schema. */
+export function ProfileForm({
+  user,
+  onUpdated,
+}: {
+  user: CurrentUser;
+  onUpdated(message: string): void;
+}) {
+  const { setUser } = useSession();
+  const rules = useAccountRules();
+  const update = useUpdateUser();
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const resolver = useMemo<Resolver<ProfileFormValues, unknown, ProfileUpdateInput>>(() => {
+    const validate = zodResolver(profileUpdateSchema(rules));
+    return async (values, context, options) =>
+      (await validate(
+        changedProfileFields(values, user),
+        context,
+        options as unknown as Parameters<typeof validate>[2],
+      )) as unknown as Awaited<
+        ReturnType<Resolver<ProfileFormValues, unknown, ProfileUpdateInput>>
+      >;
+  }, [rules, user]);
+
+  const {
+    register,
+    handleSubmit,
+    control,
+    reset,
+    setError,
+    formState: { errors },
+  } = useForm<ProfileFormValues, unknown, ProfileUpdateInput>({
+    resolver,
+    defaultValues: profileFormValues(user),
+  });
+
+  const avatar = useWatch({ control, name: 'avatar' });
+  const isAvatarUnsaved = avatar !== (user.avatar ?? '');
+
+  const onSubmit = (changes: ProfileUpdateInput) => {
+    setNotice(null);
+    if (Object.keys(changes).length === 0) {
+      setNotice('Nothing to update: change a field first.');
+      return;
+    }
+    update.mutate(
+      { userId: user._id, changes },
+      {
+        onSuccess: ({ message, success: _success, ...updated }) => {
+          setUser(updated);
+          reset(profileFormValues(updated));
+          // A new e-mail or password deserves more than a banner that fades after three seconds.
+          if (changes.email !== undefined || changes.password !== undefined) {
+            setNotice(
+              message ||
+                (changes.email !== undefined
+                  ? `Check your new inbox: we sent a verification link to ${changes.email}. Your email changes once you open it.`
+                  : 'Your password was changed.'),
+            );
+          }
+          onUpdated('Profile updated');
+        },
+        onError: (error) => {
+          if (!(error instanceof ApiError)) return;
+          for (const fieldError of error.errors ?? []) {
+            const field = FIELDS.find((name) => name === fieldError.field);
+            if (field) setError(field, { message: fieldError.message });
+          }
+        },
+      },
+    );
+  };
+
+  return (
+    <form noValidate onSubmit={handleSubmit(onSubmit)} className="space-y-4">
+      <Controller
+        control={control}
+        name="avatar"
+        render={({ field }) => (
+          <AvatarUpload value={field.value === '' ? null : field.value} onChange={field.onChange} />
+        )}
+      />
+      {isAvatarUnsaved ? (
+        <p className="text-center text-sm text-slate-700">
+          Press Update Profile to save your new avatar.
+        </p>
+      ) : null}
+      {errors.avatar?.message ? (
+        <p className="text-sm font-medium text-red-700">{errors.avatar.message}</p>
+      ) : null}
+      <TextField
+        label="Username"
+        autoComplete="nickname"
+        error={errors.username?.message}
+        {...register('username')}
+      />
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="email"
+        error={errors.email?.message}
+        hint={
+          user.pendingEmail
+            ? `Waiting for you to open the link sent to ${user.pendingEmail}.`
+            : undefined
+        }
+        {...register('email')}
+      />
+      <TextField
+        label="Password"
+        type="password"
+        autoComplete="new-password"
+        hint="Leave empty to keep your current password."
+        error={errors.password?.message}
+        {...register('password')}
+      />
+      <TextField
+        label="GroupMe link"
+        type="url"
+        inputMode="url"
+        error={errors.groupmelink?.message}
+        {...register('groupmelink')}
+      />
+      <Button
+        type="submit"
+        className="w-full"
+        isLoading={update.isPending}
+        loadingText="Loading..."
+      >
+        Update Profile
+      </Button>
+      {notice ? (
+        <p role="status" className="rounded-md bg-blue-50 p-3 text-sm text-blue-900">
+          {notice}
+        </p>
+      ) : null}
+      {update.isError ? <ErrorBlock message={update.error.message} /> : null}
+    </form>
+  );
+}

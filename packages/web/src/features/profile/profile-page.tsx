@@ -1,0 +1,50 @@
+import { useState } from 'react';
+import { PageTitle } from '../../components/page-title';
+import { Banner } from '../../components/ui/banner';
+import { Loading } from '../../components/ui/spinner';
+import { useSession } from '../../lib/session';
+import { AccountActions } from './account-actions';
+import { MyListings } from './my-listings';
+import { ProfileForm } from './profile-form';
+import { useFlashBanner } from './use-flash-banner';
+
+export default function ProfilePage() {
+  const { user } = useSession();
+  const { banner, show } = useFlashBanner();
+  const [isListingsOpen, setIsListingsOpen] = useState(false);
+
+  return (
+    <section className="w-full py-2">
+      <PageTitle title="Profile" />
+      <h1 className="text-center text-2xl font-bold text-slate-900 sm:text-3xl">Profile</h1>
+      {!user ? (
+        <Loading />
+      ) : (
+        <>
+          <div className="mx-auto mt-6 max-w-md space-y-6">
+            <ProfileForm user={user} onUpdated={(message) => show('blue', message)} />
+            <AccountActions
+              userId={user._id}
+              isListingsOpen={isListingsOpen}
+              onToggleListings={() => setIsListingsOpen((open) => !open)}
+            />
+          </div>
+          {/* Fixed to the viewport so the feedback shows wherever the user has scrolled to. */}
+          {banner ? (
+            <div className="fixed inset-x-4 bottom-4 z-40 mx-auto max-w-md shadow-lg">
+              <Banner tone={banner.tone} message={banner.message} />
+            </div>
+          ) : null}
+          {isListingsOpen ? (
+            <section id="my-listings" aria-labelledby="my-listings-title" className="mt-8">
+              <h2 id="my-listings-title" className="mb-4 text-xl font-bold text-slate-900">
+                Your listings
+              </h2>
+              <MyListings userId={user._id} onFeedback={show} />
+            </section>
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,111 @@
+import { SCHOOLS } from '@campus-books/common/campus';
+import { useState, type FormEvent } from 'react';
+import { MajorSelect } from '../../components/major-select';
+import { Button } from '../../components/ui/button';
+import { TextField } from '../../components/ui/form-field';
+import type { SearchFilters } from './search-filters';
+
+const CONDITION_OPTIONS = [
+  { value: 'con-all', label: 'All' },
+  { value: 'mint', label: 'New' },
+  { value: 'excellent', label: 'Excellent' },
+  { value: 'good', label: 'Good' },
+  { value: 'poor', label: 'Poor' },
+] as const;
+
+const SCHOOL_OPTIONS = [
+  { value: '', label: 'All' },
+  ...SCHOOLS.map((s) => ({ value: s.flag, label: s.filterLabel })),
+];
+
+/** A collapsible group of radio buttons (open by default). */
+function RadioSection(props: {
+  legend: string;
+  name: string;
+  options: readonly { value: string; label: string }[];
+  value: string;
+  onChange(value: string): void;
+}) {
+  return (
+    <details open className="group rounded-lg border border-slate-200 bg-white">
+      <summary className="flex cursor-pointer items-center justify-between rounded-lg px-3 py-2 font-semibold text-slate-900">
+        {props.legend}
+        <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4 group-open:rotate-180">
+          <path d="M5 7l5 6 5-6z" fill="currentColor" />
+        </svg>
+      </summary>
+      <fieldset className="px-3 pb-3">
+        <legend className="sr-only">{props.legend}</legend>
+        {props.options.map((option) => (
+          <label key={option.value} className="flex items-center gap-2 py-1 text-sm text-slate-800">
+            <input
+              type="radio"
+              name={props.name}
+              value={option.value}
+              checked={props.value === option.value}
+              onChange={() => props.onChange(option.value)}
+              className="size-4 accent-brand-700"
+            />
+            {option.label}
+          </label>
+        ))}
+      </fieldset>
+    </details>
+  );
+}
+
+export interface FilterPanelProps {
+  initial: SearchFilters;
+  onSearch(filters: SearchFilters): void;
+  onClear(): void;
+}
+
+/** The left-hand filters. Edits stay local until Search pushes them into the URL. */
+export function FilterPanel({ initial, onSearch, onClear }: FilterPanelProps) {
+  const [filters, setFilters] = useState(initial);
+  const set = <K extends keyof SearchFilters>(key: K, value: SearchFilters[K]) =>
+    setFilters((current) => ({ ...current, [key]: value }));
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    onSearch(filters);
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="flex flex-col gap-4" aria-label="Filters">
+      <Button variant="secondary" onClick={onClear}>
+        Clear Filters
+      </Button>
+      <TextField
+        label="Search by Name"
+        type="search"
+        value={filters.searchTerm}
+        onChange={(e) => set('searchTerm', e.target.value)}
+      />
+      <TextField
+        label="Course Number"
+        type="number"
+        inputMode="numeric"
+        min={0}
+        value={filters.courseNumber}
+        onChange={(e) => set('courseNumber', e.target.value)}
+      />
+      <MajorSelect label="Major" value={filters.major} onChange={(major) => set('major', major)} />
+      <RadioSection
+        legend="Condition"
+        name="condition"
+        options={CONDITION_OPTIONS}
+        value={filters.condition}
+        onChange={(value) => set('condition', value as SearchFilters['condition'])}
+      />
+      <RadioSection
+        legend="School"
+        name="school"
+        options={SCHOOL_OPTIONS}
+        value={filters.school}
+        onChange={(value) => set('school', value as SearchFilters['school'])}
+      />
+      <Button type="submit">Search</Button>
+    </form>
+  );
+}

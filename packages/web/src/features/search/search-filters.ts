@@ -1,0 +1,92 @@
+import { SCHOOL_FLAGS, type SchoolFlag } from '@campus-books/common/campus';
+import { CONDITIONS, type Condition } from '@campus-books/common/constants';
+
+/** The search URL is the source of truth: these are the filters it carries. */
+export interface SearchFilters {
+  searchTerm: string;
+  courseNumber: string;
+  major: string;
+  condition: Condition | 'con-all';
+  /** At most one school; '' for all. */
+  school: SchoolFlag | '';
+  sort: SortChoice;
+  /** Carried through from links such as 'Show more books' (type=sale). */
+  type: string;
+  status: string;
+}
+
+export const SORT_CHOICES = [
+  { value: 'best', label: 'Best match', sort: undefined, order: undefined },
+  { value: 'latest', label: 'Latest', sort: 'createdAt', order: 'desc' },
+  { value: 'oldest', label: 'Oldest', sort: 'createdAt', order: 'asc' },
+  { value: 'price-desc', label: 'Price high to low', sort: 'regularPrice', order: 'desc' },
+  { value: 'price-asc', label: 'Price low to high', sort: 'regularPrice', order: 'asc' },
+] as const;
+export type SortChoice = (typeof SORT_CHOICES)[number]['value'];
+
+export const DEFAULT_STATUS = 'active_or_none';
+
+function isCondition(value: string | null): value is Condition {
+  return CONDITIONS.includes(value as Condition);
+}
+
+/** The sort the URL asks for; with a search term and no explicit sort, the best match comes first. */
+function readSort(params: URLSearchParams): SortChoice {
+  const sort = params.get('sort');
+  const order = params.get('order') ?? 'desc';
+  const choice = SORT_CHOICES.find((c) => c.sort === sort && c.order === order);
+  if (choice) return choice.value;
+  return params.get('searchTerm') ? 'best' : 'latest';
+}
+
+export function readFilters(params: URLSearchParams): SearchFilters {
+  const condition = params.get('condition');
+  return {
+    searchTerm: params.get('searchTerm') ?? '',
+    courseNumber: params.get('courseNumber') ?? '',
+    major: params.get('major') ?? '',
+    condition: isCondition(condition) ? condition : 'con-all',
+    school: SCHOOL_FLAGS.find((flag) => params.get(flag) === 'true') ?? '',
+    sort: readSort(params),
+    type: params.get('type') ?? '',
+    status: params.get('status') ?? DEFAULT_STATUS,
+  };
+}
+
+/** The URL query for a set of filters (only what is set, so shared links stay short). */
+export function filtersToParams(filters: SearchFilters): URLSearchParams {
+  const params = new URLSearchParams();
+  const term = filters.searchTerm.trim();
+  if (term) params.set('searchTerm', term);
+  if (filters.courseNumber.trim()) params.set('courseNumber', filters.courseNumber.trim());
+  if (filters.major) params.set('major', filters.major);
+  if (filters.condition !== 'con-all') params.set('condition', filters.condition);
+  if (filters.school) params.set(filters.school, 'true');
+  if (filters.type) params.set('type', filters.type);
+  const choice = SORT_CHOICES.find((c) => c.value === filters.sort);
+  // 'Latest' is the default without a term, 'Best match' the default with one: neither needs a param.
+  const isDefault = filters.sort === (term ? 'best' : 'latest');
+  if (choice?.sort && !isDefault) {
+    params.set('sort', choice.sort);
+    params.set('order', choice.order);
+  }
+  params.set('status', filters.status || DEFAULT_STATUS);
+  return params;
+}
+
+/** The API query of GET /api/listing/get (its schema refuses unknown keys, so only these are sent). */
+export function filtersToApiQuery(filters: SearchFilters): Record<string, string> {
+  const query: Record<string, string> = { status: filters.status || DEFAULT_STATUS };
+  if (filters.searchTerm.trim()) query.searchTerm = filters.searchTerm.trim();
+  if (filters.courseNumber.trim()) query.courseNumber = filters.courseNumber.trim();
+  if (filters.major) query.major = filters.major;
+  if (filters.condition !== 'con-all') query.condition = filters.condition;
+  if (filters.school) query[filters.school] = 'true';
+  if (filters.type) query.type = filters.type;
+  const choice = SORT_CHOICES.find((c) => c.value === filters.sort);
+  if (choice?.sort) {
+    query.sort = choice.sort;
+    query.order = choice.order;
+  }
+  return query;
+}

@@ -1,0 +1,156 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { imageIdFromUrl, imageVariantUrl, UPLOAD_ENDPOINT } from '@campus-books/common/images';
+import { MAX_IMAGES_ON_CREATE, MAX_IMAGES_PER_LISTING } from '@campus-books/common/constants';
+import { MESSAGES } from '@campus-books/common/messages';
+import { apiRequest } from '../../lib/api-client';
+import { UploadProgressList } from './upload-progress-list';
+import { useImageUploads } from './use-image-uploads';
+
+export interface ImagePickerProps {
+  value: string[];
+  onChange(urls: string[]): void;
+  maxImages: number;
+  mode: 'create' | 'update';
+  id?: string;
+  error?: string;
+}
+
+const BUTTON =
+  'inline-flex min-h-11 items-center justify-center rounded-lg px-4 text-sm font-semibold disabled:cursor-not-allowed disabled:opacity-60';
+
+function limitMessage(max: number): string {
+  if (max === MAX_IMAGES_ON_CREATE) return MESSAGES.imagesOnCreate;
+  if (max === MAX_IMAGES_PER_LISTING) return MESSAGES.imagesPerListing;
+  return `You can only upload ${max} images per listing`;
+}
+
+/**
+ * A listing's images: pick files, Upload sends each over tus (progress, pause, resume, cancel), and
+ * the uploaded ones show as thumbnails; the first is the cover. On create, Delete also deletes the
+ * stored upload; on update it only takes the image out of the list (saving the listing decides).
+ */
+export function ImagePicker({ value, onChange, maxImages, mode, id, error }: ImagePickerProps) {
+  const fallbackId = useId();
+  const inputId = id ?? fallbackId;
+  const hintId = `${inputId}-hint`;
+  const errorId = `${inputId}-error`;
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [files, setFiles] = useState<File[]>([]);
+  const [pickError, setPickError] = useState<string | null>(null);
+
+  // The latest list, also between renders: several uploads may finish in the same tick.
+  const valueRef = useRef(value);
+  useEffect(() => {
+    valueRef.current = value;
+  }, [value]);
+  // Uploads finish in any order; keep the order the files were picked in, so the cover is the first.
+  const pickOrders = useRef(new Map<string, number>());
+  const uploads = useImageUploads((url, pickOrder) => {
+    pickOrders.current.set(url, pickOrder);
+    const list = valueRef.current;
+    const later = list.findIndex((u) => (pickOrders.current.get(u) ?? 0) > pickOrder);
+    const next =
+      later === -1 ? [...list, url] : [...list.slice(0, later), url, ...list.slice(later)];
+    valueRef.current = next;
+    onChange(next);
+  });
+
+  function upload() {
+    if (files.length === 0) {
+      setPickError('Choose one or more images first');
+      return;
+    }
+    if (valueRef.current.length + uploads.pending + files.length > maxImages) {
+      setPickError(limitMessage(maxImages));
+      return;
+    }
+    setPickError(null);
+    uploads.start(files);
+    setFiles([]);
+    if (inputRef.current) inputRef.current.value = '';
+  }
+
+  function remove(url: string) {
+    onChange(valueRef.current.filter((u) => u !== url));
+    const imageId = imageIdFromUrl(url);
+    if (mode === 'create' && imageId) {
+      // Best effort: an image already used elsewhere answers 409 and stays; the sweep removes the rest.
+      void apiRequest(`${UPLOAD_ENDPOINT}/${imageId}`, { method: 'DELETE' }).catch(() => {});
+    }
+  }
+
+  const shownError = pickError ?? error;
+  return (
+    <fieldset className="space-y-2">
+      <legend className="mb-1 block text-sm font-semibold text-slate-800">Images</legend>
+      <p id={hintId} className="text-sm text-slate-600">
+        The first image will be the cover (max 6)
+      </p>
+      <label htmlFor={inputId} className="block text-sm font-medium text-slate-800">
+        Choose images
+      </label>
+      <div className="flex flex-wrap items-center gap-2">
+        <input
+          ref={inputRef}
+          id={inputId}
+          type="file"
+          accept="image/*"
+          multiple
+          aria-describedby={shownError ? `${hintId} ${errorId}` : hintId}
+          aria-invalid={shownError ? true : undefined}
+          className="block min-h-11 w-full max-w-sm rounded-lg border border-slate-400 bg-white p-2 text-sm file:mr-3 file:min-h-9 file:rounded-md file:border-0 file:bg-slate-200 file:px-3 file:font-semibold"
+          onChange={(event) => {
+            setFiles(Array.from(event.target.files ?? []));
+            setPickError(null);
+          }}
+        />
+        <button
+          type="button"
+          className={`${BUTTON} bg-green-700 text-white hover:bg-green-800`}
+          disabled={uploads.isBusy}
+          onClick={upload}
+        >
+          {uploads.isBusy ? 'Uploading...' : 'Upload'}
+        </button>
+      </div>
+      {shownError ? (
+        <p id={errorId} role="alert" className="text-sm font-medium text-red-700">
+          {shownError}
+        </p>
+      ) : null}
+      <UploadProgressList
+        items={uploads.items}
+        onPause={uploads.pause}
+        onResume={uploads.resume}
+        onCancel={uploads.cancel}
+        onDismiss={uploads.dismiss}
+      />
+      {value.length > 0 ? (
+        <ul className="mt-3 space-y-2" aria-label="Uploaded images">
+          {value.map((url, index) => (
+            <li
+              key={url}
+              className="flex items-center justify-between gap-3 rounded-lg border border-slate-300 bg-white p-2"
+            >
+              <img
+                src={imageVariantUrl(url, 320)}
+                alt={`Listing image ${index + 1} of ${value.length}${index === 0 ? ' (cover)' : ''}`}
+                className="h-20 w-16 rounded object-cover"
+                width={64}
+                height={80}
+              />
+              {index === 0 ? <span className="text-sm text-slate-600">Cover</span> : null}
+              <button
+                type="button"
+                className={`${BUTTON} border border-red-700 text-red-700 hover:bg-red-50`}
+                onClick={() => remove(url)}
+              >
+                Delete<span className="sr-only"> image {index + 1}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </fieldset>
+  );
+}

@@ -1,0 +1,63 @@
+import type { ApiErrorBody } from '@campus-books/common/api';
+
+/** A failed API call: the server's message, HTTP status (0 for a network failure) and field errors. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly errors?: { field: string; message: string }[],
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+const GENERIC_MESSAGE = 'Something went wrong';
+
+function isErrorBody(value: unknown): value is ApiErrorBody {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { success?: unknown }).success === false &&
+    typeof (value as { message?: unknown }).message === 'string'
+  );
+}
+
+/** JSON in, JSON out, same-origin cookies; any failure becomes an ApiError with the server's message. */
+export async function apiRequest<T>(
+  path: string,
+  init: { method?: 'GET' | 'POST' | 'DELETE'; body?: unknown; signal?: AbortSignal } = {},
+): Promise<T> {
+  const hasBody = init.body !== undefined;
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: init.method ?? (hasBody ? 'POST' : 'GET'),
+      credentials: 'same-origin',
+      headers: hasBody
+        ? { 'Content-Type': 'application/json', Accept: 'application/json' }
+        : { Accept: 'application/json' },
+      body: hasBody ? JSON.stringify(init.body) : undefined,
+      signal: init.signal,
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(GENERIC_MESSAGE, 0);
+  }
+
+  let data: unknown = null;
+  const text = await response.text().catch(() => '');
+  if (text !== '') {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = null;
+    }
+  }
+
+  if (!response.ok || isErrorBody(data)) {
+    if (isErrorBody(data)) throw new ApiError(data.message, response.status, data.errors);
+    throw new ApiError(GENERIC_MESSAGE, response.status);
+  }
+  return data as T;
+}
