@@ -1,0 +1,73 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+export const BASE_URL = `http://127.0.0.1:${PORT}`;
+process.env.E2E_BASE_URL = BASE_URL;
+/** A fresh embedded database and outbox for every run (set E2E_KEEP_DATA=1 to keep it afterwards). */
+const givenDataDir = process.env.E2E_DATA_DIR;
+const dataDir = givenDataDir ?? mkdtempSync(path.join(tmpdir(), 'cb-e2e-'));
+process.env.E2E_DATA_DIR = dataDir;
+if (!givenDataDir && !process.env.E2E_KEEP_DATA) {
+  // Only the process that made the folder removes it, once the web server has been stopped.
+  process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+}
+
+// Debian's Chromium; these flags keep it off the closed network (see shared/stack.md).
+const chromiumFlags = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export default defineConfig({
+  testDir: 'tests',
+  fullyParallel: false,
+  // A cold server on a busy 2-core machine: the first sign-ups and page loads can take seconds.
+  timeout: 60_000,
+  workers: 1,
+  retries: 0,
+  reporter: process.env.CI
+    ? [['list'], ['json', { outputFile: '../../.tmp/playwright.json' }]]
+    : 'list',
+  use: {
+    baseURL: BASE_URL,
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: chromiumFlags,
+    },
+    trace: 'off',
+    screenshot: 'only-on-failure',
+  },
+  expect: { timeout: 10_000 },
+  projects: [
+    { name: 'phone', use: { ...devices['Pixel 5'], viewport: { width: 375, height: 800 } } },
+    { name: 'laptop', use: { viewport: { width: 1280, height: 800 } } },
+  ],
+  webServer: {
+    command: 'node --import tsx ../server/src/server.ts',
+    url: `${BASE_URL}/api/health`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: {
+      NODE_ENV: 'production',
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: BASE_URL,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      // Every journey signs up fresh users from one IP: keep the attempt limits out of the way.
+      RATE_LIMIT_SIGNIN_PER_IP: '100000',
+      RATE_LIMIT_SIGNIN_PER_ACCOUNT: '100000',
+      RATE_LIMIT_SIGNUP_PER_IP: '100000',
+      RATE_LIMIT_MAIL_PER_IP: '100000',
+      RATE_LIMIT_MAIL_PER_ADDRESS: '100000',
+    },
+  },
+});

@@ -1,0 +1,79 @@
+import { MESSAGES } from '@campus-books/common/messages';
+import { expect, signInBrowser, test } from '../../src/fixtures';
+import { GROUPME_PREFIX, newStudent } from '../../src/users';
+
+const groupmeMessage = MESSAGES.groupmeLink(GROUPME_PREFIX);
+
+test('sign-up shows every validation message', async ({ page }) => {
+  await page.goto('/sign-up');
+  const submit = page.getByRole('button', { name: 'Sign Up' });
+  await submit.click();
+  await expect(page.getByText(MESSAGES.firstNameRequired)).toBeVisible();
+  await expect(page.getByText(MESSAGES.lastNameRequired)).toBeVisible();
+  await expect(page.getByText(MESSAGES.emailRequired)).toBeVisible();
+  await expect(page.getByText(MESSAGES.passwordRequired)).toBeVisible();
+  await expect(page.getByText(groupmeMessage)).toBeVisible();
+  await expect(page).toHaveURL(/\/sign-up$/);
+
+  await page.getByLabel('Email Address (.edu)').fill('someone@gmail.com');
+  await page.getByLabel('Password (8-12 characters long)').fill('short');
+  await page.getByLabel('GroupMe link').fill('javascript:alert(1)');
+  await submit.click();
+  await expect(page.getByText(MESSAGES.schoolEmail)).toBeVisible();
+  await expect(page.getByText(MESSAGES.passwordLength)).toBeVisible();
+  await expect(page.getByText(groupmeMessage)).toBeVisible();
+  await expect(page.getByLabel('Email Address (.edu)')).toHaveAttribute('aria-invalid', 'true');
+
+  await page.getByLabel('Password (8-12 characters long)').fill('much-too-long-password');
+  await submit.click();
+  await expect(page.getByText(MESSAGES.passwordLength)).toBeVisible();
+});
+
+test('sign-in shows its validation and the server message under "! Error !"', async ({ page }) => {
+  await page.goto('/sign-in');
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page.getByText(MESSAGES.passwordRequired)).toBeVisible();
+
+  const stranger = newStudent('stranger');
+  await page.getByLabel('Email address').fill(stranger.email);
+  await page.getByLabel('Password').fill(stranger.password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  const error = page.getByRole('alert');
+  await expect(error).toContainText('! Error !');
+  await expect(error).toContainText('Wrong e-mail or password');
+  await expect(page).toHaveURL(/\/sign-in$/);
+});
+
+test('the profile form shows its validation messages', async ({ page, makeUser }) => {
+  const user = await makeUser('profiler');
+  await signInBrowser(page, user, '/profile');
+  await page.getByLabel('Email').fill('someone@gmail.com');
+  await page.getByLabel('Password').fill('short');
+  await page.getByLabel('GroupMe link').fill('https://example.com/group');
+  await page.getByRole('button', { name: 'Update Profile' }).click();
+  await expect(page.getByText(MESSAGES.schoolEmail)).toBeVisible();
+  await expect(page.getByText(MESSAGES.passwordLength)).toBeVisible();
+  await expect(page.getByText(groupmeMessage)).toBeVisible();
+  // Nothing was saved.
+  const me = await user.api.get<{ email: string; groupmelink: string }>('/api/auth/me');
+  expect(me).toMatchObject({ email: user.email, groupmelink: user.groupmelink });
+});
+
+test('forgot and reset password show their validation messages', async ({ page }) => {
+  await page.goto('/forgot-password');
+  await page.getByRole('button', { name: 'Send Password' }).click();
+  await expect(page.getByText(MESSAGES.emailRequired)).toBeVisible();
+  await page.getByLabel('Email address').fill('not-an-email');
+  await page.getByRole('button', { name: 'Send Password' }).click();
+  await expect(page.getByText(MESSAGES.schoolEmail)).toBeVisible();
+
+  await page.goto('/reset-password/not-a-real-token');
+  await page.getByRole('button', { name: 'Reset Password' }).click();
+  await expect(page.getByText(MESSAGES.passwordRequired)).toBeVisible();
+  await page.getByLabel('New password').fill('short');
+  await page.getByRole('button', { name: 'Reset Password' }).click();
+  await expect(page.getByText(MESSAGES.passwordLength)).toBeVisible();
+  await page.getByLabel('New password').fill('goodpass123');
+  await page.getByRole('button', { name: 'Reset Password' }).click();
+  await expect(page.getByRole('alert')).toContainText('invalid or has expired');
+});

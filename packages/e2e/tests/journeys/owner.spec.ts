@@ -1,0 +1,83 @@
+import { expect, signInBrowser, test } from '../../src/fixtures';
+import { createListing } from '../../src/users';
+
+test('the owner edits a listing, marks it sold and relists it', async ({ page, makeUser }) => {
+  const seller = await makeUser('owner');
+  const tag = seller.lastName.slice(-5).toLowerCase();
+  const listing = await createListing(seller, {
+    name: `linear algebra ${tag}`,
+    courseNumber: '245',
+    regularPrice: 30,
+  });
+  const newName = `linear algebra done right ${tag}`;
+  const main = page.getByRole('main');
+  const results = page.getByRole('region', { name: 'Listing results' });
+
+  await test.step('the owner sees "Your Listing" instead of a contact button', async () => {
+    await signInBrowser(page, seller, `/listing/${listing._id}`);
+    await expect(page.getByRole('button', { name: 'Your Listing' })).toBeDisabled();
+    await expect(page.getByRole('link', { name: 'Contact Seller' })).toHaveCount(0);
+  });
+
+  await test.step('edit it', async () => {
+    await main.getByRole('link', { name: 'Edit listing' }).click();
+    await expect(page.getByRole('heading', { name: 'Update a Listing' })).toBeVisible();
+    const name = page.getByLabel('Name', { exact: true });
+    await expect(name).toHaveValue(listing.name);
+    await expect(page.getByLabel('Course Number')).toHaveValue('245');
+    await name.fill(newName);
+    await page.getByLabel('Regular price ($)').fill('1250');
+    await page.getByLabel('Poor').check();
+    await page.getByRole('button', { name: 'Update listing' }).click();
+    await expect(page).toHaveURL(`/listing/${listing._id}`);
+    await expect(page.getByRole('heading', { level: 1, name: newName })).toBeVisible();
+    await expect(main.getByText('$1,250.00').first()).toBeVisible();
+    await expect(main.getByText('Poor', { exact: true })).toBeVisible();
+  });
+
+  await test.step('mark it sold: it leaves search and moves to the Sold list', async () => {
+    await page.goto('/profile');
+    await page.getByRole('button', { name: 'My Listings' }).click();
+    const myListings = page.getByRole('region', { name: 'Your listings' });
+    await myListings.getByRole('button', { name: `Mark as sold ${newName}` }).click();
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Listing marked as sold' }),
+    ).toBeVisible();
+    const sold = myListings.getByRole('region', { name: 'Sold' });
+    await expect(sold.getByRole('link', { name: newName })).toBeVisible();
+    await page.goto(`/search?searchTerm=${encodeURIComponent(newName)}`);
+    await expect(page.getByText('No listing found!')).toBeVisible();
+  });
+
+  await test.step('relist it: it is back in search', async () => {
+    await page.goto('/profile');
+    await page.getByRole('button', { name: 'My Listings' }).click();
+    await page.getByRole('button', { name: `Relist ${newName}` }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'for sale again' })).toBeVisible();
+    await page.goto(`/search?searchTerm=${encodeURIComponent(newName)}`);
+    await expect(results.getByRole('link', { name: newName })).toBeVisible();
+  });
+});
+
+test('the owner deletes a listing from the profile: it and its photo are gone', async ({
+  page,
+  request,
+  makeUser,
+}) => {
+  const seller = await makeUser('tidy');
+  const name = `discrete mathematics ${seller.lastName.slice(-5).toLowerCase()}`;
+  const listing = await createListing(seller, { name, courseNumber: '222' });
+  const imageUrl = listing.imageUrls[0]!;
+
+  await signInBrowser(page, seller, '/profile');
+  await page.getByRole('button', { name: 'My Listings' }).click();
+  await page.getByRole('button', { name: `Delete ${name}` }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete this listing?' });
+  await expect(dialog).toContainText(name);
+  await dialog.getByRole('button', { name: 'Delete listing' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Listing deleted' })).toBeVisible();
+  await expect(page.getByRole('link', { name })).toHaveCount(0);
+
+  expect((await request.get(`/api/listing/get/${listing._id}`)).status()).toBe(404);
+  expect((await request.get(imageUrl)).status()).toBe(404);
+});

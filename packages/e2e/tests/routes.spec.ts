@@ -1,0 +1,57 @@
+import { expect, test } from '../src/fixtures';
+
+test('/about is a real page about the product', async ({ page }) => {
+  await page.goto('/about');
+  await expect(page).toHaveURL(/\/about$/);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByText('Uh-Oh! Page Not Found')).toHaveCount(0);
+  await expect(page.getByRole('main')).toContainText(/privacy/i);
+});
+
+test('/404 and any unknown path show the not-found page with a way home', async ({ page }) => {
+  await page.goto('/404');
+  await expect(page.getByRole('heading', { name: 'Uh-Oh! Page Not Found' })).toBeVisible();
+  await expect(page.getByText('Page Not Found', { exact: true })).toBeVisible();
+
+  await page.goto('/no/such/page?x=1');
+  await expect(page).toHaveURL(/\/404$/);
+  await expect(page.getByRole('heading', { name: 'Uh-Oh! Page Not Found' })).toBeVisible();
+  await page.getByRole('link', { name: 'Back to Home' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('heading', { name: /Sell\/Buy your Books/ })).toBeVisible();
+});
+
+test('retired mock pages lead somewhere useful', async ({ page }) => {
+  await page.goto('/new-search?searchTerm=physics');
+  await expect(page).toHaveURL(/\/search\?.*searchTerm=physics/);
+  await page.goto('/updated-sign-up');
+  await expect(page).toHaveURL(/\/sign-up$/);
+  await page.goto('/popup');
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test('a protected page sends a visitor to sign in, and back there after', async ({
+  page,
+  makeUser,
+}) => {
+  const user = await makeUser('returner');
+  for (const path of ['/profile', '/update-listing/00000000-0000-4000-8000-000000000000']) {
+    await page.goto(path);
+    await expect(page).toHaveURL(`/sign-in?redirectTo=${encodeURIComponent(path)}`);
+  }
+  await page.goto('/create-listing');
+  await expect(page).toHaveURL(/\/sign-in\?redirectTo=%2Fcreate-listing$/);
+  await page.getByLabel('Email address').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(/\/create-listing$/);
+  await expect(page.getByRole('heading', { name: 'Create a Listing' })).toBeVisible();
+});
+
+test('the API and image URLs never answer with the web app', async ({ request }) => {
+  const api = await request.get('/api/no-such-route');
+  expect(api.status()).toBe(404);
+  expect(await api.json()).toMatchObject({ success: false, statusCode: 404 });
+  const image = await request.get('/api/images/00000000-0000-4000-8000-000000000000/640.webp');
+  expect(image.status()).toBe(404);
+});
