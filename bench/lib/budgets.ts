@@ -1,0 +1,203 @@
+import type { BenchResult, BudgetCheck, RunResult } from './results';
+import { SEARCH_SCENARIOS } from './scenarios';
+
+/** Budgets of the performance issue; bytes use 1 KB = 1,000 bytes (the stricter reading). */
+export const BUDGET = {
+  postgresSearchP99Ms: 50,
+  postgresSearchRps: 1000,
+  postgresByIdRps: 3000,
+  pgliteSearchP99Ms: 100,
+  searchGrowth: 3,
+  lighthousePerformance: 95,
+  cls: 0.02,
+  homeJsBytes: 110_000,
+  homeCssBytes: 20_000,
+  readySeconds: 3,
+  connections: 50,
+} as const;
+
+const ms = (n: number) => (Number.isFinite(n) ? `${n.toFixed(1)} ms` : 'no answer');
+const notMeasured = (budget: string, why: string): BudgetCheck => ({
+  budget,
+  status: 'NOT MEASURED',
+  detail: why,
+});
+const check = (budget: string, ok: boolean, detail: string): BudgetCheck => ({
+  budget,
+  status: ok ? 'PASS' : 'FAIL',
+  detail,
+});
+
+function run(result: BenchResult, engine: string, size: number): RunResult | undefined {
+  return result.runs.find((r) => r.engine === engine && r.size === size);
+}
+
+function searchRows(r: RunResult) {
+  return r.rows.filter((row) => SEARCH_SCENARIOS.includes(row.scenario));
+}
+
+export function checkBudgets(result: BenchResult): BudgetCheck[] {
+  const checks: BudgetCheck[] = [];
+  const connectionsNote =
+    result.options.connections === BUDGET.connections
+      ? ''
+      : ` (run used ${result.options.connections} connections, budget is for 50)`;
+
+  const pg100k = run(result, 'postgres', 100_000);
+  let name = 'PostgreSQL 100k: every search p99 ≤ 50 ms and ≥ 1,000 req/s';
+  const pgSearch = pg100k ? searchRows(pg100k) : [];
+  if (pgSearch.length === 0) checks.push(notMeasured(name, 'no PostgreSQL 100k search run'));
+  else {
+    const bad = pgSearch.filter(
+      (r) =>
+        !(r.p99 <= BUDGET.postgresSearchP99Ms) ||
+        !(r.requestsPerSecond >= BUDGET.postgresSearchRps),
+    );
+    checks.push(
+      check(
+        name,
+        bad.length === 0 && connectionsNote === '',
+        pgSearch
+          .map((r) => `${r.scenario} ${Math.round(r.requestsPerSecond)} req/s p99 ${ms(r.p99)}`)
+          .join('; ') + connectionsNote,
+      ),
+    );
+  }
+  name = 'PostgreSQL 100k: listing by id ≥ 3,000 req/s';
+  const byId = pg100k?.rows.find((r) => r.scenario === 'listing-by-id');
+  checks.push(
+    byId
+      ? check(
+          name,
+          byId.requestsPerSecond >= BUDGET.postgresByIdRps && connectionsNote === '',
+          `${Math.round(byId.requestsPerSecond)} req/s${connectionsNote}`,
+        )
+      : notMeasured(name, 'no PostgreSQL 100k by-id run'),
+  );
+
+  name = 'PGlite 10k: every search p99 ≤ 100 ms';
+  const pglite10k = run(result, 'pglite', 10_000);
+  const liteSearch = pglite10k ? searchRows(pglite10k) : [];
+  checks.push(
+    liteSearch.length === 0
+      ? notMeasured(name, 'no PGlite 10k search run')
+      : check(
+          name,
+          liteSearch.every((r) => r.p99 <= BUDGET.pgliteSearchP99Ms) && connectionsNote === '',
+          liteSearch.map((r) => `${r.scenario} p99 ${ms(r.p99)}`).join('; ') + connectionsNote,
+        ),
+  );
+
+  name = 'Zero errors in every scenario';
+  const withErrors = result.runs.flatMap((r) =>
+    r.rows
+      .filter((row) => row.errors > 0)
+      .map(
+        (row) =>
+          `${r.engine} ${r.size} ${row.scenario}: ${row.requests === 0 ? `no answer within the run (${row.errors} connections)` : row.errors}`,
+      ),
+  );
+  checks.push(
+    result.runs.length === 0
+      ? notMeasured(name, 'no load run')
+      : check(name, withErrors.length === 0, withErrors.join('; ') || 'none'),
+  );
+
+  name = 'Every acknowledged write is found afterwards';
+  const writeRuns = result.runs.filter((r) => r.writeCheck);
+  const verified = writeRuns.reduce((n, r) => n + r.writeCheck!.verified, 0);
+  const describeWrites = writeRuns
+    .map((r) => {
+      const w = r.writeCheck!;
+      const acked = w.acknowledged.create + w.acknowledged.update + w.acknowledged.sold;
+      return `${r.engine} ${r.size}: ${acked} acknowledged (${w.acknowledged.create} create, ${w.acknowledged.update} update, ${w.acknowledged.sold} sold), ${w.verified} listings verified, ${w.missing.length} missing`;
+    })
+    .join('; ');
+  checks.push(
+    verified === 0
+      ? notMeasured(
+          name,
+          writeRuns.length === 0 ? 'no mixed run' : `no write was acknowledged: ${describeWrites}`,
+        )
+      : check(
+          name,
+          writeRuns.every((r) => r.writeCheck!.missing.length === 0),
+          describeWrites,
+        ),
+  );
+
+  for (const engine of ['pglite', 'postgres'] as const) {
+    name = `${engine}: search p99 grows < 3× from 1k to 100k`;
+    const small = run(result, engine, 1000);
+    const large = run(result, engine, 100_000);
+    if (!small || !large) {
+      checks.push(notMeasured(name, 'needs both the 1k and the 100k run'));
+      continue;
+    }
+    const growth = searchRows(large).map((row) => {
+      const base = small.rows.find((r) => r.scenario === row.scenario);
+      return { scenario: row.scenario, factor: base ? row.p99 / base.p99 : NaN };
+    });
+    checks.push(
+      check(
+        name,
+        growth.every((g) => g.factor < BUDGET.searchGrowth),
+        growth
+          .map(
+            (g) =>
+              `${g.scenario} ${Number.isFinite(g.factor) ? `×${g.factor.toFixed(2)}` : 'no answer'}`,
+          )
+          .join('; '),
+      ),
+    );
+  }
+
+  const pages = result.lighthouse?.pages ?? [];
+  name =
+    'Lighthouse mobile: performance ≥ 95, accessibility / best practices / SEO 100, CLS < 0.02';
+  checks.push(
+    pages.length === 0
+      ? notMeasured(name, 'Lighthouse not run')
+      : check(
+          name,
+          pages.every(
+            (p) =>
+              p.scores.performance >= BUDGET.lighthousePerformance &&
+              p.scores.accessibility === 100 &&
+              p.scores['best-practices'] === 100 &&
+              p.scores.seo === 100 &&
+              p.cls < BUDGET.cls,
+          ),
+          pages
+            .map((p) =>
+              p.error
+                ? `${p.page} not audited (${p.error})`
+                : `${p.page} ${p.scores.performance}/${p.scores.accessibility}/${p.scores['best-practices']}/${p.scores.seo} CLS ${p.cls.toFixed(3)}`,
+            )
+            .join('; '),
+        ),
+  );
+  name = 'Home first load ≤ 110 KB JS and ≤ 20 KB CSS (gzip)';
+  const home = pages.find((p) => p.page === '/');
+  checks.push(
+    home
+      ? check(
+          name,
+          home.jsGzipBytes <= BUDGET.homeJsBytes && home.cssGzipBytes <= BUDGET.homeCssBytes,
+          `JS ${(home.jsGzipBytes / 1000).toFixed(1)} KB, CSS ${(home.cssGzipBytes / 1000).toFixed(1)} KB`,
+        )
+      : notMeasured(name, 'Lighthouse not run'),
+  );
+
+  name = 'Server ready within 3 s (PGlite defaults, 10,000 listings)';
+  checks.push(
+    pglite10k
+      ? check(
+          name,
+          pglite10k.readySeconds <= BUDGET.readySeconds,
+          `${pglite10k.readySeconds.toFixed(2)} s to the first 200 from /api/health`,
+        )
+      : notMeasured(name, 'no PGlite 10k run'),
+  );
+  return checks;
+}

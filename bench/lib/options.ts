@@ -1,0 +1,102 @@
+import { parseArgs } from 'node:util';
+
+export type Engine = 'pglite' | 'postgres';
+
+export interface BenchOptions {
+  sizes: number[];
+  engines: Engine[];
+  /** Seconds of measured load per scenario. */
+  duration: number;
+  /** Seconds of unmeasured load before each scenario. */
+  warmup: number;
+  connections: number;
+  seed: number;
+  lighthouse: boolean;
+  build: boolean;
+  /** Only these scenarios (names), or all. */
+  scenarios: string[] | null;
+  postgresUrl: string;
+  logLevel: string;
+  /** Rewrite the results section of docs/performance.md. */
+  updateDocs: boolean;
+  isFullRun: boolean;
+}
+
+export const USAGE = `npm run bench -- [options]
+  --sizes 1000,10000,100000   catalogue sizes (listings)
+  --engines pglite,postgres   database engines
+  --duration 10               seconds of load per scenario
+  --warmup 2                  seconds of unmeasured load before each scenario
+  --connections 50            concurrent connections of the load generator
+  --seed 42                   catalogue seed
+  --scenarios a,b             only these scenarios (see the table's names)
+  --no-lighthouse             skip Lighthouse
+  --no-build                  use packages/web/dist as it is
+  --postgres-url URL          server to create scratch databases on
+  --log-level info            the server's LOG_LEVEL (npm start's default is info)
+  --update-docs               rewrite docs/performance.md's results (a full run always does)`;
+
+const list = (value: string) =>
+  value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+
+export function parseOptions(argv: string[]): BenchOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      sizes: { type: 'string', default: '1000,10000,100000' },
+      engines: { type: 'string', default: 'pglite,postgres' },
+      duration: { type: 'string', default: '10' },
+      warmup: { type: 'string', default: '2' },
+      connections: { type: 'string', default: '50' },
+      seed: { type: 'string', default: '42' },
+      scenarios: { type: 'string' },
+      'no-lighthouse': { type: 'boolean', default: false },
+      'no-build': { type: 'boolean', default: false },
+      'postgres-url': {
+        type: 'string',
+        default: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+      },
+      'log-level': { type: 'string', default: 'info' },
+      'update-docs': { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const sizes = list(values.sizes).map(Number);
+  if (sizes.some((s) => !Number.isInteger(s) || s < 100))
+    throw new Error('--sizes: whole numbers ≥ 100');
+  const engines = list(values.engines);
+  for (const engine of engines) {
+    if (engine !== 'pglite' && engine !== 'postgres')
+      throw new Error(`--engines: unknown ${engine}`);
+  }
+  const number = (name: string, value: string, min: number) => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n < min) throw new Error(`--${name}: a number ≥ ${min}`);
+    return n;
+  };
+  const isFullRun =
+    argv.length === 0 ||
+    (sizes.length === 3 && engines.length === 2 && !values['no-lighthouse'] && !values.scenarios);
+  return {
+    sizes,
+    engines: engines as Engine[],
+    duration: number('duration', values.duration, 1),
+    warmup: number('warmup', values.warmup, 0),
+    connections: number('connections', values.connections, 1),
+    seed: number('seed', values.seed, 0),
+    lighthouse: !values['no-lighthouse'],
+    build: !values['no-build'],
+    scenarios: values.scenarios ? list(values.scenarios) : null,
+    postgresUrl: values['postgres-url'],
+    logLevel: values['log-level'],
+    updateDocs: values['update-docs'] || isFullRun,
+    isFullRun,
+  };
+}

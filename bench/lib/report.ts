@@ -1,0 +1,147 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { BenchResult } from './results';
+import { ROOT } from './server-process';
+
+const DOC = path.join(ROOT, 'docs/performance.md');
+const START = '<!-- bench:results:start -->';
+const END = '<!-- bench:results:end -->';
+
+function table(header: string[], rows: (string | number)[][]): string {
+  const line = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+const n0 = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '–');
+const n1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '–');
+const n2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : '–');
+
+/** The results as Markdown: load table, start-up, writes, Lighthouse, budgets. */
+export function renderResults(result: BenchResult): string {
+  const m = result.machine;
+  const parts: string[] = [];
+  parts.push(
+    `Run of ${result.startedAt} (\`${result.command}\`): ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB, ${m.os}, Node ${m.node}, ${m.postgres ?? 'no PostgreSQL server'}; server on core 0 and load generator on core 1: ${m.pinned ? 'yes' : 'NO (taskset unavailable)'}; load average before ${m.loadAverageBefore.map(n2).join(' ')}, after ${(m.loadAverageAfter ?? []).map(n2).join(' ')}. ${result.options.connections} connections, ${result.options.duration} s per scenario after ${result.options.warmup} s of warm-up, seed ${result.options.seed}.`,
+  );
+  parts.push(
+    table(
+      [
+        'engine',
+        'listings',
+        'scenario',
+        'req/s',
+        'p50 ms',
+        'p99 ms',
+        'errors',
+        '× health',
+        'peak RSS MB',
+        'server CPU ms/req',
+        'KB/answer',
+        'load avg',
+      ],
+      result.runs.flatMap((r) =>
+        r.rows.map((row) => [
+          r.engine,
+          n0(r.size),
+          row.scenario,
+          n0(row.requestsPerSecond),
+          n1(row.p50),
+          n1(row.p99),
+          row.errors,
+          n2(row.ratioToHealth),
+          n0(row.peakRssMb),
+          n2(row.serverCpuMsPerRequest),
+          n1(row.bytesPerResponse / 1000),
+          n1(row.loadAverage),
+        ]),
+      ),
+    ),
+  );
+  parts.push(
+    table(
+      ['engine', 'listings', 'catalogue generated in', 'server ready in', 'sign-in'],
+      result.runs.map((r) => [
+        r.engine,
+        n0(r.size),
+        `${n1(r.seed.seconds)} s`,
+        `${n2(r.readySeconds)} s`,
+        r.signIn,
+      ]),
+    ),
+  );
+  if (result.lighthouse) {
+    const { engine, size, pages } = result.lighthouse;
+    parts.push(
+      `Lighthouse 12 (mobile preset, simulated throttling) on the ${engine} ${n0(size)} server:`,
+    );
+    parts.push(
+      table(
+        [
+          'page',
+          'performance',
+          'accessibility',
+          'best practices',
+          'SEO',
+          'LCP ms',
+          'TBT ms',
+          'CLS',
+          'JS gzip KB',
+          'CSS gzip KB',
+          'JS / CSS as sent KB',
+        ],
+        pages.map((p) => [
+          p.page,
+          p.scores.performance,
+          p.scores.accessibility,
+          p.scores['best-practices'],
+          p.scores.seo,
+          n0(p.lcpMs),
+          n0(p.tbtMs),
+          Number.isFinite(p.cls) ? p.cls.toFixed(3) : '–',
+          n1(p.jsGzipBytes / 1000),
+          n1(p.cssGzipBytes / 1000),
+          `${n1(p.jsTransferBytes / 1000)} / ${n1(p.cssTransferBytes / 1000)}`,
+        ]),
+      ),
+    );
+    const failed = pages.flatMap((p) => [
+      ...(p.error ? [`- ${p.page}: NOT AUDITED: ${p.error}`] : []),
+      ...p.failedAudits.map((a) => `- ${p.page}: ${a}`),
+      ...p.diagnostics.map((d) => `- ${p.page}: diagnostic ${d}`),
+    ]);
+    if (failed.length > 0)
+      parts.push(`Audits below 0.9 in the categories under 100:\n\n${failed.join('\n')}`);
+  }
+  parts.push(
+    table(
+      ['budget', 'result', 'measured'],
+      result.budgets.map((b) => [b.budget, `**${b.status}**`, b.detail]),
+    ),
+  );
+  return parts.join('\n\n');
+}
+
+export function writeResultFile(result: BenchResult): string {
+  const dir = path.join(ROOT, 'bench/results');
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${result.startedAt.replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  return file;
+}
+
+/**
+ * Replaces the results section of docs/performance.md (the rest of the page is written by hand), and
+ * formats the page with the repository's prettier so `npm run format:check` stays clean.
+ */
+export async function updateDocs(markdown: string): Promise<boolean> {
+  if (!existsSync(DOC)) return false;
+  const doc = readFileSync(DOC, 'utf8');
+  const start = doc.indexOf(START);
+  const end = doc.indexOf(END);
+  if (start < 0 || end < start) return false;
+  const updated = `${doc.slice(0, start + START.length)}\n\n${markdown}\n\n${doc.slice(end)}`;
+  const prettier = await import('prettier');
+  const options = (await prettier.resolveConfig(DOC)) ?? {};
+  writeFileSync(DOC, await prettier.format(updated, { ...options, filepath: DOC }));
+  return true;
+}

@@ -1,0 +1,69 @@
+import type { SeedResult } from '../generate/seed';
+import type { PageReport } from './lighthouse';
+import type { WriteCheck } from './mixed';
+import type { BenchOptions, Engine } from './options';
+import type { ScenarioGroup } from './scenarios';
+
+export interface ScenarioRow {
+  scenario: string;
+  group: ScenarioGroup;
+  requestsPerSecond: number;
+  /** Answered requests in the measured run. */
+  requests: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  /** requests/s ÷ the same run's /api/health requests/s. */
+  ratioToHealth: number;
+  /** The server's peak resident memory up to the end of this scenario, MB. */
+  peakRssMb: number;
+  bytesPerResponse: number;
+  /**
+   * CPU the server process spent per answered request (Node side only; the PostgreSQL server's own
+   * processes are not counted). Unlike req/s it hardly depends on what else the machine runs.
+   */
+  serverCpuMsPerRequest: number;
+  statusCodes: Record<string, number>;
+  /** The machine's 1-minute load average at the end of the scenario: above 2 (cores) means shared CPU. */
+  loadAverage: number;
+}
+
+export interface RunResult {
+  engine: Engine;
+  size: number;
+  seed: Omit<SeedResult, 'sampleListingIds' | 'ownedListingIds' | 'benchImageUrls'>;
+  /** Spawn of the server to the first 200 from /api/health. */
+  readySeconds: number;
+  signIn: 'ok' | string;
+  rows: ScenarioRow[];
+  writeCheck: WriteCheck | null;
+}
+
+export interface BudgetCheck {
+  budget: string;
+  status: 'PASS' | 'FAIL' | 'NOT MEASURED';
+  detail: string;
+}
+
+export interface Machine {
+  cpu: string;
+  cores: number;
+  memoryGb: number;
+  os: string;
+  node: string;
+  postgres: string | null;
+  pinned: boolean;
+  loadAverageBefore: number[];
+  loadAverageAfter?: number[];
+}
+
+export interface BenchResult {
+  startedAt: string;
+  finishedAt?: string;
+  command: string;
+  options: BenchOptions;
+  machine: Machine;
+  runs: RunResult[];
+  lighthouse: { engine: Engine; size: number; pages: PageReport[] } | null;
+  budgets: BudgetCheck[];
+}

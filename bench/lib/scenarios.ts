@@ -1,0 +1,102 @@
+import type { Request } from 'autocannon';
+import type { SeedResult } from '../generate/seed';
+import type { LoadSpec } from './load';
+import type { MixedWorkload } from './mixed';
+
+export type ScenarioGroup = 'ceiling' | 'search' | 'by-id' | 'static' | 'mixed';
+
+export interface ScenarioContext {
+  seed: SeedResult;
+  /** Path of the home page's main script, read from the served index.html. */
+  mainScript: string | null;
+  mixed: MixedWorkload | null;
+}
+
+export interface Scenario {
+  name: string;
+  group: ScenarioGroup;
+  description: string;
+  /** The load, or null when the scenario cannot run (e.g. the web app is not built). */
+  load(context: ScenarioContext): Omit<LoadSpec, 'url' | 'connections' | 'duration'> | null;
+}
+
+const rotating = (paths: string[]): Request[] => {
+  let i = 0;
+  return [{ setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length]! }) }];
+};
+
+const FILTER_QUERY = new URLSearchParams({
+  condition: 'good',
+  Bschool: 'true',
+  major: 'Business Administration Finance',
+  sort: 'regularPrice',
+}).toString();
+
+export const SCENARIOS: Scenario[] = [
+  {
+    name: 'health',
+    group: 'ceiling',
+    description: 'GET /api/health (server + database ping: the ceiling)',
+    load: () => ({ path: '/api/health' }),
+  },
+  {
+    name: 'search-default',
+    group: 'search',
+    description: 'GET /api/listing/get (newest 9 active listings)',
+    load: () => ({ path: '/api/listing/get' }),
+  },
+  {
+    name: 'search-misspelled',
+    group: 'search',
+    description: 'GET /api/listing/get?searchTerm=calclus (trigram similarity)',
+    load: () => ({ path: '/api/listing/get?searchTerm=calclus' }),
+  },
+  {
+    name: 'search-filtered',
+    group: 'search',
+    description: `GET /api/listing/get?${FILTER_QUERY}`,
+    load: () => ({ path: `/api/listing/get?${FILTER_QUERY}` }),
+  },
+  {
+    name: 'search-deep-page',
+    group: 'search',
+    description: 'GET /api/listing/get?startIndex=900',
+    load: () => ({ path: '/api/listing/get?startIndex=900' }),
+  },
+  {
+    name: 'listing-by-id',
+    group: 'by-id',
+    description: 'GET /api/listing/get/:id (1,000 ids drawn from the catalogue, in turn)',
+    load: ({ seed }) => ({
+      requests: rotating(seed.sampleListingIds.map((id) => `/api/listing/get/${id}`)),
+    }),
+  },
+  {
+    name: 'home-html',
+    group: 'static',
+    description: 'GET / (the app shell HTML)',
+    load: () => ({ path: '/' }),
+  },
+  {
+    name: 'home-main-script',
+    group: 'static',
+    description: "GET the home page's main script (/assets/index-*.js)",
+    load: ({ mainScript }) => (mainScript ? { path: mainScript } : null),
+  },
+  {
+    name: 'mixed',
+    group: 'mixed',
+    description: '95% reads / 5% writes (create, update, mark as sold) by a signed-in seller',
+    load: ({ mixed }) => (mixed ? { requests: mixed.requests() } : null),
+  },
+];
+
+export const SEARCH_SCENARIOS = SCENARIOS.filter((s) => s.group === 'search').map((s) => s.name);
+
+/** The main script the home page loads, from the served HTML. */
+export async function findMainScript(baseUrl: string): Promise<string | null> {
+  const res = await fetch(`${baseUrl}/`);
+  if (!res.ok) return null;
+  const html = await res.text();
+  return /<script[^>]+type="module"[^>]+src="([^"]+)"/.exec(html)?.[1] ?? null;
+}

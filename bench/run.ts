@@ -1,0 +1,211 @@
+/**
+ * The performance benchmark: seeded catalogues on both engines, HTTP load from this process (core 1)
+ * against the production server (core 0), Lighthouse, and the budgets. Started by `npm run bench`
+ * through bench/index.mjs, which installs the tools and pins this process.
+ */
+import { spawnSync } from 'node:child_process';
+import os from 'node:os';
+import { checkBudgets } from './lib/budgets';
+import { prepareDatabase, type PreparedDatabase } from './lib/databases';
+import { auditPage } from './lib/lighthouse';
+import { runLoad } from './lib/load';
+import { describeMachine } from './lib/machine';
+import { MixedWorkload } from './lib/mixed';
+import { parseOptions, type BenchOptions, type Engine } from './lib/options';
+import { renderResults, updateDocs, writeResultFile } from './lib/report';
+import type { BenchResult, RunResult, ScenarioRow } from './lib/results';
+import { findMainScript, SCENARIOS } from './lib/scenarios';
+import { ROOT, startServer, waitUntilIdle, type RunningServer } from './lib/server-process';
+import { signIn } from './lib/sign-in';
+
+const log = (message: string) =>
+  console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+
+/** Lighthouse runs once, on the embedded 10k server when there is one (the default install). */
+function lighthouseTarget(options: BenchOptions): { engine: Engine; size: number } | null {
+  if (!options.lighthouse) return null;
+  const engine = options.engines.includes('pglite') ? 'pglite' : options.engines[0]!;
+  const size = options.sizes.includes(10_000) ? 10_000 : options.sizes[0]!;
+  return { engine, size };
+}
+
+async function runScenarios(
+  server: RunningServer,
+  prepared: PreparedDatabase,
+  options: BenchOptions,
+): Promise<RunResult> {
+  const session = await signIn(server.url);
+  const mixed =
+    'cookie' in session
+      ? new MixedWorkload(
+          prepared.seed.ownedListingIds,
+          prepared.seed.sampleListingIds,
+          session.cookie,
+          options.seed,
+          prepared.seed.benchImageUrls,
+        )
+      : null;
+  const context = { seed: prepared.seed, mainScript: await findMainScript(server.url), mixed };
+  const rows: ScenarioRow[] = [];
+  let healthRps = NaN;
+  for (const scenario of SCENARIOS) {
+    if (
+      options.scenarios &&
+      scenario.name !== 'health' &&
+      !options.scenarios.includes(scenario.name)
+    )
+      continue;
+    // Re-read before use: another build of the web app (hashed names) may have replaced the script.
+    if (scenario.name === 'home-main-script') context.mainScript = await findMainScript(server.url);
+    const load = scenario.load(context);
+    if (!load) {
+      log(
+        `  ${scenario.name}: skipped (${scenario.name === 'mixed' ? 'no signed-in seller' : 'web app not built'})`,
+      );
+      continue;
+    }
+    const drained = await waitUntilIdle(server.url);
+    if (drained > 1)
+      log(`  (waited ${drained.toFixed(1)} s for the previous scenario's queued requests)`);
+    let cpuMs = NaN;
+    const r = await runLoad(
+      { url: server.url, connections: options.connections, duration: options.duration, ...load },
+      options.warmup,
+      () => {
+        const before = server.cpuMs();
+        return () => (cpuMs = server.cpuMs() - before);
+      },
+    );
+    if (scenario.name === 'health') healthRps = r.requestsPerSecond;
+    const row: ScenarioRow = {
+      scenario: scenario.name,
+      group: scenario.group,
+      requestsPerSecond: r.requestsPerSecond,
+      requests: r.requests,
+      p50: r.p50,
+      p99: r.p99,
+      errors: r.errors,
+      ratioToHealth: r.requestsPerSecond / healthRps,
+      peakRssMb: server.peakRssMb(),
+      bytesPerResponse: r.bytesPerResponse,
+      serverCpuMsPerRequest: r.requests > 0 ? cpuMs / r.requests : NaN,
+      statusCodes: r.statusCodes,
+      loadAverage: os.loadavg()[0]!,
+    };
+    rows.push(row);
+    log(
+      `  ${scenario.name.padEnd(18)} ${Math.round(row.requestsPerSecond).toString().padStart(6)} req/s  p50 ${row.p50.toFixed(1)} ms  p99 ${row.p99.toFixed(1)} ms  CPU ${row.serverCpuMsPerRequest.toFixed(2)} ms/req  errors ${row.errors}${row.errors ? ` ${JSON.stringify(row.statusCodes)}` : ''}  load ${row.loadAverage.toFixed(1)}  RSS ${Math.round(row.peakRssMb)} MB`,
+    );
+  }
+  const hasMixed = mixed !== null && rows.some((r) => r.scenario === 'mixed');
+  if (hasMixed) await waitUntilIdle(server.url);
+  const writeCheck = hasMixed ? await mixed.verify(server.url) : null;
+  if (writeCheck) {
+    log(
+      `  writes: ${JSON.stringify(writeCheck.acknowledged)} acknowledged, ${writeCheck.verified} verified, ${writeCheck.missing.length} missing`,
+    );
+    for (const m of writeCheck.missing.slice(0, 5)) log(`    missing ${m}`);
+    for (const m of writeCheck.refused) log(`    refused ${m}`);
+  }
+  const { sampleListingIds: _s, ownedListingIds: _o, benchImageUrls: _i, ...seed } = prepared.seed;
+  return {
+    engine: prepared.engine,
+    size: prepared.size,
+    seed,
+    readySeconds: server.readySeconds,
+    signIn: 'cookie' in session ? 'ok' : session.error,
+    rows,
+    writeCheck,
+  };
+}
+
+async function main() {
+  const argv = process.argv.slice(2);
+  const options = parseOptions(argv);
+  const pinned = process.env.BENCH_PINNED === '1';
+  const result: BenchResult = {
+    startedAt: new Date().toISOString(),
+    command: `npm run bench${argv.length ? ` -- ${argv.join(' ')}` : ''}`,
+    options,
+    machine: await describeMachine(
+      options.engines.includes('postgres') ? options.postgresUrl : null,
+      pinned,
+    ),
+    runs: [],
+    lighthouse: null,
+    budgets: [],
+  };
+  if (!pinned)
+    log(
+      'WARNING: not pinned to separate cores (taskset or a second core missing); figures are less comparable',
+    );
+  if (options.build) {
+    log('building the web app (npm run build)');
+    const build = spawnSync('npm', ['run', 'build'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    if (build.status !== 0) throw new Error('npm run build failed');
+  }
+  const target = lighthouseTarget(options);
+
+  for (const engine of options.engines) {
+    for (const size of options.sizes) {
+      log(`${engine} ${size.toLocaleString('en-US')} listings: generating the catalogue`);
+      const prepared = await prepareDatabase(engine, size, options);
+      let server: RunningServer | undefined;
+      // Ctrl-C: stop the server and drop the scratch database before leaving.
+      const interrupt = () => {
+        log('interrupted: cleaning up');
+        void (async () => {
+          await server?.stop();
+          await prepared.dispose();
+          process.exit(130);
+        })();
+      };
+      process.once('SIGINT', interrupt);
+      process.once('SIGTERM', interrupt);
+      try {
+        log(`  generated in ${prepared.seed.seconds.toFixed(1)} s; starting the server`);
+        server = await startServer({
+          dataDir: prepared.dataDir,
+          env: prepared.env,
+          logLevel: options.logLevel,
+          pin: pinned,
+        });
+        log(`  ready in ${server.readySeconds.toFixed(2)} s at ${server.url} (pid ${server.pid})`);
+        result.runs.push(await runScenarios(server, prepared, options));
+        if (target?.engine === engine && target.size === size) {
+          const id = prepared.seed.sampleListingIds[0]!;
+          const pages = [];
+          for (const page of ['/', '/search', `/listing/${id}`]) {
+            log(`  lighthouse ${page}`);
+            pages.push(await auditPage(page, `${server.url}${page}`));
+          }
+          result.lighthouse = { engine, size, pages };
+        }
+      } finally {
+        process.off('SIGINT', interrupt);
+        process.off('SIGTERM', interrupt);
+        await server?.stop();
+        await prepared.dispose();
+      }
+    }
+  }
+
+  result.machine.loadAverageAfter = os.loadavg();
+  result.finishedAt = new Date().toISOString();
+  result.budgets = checkBudgets(result);
+  const markdown = renderResults(result);
+  console.log(`\n${markdown}\n`);
+  log(`results written to ${writeResultFile(result)}`);
+  if (options.updateDocs)
+    log(
+      (await updateDocs(markdown))
+        ? 'docs/performance.md updated'
+        : 'docs/performance.md has no results markers: not updated',
+    );
+  process.exitCode = result.budgets.some((b) => b.status === 'FAIL') ? 1 : 0;
+}
+
+await main();
