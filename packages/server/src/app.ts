@@ -19,6 +19,7 @@ import compressionPlugin from './plugins/compression';
 import databasePlugin from './plugins/database';
 import errorsPlugin, { sendFrameworkError, sendRouteNotFound } from './plugins/errors';
 import mailPlugin from './plugins/mail';
+import nulGuardPlugin from './plugins/nul-guard';
 import rateLimitPlugin from './plugins/rate-limit';
 import sameOriginPlugin from './plugins/same-origin';
 import sessionsPlugin from './plugins/sessions';
@@ -62,6 +63,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('config', options.config);
   await app.register(errorsPlugin);
   await app.register(compressionPlugin);
+  await app.register(nulGuardPlugin);
   await app.register(databasePlugin, { database: options.database });
   await app.register(cookie);
   await app.register(sameOriginPlugin);

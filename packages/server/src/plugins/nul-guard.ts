@@ -1,0 +1,53 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from '../lib/errors';
+
+export const NUL_MESSAGE = 'must not contain the NUL character (\\u0000)';
+
+/**
+ * What JSON.parse and the query-string parser make: arrays and objects of plain data (the query
+ * parser's objects have a null-prototype class of their own). Buffers and streams (tus) are not.
+ */
+function isPlainContainer(value: unknown): value is Record<string, unknown> | unknown[] {
+  if (Array.isArray(value)) return true;
+  if (value === null || typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value) as object | null;
+  return proto === null || proto === Object.prototype || Object.getPrototypeOf(proto) === null;
+}
+
+/** The dotted path (as validation errors name fields) of the first string holding a NUL, if any. */
+export function findNul(value: unknown, path: string[] = []): string | undefined {
+  if (typeof value === 'string') return value.includes('\0') ? path.join('.') : undefined;
+  if (!isPlainContainer(value)) return undefined;
+  for (const [key, child] of Object.entries(value)) {
+    const childPath = [...path, key.replaceAll('\0', '\\u0000')];
+    if (key.includes('\0')) return childPath.join('.');
+    const found = findNul(child, childPath);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/**
+ * PostgreSQL's text cannot hold U+0000 (both engines fail the statement), so a NUL anywhere in the
+ * query, path or JSON body is refused before validation, naming the field, in the API's error shape.
+ */
+export default fp(async function nulGuardPlugin(app: FastifyInstance) {
+  app.addHook('preValidation', async (request: FastifyRequest) => {
+    for (const [part, value] of [
+      ['querystring', request.query],
+      ['params', request.params],
+      ['body', request.body],
+    ] as const) {
+      const field = findNul(value);
+      if (field === undefined) continue;
+      const message =
+        part === 'body'
+          ? field === ''
+            ? `The request body is not valid: ${NUL_MESSAGE}`
+            : `${field}: ${NUL_MESSAGE}`
+          : `Invalid parameter '${field}': ${NUL_MESSAGE}`;
+      throw new AppError(400, message, [{ field, message: NUL_MESSAGE }]);
+    }
+  });
+});
