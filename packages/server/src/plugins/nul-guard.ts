@@ -15,15 +15,39 @@ function isPlainContainer(value: unknown): value is Record<string, unknown> | un
   return proto === null || proto === Object.prototype || Object.getPrototypeOf(proto) === null;
 }
 
-/** The dotted path (as validation errors name fields) of the first string holding a NUL, if any. */
-export function findNul(value: unknown, path: string[] = []): string | undefined {
-  if (typeof value === 'string') return value.includes('\0') ? path.join('.') : undefined;
-  if (!isPlainContainer(value)) return undefined;
-  for (const [key, child] of Object.entries(value)) {
-    const childPath = [...path, key.replaceAll('\0', '\\u0000')];
-    if (key.includes('\0')) return childPath.join('.');
-    const found = findNul(child, childPath);
-    if (found !== undefined) return found;
+interface Visit {
+  value: unknown;
+  key: string;
+  parent: Visit | null;
+}
+
+function pathOf(visit: Visit): string {
+  const keys: string[] = [];
+  for (let v: Visit | null = visit; v?.parent; v = v.parent) keys.push(v.key);
+  return keys.reverse().join('.');
+}
+
+/**
+ * The dotted path (as validation errors name fields) of the first string holding a NUL, if any.
+ * Iterative, depth first: a 10,000-deep JSON body must not overflow the stack.
+ */
+export function findNul(root: unknown): string | undefined {
+  const stack: Visit[] = [{ value: root, key: '', parent: null }];
+  while (stack.length > 0) {
+    const visit = stack.pop()!;
+    const { value } = visit;
+    if (typeof value === 'string') {
+      if (value.includes('\0')) return pathOf(visit);
+      continue;
+    }
+    if (!isPlainContainer(value)) continue;
+    const children: Visit[] = [];
+    for (const [key, child] of Object.entries(value)) {
+      const childVisit = { value: child, key: key.replaceAll('\0', '\\u0000'), parent: visit };
+      if (key.includes('\0')) return pathOf(childVisit);
+      children.push(childVisit);
+    }
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
   return undefined;
 }
