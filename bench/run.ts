@@ -140,7 +140,7 @@ async function main() {
       'WARNING: not pinned to separate cores (taskset or a second core missing); figures are less comparable',
     );
   if (options.build) {
-    log('building the web app (npm run build)');
+    log('building the web app and the server (npm run build)');
     const build = spawnSync('npm', ['run', 'build'], {
       cwd: ROOT,
       stdio: ['ignore', 'ignore', 'inherit'],

@@ -31,7 +31,7 @@ export const USAGE = `npm run bench -- [options]
   --seed 42                   catalogue seed
   --scenarios a,b             only these scenarios (see the table's names)
   --no-lighthouse             skip Lighthouse
-  --no-build                  use packages/web/dist as it is
+  --no-build                  use packages/web/dist and packages/server/dist as they are
   --postgres-url URL          server to create scratch databases on
   --log-level info            the server's LOG_LEVEL (npm start's default is info)
   --update-docs               rewrite docs/performance.md's results (a full run always does)`;

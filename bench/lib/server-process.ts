@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -82,6 +82,9 @@ function vmHwmMb(pid: number): number {
   }
 }
 
+/** The server as `npm start` runs it: bundled by `npm run build` (packages/server/scripts/build.mjs). */
+export const SERVER_BUNDLE = 'packages/server/dist/server.js';
+
 /** Starts the production server as `npm start` does (one node process, pinned to its core). */
 export async function startServer(options: {
   dataDir: string;
@@ -91,7 +94,12 @@ export async function startServer(options: {
 }): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const node = [process.execPath, '--import', 'tsx', 'packages/server/src/server.ts'];
+  if (!existsSync(`${ROOT}${SERVER_BUNDLE}`)) {
+    throw new Error(
+      `${SERVER_BUNDLE} is missing: run npm run build, or the bench without --no-build`,
+    );
+  }
+  const node = [process.execPath, SERVER_BUNDLE];
   const [command, ...args] = options.pin ? ['taskset', '-c', String(SERVER_CORE), ...node] : node;
   const started = performance.now();
   const child: ChildProcess = spawn(command!, args, {

@@ -44,6 +44,19 @@ export interface AppOptions {
 
 const BODY_LIMIT_BYTES = 256 * 1024;
 
+type CompilersFactory = NonNullable<
+  NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']
+>;
+/**
+ * Zod validates and serializes every schema: handing Fastify these compilers up front spares it
+ * loading its default ones (Ajv, fast-json-stringify), a large share of the start-up time. (Fastify
+ * types the factories for Ajv's compilers, hence the cast.)
+ */
+const zodCompilers = {
+  buildValidator: () => validatorCompiler,
+  buildSerializer: () => serializerCompiler,
+} as unknown as CompilersFactory;
+
 /** The whole server as one Fastify instance, testable with `app.inject` and no port. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -53,6 +66,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 200 },
     frameworkErrors: sendFrameworkError,
     genReqId: () => crypto.randomUUID(),
+    schemaController: { compilersFactory: zodCompilers },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

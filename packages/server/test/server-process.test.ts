@@ -1,13 +1,32 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase, TEST_ENGINE } from './helpers';
 
-const SERVER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/server.ts');
+const SERVER_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const WEB_INDEX = path.resolve(SERVER_ROOT, '../web/dist/index.html');
+/**
+ * What `npm start` runs: the server bundled by scripts/build.mjs (`npm run build`), in plain node.
+ * Built here into a folder of this run's own (dist/ may be rebuilt meanwhile); it must live inside
+ * packages/server, like dist/, for Node to find the server's packages.
+ */
+const BUNDLE_DIR = path.join(SERVER_ROOT, 'dist', `test-${process.pid}-${TEST_ENGINE}`);
+const SERVER = path.join(BUNDLE_DIR, 'server.js');
+
+beforeAll(() => {
+  execFileSync(
+    process.execPath,
+    [path.join(SERVER_ROOT, 'scripts/build.mjs'), '--outdir', BUNDLE_DIR],
+    {
+      stdio: 'pipe',
+    },
+  );
+});
+afterAll(() => rmSync(BUNDLE_DIR, { recursive: true, force: true }));
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -19,7 +38,7 @@ function freePort(): Promise<number> {
 }
 
 function startServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER], {
+  const child = spawn(process.execPath, [SERVER], {
     env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -95,6 +114,14 @@ describe(`the server process (${TEST_ENGINE})`, () => {
           engine: 'pglite',
         });
         expect(existsSync(path.join(dataDir, 'session-secret'))).toBe(true);
+        // The bundle still finds the web app beside the sources (packages/web/dist), built or not.
+        if (existsSync(WEB_INDEX)) {
+          const page = await fetch(`http://127.0.0.1:${port}/`);
+          expect(page.status).toBe(200);
+          expect(page.headers.get('content-type')).toMatch(/text\/html/);
+        } else {
+          expect(first.output()).toContain(WEB_INDEX);
+        }
 
         const second = startServer({ DATA_DIR: dataDir, PORT: String(await freePort()) });
         expect(await second.exited).not.toBe(0);

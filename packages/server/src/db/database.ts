@@ -1,14 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import pg from 'pg';
 import { lockDataDir } from './data-dir-lock';
 import * as schema from './schema';
 
@@ -33,11 +26,17 @@ export type DatabaseOptions =
   /** `dataDir` undefined means in memory; `loadFrom` starts from a dump (tests). */
   | { engine: 'pglite'; dataDir?: string; loadFrom?: Blob; lock?: boolean };
 
+/** Each engine's driver is imported only when it is used: the other one would only slow start-up. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   return options.engine === 'postgres' ? openPostgres(options) : openPglite(options);
 }
 
 async function openPostgres(options: { url: string; poolSize?: number }): Promise<Database> {
+  const [{ default: pg }, { drizzle: drizzlePg }, { migrate: migratePg }] = await Promise.all([
+    import('pg'),
+    import('drizzle-orm/node-postgres'),
+    import('drizzle-orm/node-postgres/migrator'),
+  ]);
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.poolSize ?? 20,
@@ -75,6 +74,13 @@ async function openPglite(options: {
       ? lockDataDir(path.dirname(options.dataDir))
       : () => {};
   try {
+    const [{ PGlite }, { pg_trgm }, { drizzle: drizzlePglite }, { migrate: migratePglite }] =
+      await Promise.all([
+        import('@electric-sql/pglite'),
+        import('@electric-sql/pglite/contrib/pg_trgm'),
+        import('drizzle-orm/pglite'),
+        import('drizzle-orm/pglite/migrator'),
+      ]);
     const client = await PGlite.create({
       dataDir: options.dataDir,
       loadDataDir: options.loadFrom,

@@ -2,7 +2,6 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { createLocalStorage } from '../lib/storage/local-storage';
-import { createS3Storage } from '../lib/storage/s3-storage';
 import type { Storage } from '../lib/storage/storage';
 
 declare module 'fastify' {
@@ -14,9 +13,14 @@ declare module 'fastify' {
 
 export default fp(
   async function storagePlugin(app: FastifyInstance) {
-    const storage = app.config.s3
-      ? createS3Storage(app.config.s3)
-      : createLocalStorage(path.join(app.config.dataDir, 'uploads'));
+    let storage: Storage;
+    if (app.config.s3) {
+      // The AWS SDK is loaded only when S3 is configured: it costs start-up time for nothing otherwise.
+      const { createS3Storage } = await import('../lib/storage/s3-storage');
+      storage = createS3Storage(app.config.s3);
+    } else {
+      storage = createLocalStorage(path.join(app.config.dataDir, 'uploads'));
+    }
     app.decorate('storage', storage);
     app.addHook('onClose', () => storage.close());
   },

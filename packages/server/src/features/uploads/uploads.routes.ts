@@ -4,8 +4,6 @@ import { images } from '../../db/schema';
 import { conflict, notFound } from '../../lib/errors';
 import { currentUser } from '../../plugins/sessions';
 import { deleteImages, sweepImages } from './images.service';
-import { createTusServer, uploaderOf } from './tus-server';
-import { StorageDataStore } from './tus-storage-store';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
@@ -16,8 +14,20 @@ const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
  * a processed upload that nothing uses yet deletes the image (the create form's Delete button).
  */
 export default async function uploadsRoutes(app: FastifyInstance) {
-  const store = new StorageDataStore(app.storage);
-  const tus = createTusServer(app, store);
+  // The tus server and image processing (sharp) load on the first upload, not at start-up.
+  let tus: ReturnType<typeof loadTus> | undefined;
+  async function loadTus() {
+    const [{ createTusServer, uploaderOf }, { StorageDataStore }] = await Promise.all([
+      import('./tus-server'),
+      import('./tus-storage-store'),
+    ]);
+    return { server: createTusServer(app, new StorageDataStore(app.storage)), uploaderOf };
+  }
+  const getTus = () =>
+    (tus ??= loadTus().catch((error: unknown) => {
+      tus = undefined; // try again on the next upload
+      throw error;
+    }));
 
   // tus reads PATCH bodies itself: leave the stream untouched (and outside the JSON body limit).
   app.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) =>
@@ -25,10 +35,11 @@ export default async function uploadsRoutes(app: FastifyInstance) {
   );
 
   async function handOver(request: FastifyRequest, reply: FastifyReply) {
+    const { server, uploaderOf } = await getTus();
     uploaderOf.set(request.raw, currentUser(request).id);
     reply.hijack();
     try {
-      await tus.handle(request.raw, reply.raw);
+      await server.handle(request.raw, reply.raw);
     } catch (error) {
       request.log.error({ err: error }, 'tus handler failed');
       if (!reply.raw.headersSent) {
