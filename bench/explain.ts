@@ -2,13 +2,19 @@
  * The database side of the search scenarios, without HTTP: EXPLAIN ANALYZE of the server's own search
  * query for each scenario, and its mean time over repeated runs on one connection.
  *   node --import tsx bench/explain.ts --engine postgres --size 100000 [--runs 30] [--plans]
+ * or on a catalogue already generated (bench/generate/cli.ts), which is migrated first:
+ *   node --import tsx bench/explain.ts --database-url postgres://…/db | --data-dir DIR
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { listingSearchSchema } from '@campus-books/common/listing.schemas';
 import { openDatabase } from '../packages/server/src/db/database';
-import { searchListingsQuery } from '../packages/server/src/features/listings/listings.search';
+import {
+  searchListings,
+  searchStatements,
+} from '../packages/server/src/features/listings/listings.search';
+import type { SeedResult } from './generate/seed';
 import { prepareDatabase } from './lib/databases';
 import type { Engine } from './lib/options';
 import { SCENARIOS } from './lib/scenarios';
@@ -21,17 +27,39 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '30' },
     plans: { type: 'boolean', default: false },
     'postgres-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
+    'database-url': { type: 'string' },
+    'data-dir': { type: 'string' },
   },
 });
-const engine = values.engine as Engine;
-const prepared = await prepareDatabase(engine, Number(values.size), {
-  seed: Number(values.seed),
-  postgresUrl: values['postgres-url'],
-});
+const existing = values['database-url'] ?? values['data-dir'];
+const engine: Engine = values['database-url']
+  ? 'postgres'
+  : values['data-dir']
+    ? 'pglite'
+    : (values.engine as Engine);
+const prepared = existing
+  ? {
+      // Search scenarios read nothing of the seed's result.
+      seed: {} as SeedResult,
+      dispose: async () => {},
+    }
+  : await prepareDatabase(engine, Number(values.size), {
+      seed: Number(values.seed),
+      postgresUrl: values['postgres-url'],
+    });
 const database =
   engine === 'postgres'
-    ? await openDatabase({ engine, url: prepared.env.DATABASE_URL! })
-    : await openDatabase({ engine, dataDir: path.join(prepared.dataDir, 'db') });
+    ? await openDatabase({
+        engine,
+        url: values['database-url'] ?? ('env' in prepared ? prepared.env.DATABASE_URL! : ''),
+      })
+    : await openDatabase({
+        engine,
+        dataDir: path.join(
+          values['data-dir'] ?? ('dataDir' in prepared ? prepared.dataDir : ''),
+          'db',
+        ),
+      });
 
 /** Inlines the parameters: EXPLAIN cannot take bound ones through drizzle's execute. */
 function literal(value: unknown): string {
@@ -41,25 +69,33 @@ function literal(value: unknown): string {
 }
 
 try {
-  console.log(`${engine}, ${Number(values.size).toLocaleString('en-US')} listings`);
+  const [{ n }] = (
+    (await database.db.execute(sql`SELECT count(*)::int AS n FROM listings`)) as unknown as {
+      rows: { n: number }[];
+    }
+  ).rows as [{ n: number }];
+  console.log(`${engine}, ${n.toLocaleString('en-US')} listings`);
   for (const scenario of SCENARIOS.filter((s) => s.group === 'search')) {
     const load = scenario.load({ seed: prepared.seed, mainScript: null, mixed: null });
     const url = new URL(load!.path!, 'http://x');
     const query = listingSearchSchema.parse(Object.fromEntries(url.searchParams));
-    const built = searchListingsQuery(database.db, query).toSQL();
-    const text = built.sql.replace(/\$(\d+)/g, (_m, n: string) =>
-      literal(built.params[Number(n) - 1]),
-    );
-    const plan = (await database.db.execute(
-      sql.raw(`EXPLAIN (ANALYZE, BUFFERS) ${text}`),
-    )) as unknown as {
-      rows: Record<string, string>[];
-    };
-    const lines = plan.rows.map((r) => Object.values(r)[0]!);
+    const lines: string[] = [];
+    for (const statement of await searchStatements(database.db, query)) {
+      const built = statement.toSQL();
+      const text = built.sql.replace(/\$(\d+)/g, (_m, n: string) =>
+        literal(built.params[Number(n) - 1]),
+      );
+      const plan = (await database.db.execute(
+        sql.raw(`EXPLAIN (ANALYZE, BUFFERS) ${text}`),
+      )) as unknown as {
+        rows: Record<string, string>[];
+      };
+      lines.push(...plan.rows.map((r) => Object.values(r)[0]!));
+    }
     const started = performance.now();
-    for (let i = 0; i < Number(values.runs); i++) await searchListingsQuery(database.db, query);
+    for (let i = 0; i < Number(values.runs); i++) await searchListings(database.db, query);
     const meanMs = (performance.now() - started) / Number(values.runs);
-    const execution = lines.find((l) => l.startsWith('Execution Time')) ?? '';
+    const execution = lines.filter((l) => l.startsWith('Execution Time')).join(' + ');
     console.log(
       `\n## ${scenario.name}: mean ${meanMs.toFixed(2)} ms through drizzle; ${execution}`,
     );

@@ -10,6 +10,7 @@ import type { Database } from './db/database';
 import adminRoutes from './features/admin/admin.routes';
 import authRoutes from './features/auth/auth.routes';
 import healthRoutes from './features/health/health.routes';
+import listingCachesPlugin from './features/listings/listings.cache';
 import listingRoutes from './features/listings/listings.routes';
 import userListingsRoutes from './features/listings/user-listings.routes';
 import imagesRoutes from './features/uploads/images.routes';
@@ -79,6 +80,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(compressionPlugin);
   await app.register(nulGuardPlugin);
   await app.register(databasePlugin, { database: options.database });
+  await app.register(listingCachesPlugin);
   await app.register(cookie);
   await app.register(sameOriginPlugin);
   await app.register(sessionsPlugin);

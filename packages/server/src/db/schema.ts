@@ -122,6 +122,22 @@ export const listings = pgTable(
   ],
 );
 
+/**
+ * The vocabulary of listing names: each distinct lower-case word of 3+ letters or digits, with the
+ * number of listings whose name holds it. A search term's words are resolved against it (trigram
+ * similarity on a few thousand words, not on every listing) before the listings are searched. Kept
+ * by triggers on listings (migration 0004), so every writer keeps it, and a word goes with its last
+ * listing. Derived data: backups leave it out and a restore rebuilds it.
+ */
+export const listingWords = pgTable(
+  'listing_words',
+  {
+    word: text('word').primaryKey(),
+    listings: integer('listings').notNull(),
+  },
+  (t) => [index('listing_words_trgm_idx').using('gin', sql`${t.word} gin_trgm_ops`)],
+);
+
 export type UserRow = typeof users.$inferSelect;
 export type ListingRow = typeof listings.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;

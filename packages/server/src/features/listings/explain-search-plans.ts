@@ -10,7 +10,7 @@ import type { ListingSearchQuery } from '@campus-books/common/listing.schemas';
 import { openDatabase, type Db } from '../../db/database';
 import { listings } from '../../db/schema';
 import { findListingsQuery } from './listings.repository';
-import { searchListingsQuery } from './listings.search';
+import { searchStatements } from './listings.search';
 
 const LISTINGS = 100_000;
 const SELLERS = 2_000;
@@ -142,7 +142,14 @@ async function main() {
       ['Course number: courseNumber=211', { courseNumber: '211' }],
       ['Deep page: startIndex=900', { startIndex: 900 }],
     ];
-    for (const [title, query] of shapes) await explain(db, title, searchListingsQuery(db, query));
+    for (const [title, query] of shapes) {
+      const statements = await searchStatements(db, query);
+      for (const [i, statement] of statements.entries()) {
+        const part =
+          statements.length > 1 ? (i === 0 ? ' (best matches)' : ' (other matches)') : '';
+        await explain(db, title + part, statement);
+      }
+    }
     await explain(
       db,
       "A seller's own listings: GET /api/user/listings/{id}",

@@ -15,7 +15,7 @@ import {
   updateListingRow,
 } from './listings.repository';
 import { claimImages, releaseImages } from '../uploads/images.service';
-import { searchListingsQuery } from './listings.search';
+import { searchListings as searchListingRows } from './listings.search';
 
 export const LISTING_NOT_FOUND = 'Listing not found';
 
@@ -101,7 +101,10 @@ export async function searchListings(
   app: FastifyInstance,
   query: ListingSearchQuery,
 ): Promise<ListingRow[]> {
-  return searchListingsQuery(app.database.db, query);
+  const caches = app.listingCaches;
+  const run = () => searchListingRows(app.database.db, query, caches);
+  // The parsed query lists its keys in the schema's order, so equal searches give equal keys.
+  return caches.searches ? caches.searches.getOrLoad(JSON.stringify(query), run) : run();
 }
 
 export async function listSellerListings(
