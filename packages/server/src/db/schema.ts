@@ -75,6 +75,10 @@ export const listings = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
+    /** The words of the name as the search matches them (function of migration 0005). */
+    nameWords: text('name_words')
+      .array()
+      .generatedAlwaysAs(sql`public.listing_name_word_array(name)`),
     courseNumber: text('course_number').notNull(),
     description: text('description').notNull().default(''),
     address: text('address').notNull().default(''),
@@ -109,12 +113,20 @@ export const listings = pgTable(
     index('listings_status_price_idx').on(t.status, t.regularPrice, t.id),
     index('listings_user_idx').on(t.userId, t.createdAt.desc()),
     index('listings_major_idx').on(t.major),
-    index('listings_course_number_idx').on(t.courseNumber),
     index('listings_schools_idx').using('gin', t.schools),
     index('listings_name_trgm_idx').using('gin', sql`lower(${t.name}) gin_trgm_ops`),
+    // A search term's words are matched against the words of the name (listings.search.ts).
+    index('listings_name_words_idx').using('gin', t.nameWords),
     // A major narrows the catalogue most; these serve it with either sort (docs/performance.md).
     index('listings_major_status_price_idx').on(t.major, t.status, t.regularPrice, t.id),
     index('listings_major_status_created_idx').on(t.major, t.status, t.createdAt.desc(), t.id),
+    // A course number is as narrow: its listings newest first, without walking the whole date index.
+    index('listings_course_status_created_idx').on(
+      t.courseNumber,
+      t.status,
+      t.createdAt.desc(),
+      t.id,
+    ),
     // Releasing an image asks whether any listing still shows it (images.service.ts notReferenced).
     index('listings_image_urls_idx').using('gin', t.imageUrls),
     check('listings_price_range', sql`${t.regularPrice} >= 0 AND ${t.regularPrice} <= 10000000`),

@@ -40,12 +40,14 @@ export async function tablesInRestoreOrder(db: Executor): Promise<string[]> {
   return ordered;
 }
 
+/** A table's columns, except generated ones (a restore cannot write them; they are recomputed). */
 export async function columnsOf(db: Executor, table: string): Promise<string[]> {
   const rows = await rowsOf<{ name: string }>(
     db,
     sql`SELECT a.attname AS name FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
         JOIN pg_namespace n ON n.oid = c.relnamespace
         WHERE n.nspname = 'public' AND c.relname = ${table} AND a.attnum > 0 AND NOT a.attisdropped
+          AND a.attgenerated = ''
         ORDER BY a.attnum`,
   );
   return rows.map((r) => r.name);

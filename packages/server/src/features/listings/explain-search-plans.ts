@@ -120,7 +120,9 @@ async function main() {
       .limit(1);
     const shapes: [string, ListingSearchQuery][] = [
       ['Default search (home, /search with no filter)', {}],
+      ['Name search: searchTerm=calculus', { searchTerm: 'calculus' }],
       ['Name search with a typo: searchTerm=calclus', { searchTerm: 'calclus' }],
+      ['Two words, each misspelled: searchTerm=orgnic chemstry', { searchTerm: 'orgnic chemstry' }],
       [
         'Name search, explicit sort: searchTerm=calculus&sort=createdAt',
         { searchTerm: 'calculus', sort: 'createdAt' },

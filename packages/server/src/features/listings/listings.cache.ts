@@ -2,13 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ListingRow } from '../../db/schema';
 import { WriteInvalidatedCache } from './search-cache';
-import type { WordResolution } from './listings.search';
+import type { TermResolution } from './listings.search';
 
 declare module 'fastify' {
   interface FastifyInstance {
     listingCaches: {
-      /** A term word's vocabulary matches (both engines). */
-      words: WriteInvalidatedCache<WordResolution>;
+      /** What the vocabulary says about a search term (both engines). */
+      terms: WriteInvalidatedCache<TermResolution>;
       /** Whole search answers, on the embedded engine only (null on PostgreSQL). */
       searches: WriteInvalidatedCache<ListingRow[]> | null;
     };
@@ -20,7 +20,7 @@ declare module 'fastify' {
  * and HEAD) empties both caches before its answer is sent, so a saved listing, a sale or a deletion
  * shows in the very next search from this process.
  *
- * - Vocabulary matches of a term word: on both engines, for a minute. With several app servers on
+ * - What the vocabulary says about a search term: on both engines, for a minute. With several app servers on
  *   one PostgreSQL, another server's new word becomes a typo candidate here within that minute (the
  *   listing itself is found at once by its exact words).
  * - Whole search answers: only on the embedded engine. There this process is the only writer (the
@@ -31,7 +31,7 @@ declare module 'fastify' {
 export default fp(
   async function listingCachesPlugin(app: FastifyInstance) {
     const caches = {
-      words: new WriteInvalidatedCache<WordResolution>({ maxEntries: 2_000, ttlMs: 60_000 }),
+      terms: new WriteInvalidatedCache<TermResolution>({ maxEntries: 2_000, ttlMs: 60_000 }),
       searches:
         app.database.engine === 'pglite'
           ? new WriteInvalidatedCache<ListingRow[]>({ maxEntries: 500, ttlMs: 10 * 60_000 })
@@ -40,7 +40,7 @@ export default fp(
     app.decorate('listingCaches', caches);
     app.addHook('onSend', async (request) => {
       if (request.method !== 'GET' && request.method !== 'HEAD') {
-        caches.words.invalidate();
+        caches.terms.invalidate();
         caches.searches?.invalidate();
       }
     });

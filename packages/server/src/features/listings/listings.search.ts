@@ -19,81 +19,79 @@ export function escapeLike(text: string): string {
  * 'organic'), not a different short word ('law' 0.33 against 'lab').
  */
 export const WORD_SIMILARITY = 0.45;
-/** Words of the vocabulary tried per term word, the most similar first. */
-const CANDIDATES_PER_WORD = 8;
-/** Shorter term words are only matched as typed (a typo in 'ii' or 'of' means nothing). */
-const MIN_FUZZY_WORD = 3;
+/** Vocabulary words tried per term word: the most similar ones, and the ones containing it. */
+const SIMILAR_PER_WORD = 8;
+const CONTAINING_PER_WORD = 200;
 
 /**
- * The words of a term as the vocabulary holds them (migration 0004 `listing_name_words`): lower case,
- * runs of letters and digits. Only letters and digits, so they are safe inside a LIKE or a regex.
+ * What the vocabulary says about a term: for each of its words (as `listing_name_words` splits a
+ * name, migration 0004: lower case, letters and digits, 3+ characters), whether some name holds it
+ * as a whole word, and the other words of names that contain it ('precalculus' for 'calculus') or
+ * resemble it ('calculus' for 'calclus').
  */
-export function termWords(term: string): string[] {
-  return [
-    ...new Set(
-      term
-        .toLowerCase()
-        .split(/[^\p{L}\p{N}]+/u)
-        .filter((w) => w.length > 0),
-    ),
-  ];
-}
-
-/** A term word's vocabulary: the words that resemble it, and whether it is itself a word of a name. */
-export interface WordResolution {
-  similar: string[];
-  known: boolean;
+export interface TermResolution {
+  words: { word: string; exact: boolean; others: string[] }[];
 }
 
 /** Caches a search may use (listings.cache.ts); without them every search asks the database. */
 export interface SearchCaches {
-  words?: WriteInvalidatedCache<WordResolution>;
+  terms?: WriteInvalidatedCache<TermResolution>;
 }
 
-async function resolveWord(db: Db, word: string): Promise<WordResolution> {
-  // `%` (pg_trgm's similarity at its 0.3 default) walks listing_words_trgm_idx; the rest refines.
-  const rows = await db
-    .select({ word: listingWords.word })
-    .from(listingWords)
-    .where(
-      sql`${listingWords.word} % ${word} AND similarity(${listingWords.word}, ${word}) >= ${WORD_SIMILARITY}`,
-    )
-    .orderBy(sql`similarity(${listingWords.word}, ${word}) DESC`, asc(listingWords.word))
-    .limit(CANDIDATES_PER_WORD);
-  const similar = rows.map((r) => r.word);
-  return { similar, known: similar.includes(word) };
-}
-
-/**
- * Each term word with the vocabulary words that resemble it (the word itself always first), and
- * whether every word is itself in the vocabulary: if one is not, no name holds it as a whole word.
- */
-async function resolveWords(db: Db, fuzzy: string[], caches: SearchCaches) {
-  const resolutions = await Promise.all(
-    fuzzy.map((w) =>
-      caches.words ? caches.words.getOrLoad(w, () => resolveWord(db, w)) : resolveWord(db, w),
-    ),
-  );
-  const candidates = new Map(
-    fuzzy.map((w, i) => [w, [w, ...resolutions[i]!.similar.filter((s) => s !== w)]]),
-  );
-  return { candidates, allKnown: resolutions.every((r) => r.known) };
+async function resolveTerm(db: Db, term: string): Promise<TermResolution> {
+  // One statement: the term is split by the same function as the names. LIKE and `%` (pg_trgm's
+  // similarity at its 0.3 default) walk listing_words_trgm_idx; the similarity floor refines.
+  const result = (await db.execute(sql`
+    SELECT t.w AS term, v.word, v.kind
+    FROM listing_name_words(${term}) AS t(w)
+    LEFT JOIN LATERAL (
+      SELECT word, 'exact' AS kind FROM ${listingWords} WHERE word = t.w
+      UNION ALL
+      (SELECT word, 'other' FROM ${listingWords}
+        WHERE word LIKE '%' || t.w || '%' AND word <> t.w
+        ORDER BY word LIMIT ${CONTAINING_PER_WORD})
+      UNION ALL
+      (SELECT word, 'other' FROM ${listingWords}
+        WHERE word % t.w AND similarity(word, t.w) >= ${WORD_SIMILARITY}
+          AND word NOT LIKE '%' || t.w || '%'
+        ORDER BY similarity(word, t.w) DESC, word LIMIT ${SIMILAR_PER_WORD})
+    ) AS v ON true`)) as unknown as {
+    rows: { term: string; word: string | null; kind: 'exact' | 'other' | null }[];
+  };
+  const words = new Map<string, TermResolution['words'][number]>();
+  for (const row of result.rows) {
+    const entry = words.get(row.term) ?? { word: row.term, exact: false, others: [] };
+    words.set(row.term, entry);
+    if (row.kind === 'exact') entry.exact = true;
+    else if (row.word !== null) entry.others.push(row.word);
+  }
+  return { words: [...words.values()] };
 }
 
 const lowerName = sql`lower(${listings.name})`;
 const contains = (text: string) =>
   sql`${lowerName} LIKE lower(${`%${escapeLike(text)}%`}) ESCAPE '\\'`;
+/** The words of the name (a stored generated column with the GIN index listings_name_words_idx). */
+const nameWords = listings.nameWords;
+const textArray = (values: string[]) => sql`ARRAY[${sql.join(values, sql`, `)}]::text[]`;
 
 /**
- * How a term matches a name: the name contains the term as typed, or every word of 3+ characters of
- * the term (or a vocabulary word resembling it) in any order, so 'calclus' finds 'Calculus II' and
- * 'chemistry organic' finds 'Organic Chemistry'. `best` is true when every word of the term is a whole word of the name, and
- * those come first: 'calculus' lists 'Calculus II' before 'Precalculus'. Each branch is a LIKE or a
- * regex on lower(name), which the trigram index listings_name_trgm_idx serves.
+ * How a term matches a name, and which names match it best.
+ *
+ * A term with words of 3+ letters or digits matches the names that hold, for every such word, that
+ * word or a vocabulary word containing or resembling it, in any order: 'calclus' finds 'Calculus II',
+ * 'chemistry orgnic' finds 'Organic Chemistry', 'calc' finds both. The best matches hold every word
+ * exactly (and the term as typed, if it has shorter words: 'calculus ii'). Both are array operators
+ * on the GIN index of the names' words, whose statistics tell the planner how common a word is, so it
+ * walks the date index for a common word and the GIN index for a rare one.
+ *
+ * A term without such words ('%', 'c_p', 'ii') matches the names containing it as typed (LIKE, with
+ * `%`, `_` and `\` as plain characters; the trigram index listings_name_trgm_idx serves it).
+ *
+ * `matches` null: nothing can match. `best` null: nothing matches better than the rest.
  */
 export interface TermMatch {
-  matches: SQL;
-  /** Null when no name can be a best match (a word of the term is in no name). */
+  matches: SQL | null;
   best: SQL | null;
 }
 
@@ -102,25 +100,20 @@ export async function matchTerm(
   term: string,
   caches: SearchCaches = {},
 ): Promise<TermMatch> {
-  const words = termWords(term);
-  let best: SQL | null = words.length
-    ? and(...words.map((w) => sql`${lowerName} ~ ${`\\m${w}\\M`}`))!
-    : null;
-  // Short words ('ii', 'of') and non-words ('%') are matched as part of the term as typed.
-  const fuzzy = words.filter((w) => w.length >= MIN_FUZZY_WORD);
-  if (fuzzy.length === 0) return { matches: contains(term), best };
-  const { candidates, allKnown } = await resolveWords(db, fuzzy, caches);
-  if (!allKnown) best = null;
-  const wordMatches = fuzzy.map((w) => {
-    const alternatives = candidates.get(w)!.map(contains);
-    return alternatives.length === 1
-      ? alternatives[0]!
-      : sql`(${sql.join(alternatives, sql` OR `)})`;
-  });
-  // A one-word term as typed is already the first alternative of its word.
-  const asTyped = term.toLowerCase() === fuzzy[0] ? [] : [contains(term)];
-  const everyWord = and(...wordMatches)!;
-  return { matches: asTyped.length ? sql`(${asTyped[0]} OR ${everyWord})` : everyWord, best };
+  const key = term.toLowerCase();
+  const { words } = await (caches.terms
+    ? caches.terms.getOrLoad(key, () => resolveTerm(db, key))
+    : resolveTerm(db, key));
+  if (words.length === 0) return { matches: contains(term), best: null };
+  const alternatives = words.map((w) => (w.exact ? [w.word, ...w.others] : w.others));
+  if (alternatives.some((a) => a.length === 0)) return { matches: null, best: null };
+  const matches = and(...alternatives.map((a) => sql`${nameWords} && ${textArray(a)}`))!;
+  if (!words.every((w) => w.exact)) return { matches, best: null };
+  const hasShortWords = key.split(/[^\p{L}\p{N}]+/u).some((w) => w.length > 0 && w.length < 3);
+  const exact = sql`${nameWords} @> ${textArray(words.map((w) => w.word))}`;
+  // Nothing but the exact words can match (no other word contains or resembles them): one group.
+  if (!hasShortWords && words.every((w) => w.others.length === 0)) return { matches, best: null };
+  return { matches, best: hasShortWords ? and(exact, contains(term))! : exact };
 }
 
 function filtersOf(query: ListingSearchQuery): SQL[] {
@@ -180,8 +173,9 @@ export async function searchListingsQueries(
   if (!term) queries = { kind: 'single', single: () => select([]) };
   else {
     const { matches, best } = await matchTerm(db, term, caches);
-    queries =
-      query.sort || !best
+    queries = !matches
+      ? { kind: 'single', single: () => select([sql`false`]) }
+      : query.sort || !best
         ? { kind: 'single', single: () => select([matches]) }
         : {
             kind: 'tiers',

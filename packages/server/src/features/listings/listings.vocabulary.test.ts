@@ -115,11 +115,19 @@ describe(`search terms: typos, word order, best matches first, pages (${TEST_ENG
     expect(all.slice(12).filter((n) => n.startsWith('Precalculus'))).toHaveLength(12);
   });
 
-  it("lists a misspelled term's matches newest first", async () => {
+  it("lists a misspelled term's matches newest first, the misspelling itself among them", async () => {
     const hits = await found('searchTerm=calclus&limit=50');
-    expect(hits).toHaveLength(25);
+    // 'calclus' resembles 'calculus' (similarity 0.55), not 'precalculus' (0.25).
+    expect(hits.map((l) => l.name).sort()).toEqual(
+      ['Calclus Made Easy', ...Array.from({ length: 12 }, (_, i) => `Calculus Volume ${i}`)].sort(),
+    );
     const dates = hits.map((l) => l.createdAt);
     expect(dates).toEqual([...dates].sort().reverse());
+  });
+
+  it('finds words from their beginning or middle ("calc", "culus")', async () => {
+    expect(await found('searchTerm=calc&limit=50')).toHaveLength(25);
+    expect(await found('searchTerm=culus&limit=50')).toHaveLength(24);
   });
 
   it('pages through best and other matches without overlap or gaps, at any page size', async () => {
