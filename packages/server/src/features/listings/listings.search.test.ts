@@ -167,6 +167,9 @@ describe(`GET /api/listing/get: search (${TEST_ENGINE})`, () => {
       'Calculus: Early Transcendentals',
       'Precalculus',
     ]);
+    // A short word counts in the best match as typed: 'Calculus II' first in either order.
+    expect((await names('searchTerm=calculus%20ii'))[0]).toBe('Calculus II Workbook');
+    expect((await names('searchTerm=calculus%20ii&order=asc'))[0]).toBe('Calculus II Workbook');
     expect(await names('searchTerm=calculus&sort=regularPrice&order=asc')).toEqual([
       'Precalculus',
       'Calculus II Workbook',
