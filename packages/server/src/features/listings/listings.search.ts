@@ -1,4 +1,4 @@
-import { and, arrayContains, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, arrayContains, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { SCHOOL_FLAGS } from '@campus-books/common/campus';
 import {
   DEFAULT_SEARCH_LIMIT,
@@ -146,54 +146,72 @@ function orderOf(query: ListingSearchQuery): SQL[] {
     : [sql`${listings.createdAt} ASC NULLS FIRST`, desc(listings.id)];
 }
 
+/** A group of results: the listings matching `where`, in the search's order. */
+type Group = SQL | undefined;
+
 /**
- * The search as query builders (also what docs/search-query-plans.md explains). Without a term, or
- * with a sort asked for, one query in the asked order. With a term and no sort, the best matches
- * come first: `best` and `rest` (the other matches) are each in date order, so each is an index walk
- * that stops at the page, or a few trigram-index hits sorted; nothing ranks every match.
+ * The search as groups of results (what docs/search-query-plans.md explains). Without a term, or with
+ * a sort asked for, one group in the asked order. With a term and no sort, the best matches come
+ * first: `best` and `rest` (the other matches) are each in date order, so each is an index walk that
+ * stops at the page, or a few GIN-index hits sorted; nothing ranks every match.
  */
-export async function searchListingsQueries(
+export async function searchGroups(
   db: Db,
   query: ListingSearchQuery,
   caches: SearchCaches = {},
-) {
+): Promise<{ kind: 'single'; single: Group } | { kind: 'tiers'; best: Group; rest: Group }> {
+  const filters = filtersOf(query);
   const term = query.searchTerm?.trim();
-  const select = (where: (SQL | undefined)[]) =>
-    db
+  if (!term) return { kind: 'single', single: and(...filters) };
+  const { matches, best } = await matchTerm(db, term, caches);
+  if (!matches) return { kind: 'single', single: sql`false` };
+  if (query.sort || !best) return { kind: 'single', single: and(...filters, matches) };
+  return {
+    kind: 'tiers',
+    best: and(...filters, matches, best),
+    rest: and(...filters, matches, sql`NOT (${best})`),
+  };
+}
+
+/**
+ * One page of a group. Past the first page, the rows skipped are only counted on the index (the ids
+ * of the page, then those rows): at startIndex=900 an index-only walk of 909 entries and 9 row
+ * fetches, 0.4 ms at 100k listings, instead of fetching 909 rows to drop 900 (1.6 ms).
+ */
+function pageOf(db: Db, query: ListingSearchQuery, where: Group, offset: number, limit: number) {
+  const order = orderOf(query);
+  if (offset === 0) {
+    return db
       .select()
       .from(listings)
-      .where(and(...filtersOf(query), ...where))
-      .orderBy(...orderOf(query))
+      .where(where)
+      .orderBy(...order)
+      .limit(limit)
       .$dynamic();
-  type Query = ReturnType<typeof select>;
-  type Queries =
-    | { kind: 'single'; single: () => Query }
-    | { kind: 'tiers'; best: () => Query; rest: () => Query };
-  let queries: Queries;
-  if (!term) queries = { kind: 'single', single: () => select([]) };
-  else {
-    const { matches, best } = await matchTerm(db, term, caches);
-    queries = !matches
-      ? { kind: 'single', single: () => select([sql`false`]) }
-      : query.sort || !best
-        ? { kind: 'single', single: () => select([matches]) }
-        : {
-            kind: 'tiers',
-            best: () => select([matches, best]),
-            rest: () => select([matches, sql`NOT (${best})`]),
-          };
   }
-  return queries;
+  const ids = db
+    .select({ id: listings.id })
+    .from(listings)
+    .where(where)
+    .orderBy(...order)
+    .offset(offset)
+    .limit(limit);
+  return db
+    .select()
+    .from(listings)
+    .where(inArray(listings.id, ids))
+    .orderBy(...order)
+    .$dynamic();
 }
 
 /** The statements of a search's first step, as run (for EXPLAIN: docs/search-query-plans.md). */
 export async function searchStatements(db: Db, query: ListingSearchQuery) {
   const offset = query.startIndex ?? 0;
   const limit = query.limit ?? DEFAULT_SEARCH_LIMIT;
-  const queries = await searchListingsQueries(db, query);
-  return queries.kind === 'single'
-    ? [queries.single().offset(offset).limit(limit)]
-    : [queries.best().offset(offset).limit(limit), queries.rest().limit(limit)];
+  const groups = await searchGroups(db, query);
+  return groups.kind === 'single'
+    ? [pageOf(db, query, groups.single, offset, limit)]
+    : [pageOf(db, query, groups.best, offset, limit), pageOf(db, query, groups.rest, 0, limit)];
 }
 
 /** The page of listings a search asks for. */
@@ -204,19 +222,28 @@ export async function searchListings(
 ): Promise<ListingRow[]> {
   const offset = query.startIndex ?? 0;
   const limit = query.limit ?? DEFAULT_SEARCH_LIMIT;
-  const queries = await searchListingsQueries(db, query, caches);
-  if (queries.kind === 'single') return queries.single().offset(offset).limit(limit);
-  const best = await queries.best().offset(offset).limit(limit);
+  const groups = await searchGroups(db, query, caches);
+  if (groups.kind === 'single') return pageOf(db, query, groups.single, offset, limit);
+  const best = await pageOf(db, query, groups.best, offset, limit);
   if (best.length === limit) return best;
   // The page runs past the best matches: how many there are, then the others after them.
   let bestCount = offset + best.length;
   if (best.length === 0 && offset > 0) {
-    const [row] = await db.select({ n: count() }).from(queries.best().limit(offset).as('b'));
+    const upToOffset = db
+      .select({ id: listings.id })
+      .from(listings)
+      .where(groups.best)
+      .limit(offset)
+      .as('b');
+    const [row] = await db.select({ n: count() }).from(upToOffset);
     bestCount = row?.n ?? 0;
   }
-  const rest = await queries
-    .rest()
-    .offset(Math.max(0, offset - bestCount))
-    .limit(limit - best.length);
+  const rest = await pageOf(
+    db,
+    query,
+    groups.rest,
+    Math.max(0, offset - bestCount),
+    limit - best.length,
+  );
   return [...best, ...rest];
 }
