@@ -13,7 +13,11 @@ export default fp(
       global: true,
       threshold: 1024,
       encodings: ['br', 'gzip'],
-      brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } },
+      // Quality 3 with a 256 KB window: a 6.5 KB search answer in ~47 µs to 1,704 bytes, as fast as
+      // gzip and as small; quality 4 took 70–110 µs for 3 % fewer bytes (default 4 MB window).
+      brotliOptions: {
+        params: { [constants.BROTLI_PARAM_QUALITY]: 3, [constants.BROTLI_PARAM_LGWIN]: 18 },
+      },
     });
   },
   { name: 'compression' },

@@ -42,9 +42,23 @@ export async function insertListing(
   return row!;
 }
 
+/**
+ * The most frequent read (every listing page): built once per database handle as a named prepared
+ * statement, so neither drizzle nor PostgreSQL parses or plans it again.
+ */
+const byIdStatements = new WeakMap<Db, ReturnType<typeof prepareById>>();
+const prepareById = (db: Db) =>
+  db
+    .select()
+    .from(listings)
+    .where(eq(listings.id, sql.placeholder('id')))
+    .prepare('listing_by_id');
+
 export async function findListingById(db: Db, id: string): Promise<ListingRow | undefined> {
   if (!isListingId(id)) return undefined;
-  const [row] = await db.select().from(listings).where(eq(listings.id, id));
+  let statement = byIdStatements.get(db);
+  if (!statement) byIdStatements.set(db, (statement = prepareById(db)));
+  const [row] = await statement.execute({ id });
   return row;
 }
 

@@ -214,6 +214,31 @@ export async function searchStatements(db: Db, query: ListingSearchQuery) {
     : [pageOf(db, query, groups.best, offset, limit), pageOf(db, query, groups.rest, 0, limit)];
 }
 
+/**
+ * The unfiltered first page (the home page's and /search's opening query, the most frequent search),
+ * one named prepared statement per order and database handle: neither drizzle nor PostgreSQL builds
+ * or plans it again. Only here: other searches' plans depend on their values (a common word walks
+ * the date index, a rare one the GIN index), which a prepared statement's generic plan would lose.
+ */
+const firstPageStatements = new WeakMap<Db, Map<string, ReturnType<typeof prepareFirstPage>>>();
+function prepareFirstPage(db: Db, query: ListingSearchQuery, name: string) {
+  return db
+    .select()
+    .from(listings)
+    .where(eq(listings.status, 'active'))
+    .orderBy(...orderOf(query))
+    .limit(sql.placeholder('limit'))
+    .prepare(name);
+}
+function firstPage(db: Db, query: ListingSearchQuery, limit: number) {
+  const name = `listings_first_page_${query.sort ?? 'createdAt'}_${query.order ?? 'desc'}`;
+  let statements = firstPageStatements.get(db);
+  if (!statements) firstPageStatements.set(db, (statements = new Map()));
+  let statement = statements.get(name);
+  if (!statement) statements.set(name, (statement = prepareFirstPage(db, query, name)));
+  return statement.execute({ limit });
+}
+
 /** The page of listings a search asks for. */
 export async function searchListings(
   db: Db,
@@ -222,6 +247,8 @@ export async function searchListings(
 ): Promise<ListingRow[]> {
   const offset = query.startIndex ?? 0;
   const limit = query.limit ?? DEFAULT_SEARCH_LIMIT;
+  const unfiltered = filtersOf(query).length === 1 && !query.searchTerm?.trim();
+  if (unfiltered && offset === 0) return firstPage(db, query, limit);
   const groups = await searchGroups(db, query, caches);
   if (groups.kind === 'single') return pageOf(db, query, groups.single, offset, limit);
   const best = await pageOf(db, query, groups.best, offset, limit);
