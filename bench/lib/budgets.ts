@@ -1,3 +1,5 @@
+import { PAGE_SIZE } from '@campus-books/common/constants';
+import { IMAGE_BUDGET_PAGE } from './lighthouse';
 import type { BenchResult, BudgetCheck, RunResult } from './results';
 import { SEARCH_SCENARIOS } from './scenarios';
 
@@ -12,6 +14,8 @@ export const BUDGET = {
   cls: 0.02,
   homeJsBytes: 110_000,
   homeCssBytes: 20_000,
+  /** Images of one page of search results (9 cards) on a 375 px-wide phone at 2x. */
+  searchImageBytes: 150_000,
   readySeconds: 3,
   connections: 50,
 } as const;
@@ -188,6 +192,29 @@ export function checkBudgets(result: BenchResult): BudgetCheck[] {
         )
       : notMeasured(name, 'Lighthouse not run'),
   );
+
+  name = 'Search page, 9 cards, 375 px: image bytes ≤ 150 KB';
+  const images = pages.find((p) => p.page === IMAGE_BUDGET_PAGE)?.images;
+  if (!images) checks.push(notMeasured(name, 'Lighthouse not run'));
+  else if (images.error || images.requests === 0)
+    checks.push(notMeasured(name, images.error ?? 'no image was downloaded'));
+  else {
+    // The catalogue's photos repeat, so some covers are downloaded once for several cards: the
+    // budget is checked on the bytes of nine distinct covers as well (the mean cover × 9).
+    const nineCovers = (images.transferBytes / images.requests) * PAGE_SIZE;
+    const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
+    checks.push(
+      check(
+        name,
+        Math.max(images.transferBytes, nineCovers) <= BUDGET.searchImageBytes,
+        `${images.requests} distinct covers downloaded, ${kb(images.transferBytes)} (variants ${Object.entries(
+          images.variants,
+        )
+          .map(([v, n]) => `${v}×${n}`)
+          .join(', ')}); ${PAGE_SIZE} distinct covers ≈ ${kb(nineCovers)}`,
+      ),
+    );
+  }
 
   name = 'Server ready within 3 s (PGlite defaults, 10,000 listings)';
   checks.push(

@@ -17,6 +17,23 @@ const CHROME_FLAGS = [
 const CLI = new URL('../node_modules/lighthouse/cli/index.js', import.meta.url).pathname;
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 
+/** The page whose images the image budget is about: a page of search results (9 cards). */
+export const IMAGE_BUDGET_PAGE = '/search';
+/** The budget's phone: 375 × 667 CSS px at 2 device pixels per CSS pixel. */
+export const IMAGE_BUDGET_SCREEN = { width: 375, height: 667, deviceScaleFactor: 2 } as const;
+
+/** What the search page downloads as images on the budget's phone. */
+export interface ImageBytesReport {
+  screen: typeof IMAGE_BUDGET_SCREEN;
+  /** Image requests to the server (each distinct cover once: a card repeating a photo costs nothing). */
+  requests: number;
+  /** Their bytes as sent. */
+  transferBytes: number;
+  /** The variant widths asked for, e.g. { '480': 6 }: shows which one `sizes` made the phone pick. */
+  variants: Record<string, number>;
+  error?: string;
+}
+
 export interface PageReport {
   page: string;
   url: string;
@@ -37,6 +54,8 @@ export interface PageReport {
   diagnostics: string[];
   /** Set when Lighthouse could not audit the page (twice); the scores are then 0. */
   error?: string;
+  /** Only for IMAGE_BUDGET_PAGE: a second load on the budget's phone, counting image bytes. */
+  images?: ImageBytesReport;
 }
 
 interface Lhr {
@@ -94,7 +113,7 @@ function diagnosticsOf(lhr: Lhr): string[] {
   });
 }
 
-function runCli(url: string, outputPath: string): Promise<void> {
+function runCli(url: string, outputPath: string, extraArgs: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
@@ -103,9 +122,9 @@ function runCli(url: string, outputPath: string): Promise<void> {
         url,
         '--output=json',
         `--output-path=${outputPath}`,
-        `--only-categories=${CATEGORIES.join(',')}`,
         `--chrome-flags=${CHROME_FLAGS.join(' ')}`,
         '--quiet',
+        ...extraArgs,
       ],
       {
         env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium' },
@@ -127,80 +146,138 @@ async function gzipSize(url: string): Promise<number> {
   return gzipSync(Buffer.from(await res.arrayBuffer())).length;
 }
 
-/** Runs Lighthouse (mobile preset, default simulated throttling) on one page; one retry, then an error row. */
+/**
+ * Runs Lighthouse (mobile preset, default simulated throttling) on one page; one retry, then an error
+ * row. The image budget's page is also measured on the budget's phone (measureImageBytes).
+ */
 export async function auditPage(page: string, url: string): Promise<PageReport> {
+  const report = await auditScores(page, url);
+  return page === IMAGE_BUDGET_PAGE ? { ...report, images: await measureImageBytes(url) } : report;
+}
+
+async function withRetry<T>(run: () => Promise<T>): Promise<T> {
   try {
-    return await auditOnce(page, url);
+    return await run();
   } catch {
-    try {
-      return await auditOnce(page, url);
-    } catch (error) {
+    return run();
+  }
+}
+
+/**
+ * Loads the page once more as the budget's phone (375 px wide at 2x, still the mobile preset) with
+ * only the network-requests audit, and adds up the images it downloaded from the server.
+ */
+export async function measureImageBytes(url: string): Promise<ImageBytesReport> {
+  const screen = IMAGE_BUDGET_SCREEN;
+  try {
+    return await withRetry(async () => {
+      const lhr = await runLighthouse(url, [
+        '--only-audits=network-requests',
+        `--screenEmulation.width=${screen.width}`,
+        `--screenEmulation.height=${screen.height}`,
+        `--screenEmulation.deviceScaleFactor=${screen.deviceScaleFactor}`,
+        '--screenEmulation.mobile=true',
+      ]);
+      const origin = new URL(url).origin;
+      const images = (lhr.audits['network-requests']?.details?.items ?? []).filter(
+        (r) => r.resourceType === 'Image' && r.url.startsWith(origin),
+      );
+      const variants: Record<string, number> = {};
+      for (const image of images) {
+        const variant = /\/([^/]+)\.webp$/.exec(new URL(image.url).pathname)?.[1] ?? 'other';
+        variants[variant] = (variants[variant] ?? 0) + 1;
+      }
       return {
-        page,
-        url,
-        scores: { performance: 0, accessibility: 0, 'best-practices': 0, seo: 0 },
-        lcpMs: NaN,
-        tbtMs: NaN,
-        cls: NaN,
-        jsGzipBytes: NaN,
-        cssGzipBytes: NaN,
-        jsTransferBytes: NaN,
-        cssTransferBytes: NaN,
-        failedAudits: [],
-        diagnostics: [],
-        error: (error as Error).message.split('\n').slice(0, 2).join(' '),
+        screen,
+        requests: images.length,
+        transferBytes: images.reduce((a, r) => a + (r.transferSize ?? 0), 0),
+        variants,
       };
-    }
+    });
+  } catch (error) {
+    return {
+      screen,
+      requests: 0,
+      transferBytes: NaN,
+      variants: {},
+      error: (error as Error).message.split('\n').slice(0, 2).join(' '),
+    };
+  }
+}
+
+async function runLighthouse(url: string, args: string[]): Promise<Lhr> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'cb-lighthouse-'));
+  try {
+    const output = path.join(dir, 'report.json');
+    await runCli(url, output, args);
+    return JSON.parse(readFileSync(output, 'utf8')) as Lhr;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function auditScores(page: string, url: string): Promise<PageReport> {
+  try {
+    return await withRetry(() => auditOnce(page, url));
+  } catch (error) {
+    return {
+      page,
+      url,
+      scores: { performance: 0, accessibility: 0, 'best-practices': 0, seo: 0 },
+      lcpMs: NaN,
+      tbtMs: NaN,
+      cls: NaN,
+      jsGzipBytes: NaN,
+      cssGzipBytes: NaN,
+      jsTransferBytes: NaN,
+      cssTransferBytes: NaN,
+      failedAudits: [],
+      diagnostics: [],
+      error: (error as Error).message.split('\n').slice(0, 2).join(' '),
+    };
   }
 }
 
 async function auditOnce(page: string, url: string): Promise<PageReport> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'cb-lighthouse-'));
-  try {
-    const output = path.join(dir, 'report.json');
-    await runCli(url, output);
-    const lhr = JSON.parse(readFileSync(output, 'utf8')) as Lhr;
-    const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
-    const numeric = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
-    const origin = new URL(url).origin;
-    const requests = (lhr.audits['network-requests']?.details?.items ?? []).filter((r) =>
-      r.url.startsWith(origin),
-    );
-    const ofType = (type: string) => requests.filter((r) => r.resourceType === type);
-    const sum = async (items: { url: string }[]) =>
-      (await Promise.all(items.map((r) => gzipSize(r.url)))).reduce((a, b) => a + b, 0);
-    const transfer = (items: { transferSize?: number }[]) =>
-      items.reduce((a, r) => a + (r.transferSize ?? 0), 0);
-    const failedAudits = CATEGORIES.filter((c) => score(c) < 100).flatMap((c) =>
-      (lhr.categories[c]?.auditRefs ?? [])
-        .map((ref) => ({ ref, audit: lhr.audits[ref.id] }))
-        .filter(
-          ({ ref, audit }) => ref.weight > 0 && audit && audit.score !== null && audit.score < 0.9,
-        )
-        .map(({ ref, audit }) => {
-          const examples = (audit!.details?.items ?? [])
-            .slice(0, 3)
-            .map((i) => i.description ?? i.node?.snippet ?? i.url)
-            .filter(Boolean);
-          const example = examples.length ? `: ${examples.join(' | ').slice(0, 300)}` : '';
-          return `${c}: ${ref.id} (${audit!.title}, score ${audit!.score})${example}`;
-        }),
-    );
-    return {
-      page,
-      url,
-      scores: Object.fromEntries(CATEGORIES.map((c) => [c, score(c)])) as PageReport['scores'],
-      lcpMs: numeric('largest-contentful-paint'),
-      tbtMs: numeric('total-blocking-time'),
-      cls: numeric('cumulative-layout-shift'),
-      jsGzipBytes: await sum(ofType('Script')),
-      cssGzipBytes: await sum(ofType('Stylesheet')),
-      jsTransferBytes: transfer(ofType('Script')),
-      cssTransferBytes: transfer(ofType('Stylesheet')),
-      failedAudits,
-      diagnostics: diagnosticsOf(lhr),
-    };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const lhr = await runLighthouse(url, [`--only-categories=${CATEGORIES.join(',')}`]);
+  const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
+  const numeric = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
+  const origin = new URL(url).origin;
+  const requests = (lhr.audits['network-requests']?.details?.items ?? []).filter((r) =>
+    r.url.startsWith(origin),
+  );
+  const ofType = (type: string) => requests.filter((r) => r.resourceType === type);
+  const sum = async (items: { url: string }[]) =>
+    (await Promise.all(items.map((r) => gzipSize(r.url)))).reduce((a, b) => a + b, 0);
+  const transfer = (items: { transferSize?: number }[]) =>
+    items.reduce((a, r) => a + (r.transferSize ?? 0), 0);
+  const failedAudits = CATEGORIES.filter((c) => score(c) < 100).flatMap((c) =>
+    (lhr.categories[c]?.auditRefs ?? [])
+      .map((ref) => ({ ref, audit: lhr.audits[ref.id] }))
+      .filter(
+        ({ ref, audit }) => ref.weight > 0 && audit && audit.score !== null && audit.score < 0.9,
+      )
+      .map(({ ref, audit }) => {
+        const examples = (audit!.details?.items ?? [])
+          .slice(0, 3)
+          .map((i) => i.description ?? i.node?.snippet ?? i.url)
+          .filter(Boolean);
+        const example = examples.length ? `: ${examples.join(' | ').slice(0, 300)}` : '';
+        return `${c}: ${ref.id} (${audit!.title}, score ${audit!.score})${example}`;
+      }),
+  );
+  return {
+    page,
+    url,
+    scores: Object.fromEntries(CATEGORIES.map((c) => [c, score(c)])) as PageReport['scores'],
+    lcpMs: numeric('largest-contentful-paint'),
+    tbtMs: numeric('total-blocking-time'),
+    cls: numeric('cumulative-layout-shift'),
+    jsGzipBytes: await sum(ofType('Script')),
+    cssGzipBytes: await sum(ofType('Stylesheet')),
+    jsTransferBytes: transfer(ofType('Script')),
+    cssTransferBytes: transfer(ofType('Stylesheet')),
+    failedAudits,
+    diagnostics: diagnosticsOf(lhr),
+  };
 }

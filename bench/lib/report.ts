@@ -104,6 +104,23 @@ export function renderResults(result: BenchResult): string {
         ]),
       ),
     );
+    const measured = pages.filter((p) => p.images);
+    if (measured.length > 0) {
+      parts.push(
+        table(
+          ['page', 'phone', 'image requests', 'image KB as sent', 'variants'],
+          measured.map(({ page, images }) => [
+            page,
+            `${images!.screen.width}×${images!.screen.height} @${images!.screen.deviceScaleFactor}x`,
+            images!.error ? `not measured (${images!.error})` : images!.requests,
+            n1(images!.transferBytes / 1000),
+            Object.entries(images!.variants)
+              .map(([variant, count]) => `${variant}.webp ×${count}`)
+              .join(', ') || '–',
+          ]),
+        ),
+      );
+    }
     const failed = pages.flatMap((p) => [
       ...(p.error ? [`- ${p.page}: NOT AUDITED: ${p.error}`] : []),
       ...p.failedAudits.map((a) => `- ${p.page}: ${a}`),

@@ -3,9 +3,17 @@
  * plain string such as `/api/images/<id>/1280.webp`; every other variant is derived from it.
  */
 
-/** Widths of the WebP variants the server stores for every image (never enlarged past the original). */
-export const IMAGE_WIDTHS = [320, 640, 1280] as const;
+/**
+ * Widths of the WebP variants the server stores for every image (never enlarged past the original),
+ * smallest first. 480 serves a card in a phone's two-column grid (160–190 CSS px at 2–3x), 960 a
+ * listing's photo across a phone. Images stored before 480 and 960 existed lack those two files: the
+ * image route then answers with the next larger variant (`imageVariantFallbacks`).
+ */
+export const IMAGE_WIDTHS = [320, 480, 640, 960, 1280] as const;
 export type ImageWidth = (typeof IMAGE_WIDTHS)[number];
+
+/** The widths added after images were first stored: an older image may lack their files. */
+export const LATER_IMAGE_WIDTHS: readonly ImageWidth[] = [480, 960];
 
 /** The width of the URL stored in imageUrls / avatar. */
 export const DEFAULT_IMAGE_WIDTH: ImageWidth = 1280;
@@ -28,7 +36,13 @@ export const IMAGE_PATH_PREFIX = '/api/images/';
 export type ImageVariant = ImageWidth | 'full';
 export const IMAGE_VARIANTS: readonly ImageVariant[] = [...IMAGE_WIDTHS, 'full'];
 
-const IMAGE_URL = /^\/api\/images\/([0-9a-f-]{36})\/(320|640|1280|full)\.webp$/;
+/** The variants to try, in order, for a request of `variant`: itself, then every larger one. */
+export function imageVariantFallbacks(variant: ImageVariant): ImageVariant[] {
+  if (variant === 'full') return ['full'];
+  return [...IMAGE_WIDTHS.filter((w) => w >= variant), 'full'];
+}
+
+const IMAGE_URL = new RegExp(`^/api/images/([0-9a-f-]{36})/(${IMAGE_VARIANTS.join('|')})\\.webp$`);
 
 /** The image id of one of our image URLs (any variant), or null for anything else. */
 export function imageIdFromUrl(url: string): string | null {
@@ -53,3 +67,10 @@ export function imageSrcSet(url: string): string {
   if (!id) return '';
   return IMAGE_WIDTHS.map((w) => `${imageUrl(id, w)} ${w}w`).join(', ');
 }
+
+/**
+ * The `sizes` of a listing page's main photo (web image-gallery.tsx), shared with the server, which
+ * preloads that photo from the page's HTML so the download starts before the app's script runs.
+ */
+export const LISTING_PHOTO_SIZES =
+  '(min-width: 1152px) 544px, (min-width: 768px) calc(50vw - 32px), calc(100vw - 32px)';

@@ -1,20 +1,27 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
+import { prefetchLandingData } from './app/prefetch-landing-data';
 import { queryClient } from './app/query-client';
 import { AppRoutes } from './app/router';
 import { SessionProvider } from './lib/session';
 import './index.css';
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <SessionProvider>
-        <BrowserRouter>
-          <AppRoutes />
-        </BrowserRouter>
-      </SessionProvider>
-    </QueryClientProvider>
-  </StrictMode>,
-);
+prefetchLandingData(queryClient, window.location);
+
+// A transition lets React render the first page in slices, yielding to the browser between them,
+// rather than in one long task that would hold up a phone's main thread.
+startTransition(() => {
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <SessionProvider>
+          <BrowserRouter>
+            <AppRoutes />
+          </BrowserRouter>
+        </SessionProvider>
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+});

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { imageIdFromUrl } from '@campus-books/common/images';
+import { IMAGE_VARIANTS, imageIdFromUrl } from '@campus-books/common/images';
 import { MAX_IMAGE_BYTES } from '@campus-books/common/constants';
 import sharp from 'sharp';
 import { dataDir } from '../../src/env';
@@ -73,7 +73,7 @@ test('a 4 MB phone photo is downscaled, uploaded with progress, and stored witho
 
   // Every stored variant, as served and as kept on disk, has lost the EXIF (and so the GPS position).
   const id = imageIdFromUrl(imageUrl)!;
-  for (const variant of ['320', '640', '1280', 'full']) {
+  for (const variant of IMAGE_VARIANTS) {
     const answer = await request.get(`/api/images/${id}/${variant}.webp`);
     expect(answer.status()).toBe(200);
     const bytes = await answer.body();

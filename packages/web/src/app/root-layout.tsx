@@ -19,10 +19,12 @@ export function RootLayout() {
       </a>
       <ScrollToTop />
       <Header />
+      {/* At least a screen high (less the header), so the footer starts below the fold and does
+          not jump down when the page's data arrives. */}
       <main
         id="main"
         tabIndex={-1}
-        className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 outline-none"
+        className="mx-auto min-h-[calc(100vh-4rem)] w-full max-w-6xl flex-1 px-4 py-6 outline-none"
       >
         {/* Keyed by path, so leaving a failed page clears the error. */}
         <RouteErrorBoundary key={pathname}>

@@ -9,12 +9,12 @@ import {
   useState,
   type ReactNode,
 } from 'react';
-import { ApiError, apiRequest } from './api-client';
+import { apiRequest } from './api-client';
 import { SESSION_STORAGE_KEY, readStoredUser, writeStoredUser } from './session-storage';
 
 export interface Session {
   user: CurrentUser | null;
-  /** True until GET /api/auth/me has confirmed (or refused) the cached user. */
+  /** True until GET /api/auth/session has confirmed (or refused) the cached user. */
   isLoading: boolean;
   setUser(user: CurrentUser | null): void;
   signOut(): Promise<void>;
@@ -23,8 +23,18 @@ export interface Session {
 const SessionContext = createContext<Session | null>(null);
 
 /**
+ * GET /api/auth/session: the signed-in user, or null. Unlike /api/auth/me it answers 200 to a
+ * signed-out visitor, so the check made on every page load never shows up as a failed request.
+ */
+export async function fetchSessionUser(signal?: AbortSignal): Promise<CurrentUser | null> {
+  const { user } = await apiRequest<{ user: CurrentUser | null }>('/api/auth/session', { signal });
+  return user;
+}
+
+/**
  * Holds the signed-in user. The cached copy renders the header at once; the server's answer to
- * GET /api/auth/me then confirms it, and a 401 signs the visitor out cleanly.
+ * GET /api/auth/session then confirms it (a session set by the cookie alone is found too), and a
+ * null answer signs the visitor out cleanly.
  */
 export function SessionProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
@@ -38,11 +48,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     const controller = new AbortController();
-    apiRequest<CurrentUser>('/api/auth/me', { signal: controller.signal })
-      .then((me) => setUser(me))
-      .catch((error: unknown) => {
-        if (error instanceof ApiError && error.status === 401) setUser(null);
-        // Any other failure (offline, server restarting) keeps the cached user.
+    fetchSessionUser(controller.signal)
+      .then((current) => setUser(current))
+      .catch(() => {
+        // A failure (offline, server restarting) keeps the cached user.
       })
       .finally(() => {
         if (!controller.signal.aborted) setIsLoading(false);

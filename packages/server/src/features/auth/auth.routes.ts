@@ -88,6 +88,14 @@ export default async function authRoutes(fastify: FastifyInstance) {
     ...toCurrentUser(currentUser(request)),
   }));
 
+  // The web app asks this on every load: a signed-out visitor is an answer (null), not a failed
+  // request, so browsers log no error. Never cached: the answer depends on the cookie.
+  app.get('/session', async (request, reply) => {
+    const session = await app.sessions.read(request);
+    reply.header('Cache-Control', 'no-store');
+    return { success: true, user: session ? toCurrentUser(session.user) : null };
+  });
+
   const signOut = async (request: FastifyRequest, reply: FastifyReply) => {
     await app.sessions.end(request, reply);
     return { success: true, message: AUTH_MESSAGES.signedOut };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { imageIdFromUrl } from '@campus-books/common/images';
+import { IMAGE_VARIANTS, imageIdFromUrl } from '@campus-books/common/images';
 import { NOT_YOUR_IMAGES } from './images.service';
 import { pngImage } from './test-images';
 import { uploadImage } from './tus-test-client';
@@ -59,7 +59,7 @@ describe.each(STORE_KINDS)('listings and profiles use only own uploads, %s store
     );
     expect(updated.statusCode).toBe(200);
     expect(await filesOf(a)).toEqual([]);
-    expect(await filesOf(b)).toHaveLength(4);
+    expect(await filesOf(b)).toHaveLength(IMAGE_VARIANTS.length);
 
     const deleted = await call(seller, 'DELETE', `/api/listing/delete/${id}`);
     expect(deleted.statusCode).toBe(200);
@@ -83,7 +83,7 @@ describe.each(STORE_KINDS)('listings and profiles use only own uploads, %s store
     });
     expect(replaced.statusCode).toBe(200);
     expect(await filesOf(first)).toEqual([]);
-    expect(await filesOf(second)).toHaveLength(4);
+    expect(await filesOf(second)).toHaveLength(IMAGE_VARIANTS.length);
   });
 
   it("deletes an account's listing images, avatar and unattached uploads", async () => {

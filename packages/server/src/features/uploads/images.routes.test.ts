@@ -33,13 +33,54 @@ describe.each(STORE_KINDS)('serving and deleting images, %s store', (kind) => {
     }
   });
 
+  it('answers an image stored before a width existed with the next larger variant it has', async () => {
+    const { _id } = await upload();
+    const folder = `images/${_id}/`;
+    // As stored before the 480 and 960 variants were added.
+    await t.app.storage.delete(`${folder}480.webp`);
+    await t.app.storage.delete(`${folder}960.webp`);
+    const get = (variant: 320 | 480 | 640 | 960 | 1280 | 'full') =>
+      t.app.inject({ method: 'GET', url: imageUrl(_id, variant) });
+
+    for (const [asked, standIn] of [
+      [480, 640],
+      [960, 1280],
+    ] as const) {
+      const res = await get(asked);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('image/webp');
+      expect(res.rawPayload.equals((await t.app.storage.get(`${folder}${standIn}.webp`))!)).toBe(
+        true,
+      );
+      // Not cached forever: a later backfill of the real file takes over.
+      expect(res.headers['cache-control']).toBe('public, max-age=86400');
+    }
+    const exact = await get(640);
+    expect(exact.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+
+    // With only the full size left, every width is answered with it.
+    for (const variant of IMAGE_WIDTHS) await t.app.storage.delete(`${folder}${variant}.webp`);
+    const full = (await t.app.storage.get(`${folder}full.webp`))!;
+    for (const variant of IMAGE_WIDTHS) {
+      const res = await get(variant);
+      expect(res.statusCode).toBe(200);
+      expect(res.rawPayload.equals(full)).toBe(true);
+    }
+  });
+
   it('answers 404 for a missing image and 400 for a malformed path', async () => {
-    const missing = await t.app.inject({ method: 'GET', url: imageUrl(crypto.randomUUID()) });
-    expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toMatchObject({ success: false, statusCode: 404 });
+    for (const variant of [320, 1280] as const) {
+      const missing = await t.app.inject({
+        method: 'GET',
+        url: imageUrl(crypto.randomUUID(), variant),
+      });
+      expect(missing.statusCode).toBe(404);
+      expect(missing.json()).toMatchObject({ success: false, statusCode: 404 });
+    }
     for (const url of [
       '/api/images/x/320.webp',
       `/api/images/${crypto.randomUUID()}/original.jpg`,
+      `/api/images/${crypto.randomUUID()}/500.webp`,
     ]) {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode).toBe(400);

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { imageUrl, imageVariantUrl } from '@campus-books/common/images';
+import { IMAGE_VARIANTS, imageUrl, imageVariantUrl } from '@campus-books/common/images';
 import { images, listings, users } from '../../db/schema';
 import { createUser, type TestApp, type TestUser } from '../../../test/helpers';
 import {
@@ -94,14 +94,14 @@ describe.each(STORE_KINDS)('image lifecycle, %s store', (kind) => {
     await listingWith(user, [attached.url]);
 
     expect(await sweepImages(t.app, new Date(Date.now() + 60 * 60 * 1000))).toBe(0);
-    expect(await filesOf(unattached._id)).toHaveLength(4);
+    expect(await filesOf(unattached._id)).toHaveLength(IMAGE_VARIANTS.length);
 
     const dayLater = new Date(Date.now() + UNATTACHED_IMAGE_TTL_MS + 60_000);
     expect(await sweepImages(t.app, dayLater)).toBeGreaterThanOrEqual(1);
     expect(await rowOf(unattached._id)).toBeUndefined();
     expect(await filesOf(unattached._id)).toEqual([]);
     expect((await rowOf(attached._id))?.status).toBe('attached');
-    expect(await filesOf(attached._id)).toHaveLength(4);
+    expect(await filesOf(attached._id)).toHaveLength(IMAGE_VARIANTS.length);
   });
 
   it('releases images a deleted listing used, keeping those still used elsewhere', async () => {
@@ -115,7 +115,7 @@ describe.each(STORE_KINDS)('image lifecycle, %s store', (kind) => {
     expect(await releaseImages(t.app, listing.imageUrls)).toBe(1);
     expect(await rowOf(onlyHere._id)).toBeUndefined();
     expect(await filesOf(onlyHere._id)).toEqual([]);
-    expect(await filesOf(shared._id)).toHaveLength(4);
+    expect(await filesOf(shared._id)).toHaveLength(IMAGE_VARIANTS.length);
   });
 
   it('keeps an image used as an avatar', async () => {
@@ -123,7 +123,7 @@ describe.each(STORE_KINDS)('image lifecycle, %s store', (kind) => {
     await claimImages(t.database.db, user.id, [avatar.url]);
     await t.database.db.update(users).set({ avatar: avatar.url }).where(eq(users.id, user.id));
     expect(await releaseImages(t.app, [avatar.url])).toBe(0);
-    expect(await filesOf(avatar._id)).toHaveLength(4);
+    expect(await filesOf(avatar._id)).toHaveLength(IMAGE_VARIANTS.length);
   });
 
   it("deletes an account's images; rows left by a deleted owner are swept", async () => {

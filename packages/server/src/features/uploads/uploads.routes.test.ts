@@ -57,9 +57,16 @@ describe.each(STORE_KINDS)('uploads over tus, %s store', (kind) => {
 
     const stored = await t.app.storage.list(`images/${id}/`);
     expect(stored.map((o) => o.key.split('/').pop()).sort()).toEqual(
-      ['1280.webp', '320.webp', '640.webp', 'full.webp'].sort(),
+      ['1280.webp', '320.webp', '480.webp', '640.webp', '960.webp', 'full.webp'].sort(),
     );
-    const expectedWidths = { '320': 320, '640': 640, '1280': 1280, full: 1920 };
+    const expectedWidths = {
+      '320': 320,
+      '480': 480,
+      '640': 640,
+      '960': 960,
+      '1280': 1280,
+      full: 1920,
+    };
     for (const [name, width] of Object.entries(expectedWidths)) {
       const bytes = (await t.app.storage.get(`images/${id}/${name}.webp`))!;
       const meta = await sharp(bytes).metadata();

@@ -4,9 +4,7 @@ import { ButtonLink } from '../../components/ui/button-link';
 import { ErrorBlock } from '../../components/ui/error-block';
 import { Loading } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
-import type { CurrentUser } from '@campus-books/common/account.schemas';
-import { apiRequest } from '../../lib/api-client';
-import { useSession } from '../../lib/session';
+import { fetchSessionUser, useSession } from '../../lib/session';
 import { AuthCard } from './auth-card';
 import { useVerifyEmail } from './api/verify-email';
 import { ResendVerification } from './resend-verification';
@@ -32,7 +30,7 @@ export default function VerifyEmailPage() {
   const isSignedIn = user !== null;
   useEffect(() => {
     if (!isVerified || !isSignedIn) return;
-    apiRequest<CurrentUser>('/api/auth/me')
+    fetchSessionUser()
       .then(setUser)
       .catch(() => undefined);
   }, [isVerified, isSignedIn, setUser]);

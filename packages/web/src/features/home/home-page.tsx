@@ -31,7 +31,8 @@ export default function HomePage() {
         <div className="mt-6 flex flex-wrap justify-center gap-3">
           <ButtonLink to={paths.signUp}>Start Selling</ButtonLink>
           <ButtonLink to={paths.about} variant="secondary">
-            Learn More
+            {/* The spec's label, made descriptive for link lists and search engines. */}
+            Learn More<span className="sr-only"> about {PRODUCT_NAME}</span>
           </ButtonLink>
         </div>
       </section>

@@ -1,12 +1,20 @@
+import { HOME_RECENT_COUNT } from '@campus-books/common/constants';
 import { Link } from 'react-router';
 import { paths } from '../../config/paths';
-import { ListingCard } from '../listings/listing-card';
+import { ListingCard, ListingGridSkeleton, PHONE_CARD_SIZES } from '../listings/listing-card';
 import { useRecentListings } from './api/get-recent-listings';
 
-/** The newest books for sale; the section only appears when there are some. */
+const GRID = 'grid grid-cols-2 gap-4 md:grid-cols-4';
+/** A cover's width in this grid: four columns from md, in a page at most 1152 px wide. */
+const COVER_SIZES = `(min-width: 1152px) 268px, (min-width: 768px) calc(25vw - 20px), ${PHONE_CARD_SIZES}`;
+
+/**
+ * The newest books for sale. While they load, placeholders hold their place (so the section below
+ * does not move); the section disappears when there are none or they could not be loaded.
+ */
 export function RecentAdditions() {
-  const { data: listings } = useRecentListings();
-  if (!listings || listings.length === 0) return null;
+  const { data: listings, isPending } = useRecentListings();
+  if (!isPending && (!listings || listings.length === 0)) return null;
   return (
     <section aria-labelledby="recent-additions" className="mt-12">
       <div className="mb-4 flex items-baseline justify-between gap-4">
@@ -17,13 +25,17 @@ export function RecentAdditions() {
           Show more books
         </Link>
       </div>
-      <ul className="grid grid-cols-2 gap-4 md:grid-cols-4">
-        {listings.map((listing) => (
-          <li key={listing._id} className="flex">
-            <ListingCard listing={listing} />
-          </li>
-        ))}
-      </ul>
+      {listings ? (
+        <ul className={GRID}>
+          {listings.map((listing) => (
+            <li key={listing._id} className="flex">
+              <ListingCard listing={listing} sizes={COVER_SIZES} />
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <ListingGridSkeleton count={HOME_RECENT_COUNT} className={GRID} />
+      )}
     </section>
   );
 }

@@ -7,7 +7,7 @@ import {
   majorText,
   schoolText,
 } from '@campus-books/common/display';
-import type { ReactNode } from 'react';
+import { useDeferredValue, type ReactNode } from 'react';
 import { useParams } from 'react-router';
 import { PageTitle } from '../../components/page-title';
 import { Badge } from '../../components/ui/badge';
@@ -29,9 +29,13 @@ function Detail({ term, children }: { term: string; children: ReactNode }) {
 
 export default function ListingPage() {
   const { listingId } = useParams();
-  const { data: listing, isPending, error } = useListing(listingId);
+  const { data, isPending, error } = useListing(listingId);
+  // The answer arrives outside any transition, and the page's first render with it is the heavy
+  // one: deferring it lets React render it in slices instead of one long task on a phone. (The
+  // layout remounts this page for every path, so no other listing's value is ever shown here.)
+  const listing = useDeferredValue(data);
 
-  if (isPending) return <Loading />;
+  if (isPending || (data && !listing)) return <Loading />;
   if (error || !listing) {
     return (
       <div role="alert" className="py-12 text-center">

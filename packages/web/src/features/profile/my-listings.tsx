@@ -9,8 +9,11 @@ import { useDeleteListing } from '../listings/api/delete-listing';
 import { useUserListings } from '../listings/api/get-user-listings';
 import { useMarkListingSold } from '../listings/api/mark-listing-sold';
 import { useRelistListing } from '../listings/api/relist-listing';
-import { ListingCard } from '../listings/listing-card';
+import { ListingCard, PHONE_CARD_SIZES } from '../listings/listing-card';
 import type { BannerTone } from '../../components/ui/banner';
+
+/** A cover's width in these grids: three columns from md, four from lg (page at most 1152 px). */
+const COVER_SIZES = `(min-width: 1152px) 268px, (min-width: 1024px) calc(25vw - 20px), (min-width: 768px) calc(33vw - 21px), ${PHONE_CARD_SIZES}`;
 
 /** The visible verb plus the book's name for screen readers, so each card's buttons differ. */
 function ActionLabel({ verb, listing }: { verb: string; listing: Listing }) {
@@ -78,6 +81,7 @@ export function MyListings({
             <li key={listing._id}>
               <ListingCard
                 listing={listing}
+                sizes={COVER_SIZES}
                 actions={
                   <div className="flex w-full flex-col gap-2">
                     <ButtonLink variant="secondary" to={paths.updateListing(listing._id)}>
@@ -118,6 +122,7 @@ export function MyListings({
               <li key={listing._id}>
                 <ListingCard
                   listing={listing}
+                  sizes={COVER_SIZES}
                   actions={
                     <Button
                       variant="secondary"

@@ -1,14 +1,19 @@
+import { PAGE_SIZE } from '@campus-books/common/constants';
 import { Button } from '../../components/ui/button';
-import { Loading } from '../../components/ui/spinner';
-import { ListingCard } from '../listings/listing-card';
+import { ListingCard, ListingGridSkeleton, PHONE_CARD_SIZES } from '../listings/listing-card';
 import { useSearchListings } from './api/search-listings';
+
+const GRID = 'grid grid-cols-2 gap-4 lg:grid-cols-3';
+/** A cover's width in this grid: beside the 256 px filter column from md, three columns from lg. */
+const COVER_SIZES = `(min-width: 1024px) 270px, (min-width: 768px) calc(50vw - 164px), ${PHONE_CARD_SIZES}`;
 
 /** The result grid for one API query, with 'Show more' paging. */
 export function SearchResults({ query }: { query: Record<string, string> }) {
   const { data, error, isPending, fetchNextPage, hasNextPage, isFetchingNextPage } =
     useSearchListings(query, { enabled: true });
 
-  if (isPending) return <Loading />;
+  // A page of placeholders, so the results (and what follows them) arrive without moving anything.
+  if (isPending) return <ListingGridSkeleton count={PAGE_SIZE} className={GRID} />;
   if (error) {
     return (
       <p role="alert" className="py-8 text-lg font-semibold text-red-800">
@@ -24,10 +29,10 @@ export function SearchResults({ query }: { query: Record<string, string> }) {
 
   return (
     <>
-      <ul className="grid grid-cols-2 gap-4 lg:grid-cols-3">
+      <ul className={GRID}>
         {listings.map((listing) => (
           <li key={listing._id} className="flex">
-            <ListingCard listing={listing} />
+            <ListingCard listing={listing} sizes={COVER_SIZES} />
           </li>
         ))}
       </ul>
