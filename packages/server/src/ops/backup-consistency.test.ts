@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { imageIdFromUrl } from '@campus-books/common/images';
+import { IMAGE_VARIANTS, imageIdFromUrl } from '@campus-books/common/images';
 import { TEST_ENGINE, createTestApp, openTestDatabase } from '../../test/helpers';
 import { createListingAs } from '../../test/listing-fixtures';
 import { releaseImages } from '../features/uploads/images.service';
 import { uploadImage } from '../features/uploads/tus-test-client';
 import { createLocalStorage } from '../lib/storage/local-storage';
 import type { Storage } from '../lib/storage/storage';
-import { imageFileKeys, writeBackup } from './backup';
+import { allImageFileKeys, imageFileKeys, writeBackup } from './backup';
 import { photo } from './catalogue';
 import { addUser } from './ops-test-helpers';
 import { restoreBackup } from './restore';
@@ -30,7 +30,7 @@ describe(`a backup while the data changes (${TEST_ENGINE})`, () => {
         name: 'Deleted book',
         imageUrls: [doomed],
       });
-      const doomedKeys = new Set(imageFileKeys(imageIdFromUrl(doomed)!));
+      const doomedKeys = new Set(allImageFileKeys(imageIdFromUrl(doomed)!));
 
       // The first read of one of the doomed image's files finds the seller deleting its listing:
       // the listing row and the image's files and row go, after the backup's first snapshot.
@@ -60,9 +60,13 @@ describe(`a backup while the data changes (${TEST_ENGINE})`, () => {
       });
       expect(deleted).toBe(true);
       expect(manifest.snapshotRounds).toBe(2);
-      expect(manifest.counts).toMatchObject({ listings: 1, images: 1, files: 4 });
+      expect(manifest.counts).toMatchObject({
+        listings: 1,
+        images: 1,
+        files: IMAGE_VARIANTS.length,
+      });
       expect(manifest.files.map((f) => f.key).sort()).toEqual(
-        imageFileKeys(imageIdFromUrl(kept)!).sort(),
+        allImageFileKeys(imageIdFromUrl(kept)!).sort(),
       );
       expect(manifest.warnings).toEqual([]);
 
@@ -103,6 +107,38 @@ describe(`a backup while the data changes (${TEST_ENGINE})`, () => {
       const chunks: Buffer[] = [];
       for await (const chunk of createReadStream(archive)) chunks.push(chunk as Buffer);
       expect(Buffer.concat(chunks).includes('manifest.json')).toBe(false);
+    } finally {
+      await t.close();
+    }
+  });
+  it('backs up an image stored before the 480 and 960 widths existed, without a warning', async () => {
+    const t = await createTestApp();
+    try {
+      const seller = await addUser(t);
+      const url = (await uploadImage(t.app, seller.cookie, await photo(3))).json().url as string;
+      await createListingAs(t, seller, { name: 'Old photo', imageUrls: [url] });
+      const id = imageIdFromUrl(url)!;
+      for (const width of [480, 960]) await t.app.storage.delete(`images/${id}/${width}.webp`);
+
+      const archive = path.join(work, 'older-image.tar');
+      const manifest = await writeBackup({
+        database: t.database,
+        storage: t.app.storage,
+        output: createWriteStream(archive),
+      });
+      expect(manifest.warnings).toEqual([]);
+      expect(manifest.snapshotRounds).toBe(1);
+      expect(manifest.files.map((f) => f.key).sort()).toEqual(imageFileKeys(id).sort());
+
+      const target = await openTestDatabase();
+      const store = createLocalStorage(path.join(work, 'older-image-uploads'));
+      try {
+        const { verification } = await restoreBackup({ archive, database: target, storage: store });
+        expect(verification.listingImagesChecked).toBe(1);
+        expect(await store.get(`images/${id}/640.webp`)).toBeTruthy();
+      } finally {
+        await target.close();
+      }
     } finally {
       await t.close();
     }

@@ -72,7 +72,7 @@ describe(`backup and restore (${TEST_ENGINE})`, () => {
       log,
     });
     expect(summary).toMatch(
-      /^backup: 3 users, 12 listings \(10 active, 2 sold\), 4 images, 16 files/,
+      /^backup: 3 users, 12 listings \(10 active, 2 sold\), 4 images, 24 files/,
     );
     await source.close(); // the wipe: DATA_DIR and database are gone
   });
@@ -88,7 +88,7 @@ describe(`backup and restore (${TEST_ENGINE})`, () => {
         log,
       });
       expect(summary).toMatch(
-        /^restore: 3 users, 12 listings \(10 active, 2 sold\), 4 images, 16 files/,
+        /^restore: 3 users, 12 listings \(10 active, 2 sold\), 4 images, 24 files/,
       );
 
       const restored = await startApp(target);
@@ -115,7 +115,7 @@ describe(`backup and restore (${TEST_ENGINE})`, () => {
       // A second restore into the now-populated installation is refused and changes nothing.
       await expect(
         runRestore({ config: target.config, file: archive, progress: noProgress, log }),
-      ).rejects.toThrow(/already holds 16 files.*Nothing was changed/);
+      ).rejects.toThrow(/already holds 24 files.*Nothing was changed/);
     } finally {
       await target.close();
     }

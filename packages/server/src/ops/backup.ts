@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { IMAGE_WIDTHS } from '@campus-books/common/images';
+import { IMAGE_WIDTHS, LATER_IMAGE_WIDTHS } from '@campus-books/common/images';
 import type { Database } from '../db/database';
 import type { Storage } from '../lib/storage/storage';
 import { ArchiveWriter } from './archive-writer';
@@ -17,9 +17,21 @@ import {
 import { noProgress, type Progress } from './progress';
 import { takeSnapshot, type DatabaseSnapshot, type ImageState } from './snapshot';
 
-/** Storage keys of an image's files: one WebP per width and the full size (features/uploads). */
+/**
+ * Storage keys of an image's files: one WebP per width and the full size (features/uploads). Every
+ * processed image has the required ones; the widths added later (480, 960) are copied when present.
+ */
+const fileKey = (id: string, variant: string) => `images/${id}/${variant}.webp`;
 export const imageFileKeys = (id: string) =>
-  [...IMAGE_WIDTHS, 'full'].map((variant) => `images/${id}/${variant}.webp`);
+  [...IMAGE_WIDTHS.filter((w) => !LATER_IMAGE_WIDTHS.includes(w)), 'full'].map((variant) =>
+    fileKey(id, String(variant)),
+  );
+const optionalImageFileKeys = (id: string) => LATER_IMAGE_WIDTHS.map((w) => fileKey(id, String(w)));
+const isOptionalKey = (key: string) => LATER_IMAGE_WIDTHS.some((w) => key.endsWith(`/${w}.webp`));
+export const allImageFileKeys = (id: string) => [
+  ...imageFileKeys(id),
+  ...optionalImageFileKeys(id),
+];
 
 /** Images whose files must exist: processed ones. Uploads in progress and deletions have none to keep. */
 const hasFiles = (image: ImageState) => image.status === 'ready' || image.status === 'attached';
@@ -58,9 +70,12 @@ export async function writeBackup(options: BackupOptions): Promise<Manifest> {
       const previouslyMissing = missing;
       const toCopy = snapshot.images
         .filter(hasFiles)
-        .flatMap((image) => imageFileKeys(image.id))
+        .flatMap((image) => allImageFileKeys(image.id))
         .filter((key) => !copied.has(key));
-      missing = await copyFiles(storage, writer, toCopy, copied, progress);
+      // An older image without the later widths is complete: only required files can be missing.
+      missing = (await copyFiles(storage, writer, toCopy, copied, progress)).filter(
+        (key) => !isOptionalKey(key),
+      );
       const unchanged =
         missing.length === previouslyMissing.length &&
         missing.every((key, i) => key === previouslyMissing[i]);
@@ -83,7 +98,7 @@ export async function writeBackup(options: BackupOptions): Promise<Manifest> {
 
     const files = snapshot.images
       .filter(hasFiles)
-      .flatMap((image) => imageFileKeys(image.id))
+      .flatMap((image) => allImageFileKeys(image.id))
       .flatMap((key) => copied.get(key) ?? []);
     const rowsOf = (name: string) => tables.find((t) => t.name === name)?.rows ?? 0;
     const manifest: Manifest = {

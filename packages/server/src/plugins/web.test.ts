@@ -51,10 +51,12 @@ describe(`web shell: Open Graph tags on /listing/{id} (${TEST_ENGINE})`, () => {
   let t: TestApp;
   let bookId: string;
   let trickyId: string;
+  let storedPhotoId: string;
+  const PHOTO = '0b4e5f2a-8c1d-4e7b-9a3f-2d6c8e1f4a5b';
   beforeAll(async () => {
     t = await createWebApp();
     const seller = await createUser(t);
-    [bookId, trickyId] = (await insertListings(t, seller.id, [
+    [bookId, trickyId, storedPhotoId] = (await insertListings(t, seller.id, [
       {
         name: 'Calculus: Early Transcendentals',
         regularPrice: 1234.5,
@@ -67,7 +69,8 @@ describe(`web shell: Open Graph tags on /listing/{id} (${TEST_ENGINE})`, () => {
         condition: 'mint',
         imageUrls: ['https://cdn.example.edu/a.jpg?x="><script>'],
       },
-    ])) as [string, string];
+      { name: 'Stored photo', imageUrls: [`/api/images/${PHOTO}/1280.webp`] },
+    ])) as [string, string, string];
   });
   afterAll(() => t.close());
 
@@ -91,6 +94,18 @@ describe(`web shell: Open Graph tags on /listing/{id} (${TEST_ENGINE})`, () => {
     expect(metaContent(head, 'og:type')).toBe('website');
     expect(metaContent(head, 'twitter:card')).toBe('summary_large_image');
     expect(html).toContain('<div id="root"></div>');
+  });
+
+  it('preloads the main photo of the page at the width the gallery will pick', async () => {
+    const html = (await t.app.inject(`/listing/${storedPhotoId}`)).body;
+    const head = html.slice(0, html.indexOf('</head>'));
+    const preload = /<link rel="preload" as="image" ([^>]*)\/>/.exec(head)?.[1] ?? '';
+    expect(preload).toContain(`href="/api/images/${PHOTO}/640.webp"`);
+    expect(preload).toContain(`/api/images/${PHOTO}/480.webp 480w`);
+    expect(preload).toContain(`/api/images/${PHOTO}/960.webp 960w`);
+    expect(preload).toContain('imagesizes="(min-width: 1152px) 544px');
+    // Photos stored elsewhere have no variants to choose from: no preload.
+    expect((await t.app.inject(`/listing/${bookId}`)).body).not.toContain('rel="preload"');
   });
 
   it('escapes every value', async () => {

@@ -1,5 +1,6 @@
 import { PRODUCT_NAME } from '@campus-books/common/campus';
 import { conditionLabel, formatPrice } from '@campus-books/common/display';
+import { imageSrcSet, imageVariantUrl, LISTING_PHOTO_SIZES } from '@campus-books/common/images';
 import type { FastifyInstance } from 'fastify';
 import type { ListingRow } from '../../db/schema';
 import { escapeHtml } from '../../lib/html';
@@ -8,11 +9,15 @@ import { findListingById } from './listings.repository';
 export interface PageHead {
   /** Plain text; the shell escapes it. */
   title: string;
-  /** Ready-to-insert, escaped `<meta>` tags. */
+  /** Ready-to-insert, escaped `<meta>` and `<link>` tags. */
   tags: string;
 }
 
-/** Open Graph and Twitter tags so a shared /listing/{id} link previews the book (product decisions). */
+/**
+ * Open Graph and Twitter tags so a shared /listing/{id} link previews the book (product decisions),
+ * and a preload of the page's main photo, its largest element: the browser fetches the right width
+ * while it still loads the script that will render it.
+ */
 export function listingPageHead(listing: ListingRow, publicUrl: string): PageHead {
   const base = `${publicUrl}/`;
   const cover = listing.imageUrls[0];
@@ -31,11 +36,22 @@ export function listingPageHead(listing: ListingRow, publicUrl: string): PageHea
       : []),
     ['name', 'twitter:card', cover ? 'summary_large_image' : 'summary'],
   ];
+  const srcSet = cover ? imageSrcSet(cover) : '';
+  const preload = srcSet
+    ? [
+        `<link rel="preload" as="image" href="${escapeHtml(imageVariantUrl(cover!, 640))}" ` +
+          `imagesrcset="${escapeHtml(srcSet)}" imagesizes="${escapeHtml(LISTING_PHOTO_SIZES)}" ` +
+          `fetchpriority="high" />`,
+      ]
+    : [];
   return {
     title: `${listing.name} · ${PRODUCT_NAME}`,
-    tags: meta
-      .map(([attr, key, value]) => `<meta ${attr}="${key}" content="${escapeHtml(value)}" />`)
-      .join('\n    '),
+    tags: [
+      ...meta.map(
+        ([attr, key, value]) => `<meta ${attr}="${key}" content="${escapeHtml(value)}" />`,
+      ),
+      ...preload,
+    ].join('\n    '),
   };
 }
 

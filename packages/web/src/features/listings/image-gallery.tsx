@@ -1,5 +1,9 @@
 import { useState, type KeyboardEvent } from 'react';
+import { LISTING_PHOTO_SIZES } from '@campus-books/common/images';
 import { ListingImage } from '../../components/listing-image';
+
+/** The main photo's width: half the page from md (less padding and gap), the page less padding below. */
+const PHOTO_SIZES = LISTING_PHOTO_SIZES;
 
 /** Thumbnails beside a main image; the thumbnails are buttons, and arrow keys move between them. */
 export function ImageGallery({ imageUrls, name }: { imageUrls: string[]; name: string }) {
@@ -65,7 +69,7 @@ export function ImageGallery({ imageUrls, name }: { imageUrls: string[]; name: s
           alt={count > 1 ? `${name} (image ${index + 1} of ${count})` : name}
           width={600}
           height={800}
-          sizes="(min-width: 768px) 40vw, 100vw"
+          sizes={PHOTO_SIZES}
           fetchPriority="high"
           className="aspect-[3/4] w-full object-contain"
         />
