@@ -1,0 +1,1 @@
+DROP INDEX "listings_schools_idx";
