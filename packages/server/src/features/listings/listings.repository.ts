@@ -2,6 +2,7 @@ import { desc, eq, sql } from 'drizzle-orm';
 import type { ListingCreateInput } from '@campus-books/common/listing.schemas';
 import type { ListingStatus } from '@campus-books/common/constants';
 import type { Db } from '../../db/database';
+import { preparedOnce } from '../../db/prepared';
 import { listings, type ListingRow } from '../../db/schema';
 import { toSchoolFlags } from './listing.serializer';
 
@@ -46,18 +47,15 @@ export async function insertListing(
  * The most frequent read (every listing page): built once per database handle as a named prepared
  * statement, so neither drizzle nor PostgreSQL parses or plans it again.
  */
-const byIdStatements = new WeakMap<Db, ReturnType<typeof prepareById>>();
-const prepareById = (db: Db) =>
-  db
-    .select()
-    .from(listings)
-    .where(eq(listings.id, sql.placeholder('id')))
-    .prepare('listing_by_id');
-
 export async function findListingById(db: Db, id: string): Promise<ListingRow | undefined> {
   if (!isListingId(id)) return undefined;
-  let statement = byIdStatements.get(db);
-  if (!statement) byIdStatements.set(db, (statement = prepareById(db)));
+  const statement = preparedOnce(db, 'listing_by_id', (name) =>
+    db
+      .select()
+      .from(listings)
+      .where(eq(listings.id, sql.placeholder('id')))
+      .prepare(name),
+  );
   const [row] = await statement.execute({ id });
   return row;
 }

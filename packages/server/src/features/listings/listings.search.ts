@@ -5,6 +5,7 @@ import {
   type ListingSearchQuery,
 } from '@campus-books/common/listing.schemas';
 import type { Db } from '../../db/database';
+import { preparedOnce } from '../../db/prepared';
 import { listings, listingWords, type ListingRow } from '../../db/schema';
 import type { WriteInvalidatedCache } from './search-cache';
 
@@ -220,22 +221,17 @@ export async function searchStatements(db: Db, query: ListingSearchQuery) {
  * or plans it again. Only here: other searches' plans depend on their values (a common word walks
  * the date index, a rare one the GIN index), which a prepared statement's generic plan would lose.
  */
-const firstPageStatements = new WeakMap<Db, Map<string, ReturnType<typeof prepareFirstPage>>>();
-function prepareFirstPage(db: Db, query: ListingSearchQuery, name: string) {
-  return db
-    .select()
-    .from(listings)
-    .where(eq(listings.status, 'active'))
-    .orderBy(...orderOf(query))
-    .limit(sql.placeholder('limit'))
-    .prepare(name);
-}
 function firstPage(db: Db, query: ListingSearchQuery, limit: number) {
   const name = `listings_first_page_${query.sort ?? 'createdAt'}_${query.order ?? 'desc'}`;
-  let statements = firstPageStatements.get(db);
-  if (!statements) firstPageStatements.set(db, (statements = new Map()));
-  let statement = statements.get(name);
-  if (!statement) statements.set(name, (statement = prepareFirstPage(db, query, name)));
+  const statement = preparedOnce(db, name, (n) =>
+    db
+      .select()
+      .from(listings)
+      .where(eq(listings.status, 'active'))
+      .orderBy(...orderOf(query))
+      .limit(sql.placeholder('limit'))
+      .prepare(n),
+  );
   return statement.execute({ limit });
 }
 
