@@ -38,6 +38,17 @@ export default defineConfig({
       { test: { name: 'web', root: 'packages/web', include: ['src/**/*.test.ts'] } },
       serverProject('pglite'),
       ...(postgresUrl ? [serverProject('postgres')] : []),
+      // Three real app servers behind HAProxy on the PostgreSQL server (TEST_DATABASE_URL, or the
+      // local one on 127.0.0.1:5432); skipped, with a message, when HAProxy is not installed.
+      {
+        test: {
+          name: 'load-balancer',
+          root: 'packages/server',
+          include: ['test/reliability/load-balancer.quick.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+        },
+      },
     ],
   },
 });

@@ -107,7 +107,14 @@ async function runScenarios(
     for (const m of writeCheck.missing.slice(0, 5)) log(`    missing ${m}`);
     for (const m of writeCheck.refused) log(`    refused ${m}`);
   }
-  const { sampleListingIds: _s, ownedListingIds: _o, benchImageUrls: _i, ...seed } = prepared.seed;
+  const {
+    sampleListingIds: _s,
+    ownedListingIds: _o,
+    benchImageUrls: _i,
+    sampleIsbns: _b,
+    sampleCourses: _c,
+    ...seed
+  } = prepared.seed;
   return {
     engine: prepared.engine,
     size: prepared.size,

@@ -1,4 +1,6 @@
+import { SUBJECTS } from '@campus-books/common/campus';
 import { CONDITIONS } from '@campus-books/common/constants';
+import { toIsbn13 } from '@campus-books/common/isbn';
 import type { listings, users } from '../../packages/server/src/db/schema';
 import { SeededRandom } from './random';
 import {
@@ -66,6 +68,28 @@ function price(random: SeededRandom): { regularPrice: number; discountPrice: num
   return { regularPrice, discountPrice };
 }
 
+/** The ISBN-13 of the catalogue's k-th book (978 + k, with its check digit). */
+export function catalogueIsbn(k: number): string {
+  const first12 = `978${String(k).padStart(9, '0')}`;
+  for (let digit = 0; ; digit++) {
+    const isbn = toIsbn13(`${first12}${digit}`);
+    if (isbn) return isbn;
+  }
+}
+
+/**
+ * The book and course fields (issue "Books and courses"), from their own random stream so the other
+ * fields stay what the seed gave before: 60 % of listings name an ISBN among about one book per four
+ * listings (so a book has several copies), 70 % a subject.
+ */
+function bookFields(random: SeededRandom, count: number) {
+  const books = Math.max(50, Math.floor(count / 4));
+  return {
+    isbn: random.chance(0.6) ? catalogueIsbn(random.int(1, books)) : null,
+    subject: random.chance(0.7) ? random.pick(SUBJECTS).code : null,
+  };
+}
+
 /** Listing rows, reproducible from the seed; `sellerIds[0]` is the bench user, who owns the first `ownedByFirst`. */
 export function* generateListings(
   seed: number,
@@ -75,6 +99,7 @@ export function* generateListings(
   ownedByFirst = 0,
 ): Generator<NewListing> {
   const random = new SeededRandom(seed);
+  const bookRandom = new SeededRandom(seed ^ 0xb00c5);
   for (let i = 0; i < count; i++) {
     const { title, subject } = textbookTitle(random);
     const courseNumber = String(random.int(100, 499));
@@ -115,6 +140,7 @@ export function* generateListings(
       soldAt,
       createdAt,
       updatedAt: soldAt ?? createdAt,
+      ...bookFields(bookRandom, count),
     };
   }
 }

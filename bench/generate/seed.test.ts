@@ -1,6 +1,7 @@
 import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAJOR_VALUES } from '@campus-books/common/campus';
+import { MAJOR_VALUES, SUBJECT_CODES } from '@campus-books/common/campus';
+import { toIsbn13 } from '@campus-books/common/isbn';
 import { CONDITIONS } from '@campus-books/common/constants';
 import { openDatabase, type Database } from '../../packages/server/src/db/database';
 import { listings, users } from '../../packages/server/src/db/schema';
@@ -50,7 +51,16 @@ describe('catalogue generator (200 listings into an in-memory PGlite)', () => {
       expect(row.imageUrls.length).toBeGreaterThanOrEqual(1);
       expect(row.imageUrls.every((u) => u.startsWith('https://'))).toBe(true);
       expect(row.status === 'sold').toBe(row.soldAt !== null);
+      if (row.isbn) expect(toIsbn13(row.isbn)).toBe(row.isbn);
+      if (row.subject) expect(SUBJECT_CODES.has(row.subject)).toBe(true);
     }
+    // Books have several copies; most listings name a book and a subject.
+    const isbns = rows.flatMap((r) => (r.isbn ? [r.isbn] : []));
+    expect(isbns.length).toBeGreaterThan(SIZE * 0.4);
+    expect(new Set(isbns).size).toBeLessThan(isbns.length);
+    expect(rows.filter((r) => r.subject).length).toBeGreaterThan(SIZE * 0.5);
+    expect(seeded.sampleIsbns.length).toBeGreaterThan(0);
+    expect(seeded.sampleCourses.every((c) => /^[A-Z]{2,4}-\d{3}$/.test(c))).toBe(true);
   });
 
   it('creates the bench seller verified, with the known password, owning active listings', async () => {

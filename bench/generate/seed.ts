@@ -19,6 +19,7 @@ export const BENCH_USER = { email: 'bench.seller@richmond.edu', password: 'Bench
 export const BENCH_OWNED_LISTINGS = 60;
 const BATCH_ROWS = 1000;
 const SAMPLE_IDS = 1000;
+const SAMPLE_BOOKS = 200;
 
 export interface SeedResult {
   listings: number;
@@ -26,6 +27,9 @@ export interface SeedResult {
   benchUserId: string;
   /** Ids of active listings for the "listing by id" scenario, drawn with the seed. */
   sampleListingIds: string[];
+  /** ISBNs and course codes ('ECON-101') of active listings, for the ISBN search and course pages. */
+  sampleIsbns: string[];
+  sampleCourses: string[];
   /** The bench user's active listings (write targets). */
   ownedListingIds: string[];
   /** Photos the bench user owns, for the listings it creates and updates (empty: external URLs). */
@@ -99,6 +103,8 @@ export async function seedCatalogue(
   const sampleShare = Math.min(1, SAMPLE_IDS / options.size);
   const sampleListingIds: string[] = [];
   const ownedListingIds: string[] = [];
+  const sampleIsbns = new Set<string>();
+  const sampleCourses = new Set<string>();
   const rows = generateListings(
     options.seed,
     options.size,
@@ -109,8 +115,12 @@ export async function seedCatalogue(
   await insertInBatches<NewListing>(rows, async (batch) => {
     for (const row of batch) {
       if (row.userId === benchUserId) ownedListingIds.push(row.id!);
-      else if (row.status === 'active' && pickSample.chance(sampleShare))
+      else if (row.status === 'active' && pickSample.chance(sampleShare)) {
         sampleListingIds.push(row.id!);
+        if (row.isbn && sampleIsbns.size < SAMPLE_BOOKS) sampleIsbns.add(row.isbn);
+        if (row.subject && sampleCourses.size < SAMPLE_BOOKS)
+          sampleCourses.add(`${row.subject}-${row.courseNumber}`);
+      }
     }
     await db.insert(listings).values(batch);
   });
@@ -120,6 +130,8 @@ export async function seedCatalogue(
     sellers: sellers + 1,
     benchUserId,
     sampleListingIds,
+    sampleIsbns: [...sampleIsbns],
+    sampleCourses: [...sampleCourses],
     ownedListingIds,
     benchImageUrls: photoUrls,
     seconds: (performance.now() - started) / 1000,

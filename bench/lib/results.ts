@@ -31,7 +31,10 @@ export interface ScenarioRow {
 export interface RunResult {
   engine: Engine;
   size: number;
-  seed: Omit<SeedResult, 'sampleListingIds' | 'ownedListingIds' | 'benchImageUrls'>;
+  seed: Omit<
+    SeedResult,
+    'sampleListingIds' | 'ownedListingIds' | 'benchImageUrls' | 'sampleIsbns' | 'sampleCourses'
+  >;
   /** Spawn of the server to the first 200 from /api/health. */
   readySeconds: number;
   signIn: 'ok' | string;

@@ -64,6 +64,29 @@ export const SCENARIOS: Scenario[] = [
     load: () => ({ path: '/api/listing/get?startIndex=900' }),
   },
   {
+    name: 'search-isbn',
+    group: 'search',
+    description:
+      'GET /api/listing/get?searchTerm=978-…: an ISBN typed with hyphens (200 ISBNs of the catalogue, in turn)',
+    load: ({ seed }) => ({
+      requests: rotating(
+        seed.sampleIsbns.map(
+          (isbn) =>
+            `/api/listing/get?searchTerm=${isbn.slice(0, 3)}-${isbn.slice(3, 4)}-${isbn.slice(4, 12)}-${isbn.slice(12)}`,
+        ),
+      ),
+    }),
+  },
+  {
+    name: 'course-page',
+    group: 'search',
+    description:
+      "GET /api/course/ECON-101: a course's books (200 courses of the catalogue, in turn)",
+    load: ({ seed }) => ({
+      requests: rotating(seed.sampleCourses.map((code) => `/api/course/${code}`)),
+    }),
+  },
+  {
     name: 'listing-by-id',
     group: 'by-id',
     description: 'GET /api/listing/get/:id (1,000 ids drawn from the catalogue, in turn)',

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, SHORT_TEXT_MAX_LENGTH } from './constants';
 import { MESSAGES } from './messages';
+import { cleanText } from './text';
+import './zod-messages';
 
 /** The account rules a deployment configures; the server sends them to the web app (GET /api/config). */
 export interface AccountRules {
@@ -60,11 +62,16 @@ export function groupmeLinkSchema(rules: AccountRules) {
 }
 
 const personName = (message: string) =>
-  z
-    .string({ error: message })
-    .trim()
+  cleanText({ error: message, required: message })
     .min(1, message)
     .max(50, `${message.split(' ')[0]} name is too long`);
+
+const usernameSchema = cleanText({
+  error: 'Username is required',
+  required: 'Username is required',
+})
+  .min(1, 'Username is required')
+  .max(101, MESSAGES.usernameTooLong);
 
 /** Username shown to buyers: first and last name joined by a space (spec section 3). */
 export function deriveUsername(firstName: string, lastName: string): string {
@@ -75,7 +82,9 @@ export function signUpSchema(rules: AccountRules) {
   return z.object({
     firstName: personName(MESSAGES.firstNameRequired),
     lastName: personName(MESSAGES.lastNameRequired),
-    username: z.string().trim().max(101).optional(),
+    username: cleanText({ error: MESSAGES.usernameTooLong })
+      .max(101, MESSAGES.usernameTooLong)
+      .optional(),
     email: schoolEmailSchema(rules),
     password: passwordSchema,
     groupmelink: groupmeLinkSchema(rules),
@@ -88,7 +97,7 @@ export const signInSchema = z.object({
   password: z
     .string({ error: MESSAGES.passwordRequired })
     .min(1, MESSAGES.passwordRequired)
-    .max(200),
+    .max(200, 'Password is too long'),
 });
 export type SignInInput = z.infer<typeof signInSchema>;
 
@@ -98,19 +107,54 @@ export type EmailOnlyInput = z.infer<typeof emailOnlySchema>;
 export const resetPasswordSchema = z.object({ password: passwordSchema });
 export type ResetPasswordInput = z.infer<typeof resetPasswordSchema>;
 
-/** Profile update: only the fields sent change (spec section 7). */
+/** The password the user signs in with, asked again before a sensitive change (ASVS 2.1.6). */
+const currentPasswordSchema = z
+  .string({ error: MESSAGES.currentPasswordRequired })
+  .min(1, MESSAGES.currentPasswordRequired)
+  .max(200, MESSAGES.currentPasswordWrong);
+
+/**
+ * Profile update: only the fields sent change (spec section 7). A new e-mail or password needs
+ * `currentPassword`; names, avatar and GroupMe link do not.
+ */
 export function profileUpdateSchema(rules: AccountRules) {
   return z
     .object({
-      username: z.string().trim().min(1, 'Username is required').max(101).optional(),
+      username: usernameSchema.optional(),
       email: schoolEmailSchema(rules).optional(),
       password: passwordSchema.optional(),
       groupmelink: groupmeLinkSchema(rules).optional(),
-      avatar: z.string().trim().max(500).optional(),
+      avatar: z
+        .string({ error: MESSAGES.avatarUrl })
+        .trim()
+        .max(500, MESSAGES.avatarUrl)
+        .optional(),
+      currentPassword: currentPasswordSchema.optional(),
     })
-    .strict();
+    .strict()
+    .superRefine((input, context) => {
+      if (profileUpdateNeedsPassword(input) && input.currentPassword === undefined) {
+        context.addIssue({
+          code: 'custom',
+          path: ['currentPassword'],
+          message: MESSAGES.currentPasswordRequired,
+        });
+      }
+    });
 }
 export type ProfileUpdateInput = z.infer<ReturnType<typeof profileUpdateSchema>>;
+
+/** True when a profile update changes the e-mail or the password, which need the current one. */
+export function profileUpdateNeedsPassword(input: { email?: unknown; password?: unknown }) {
+  return input.email !== undefined || input.password !== undefined;
+}
+
+/** DELETE /api/user/delete/{id}: the current password; a missing body reads as an empty one. */
+export const deleteAccountSchema = z.preprocess(
+  (body) => body ?? {},
+  z.object({ currentPassword: currentPasswordSchema }),
+);
+export type DeleteAccountInput = z.infer<typeof deleteAccountSchema>;
 
 /** The signed-in user as the API answers it: never a password hash. */
 export interface CurrentUser {
@@ -123,6 +167,8 @@ export interface CurrentUser {
   /** A new e-mail address waiting for its verification link to be used. */
   pendingEmail: string | null;
   createdAt: string;
+  /** A campus moderator (MODERATOR_EMAILS): the header links the moderation page. */
+  isModerator?: boolean;
 }
 
 /** What a buyer may read about a seller (GET /api/user/get/{id}). */

@@ -5,6 +5,8 @@ export interface ApiErrorBody {
   message: string;
   /** Per-field messages for validation errors (400). */
   errors?: { field: string; message: string }[];
+  /** On a 429 of sign-in or sign-up: solve GET /api/auth/challenge and send it as `altcha`. */
+  challengeRequired?: true;
 }
 
 /** Answer of calls that only confirm (sign-up, sign-out, delete, …). */

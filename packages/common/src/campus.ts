@@ -5,7 +5,10 @@
 
 export const UNIVERSITY_NAME = 'University of Richmond';
 export const PRODUCT_NAME = 'Campus Books';
-export const FOOTER_CREDIT = 'Built by students for students · 2025';
+/** The student group that builds and runs the product; the footer credits it (spec section 1). */
+export const STUDENT_GROUP = 'the Richmond Student Developers';
+export const CREDIT_YEAR = 2025;
+export const FOOTER_CREDIT = `Built by ${STUDENT_GROUP}, for students · ${CREDIT_YEAR}`;
 
 /** School flags: the keys are part of the public API (spec section 7); labels are what students see. */
 export const SCHOOLS = [
@@ -130,8 +133,126 @@ export const MAJORS: readonly { label: string; value: string }[] = MAJOR_LABELS.
   value: toStoredValue(label),
 }));
 
+/**
+ * What students type for a major (lower case): abbreviations and short names. Words of the labels
+ * already match by their beginnings ('comp sci', 'econ', 'bio'); these cover the rest ('CS').
+ */
+export const MAJOR_ALIASES: Readonly<Record<string, readonly string[]>> = {
+  Accounting: ['acct', 'accounting'],
+  'Biochemistry and Molecular Biology': ['biochem', 'bmb'],
+  Biology: ['bio', 'bio sci'],
+  'Business Administration - Business Analytics': ['business', 'ba', 'bschool'],
+  'Business Administration - Entrepreneurship': ['business', 'ba', 'bschool'],
+  'Business Administration - Finance': ['business', 'ba', 'bschool', 'fin'],
+  'Business Administration - International Business': ['business', 'ba', 'bschool', 'ib'],
+  'Business Administration - Management': ['business', 'ba', 'bschool', 'mgmt'],
+  'Business Administration - Marketing': ['business', 'ba', 'bschool', 'mktg'],
+  'Business Administration - Real Estate': ['business', 'ba', 'bschool'],
+  'Business Administration - Supply Chain Management': ['business', 'ba', 'bschool', 'scm'],
+  Chemistry: ['chem'],
+  'Cognitive Science': ['cog sci', 'cogsci'],
+  'Computer Science': ['cs', 'compsci', 'comp sci', 'cmsc'],
+  'Criminology and Sociology': ['crim'],
+  'Data Science': ['ds'],
+  'Economics (Arts & Sciences)': ['econ', 'economics'],
+  'Economics (Business)': ['econ', 'economics'],
+  'Environmental Studies': ['enviro', 'envs'],
+  'Healthcare Studies': ['health'],
+  'Information Systems': ['is', 'mis'],
+  'Mathematical Economics': ['math econ'],
+  Mathematics: ['math', 'maths'],
+  'Media and Communication Studies': ['comm', 'communications'],
+  Neuroscience: ['neuro'],
+  'Political Science': ['poli sci', 'polisci', 'plsc', 'government'],
+  'Pre-Medicine': ['premed', 'pre med'],
+  Psychology: ['psych', 'psyc'],
+  'Rhetoric and Communication Studies': ['rhcs', 'comm'],
+  Statistics: ['stats', 'stat'],
+  WGSS: ["women's studies", 'gender studies'],
+};
+
+const words = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s']/gu, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
+
+/**
+ * The majors a student means by `term`, best first: an alias typed in full ('cs', 'econ'), then
+ * labels whose every typed word begins a word of the label or of an alias ('comp sci' finds
+ * Computer Science), in the list's order. An empty term gives every major.
+ */
+export function findMajors(term: string): { label: string; value: string }[] {
+  const typed = words(term);
+  if (typed.length === 0) return [...MAJORS];
+  const joined = typed.join(' ');
+  const exact: { label: string; value: string }[] = [];
+  const partial: { label: string; value: string }[] = [];
+  for (const major of MAJORS) {
+    const aliases = MAJOR_ALIASES[major.label] ?? [];
+    if (aliases.some((alias) => words(alias).join(' ') === joined)) {
+      exact.push(major);
+      continue;
+    }
+    const known = [...words(major.label), ...aliases.flatMap(words)];
+    if (typed.every((word) => known.some((k) => k.startsWith(word)))) partial.push(major);
+  }
+  return [...exact, ...partial];
+}
+
 export const MAJOR_VALUES: ReadonlySet<string> = new Set(MAJORS.map((m) => m.value));
 
 export function majorLabel(value: string | null | undefined): string | undefined {
   return MAJORS.find((m) => m.value === value)?.label;
+}
+
+/**
+ * Subject codes as students say them before a course number ("ECON 101"), with their names. A
+ * listing's optional `subject` is one of these codes.
+ */
+export const SUBJECTS = [
+  { code: 'ACCT', name: 'Accounting' },
+  { code: 'AMST', name: 'American Studies' },
+  { code: 'ANTH', name: 'Anthropology' },
+  { code: 'ARTH', name: 'Art History' },
+  { code: 'BIOL', name: 'Biology' },
+  { code: 'BUAD', name: 'Business Administration' },
+  { code: 'CHEM', name: 'Chemistry' },
+  { code: 'CLAC', name: 'Classical Civilization' },
+  { code: 'CMSC', name: 'Computer Science' },
+  { code: 'DSCI', name: 'Data Science' },
+  { code: 'ECON', name: 'Economics' },
+  { code: 'EDUC', name: 'Education' },
+  { code: 'ENGL', name: 'English' },
+  { code: 'ENVR', name: 'Environmental Studies' },
+  { code: 'FIN', name: 'Finance' },
+  { code: 'FREN', name: 'French' },
+  { code: 'GEOG', name: 'Geography' },
+  { code: 'GERM', name: 'German Studies' },
+  { code: 'HIST', name: 'History' },
+  { code: 'JOUR', name: 'Journalism' },
+  { code: 'LDST', name: 'Leadership Studies' },
+  { code: 'LATN', name: 'Latin' },
+  { code: 'MATH', name: 'Mathematics' },
+  { code: 'MGMT', name: 'Management' },
+  { code: 'MKT', name: 'Marketing' },
+  { code: 'MUS', name: 'Music' },
+  { code: 'PHIL', name: 'Philosophy' },
+  { code: 'PHYS', name: 'Physics' },
+  { code: 'PLSC', name: 'Political Science' },
+  { code: 'PSYC', name: 'Psychology' },
+  { code: 'RELG', name: 'Religious Studies' },
+  { code: 'RHCS', name: 'Rhetoric and Communication Studies' },
+  { code: 'SOC', name: 'Sociology' },
+  { code: 'SPAN', name: 'Spanish' },
+  { code: 'STAT', name: 'Statistics' },
+  { code: 'THTR', name: 'Theatre' },
+] as const;
+
+export type SubjectCode = (typeof SUBJECTS)[number]['code'];
+export const SUBJECT_CODES: ReadonlySet<string> = new Set(SUBJECTS.map((s) => s.code));
+
+export function subjectName(code: string | null | undefined): string | undefined {
+  return SUBJECTS.find((s) => s.code === code)?.name;
 }

@@ -28,8 +28,33 @@ export type Condition = (typeof CONDITIONS)[number];
 export const LISTING_TYPES = ['sale', 'rent'] as const;
 export type ListingType = (typeof LISTING_TYPES)[number];
 
-export const LISTING_STATUSES = ['active', 'sold'] as const;
+/**
+ * `expired`: not confirmed in time (its seller relists it); `hidden`: reported by several students or
+ * its seller suspended, until a moderator looks; `removed`: by a moderator. Only `active` is searched.
+ */
+export const LISTING_STATUSES = ['active', 'sold', 'expired', 'hidden', 'removed'] as const;
 export type ListingStatus = (typeof LISTING_STATUSES)[number];
 
 /** Upload chunk size of the resumable upload protocol (spec section 9: 256 KB). */
 export const UPLOAD_CHUNK_BYTES = 256 * 1024;
+
+/** Days a listing stays up before it expires unless its seller confirms it (LISTING_LIFETIME_DAYS). */
+export const DEFAULT_LISTING_LIFETIME_DAYS = 60;
+
+/** Why a student reports a listing (POST /api/reports/{listingId}). */
+export const REPORT_REASONS = [
+  'spam_or_scam',
+  'not_a_textbook',
+  'offensive',
+  'already_sold',
+  'other',
+] as const;
+export type ReportReason = (typeof REPORT_REASONS)[number];
+export const REPORT_REASON_LABELS: Record<ReportReason, string> = {
+  spam_or_scam: 'Spam or scam',
+  not_a_textbook: 'Not a textbook',
+  offensive: 'Offensive',
+  already_sold: 'Already sold',
+  other: 'Other',
+};
+export const REPORT_NOTE_MAX = 1000;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import * as display from './display';
 import {
   conditionColor,
   conditionLabel,
@@ -51,5 +52,22 @@ describe('display rules (spec sections 2 and 9)', () => {
     expect(schoolText('')).toBe('N/A');
     expect(majorText('')).toBe('Not Specified');
     expect(majorText('Computer Science')).toBe('Computer Science');
+  });
+});
+
+describe('displayName', () => {
+  it('capitalises the first letter of each word and keeps the rest as typed', () => {
+    const { displayName } = display;
+    expect(displayName('introduction to psychology')).toBe('Introduction To Psychology');
+    expect(displayName('calculus: early (transcendentals) 8th ed')).toBe(
+      'Calculus: Early (Transcendentals) 8th Ed',
+    );
+    expect(displayName('iOS basics')).toBe('IOS Basics');
+    expect(displayName('')).toBe('');
+    expect(displayName('"the" art of war, vol. 2')).toBe('"The" Art Of War, Vol. 2');
+    // Markup and codes are not words: they read exactly as typed.
+    expect(displayName('<img src=x onerror=alert(1)> notes')).toBe(
+      '<img src=x onerror=alert(1)> Notes',
+    );
   });
 });

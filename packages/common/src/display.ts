@@ -58,3 +58,21 @@ export function schoolText(school: string | null | undefined): string {
 export function majorText(major: string | null | undefined): string {
   return major && major.trim() !== '' ? major : 'Not Specified';
 }
+
+/** A word of a name: letters (then letters, digits, apostrophes, hyphens, dots), maybe in quotes or brackets. */
+const NAME_WORD = /^([(["'“‘¿¡]*)(\p{L})([\p{L}\p{N}'’.-]*[)\]"'”’.,:;!?]*)$/u;
+
+/**
+ * A listing's name as people see it, everywhere (cards, pages, dialogs, link previews): the first
+ * letter of each word capitalised, the rest as the seller typed it. Only words change: codes and
+ * anything else with symbols in it ('x=1', '<b>') read exactly as typed.
+ */
+export function displayName(name: string): string {
+  return name
+    .split(/(\s+)/)
+    .map((part) => {
+      const word = NAME_WORD.exec(part);
+      return word ? `${word[1]}${word[2]!.toLocaleUpperCase('en-US')}${word[3]}` : part;
+    })
+    .join('');
+}

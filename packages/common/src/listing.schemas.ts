@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAJOR_VALUES, SCHOOL_FLAGS, type SchoolFlag } from './campus';
+import { MAJOR_VALUES, SCHOOL_FLAGS, SUBJECT_CODES, type SchoolFlag } from './campus';
 import {
   CONDITIONS,
   LISTING_TYPES,
@@ -17,56 +17,90 @@ import {
   type ListingType,
 } from './constants';
 import { MESSAGES } from './messages';
+import { cleanText } from './text';
+import './zod-messages';
+import { bookListingFields, publisherCoverIsAnImage } from './book.schemas';
 
-const price = (requiredMessage: string) =>
+/** At most two decimals: a price is dollars and cents, never rounded silently. */
+const hasCents = (value: number) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6;
+
+const price = (messages: { required: string; notNumber: string; range: string; cents: string }) =>
   z
-    .number({ error: requiredMessage })
-    .min(PRICE_MIN, MESSAGES.priceRange)
-    .max(PRICE_MAX, MESSAGES.priceRange);
+    .number({
+      // An empty price box reads as NaN in the form: it is missing, not of the wrong kind.
+      error: (issue) =>
+        issue.input === undefined || issue.input === null || Number.isNaN(issue.input)
+          ? messages.required
+          : messages.notNumber,
+    })
+    .min(PRICE_MIN, messages.range)
+    .max(PRICE_MAX, messages.range)
+    .refine(hasCents, messages.cents);
 
 /** An image reference in a listing or avatar. The upload pipeline narrows this to the caller's own uploads. */
 export const imageUrlSchema = z
-  .string()
-  .max(500)
-  .refine((url) => /^https?:\/\//i.test(url) || url.startsWith('/api/'), 'Invalid image URL');
+  .string({ error: MESSAGES.imageUrl })
+  .max(500, MESSAGES.imageUrl)
+  .refine((url) => /^https?:\/\//i.test(url) || url.startsWith('/api/'), MESSAGES.imageUrl);
 
 const schoolFlagFields = Object.fromEntries(
-  SCHOOL_FLAGS.map((flag) => [flag, z.boolean().default(false)]),
+  SCHOOL_FLAGS.map((flag) => [flag, z.boolean({ error: MESSAGES.schoolFlag }).default(false)]),
 ) as Record<SchoolFlag, z.ZodDefault<z.ZodBoolean>>;
 
 const listingFields = {
-  name: z
-    .string({ error: MESSAGES.nameRequired })
-    .trim()
+  name: cleanText({ error: MESSAGES.nameRequired, required: MESSAGES.nameRequired })
     .min(1, MESSAGES.nameRequired)
     .max(NAME_MAX_LENGTH, MESSAGES.nameTooLong),
   courseNumber: z
     .union([z.string(), z.number().int().nonnegative()], { error: MESSAGES.courseNumberRequired })
     .transform((v) => String(v).trim())
-    .pipe(z.string().min(1, MESSAGES.courseNumberRequired).max(20, 'Course number is too long')),
-  description: z.string().trim().max(TEXT_MAX_LENGTH).default(''),
-  address: z.string().trim().max(SHORT_TEXT_MAX_LENGTH).default(''),
-  pickupLocation: z.string().trim().max(SHORT_TEXT_MAX_LENGTH).optional(),
-  condition: z.enum(CONDITIONS, { error: 'Choose a condition' }).default('good'),
-  regularPrice: price(MESSAGES.priceRequired),
-  discountPrice: price('Discount price must be a number').default(0),
-  major: z
-    .string()
+    .pipe(z.string().min(1, MESSAGES.courseNumberRequired).max(20, MESSAGES.courseNumberTooLong)),
+  description: cleanText({ error: MESSAGES.descriptionText, multiline: true })
+    .max(TEXT_MAX_LENGTH, MESSAGES.descriptionTooLong)
+    .default(''),
+  address: z
+    .string({ error: MESSAGES.addressText })
     .trim()
-    .max(100)
+    .max(SHORT_TEXT_MAX_LENGTH, MESSAGES.addressTooLong)
+    .default(''),
+  // null reads as empty: a listing as the API answers it can be sent back unchanged.
+  pickupLocation: cleanText({ error: MESSAGES.pickupLocationText })
+    .max(SHORT_TEXT_MAX_LENGTH, MESSAGES.pickupLocationTooLong)
+    .nullish(),
+  condition: z.enum(CONDITIONS, { error: MESSAGES.conditionChoice }).default('good'),
+  regularPrice: price({
+    required: MESSAGES.priceRequired,
+    notNumber: MESSAGES.priceNotNumber,
+    range: MESSAGES.priceRange,
+    cents: MESSAGES.priceCents,
+  }),
+  discountPrice: price({
+    required: MESSAGES.discountNotNumber,
+    notNumber: MESSAGES.discountNotNumber,
+    range: MESSAGES.discountRange,
+    cents: MESSAGES.discountCents,
+  }).default(0),
+  major: z
+    .string({ error: MESSAGES.majorText })
+    .trim()
+    .max(100, MESSAGES.majorUnknown)
     .refine((m) => m === '' || MAJOR_VALUES.has(m), MESSAGES.majorUnknown)
     .default(''),
-  type: z.enum(LISTING_TYPES).optional(),
+  type: z.enum(LISTING_TYPES, { error: MESSAGES.typeChoice }).optional(),
   ...schoolFlagFields,
+  ...bookListingFields,
 };
 
-/** The discount is never above the regular price (a stored listing must stay valid for its next update). */
+/** Update only (spec section 5): the regular price is not lower than the discount price. */
 const discountNotAboveRegular = {
   error: MESSAGES.discountAboveRegular,
   path: ['regularPrice'],
 };
 
-/** POST /api/listing/create. Unknown fields (userRef, _id, status, …) are dropped, never stored. */
+/**
+ * POST /api/listing/create. Unknown fields (userRef, _id, status, …) are dropped, never stored. The
+ * discount rule is the update's only, as the spec says (the form has no discount field).
+ */
 export const listingCreateSchema = z
   .object({
     ...listingFields,
@@ -75,7 +109,7 @@ export const listingCreateSchema = z
       .min(1, MESSAGES.imagesRequired)
       .max(MAX_IMAGES_ON_CREATE, MESSAGES.imagesOnCreate),
   })
-  .refine((l) => l.regularPrice >= l.discountPrice, discountNotAboveRegular);
+  .refine(publisherCoverIsAnImage.check, publisherCoverIsAnImage.issue);
 export type ListingCreateInput = z.infer<typeof listingCreateSchema>;
 
 /** POST /api/listing/update/{id}: the same body, up to 6 images, and regular ≥ discount price. */
@@ -87,28 +121,41 @@ export const listingUpdateSchema = z
       .min(1, MESSAGES.imagesRequired)
       .max(MAX_IMAGES_PER_LISTING, MESSAGES.imagesPerListing),
   })
-  .refine((l) => l.regularPrice >= l.discountPrice, discountNotAboveRegular);
+  .refine((l) => l.regularPrice >= l.discountPrice, discountNotAboveRegular)
+  .refine(publisherCoverIsAnImage.check, publisherCoverIsAnImage.issue);
 export type ListingUpdateInput = z.infer<typeof listingUpdateSchema>;
 
-const booleanParam = z.enum(['true', 'false']);
+const booleanParam = z.enum(['true', 'false'], { error: 'must be true or false' });
 const indexParam = (max: number) =>
   z
     .string()
     .regex(/^\d{1,7}$/, 'must be a whole number')
     .transform(Number)
     .pipe(z.number().max(max, `must be at most ${max}`));
+const choiceOf = (what: string) => ({ error: `is not a ${what} we know` });
 
 /** GET /api/listing/get query (spec section 7); unknown or malformed values are refused with a 400. */
 export const listingSearchSchema = z.strictObject(
   {
-    searchTerm: z.string().trim().max(100).optional(),
-    condition: z.enum(['con-all', ...CONDITIONS]).optional(),
-    major: z.string().trim().max(100).optional(),
-    courseNumber: z.string().trim().max(20).optional(),
-    status: z.enum(['active_or_none', 'active']).optional(),
-    type: z.enum([...LISTING_TYPES, 'all']).optional(),
-    sort: z.enum(['regularPrice', 'createdAt']).optional(),
-    order: z.enum(['asc', 'desc']).optional(),
+    searchTerm: z
+      .string()
+      .trim()
+      .normalize('NFC')
+      .max(100, 'must be at most 100 characters')
+      .optional(),
+    condition: z.enum(['con-all', ...CONDITIONS], choiceOf('condition')).optional(),
+    major: z.string().trim().max(100, 'must be at most 100 characters').optional(),
+    courseNumber: z.string().trim().max(20, 'must be at most 20 characters').optional(),
+    subject: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .refine((s) => SUBJECT_CODES.has(s), 'is not a subject of this campus')
+      .optional(),
+    status: z.enum(['active_or_none', 'active'], choiceOf('status')).optional(),
+    type: z.enum([...LISTING_TYPES, 'all'], choiceOf('type')).optional(),
+    sort: z.enum(['regularPrice', 'createdAt'], choiceOf('sort')).optional(),
+    order: z.enum(['asc', 'desc'], choiceOf('order')).optional(),
     startIndex: indexParam(1_000_000).optional(),
     limit: indexParam(MAX_PAGE_SIZE).pipe(z.number().min(1, 'must be at least 1')).optional(),
     ...(Object.fromEntries(SCHOOL_FLAGS.map((flag) => [flag, booleanParam.optional()])) as Record<
@@ -144,4 +191,15 @@ export type Listing = {
   status: ListingStatus;
   createdAt: string;
   updatedAt: string;
+  /** Book and course fields (issue "Books and courses"): null when the seller gave none. */
+  isbn: string | null;
+  authors: string | null;
+  edition: string | null;
+  subject: string | null;
+  /** The image URL that is the publisher's cover, if one of the images is. */
+  publisherCover: string | null;
+  /** When the listing leaves search unless its seller confirms it (ISO 8601). */
+  expiresAt: string;
+  /** When the seller last confirmed it is available ("Confirmed available N days ago"). */
+  confirmedAt: string;
 } & Record<SchoolFlag, boolean>;

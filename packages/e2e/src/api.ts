@@ -42,8 +42,10 @@ export class Api {
     return this.context.post(path, { data }).then((r) => jsonOf<T>(r, `POST ${path}`));
   }
 
-  delete<T>(path: string): Promise<T> {
-    return this.context.delete(path).then((r) => jsonOf<T>(r, `DELETE ${path}`));
+  delete<T>(path: string, data?: unknown): Promise<T> {
+    return this.context
+      .delete(path, data === undefined ? {} : { data })
+      .then((r) => jsonOf<T>(r, `DELETE ${path}`));
   }
 
   /** The raw answer, for tests about status codes. */

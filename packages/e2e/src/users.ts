@@ -49,14 +49,16 @@ export async function createUser(label?: string): Promise<TestUser> {
 
 /** Deletes the account (and so its listings and images); tolerates an account already gone. */
 export async function deleteUser(user: TestUser): Promise<void> {
+  // Deleting an account asks for its current password.
+  const body = { currentPassword: user.password };
   try {
     try {
-      await user.api.delete(`/api/user/delete/${user.id}`);
+      await user.api.delete(`/api/user/delete/${user.id}`, body);
     } catch (error) {
       if (!(error instanceof ApiFailure) || error.status !== 401) throw error;
       // The session ended (sign-out, password reset): sign in again with the current password.
       await user.api.signIn(user.email, user.password);
-      await user.api.delete(`/api/user/delete/${user.id}`);
+      await user.api.delete(`/api/user/delete/${user.id}`, body);
     }
   } catch (error) {
     if (!(error instanceof ApiFailure) || ![401, 403, 404].includes(error.status)) throw error;

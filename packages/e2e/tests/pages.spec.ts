@@ -1,7 +1,8 @@
 import type { Listing } from '@campus-books/common/listing.schemas';
 import type { Locator, Page } from '@playwright/test';
 import { expect, signInBrowser, test as base } from '../src/fixtures';
-import { expectNoAxeViolations, screenshot, settle } from '../src/page-check';
+import { expectNoAxeViolations, screenshot, settle, smallTapTargets } from '../src/page-check';
+import { bookCover } from '../src/images';
 import { createListing, createUser, deleteUser, type TestUser } from '../src/users';
 
 interface PageData {
@@ -24,7 +25,16 @@ const test = base.extend<object, { data: PageData }>({
         regularPrice: 1234.5,
         description: 'Ninth edition.\nSome highlighting in chapter 3.',
       });
-      await use({ seller, buyer, listing });
+      // Six photos, the most a listing holds: their thumbnails once made a phone page 440 px wide.
+      const more = await Promise.all(
+        [1, 2, 3, 4, 5].map(async (n) => seller.api.uploadImage(await bookCover(n * 60))),
+      );
+      const sixPhotos = await seller.api.post<Listing>(`/api/listing/update/${listing._id}`, {
+        ...listing,
+        imageUrls: [...listing.imageUrls, ...more],
+      });
+      expect(sixPhotos.imageUrls).toHaveLength(6);
+      await use({ seller, buyer, listing: sixPhotos });
       await deleteUser(seller);
       await deleteUser(buyer);
     },
@@ -178,7 +188,25 @@ const PAGES: PageCase[] = [
     path: (d) => `/update-listing/${d.listing._id}`,
     ready: (p) => p.getByRole('button', { name: 'Update listing' }),
   },
+  {
+    name: 'update-listing-not-owner',
+    as: 'buyer',
+    path: (d) => `/update-listing/${d.listing._id}`,
+    ready: (p) => p.getByText("This isn't your listing"),
+  },
 ];
+
+/** Phone widths every page must fit: nothing scrolls sideways. */
+const PHONE_WIDTHS = [375, 320];
+
+async function expectNoSidewaysScroll(page: Page, width: number): Promise<void> {
+  await page.setViewportSize({ width, height: 800 });
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
+  expect(scrollWidth, `page width at ${width} px`).toBeLessThanOrEqual(innerWidth);
+}
 
 for (const pageCase of PAGES) {
   test(`${pageCase.name}: axe finds no violations`, async ({ page, data }, testInfo) => {
@@ -189,5 +217,32 @@ for (const pageCase of PAGES) {
     await pageCase.then?.(page);
     await screenshot(page, testInfo, pageCase.name);
     await expectNoAxeViolations(page);
+  });
+
+  test(`${pageCase.name}: no wider than a phone`, async ({ page, data }, testInfo) => {
+    test.skip(
+      testInfo.project.name !== 'phone',
+      'phone widths are checked once, in the phone project',
+    );
+    const path = pageCase.path(data);
+    if (pageCase.as === 'visitor') await page.goto(path);
+    else await signInBrowser(page, pageCase.as === 'seller' ? data.seller : data.buyer, path);
+    await settle(page, pageCase.ready, pageCase);
+    await pageCase.then?.(page);
+    for (const width of PHONE_WIDTHS) await expectNoSidewaysScroll(page, width);
+  });
+
+  test(`${pageCase.name}: every tap target is at least 44 px on a phone`, async ({
+    page,
+    data,
+  }, testInfo) => {
+    test.skip(testInfo.project.name !== 'phone', 'tap targets are measured in the phone project');
+    const path = pageCase.path(data);
+    if (pageCase.as === 'visitor') await page.goto(path);
+    else await signInBrowser(page, pageCase.as === 'seller' ? data.seller : data.buyer, path);
+    await settle(page, pageCase.ready, pageCase);
+    await pageCase.then?.(page);
+    await page.setViewportSize({ width: 375, height: 800 });
+    expect(await smallTapTargets(page)).toEqual([]);
   });
 }

@@ -8,21 +8,31 @@ import {
 import type { Config } from './config/config';
 import type { Database } from './db/database';
 import adminRoutes from './features/admin/admin.routes';
+import alertsRoutes from './features/alerts/alerts.routes';
 import authRoutes from './features/auth/auth.routes';
+import booksRoutes from './features/books/books.routes';
+import coursesRoutes from './features/courses/courses.routes';
 import healthRoutes from './features/health/health.routes';
 import listingCachesPlugin from './features/listings/listings.cache';
+import listingExpiryPlugin from './features/listings/listing-expiry';
+import listingLinkRoutes from './features/listings/listing-links.routes';
+import moderationRoutes from './features/moderation/moderation.routes';
+import reportRoutes from './features/moderation/reports.routes';
 import listingRoutes from './features/listings/listings.routes';
 import userListingsRoutes from './features/listings/user-listings.routes';
 import imagesRoutes from './features/uploads/images.routes';
 import uploadRoutes from './features/uploads/uploads.routes';
+import savedRoutes from './features/saved/saved.routes';
 import userRoutes from './features/users/users.routes';
 import compressionPlugin from './plugins/compression';
 import databasePlugin from './plugins/database';
 import errorsPlugin, { sendFrameworkError, sendRouteNotFound } from './plugins/errors';
+import jobsPlugin, { type JobsPluginOptions } from './plugins/jobs';
 import mailPlugin from './plugins/mail';
 import nulGuardPlugin from './plugins/nul-guard';
 import rateLimitPlugin from './plugins/rate-limit';
 import sameOriginPlugin from './plugins/same-origin';
+import securityHeadersPlugin from './plugins/security-headers';
 import sessionsPlugin from './plugins/sessions';
 import storagePlugin from './plugins/storage';
 import webPlugin from './plugins/web';
@@ -30,6 +40,8 @@ import webPlugin from './plugins/web';
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
+    /** `draining`: the process is stopping (SIGTERM); /api/health answers 503 so balancers leave it. */
+    lifecycle: { draining: boolean };
   }
 }
 
@@ -41,6 +53,8 @@ export interface AppOptions {
   serveWeb?: boolean;
   /** Folder of the built web app, when not packages/web/dist (tests of the web shell). */
   webDistDir?: string;
+  /** The background jobs' clock and polling (tests: an injected clock, no polling). */
+  jobs?: JobsPluginOptions;
 }
 
 const BODY_LIMIT_BYTES = 256 * 1024;
@@ -76,10 +90,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
 
   app.decorate('config', options.config);
+  app.decorate('lifecycle', { draining: false });
   await app.register(errorsPlugin);
+  // First of the hooks: even an answer refused by a later one carries the headers.
+  await app.register(securityHeadersPlugin);
   await app.register(compressionPlugin);
   await app.register(nulGuardPlugin);
   await app.register(databasePlugin, { database: options.database });
+  await app.register(jobsPlugin, options.jobs ?? {});
   await app.register(listingCachesPlugin);
   await app.register(cookie);
   await app.register(sameOriginPlugin);
@@ -87,6 +105,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(mailPlugin);
   await app.register(rateLimitPlugin);
   await app.register(storagePlugin);
+  await app.register(listingExpiryPlugin);
 
   await app.register(
     async (api) => {
@@ -98,6 +117,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(uploadRoutes, { prefix: '/uploads' });
       await api.register(imagesRoutes, { prefix: '/images' });
       await api.register(adminRoutes, { prefix: '/admin' });
+      await api.register(booksRoutes, { prefix: '/books' });
+      await api.register(coursesRoutes, { prefix: '/course' });
+      await api.register(alertsRoutes, { prefix: '/alerts' });
+      await api.register(savedRoutes, { prefix: '/saved' });
+      await api.register(listingLinkRoutes, { prefix: '/listing-link' });
+      await api.register(reportRoutes, { prefix: '/reports' });
+      await api.register(moderationRoutes, { prefix: '/moderation' });
       api.setNotFoundHandler(sendRouteNotFound);
     },
     { prefix: '/api' },

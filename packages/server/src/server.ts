@@ -2,6 +2,12 @@ import path from 'node:path';
 import { ConfigError, loadConfig, type Config } from './config/config';
 import { openDatabase, type Database } from './db/database';
 import { DataDirInUseError } from './db/data-dir-lock';
+import { closeDataDir, makeDataDirPrivate } from './lib/private-data-dir';
+import { effectiveLogLevel, startLine } from './lib/start-line';
+
+// Everything the server creates (DATA_DIR, the database, the outbox, stored images) is readable by
+// its own account only: the database holds password hashes and sessions, the outbox reset links.
+process.umask(0o077);
 
 function databaseOptions(config: Config) {
   return config.databaseUrl
@@ -14,6 +20,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 /** Starts the product: configuration, database (migrated), the app, and a graceful shutdown. */
 async function main() {
   const started = performance.now(); // ms since the process started (node, then this file loaded)
+  const isTerminal = process.stdout.isTTY === true;
   // Keep the event loop busy until the server listens. Whenever it has nothing to wait for (while the
   // WebAssembly of PGlite compiles, or a promise chain runs), Node waits for every background task of
   // V8 to finish, including the optimising compilation of PGlite's hot code: ~0.25 s for nothing.
@@ -28,6 +35,9 @@ async function main() {
     }
     throw error;
   }
+
+  // An installation from before the umask above: nobody else may reach into DATA_DIR from now on.
+  closeDataDir(config.dataDir);
 
   // The app's code (Fastify, the routes) loads while the database opens: PGlite compiles its
   // WebAssembly and reads its files in the meantime.
@@ -50,6 +60,9 @@ async function main() {
     process.exit(69); // EX_UNAVAILABLE
   }
   const databaseOpened = performance.now();
+  // Once the database is open (a fresh embedded one is written world-readable): every file private.
+  // The walk runs on the thread pool while the app is built; it is done before the server listens.
+  const dataDirMadePrivate = makeDataDirPrivate(config.dataDir);
 
   const { buildApp } = await appModule;
   const app = await buildApp({
@@ -57,17 +70,38 @@ async function main() {
     database,
     serveWeb: true,
     logger: {
-      level: config.logLevel,
+      // In a terminal: the start line below, warnings and errors; JSON lines everywhere else.
+      level: effectiveLogLevel(config.logLevel, process.env, isTerminal),
       redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
     },
   });
 
+  const dataDirMade = await dataDirMadePrivate;
+  if (dataDirMade.changed > 0) {
+    app.log.info(`Made ${dataDirMade.changed} files and folders of ${config.dataDir} private`);
+  }
+  for (const problem of dataDirMade.problems.slice(0, 20)) {
+    app.log.warn(`Could not make a file of DATA_DIR private: ${problem}`);
+  }
+
+  // Graceful drain (docs/operations.md): /api/health answers 503 from now on; SHUTDOWN_DELAY_MS later
+  // the listening socket closes (the balancer sends new requests elsewhere), requests in flight and
+  // jobs in flight finish, then the process exits; after SHUTDOWN_GRACE_MS more it exits anyway.
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down');
+    app.lifecycle.draining = true;
+    app.log.info({ signal }, 'shutting down: finishing the requests in flight');
+    setTimeout(() => {
+      app.log.warn({ graceMs: config.shutdownGraceMs }, 'requests still in flight: exiting anyway');
+      process.exit(1);
+    }, config.shutdownDelayMs + config.shutdownGraceMs).unref();
     try {
+      // Still serving, while the balancer's health checks see the 503 and stop sending requests.
+      if (config.shutdownDelayMs > 0) {
+        await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
+      }
       await app.close();
     } finally {
       await database.close();
@@ -93,6 +127,7 @@ async function main() {
     `Campus Books is running at ${config.publicUrl} (database: ${database.engine}, data: ${config.dataDir}), ` +
       `${seconds(listening)} after the process started`,
   );
+  if (isTerminal) console.log(startLine(config.publicUrl));
 }
 
 await main();

@@ -66,11 +66,21 @@ export interface TestApp {
 }
 
 /** The real app on a fresh database and a temporary DATA_DIR; env overrides configuration. */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: { now?: () => Date } = {},
+): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-test-'));
-  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
+  // Book lookup off unless a test points it at its fake providers: no test reaches the internet.
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    BOOK_LOOKUP: 'off',
+    ...env,
+  });
   const database = await openTestDatabase();
-  const app = await buildApp({ config, database });
+  const app = await buildApp({ config, database, jobs: options.now ? { now: options.now } : {} });
   await app.ready();
   return {
     app,

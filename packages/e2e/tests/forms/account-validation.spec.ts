@@ -48,7 +48,7 @@ test('the profile form shows its validation messages', async ({ page, makeUser }
   const user = await makeUser('profiler');
   await signInBrowser(page, user, '/profile');
   await page.getByLabel('Email').fill('someone@gmail.com');
-  await page.getByLabel('Password').fill('short');
+  await page.getByLabel('Password', { exact: true }).fill('short');
   await page.getByLabel('GroupMe link').fill('https://example.com/group');
   await page.getByRole('button', { name: 'Update Profile' }).click();
   await expect(page.getByText(MESSAGES.schoolEmail)).toBeVisible();

@@ -47,6 +47,8 @@ test('a student updates the profile and avatar, then deletes the account', async
 
   await test.step('delete the account: its listing and images are gone', async () => {
     await page.getByRole('button', { name: 'Delete account' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
+    await dialog.getByLabel('Current password').fill(user.password);
     await page.getByRole('button', { name: 'Yes, delete my account' }).click();
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole('link', { name: 'Sign Up' }).first()).toBeAttached();

@@ -1,3 +1,4 @@
+import { displayName } from '@campus-books/common/display';
 import { expect, signInBrowser, test } from '../../src/fixtures';
 import { createListing } from '../../src/users';
 
@@ -17,7 +18,7 @@ test('a buyer finds a book by a misspelled name and contacts the seller', async 
     await page.getByPlaceholder('Start Searching...').fill('calclus');
     await page.getByPlaceholder('Start Searching...').press('Enter');
     const results = page.getByRole('region', { name: 'Listing results' });
-    await results.getByRole('link', { name: bookName, exact: true }).click();
+    await results.getByRole('link', { name: displayName(bookName), exact: true }).click();
     await expect(page).toHaveURL(`/listing/${listing._id}`);
     await expect(page.getByRole('heading', { level: 1, name: bookName })).toBeVisible();
   });

@@ -1,3 +1,4 @@
+import { displayName } from '@campus-books/common/display';
 import { expect, openMenu, test } from '../../src/fixtures';
 import { bookCover } from '../../src/images';
 import { linkIn, VERIFY_SUBJECT, waitForMail } from '../../src/mail';
@@ -36,8 +37,12 @@ test('a new student signs up, verifies, signs in and lists a book that buyers th
 
   await test.step('open the verification link from the mail', async () => {
     const mail = await waitForMail(student.email, VERIFY_SUBJECT);
-    await page.goto(linkIn(mail, '/verify-email/'));
+    const link = linkIn(mail, '/verify-email/');
+    await page.goto(link);
     await expect(page.getByRole('status')).toContainText('verified');
+    // Opened a second time, the used link says so and points to sign-in.
+    await page.goto(link);
+    await expect(page.getByRole('status')).toContainText('already verified — sign in');
     await page.getByRole('main').getByRole('link', { name: 'Sign In', exact: true }).click();
   });
 
@@ -71,7 +76,7 @@ test('a new student signs up, verifies, signs in and lists a book that buyers th
     await page.goto('/');
     const recent = page.getByRole('region', { name: 'Recent Additions' });
     await expect(recent.getByRole('link', { name: bookName })).toBeVisible();
-    await expect(recent.locator(`img[alt="${bookName}"]`)).toHaveAttribute(
+    await expect(recent.locator(`img[alt="${displayName(bookName)}"]`)).toHaveAttribute(
       'src',
       /\/api\/images\//,
     );

@@ -1,3 +1,4 @@
+import { displayName } from '@campus-books/common/display';
 import { expect, signInBrowser, test } from '../../src/fixtures';
 import { createListing } from '../../src/users';
 
@@ -39,11 +40,13 @@ test('the owner edits a listing, marks it sold and relists it', async ({ page, m
     await page.goto('/profile');
     await page.getByRole('button', { name: 'My Listings' }).click();
     const myListings = page.getByRole('region', { name: 'Your listings' });
+    await myListings.getByRole('button', { name: `Manage ${newName}` }).click();
     await myListings.getByRole('button', { name: `Mark as sold ${newName}` }).click();
     await expect(
       page.getByRole('status').filter({ hasText: 'Listing marked as sold' }),
     ).toBeVisible();
-    const sold = myListings.getByRole('region', { name: 'Sold' });
+    await myListings.getByRole('tab', { name: /^Sold/ }).click();
+    const sold = myListings.getByRole('tabpanel', { name: 'Sold' });
     await expect(sold.getByRole('link', { name: newName })).toBeVisible();
     await page.goto(`/search?searchTerm=${encodeURIComponent(newName)}`);
     await expect(page.getByText('No listing found!')).toBeVisible();
@@ -52,6 +55,8 @@ test('the owner edits a listing, marks it sold and relists it', async ({ page, m
   await test.step('relist it: it is back in search', async () => {
     await page.goto('/profile');
     await page.getByRole('button', { name: 'My Listings' }).click();
+    await page.getByRole('tab', { name: /^Sold/ }).click();
+    await page.getByRole('button', { name: `Manage ${newName}` }).click();
     await page.getByRole('button', { name: `Relist ${newName}` }).click();
     await expect(page.getByRole('status').filter({ hasText: 'for sale again' })).toBeVisible();
     await page.goto(`/search?searchTerm=${encodeURIComponent(newName)}`);
@@ -71,9 +76,10 @@ test('the owner deletes a listing from the profile: it and its photo are gone', 
 
   await signInBrowser(page, seller, '/profile');
   await page.getByRole('button', { name: 'My Listings' }).click();
+  await page.getByRole('button', { name: `Manage ${name}` }).click();
   await page.getByRole('button', { name: `Delete ${name}` }).click();
   const dialog = page.getByRole('dialog', { name: 'Delete this listing?' });
-  await expect(dialog).toContainText(name);
+  await expect(dialog).toContainText(displayName(name));
   await dialog.getByRole('button', { name: 'Delete listing' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Listing deleted' })).toBeVisible();
   await expect(page.getByRole('link', { name })).toHaveCount(0);

@@ -1,3 +1,4 @@
+import { displayName } from '@campus-books/common/display';
 import { MAJORS } from '@campus-books/common/campus';
 import { CONDITIONS } from '@campus-books/common/constants';
 import type { Page } from '@playwright/test';
@@ -45,7 +46,9 @@ test('search: every filter and sort, paging to the end, Clear Filters, back and 
   const expectNames = async (expected: string[]) => {
     await expect(cards).toHaveCount(expected.length);
     for (const name of expected) {
-      await expect(results.getByRole('link', { name, exact: true })).toBeVisible();
+      await expect(
+        results.getByRole('link', { name: displayName(name), exact: true }),
+      ).toBeVisible();
     }
   };
   const start = async () => {
@@ -55,9 +58,12 @@ test('search: every filter and sort, paging to the end, Clear Filters, back and 
     await openFilters(page);
   };
 
+  // A phone's two columns never end on a lone card while more can be loaded: of a first page of 9,
+  // 8 show until "Show more" fills the row.
+  const firstPage = isPhone(page) ? 8 : 9;
   await test.step('pages of 9, "Show more" to the end', async () => {
     await start();
-    await expect(cards).toHaveCount(9);
+    await expect(cards).toHaveCount(firstPage);
     const showMore = page.getByRole('button', { name: 'Show more' });
     await showMore.click();
     await expect(cards).toHaveCount(18);
@@ -106,7 +112,7 @@ test('search: every filter and sort, paging to the end, Clear Filters, back and 
     await filters.getByLabel('Course Number').fill(course);
     await filters.getByRole('button', { name: 'Search' }).click();
     await expect(page).toHaveURL(new RegExp(`courseNumber=${course}`));
-    await expect(cards).toHaveCount(9);
+    await expect(cards).toHaveCount(firstPage);
   });
 
   await test.step('each sort', async () => {
@@ -121,7 +127,9 @@ test('search: every filter and sort, paging to the end, Clear Filters, back and 
     await expect(page.getByLabel('Sort by')).toHaveValue('latest');
     for (const [label, first] of sorts) {
       await page.getByLabel('Sort by').selectOption({ label });
-      await expect(cards.first().getByRole('link', { name: first, exact: true })).toBeVisible();
+      await expect(
+        cards.first().getByRole('link', { name: displayName(first), exact: true }),
+      ).toBeVisible();
     }
   });
 

@@ -53,13 +53,57 @@ const envSchema = z.object({
   DONATION_URL: urlWithScheme(['https'], 'https').optional(),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  // Attempts per window on the account routes (features/auth); the e2e suite raises them.
-  RATE_LIMIT_WINDOW_MINUTES: attemptCount.default(15),
-  RATE_LIMIT_SIGNIN_PER_IP: attemptCount.default(20),
-  RATE_LIMIT_SIGNIN_PER_ACCOUNT: attemptCount.default(10),
-  RATE_LIMIT_SIGNUP_PER_IP: attemptCount.default(10),
-  RATE_LIMIT_MAIL_PER_IP: attemptCount.default(10),
+  // Attempts per window (features/auth, docs/security.md "Sign-in and sign-up limits"); sized for a
+  // campus behind a few NAT addresses. The e2e suite raises them.
+  RATE_LIMIT_WINDOW_MINUTES: attemptCount.default(60),
+  /** Failed sign-ins from one address before it must solve a challenge. */
+  RATE_LIMIT_SIGNIN_PER_IP: attemptCount.default(500),
+  /** Failed sign-ins on one account before it refuses devices it does not know. */
+  RATE_LIMIT_SIGNIN_PER_ACCOUNT: attemptCount.default(100),
+  /** Sign-ups from one address before it must solve a challenge. */
+  RATE_LIMIT_SIGNUP_PER_IP: attemptCount.default(500),
+  RATE_LIMIT_MAIL_PER_IP: attemptCount.default(200),
   RATE_LIMIT_MAIL_PER_ADDRESS: attemptCount.default(5),
+  /** Listings one account may create per hour. */
+  RATE_LIMIT_LISTINGS_PER_ACCOUNT: attemptCount.default(20),
+  /** Proof-of-work difficulty: PBKDF2 iterations per try, and the highest try count. */
+  ALTCHA_COST: attemptCount.default(1000),
+  ALTCHA_MAX_COUNTER: attemptCount.default(10_000),
+  // Background jobs (src/jobs): how often a server looks for due ones; a recurring no-op job that
+  // records each run, for the load-balancer test only.
+  JOBS_POLL_MS: z.coerce.number().int().min(50).max(3_600_000).default(5_000),
+  JOBS_HEARTBEAT_MS: z.coerce.number().int().min(100).max(3_600_000).optional(),
+  JOBS_LEASE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(300_000),
+  // How long a stopping server waits for requests in flight (and tells the balancer it is leaving).
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  // How long a stopping server keeps serving while /api/health answers 503, before it closes its
+  // socket: a balancer's health checks take it out meanwhile (0 without a balancer).
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
+  // Book lookup by ISBN (features/books): the providers' base URLs, so a mirror or a test can stand in.
+  BOOK_LOOKUP: z.enum(['on', 'off']).default('on'),
+  OPEN_LIBRARY_URL: urlWithScheme(['http', 'https'], 'web').default('https://openlibrary.org'),
+  OPEN_LIBRARY_COVERS_URL: urlWithScheme(['http', 'https'], 'web').default(
+    'https://covers.openlibrary.org',
+  ),
+  GOOGLE_BOOKS_URL: urlWithScheme(['http', 'https'], 'web').default('https://www.googleapis.com'),
+  GOOGLE_BOOKS_COVERS_URL: urlWithScheme(['http', 'https'], 'web').default(
+    'https://books.google.com',
+  ),
+  GOOGLE_BOOKS_API_KEY: optionalText,
+  // Trust and freshness (features/moderation, listing-expiry.ts).
+  LISTING_LIFETIME_DAYS: z.coerce.number().int().min(1).max(3650).default(60),
+  /** How often the expiry job looks for listings to expire or remind (the browser tests: seconds). */
+  LISTING_EXPIRY_CHECK_MS: z.coerce.number().int().min(1000).max(86_400_000).default(900_000),
+  /** Ends of terms (YYYY-MM-DD, comma-separated): a listing expires at the next one instead. */
+  TERM_END_DATES: z
+    .string()
+    .trim()
+    .regex(/^(\d{4}-\d{2}-\d{2})?(\s*,\s*\d{4}-\d{2}-\d{2})*$/, 'must be dates such as 2027-05-08')
+    .default(''),
+  /** Reports from this many different students hide a listing until a moderator looks. */
+  REPORT_HIDE_THRESHOLD: z.coerce.number().int().min(1).max(1000).default(3),
+  /** The campus's moderators (comma-separated school e-mails; verified accounts only). */
+  MODERATOR_EMAILS: z.string().default(''),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -91,6 +135,37 @@ export interface Config {
   /** Whether cookies get the Secure flag: true when PUBLIC_URL is https. */
   secureCookies: boolean;
   rateLimits: RateLimits;
+  /** The proof-of-work challenge an address past its ceiling solves (features/auth/challenge.ts). */
+  challenge: { cost: number; maxCounter: number };
+  jobs: { pollMs: number; leaseMs: number; heartbeatMs: number | null };
+  /** How long SIGTERM waits for requests in flight before the process exits anyway. */
+  shutdownGraceMs: number;
+  /** How long SIGTERM keeps serving with /api/health at 503 before it stops accepting. */
+  shutdownDelayMs: number;
+  books: BookLookupConfig;
+  trust: TrustConfig;
+}
+
+/** Listing freshness and moderation (issue 16). */
+export interface TrustConfig {
+  listingLifetimeDays: number;
+  expiryCheckMs: number;
+  /** Term ends, ascending (end of that day, UTC). */
+  termEnds: Date[];
+  reportHideThreshold: number;
+  /** Lower-case addresses. */
+  moderatorEmails: string[];
+}
+
+/** Where ISBNs are looked up (base URLs without a trailing slash); `lookup` false asks no one. */
+export interface BookLookupConfig {
+  lookup: boolean;
+  openLibraryUrl: string;
+  openLibraryCoversUrl: string;
+  googleBooksUrl: string;
+  googleBooksCoversUrl: string;
+  /** Google Books is asked (after Open Library) only when a key is set. */
+  googleBooksApiKey: string | null;
 }
 
 /** Attempts allowed per window; "mail" covers sign-up, forgot-password and resend-verification. */
@@ -101,6 +176,8 @@ export interface RateLimits {
   signUpPerIp: number;
   mailPerIp: number;
   mailPerAddress: number;
+  /** Listings created per account per hour. */
+  listingsPerAccount: number;
 }
 
 export class ConfigError extends Error {
@@ -174,6 +251,36 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       signUpPerIp: env.RATE_LIMIT_SIGNUP_PER_IP,
       mailPerIp: env.RATE_LIMIT_MAIL_PER_IP,
       mailPerAddress: env.RATE_LIMIT_MAIL_PER_ADDRESS,
+      listingsPerAccount: env.RATE_LIMIT_LISTINGS_PER_ACCOUNT,
+    },
+    challenge: { cost: env.ALTCHA_COST, maxCounter: env.ALTCHA_MAX_COUNTER },
+    jobs: {
+      pollMs: env.JOBS_POLL_MS,
+      leaseMs: env.JOBS_LEASE_MS,
+      heartbeatMs: env.JOBS_HEARTBEAT_MS ?? null,
+    },
+    shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
+    shutdownDelayMs: env.SHUTDOWN_DELAY_MS,
+    books: {
+      lookup: env.BOOK_LOOKUP === 'on',
+      openLibraryUrl: env.OPEN_LIBRARY_URL.replace(/\/+$/, ''),
+      openLibraryCoversUrl: env.OPEN_LIBRARY_COVERS_URL.replace(/\/+$/, ''),
+      googleBooksUrl: env.GOOGLE_BOOKS_URL.replace(/\/+$/, ''),
+      googleBooksCoversUrl: env.GOOGLE_BOOKS_COVERS_URL.replace(/\/+$/, ''),
+      googleBooksApiKey: env.GOOGLE_BOOKS_API_KEY ?? null,
+    },
+    trust: {
+      listingLifetimeDays: env.LISTING_LIFETIME_DAYS,
+      expiryCheckMs: env.LISTING_EXPIRY_CHECK_MS,
+      termEnds: env.TERM_END_DATES.split(',')
+        .map((d) => d.trim())
+        .filter(Boolean)
+        .map((d) => new Date(`${d}T23:59:59Z`))
+        .sort((a, b) => a.getTime() - b.getTime()),
+      reportHideThreshold: env.REPORT_HIDE_THRESHOLD,
+      moderatorEmails: env.MODERATOR_EMAILS.split(',')
+        .map((e) => e.trim().toLowerCase())
+        .filter(Boolean),
     },
   };
 }

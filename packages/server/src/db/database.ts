@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { lockDataDir } from './data-dir-lock';
+import { PgNotificationListener, type NotificationHandler, type Unlisten } from './notifications';
 import * as schema from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -13,6 +14,16 @@ export interface Database {
   db: Db;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
+  /**
+   * LISTEN on a channel: `onNotify` gets each NOTIFY's payload, once its transaction committed. On
+   * PostgreSQL a dedicated connection that reconnects by itself; `onReconnect` then tells that
+   * notifications may have been missed. PGlite delivers the notifications of its one process.
+   */
+  listen(
+    channel: string,
+    onNotify: NotificationHandler,
+    onReconnect?: () => void,
+  ): Promise<Unlisten>;
   close(): Promise<void>;
 }
 
@@ -54,13 +65,21 @@ async function openPostgres(options: { url: string; poolSize?: number }): Promis
     await client.query('SELECT pg_advisory_unlock(72707369)').catch(() => {});
     client.release();
   }
+  const listener = new PgNotificationListener(() => {
+    const client = new pg.Client({ connectionString: options.url, connectionTimeoutMillis: 5000 });
+    return client;
+  });
   return {
     engine: 'postgres',
     db,
     ping: async () => {
       await pool.query('SELECT 1');
     },
-    close: () => pool.end(),
+    listen: (channel, onNotify, onReconnect) => listener.listen(channel, onNotify, onReconnect),
+    close: async () => {
+      await listener.close();
+      await pool.end();
+    },
   };
 }
 
@@ -93,6 +112,10 @@ async function openPglite(options: {
       db,
       ping: async () => {
         await db.execute(sql`SELECT 1`);
+      },
+      listen: async (channel, onNotify) => {
+        const unlisten = await client.listen(channel, onNotify);
+        return () => unlisten();
       },
       close: async () => {
         try {

@@ -1,10 +1,15 @@
 import { sql } from 'drizzle-orm';
+import { REPORT_REASONS } from '@campus-books/common/constants';
 import {
+  bigint,
+  boolean,
   check,
   index,
   integer,
+  jsonb,
   numeric,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -29,6 +34,8 @@ export const users = pgTable(
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     /** A new address that replaces `email` once its verification link is used. */
     pendingEmail: text('pending_email'),
+    /** Set by a moderator: cannot sign in or list, listings hidden (migration 0012). */
+    suspendedAt: timestamp('suspended_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -49,6 +56,14 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_id_idx').on(t.userId)],
 );
 
+export interface SignupClaim {
+  passwordHash: string;
+  firstName: string;
+  lastName: string;
+  username: string;
+  groupmelink: string;
+}
+
 /** Single-use e-mailed tokens; only a SHA-256 hash of the token is stored. */
 export const emailTokens = pgTable(
   'email_tokens',
@@ -60,6 +75,11 @@ export const emailTokens = pgTable(
     purpose: text('purpose', { enum: ['verify_email', 'reset_password'] }).notNull(),
     /** The address the token verifies (sign-up or e-mail change). */
     email: text('email'),
+    /**
+     * On a link mailed to a sign-up that met an existing unverified account: that sign-up's
+     * password hash and names, set on the account when the link is used (decision 008).
+     */
+    signupClaim: jsonb('signup_claim').$type<SignupClaim>(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
     createdAt: createdAt(),
@@ -101,14 +121,41 @@ export const listings = pgTable(
     type: text('type', { enum: ['sale', 'rent'] })
       .notNull()
       .default('sale'),
-    status: text('status', { enum: ['active', 'sold'] })
+    status: text('status', { enum: ['active', 'sold', 'expired', 'hidden', 'removed'] })
       .notNull()
       .default('active'),
     soldAt: timestamp('sold_at', { withTimezone: true }),
+    /** The create request's Idempotency-Key, if it sent one: one listing per key and owner. */
+    idempotencyKey: text('idempotency_key'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** The book, as its ISBN-13 (migration 0011). */
+    isbn: text('isbn'),
+    authors: text('authors'),
+    edition: text('edition'),
+    /** A subject code of campus.ts SUBJECTS, said before the course number ("ECON 101"). */
+    subject: text('subject'),
+    /** Which of imageUrls is the publisher's cover (imported from a book provider), if any. */
+    publisherCoverUrl: text('publisher_cover_url'),
+    /** When the listing leaves search unless confirmed (listing-expiry.ts, migration 0012). */
+    expiresAt: timestamp('expires_at', { withTimezone: true })
+      .notNull()
+      .default(sql`now() + interval '60 days'`),
+    /** When the seller last said it is still available (creation, relist, "Still available"). */
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }).notNull().defaultNow(),
+    reminded7dAt: timestamp('reminded_7d_at', { withTimezone: true }),
+    reminded1dAt: timestamp('reminded_1d_at', { withTimezone: true }),
+    /** Why a 'hidden' listing is hidden: 'reports' or 'suspension'. */
+    hiddenReason: text('hidden_reason', { enum: ['reports', 'suspension'] }),
   },
   (t) => [
+    // NULLs are distinct: creates without the header never collide (migration 0010).
+    uniqueIndex('listings_user_idempotency_key').on(t.userId, t.idempotencyKey),
+    index('listings_isbn_idx').on(t.isbn),
+    index('listings_active_expires_idx')
+      .on(t.expiresAt)
+      .where(sql`${t.status} = 'active'`),
+    index('listings_subject_course_idx').on(t.subject, t.courseNumber, t.status),
     index('listings_status_created_idx').on(t.status, t.createdAt.desc(), t.id),
     index('listings_status_price_idx').on(t.status, t.regularPrice, t.id),
     index('listings_user_idx').on(t.userId, t.createdAt.desc()),
@@ -152,22 +199,42 @@ export const listingWords = pgTable(
   (t) => [index('listing_words_trgm_idx').using('gin', sql`${t.word} gin_trgm_ops`)],
 );
 
+/**
+ * What the book providers answered per ISBN-13 (features/books): a hit is kept, a miss (`found`
+ * false) is asked again after a day. A campus asks a provider once per book.
+ */
+export const books = pgTable('books', {
+  isbn: text('isbn').primaryKey(),
+  found: boolean('found').notNull(),
+  title: text('title'),
+  authors: text('authors'),
+  edition: text('edition'),
+  publisher: text('publisher'),
+  year: integer('year'),
+  coverUrl: text('cover_url'),
+  provider: text('provider'),
+  fetchedAt: timestamp('fetched_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export type BookRow = typeof books.$inferSelect;
+
 export type UserRow = typeof users.$inferSelect;
 export type ListingRow = typeof listings.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
 
 /**
- * Uploaded images. The row is created when a tus upload starts (status `uploading`), becomes `ready`
- * once processed into WebP variants, `attached` once a listing or avatar uses it, and `deleting` while
- * its files are removed. The owner is SET NULL on account deletion, not cascaded: the row is the only
- * record of the files in storage, so it must outlive the user until the sweep has deleted them.
+ * Uploaded images. The row is created when a tus upload starts (status `uploading`), is `processing`
+ * from the moment one request claims its finish, becomes `ready` once processed into WebP variants,
+ * `attached` once a listing or avatar uses it, and `deleting` while its files are removed. The owner
+ * is SET NULL on account deletion, not cascaded: the row is the only record of the files in storage,
+ * so it must outlive the user until the sweep has deleted them.
  */
 export const images = pgTable(
   'images',
   {
     id: uuid('id').primaryKey(),
     ownerId: uuid('owner_id').references(() => users.id, { onDelete: 'set null' }),
-    status: text('status', { enum: ['uploading', 'ready', 'attached', 'deleting'] })
+    status: text('status', { enum: ['uploading', 'processing', 'ready', 'attached', 'deleting'] })
       .notNull()
       .default('uploading'),
     /** Bytes of the upload as received. */
@@ -185,3 +252,202 @@ export const images = pgTable(
 );
 
 export type ImageRow = typeof images.$inferSelect;
+
+/**
+ * Attempt counters of every rate limit (plugins/rate-limit.ts), shared by all app servers: one row per
+ * rule and key, a fixed window starting at `window_start` (ms since the epoch). UNLOGGED in the
+ * migration (0007): a crash may reset the counters, nothing else.
+ */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').primaryKey(),
+    windowStart: bigint('window_start', { mode: 'number' }).notNull(),
+    count: integer('count').notNull(),
+    expiresAt: bigint('expires_at', { mode: 'number' }).notNull(),
+  },
+  (t) => [index('rate_limits_expires_at_idx').on(t.expiresAt)],
+);
+
+/**
+ * Background jobs (src/jobs/jobs.ts, migration 0008): one-off jobs and recurring schedules that any
+ * app server may claim; `lockedUntil` is the claimer's lease, `lockedBy` the claim's token.
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    key: text('key').unique(),
+    payload: jsonb('payload').notNull().default({}),
+    runAt: timestamp('run_at', { withTimezone: true }).notNull(),
+    /** Set for a recurring schedule: the next slot follows the previous one by this much. */
+    intervalMs: integer('interval_ms'),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lockedBy: uuid('locked_by'),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(10),
+    lastError: text('last_error'),
+    failedAt: timestamp('failed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('jobs_due_idx')
+      .on(t.runAt)
+      .where(sql`${t.failedAt} IS NULL`),
+  ],
+);
+
+export type JobRow = typeof jobs.$inferSelect;
+
+/** Leases of tus uploads, so one app server at a time writes an upload (upload-locker.ts). */
+export const uploadLocks = pgTable('upload_locks', {
+  uploadId: text('upload_id').primaryKey(),
+  holder: uuid('holder').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+/**
+ * One row: the catalogue's version, bumped by a trigger in every statement that writes listings
+ * (migration 0008). Caches of search answers are valid for one version (listings.cache.ts).
+ */
+export const catalogueVersion = pgTable(
+  'catalogue_version',
+  {
+    id: integer('id').primaryKey().default(1),
+    version: bigint('version', { mode: 'number' }).notNull().default(0),
+  },
+  () => [check('catalogue_version_one_row', sql`id = 1`)],
+);
+
+/**
+ * A student's standing search (migration 0013): every criterion set must match a new listing.
+ * `termWords` are the search term's words, each of which the listing's name must contain.
+ */
+export const alerts = pgTable(
+  'alerts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    searchTerm: text('search_term'),
+    termWords: text('term_words').array(),
+    isbn: text('isbn'),
+    subject: text('subject'),
+    courseNumber: text('course_number'),
+    major: text('major'),
+    condition: text('condition'),
+    school: text('school'),
+    maxPrice: numeric('max_price', { precision: 12, scale: 2, mode: 'number' }),
+    digest: boolean('digest').notNull().default(false),
+    paused: boolean('paused').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('alerts_user_idx').on(t.userId),
+    index('alerts_isbn_idx')
+      .on(t.isbn)
+      .where(sql`NOT ${t.paused}`),
+    index('alerts_course_idx')
+      .on(t.subject, t.courseNumber)
+      .where(sql`NOT ${t.paused}`),
+  ],
+);
+
+export type AlertRow = typeof alerts.$inferSelect;
+
+/**
+ * The outbox of alert and saved-listing mails: one row per student, listing and event (`alert`,
+ * `sold`, `price:<amount>`), so nothing is mailed twice; a sender claims rows, mails, marks them sent.
+ */
+export const alertDeliveries = pgTable(
+  'alert_deliveries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    listingId: uuid('listing_id')
+      .notNull()
+      .references(() => listings.id, { onDelete: 'cascade' }),
+    alertId: uuid('alert_id').references(() => alerts.id, { onDelete: 'cascade' }),
+    event: text('event').notNull(),
+    digest: boolean('digest').notNull().default(false),
+    claimedBy: uuid('claimed_by'),
+    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('alert_deliveries_once').on(t.userId, t.listingId, t.event),
+    index('alert_deliveries_pending_idx')
+      .on(t.userId)
+      .where(sql`${t.sentAt} IS NULL`),
+  ],
+);
+
+/** A student's saved (hearted) listings. */
+export const savedListings = pgTable(
+  'saved_listings',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    listingId: uuid('listing_id')
+      .notNull()
+      .references(() => listings.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.listingId] }),
+    index('saved_listings_listing_idx').on(t.listingId),
+  ],
+);
+
+/** Students' reports of listings (features/moderation, migration 0012): one per student and listing. */
+export const listingReports = pgTable(
+  'listing_reports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    listingId: uuid('listing_id')
+      .notNull()
+      .references(() => listings.id, { onDelete: 'cascade' }),
+    reporterId: uuid('reporter_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    reason: text('reason', { enum: REPORT_REASONS }).notNull(),
+    note: text('note'),
+    createdAt: createdAt(),
+    /** A moderator dealt with it: out of the queue and of the count that hides a listing. */
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('listing_reports_listing_reporter_key').on(t.listingId, t.reporterId),
+    index('listing_reports_open_idx')
+      .on(t.createdAt)
+      .where(sql`${t.resolvedAt} IS NULL`),
+  ],
+);
+
+/**
+ * Every moderator action; append-only (a trigger refuses UPDATE and DELETE, migration 0012). No
+ * foreign keys: the record outlives the accounts and listings it names.
+ */
+export const moderationLog = pgTable(
+  'moderation_log',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    moderatorId: uuid('moderator_id'),
+    moderatorEmail: text('moderator_email').notNull(),
+    action: text('action', {
+      enum: ['dismiss', 'remove', 'suspend', 'unsuspend'],
+    }).notNull(),
+    listingId: uuid('listing_id'),
+    userId: uuid('user_id'),
+    reason: text('reason'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('moderation_log_created_idx').on(t.createdAt.desc())],
+);

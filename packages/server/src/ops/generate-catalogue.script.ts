@@ -13,7 +13,12 @@ const [dataDir, listings = '1000', users = '100', images = '300'] = process.argv
 if (!dataDir)
   throw new Error('usage: generate-catalogue.script.ts <DATA_DIR> [listings] [users] [images]');
 const started = Date.now();
-const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+const config = loadConfig({
+  NODE_ENV: 'test',
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'silent',
+  RATE_LIMIT_LISTINGS_PER_ACCOUNT: '1000000',
+});
 const database = await openDatabase({ engine: 'pglite', dataDir: path.join(dataDir, 'db') });
 const app = await buildApp({ config, database });
 await app.ready();

@@ -38,6 +38,8 @@ export async function createInstallation(
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
+    // Catalogues are made through the API by a few sellers: the hourly creation limit is not tested here.
+    RATE_LIMIT_LISTINGS_PER_ACCOUNT: '100000',
     ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
     ...extraEnv,
   };

@@ -7,7 +7,7 @@ import type { Storage } from '../lib/storage/storage';
 import { extractArchive } from './archive-reader';
 import { RestoreRefusedError, fileEntry, tableEntry, type Manifest } from './manifest';
 import { noProgress, type Progress } from './progress';
-import { appliedMigrations, columnsOf, tablesInRestoreOrder } from './snapshot';
+import { appliedMigrations, columnsOf, OPERATIONAL_TABLES, tablesInRestoreOrder } from './snapshot';
 import { verifyInstallation, type Verification } from './verify';
 
 const INSERT_BATCH_ROWS = 500;
@@ -31,6 +31,7 @@ export interface RestoreOptions {
 export async function assertEmptyTarget(db: Db, storage: Storage | null): Promise<void> {
   const found: string[] = [];
   for (const table of await tablesInRestoreOrder(db)) {
+    if (OPERATIONAL_TABLES.has(table)) continue;
     const result = (await db.execute(
       sql.raw(`SELECT count(*)::int AS n FROM ${quote(table)}`),
     )) as unknown as { rows: { n: number }[] };

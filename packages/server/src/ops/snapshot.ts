@@ -88,6 +88,20 @@ export interface DatabaseSnapshot {
  */
 export const DERIVED_TABLES: ReadonlySet<string> = new Set(['listing_words']);
 
+/**
+ * Tables of the running servers' coordination and caches (rate-limit counters, 0007; background jobs,
+ * upload locks and the search caches' catalogue version, 0008; the book providers' answers, asked
+ * again after a restore, 0011): left out of a backup, and ignored by a restore's check
+ * that its target is empty. A restored installation schedules its recurring jobs again at start.
+ */
+export const OPERATIONAL_TABLES: ReadonlySet<string> = new Set([
+  'rate_limits',
+  'books',
+  'jobs',
+  'upload_locks',
+  'catalogue_version',
+]);
+
 const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
 
 /**
@@ -100,7 +114,7 @@ export async function takeSnapshot(db: Db): Promise<DatabaseSnapshot> {
     async (tx) => {
       const tables: TableSnapshot[] = [];
       for (const name of await tablesInRestoreOrder(tx)) {
-        if (DERIVED_TABLES.has(name)) continue;
+        if (DERIVED_TABLES.has(name) || OPERATIONAL_TABLES.has(name)) continue;
         const rows = await rowsOf<{ r: string }>(
           tx,
           sql.raw(`SELECT row_to_json(t)::text AS r FROM ${quote(name)} t`),

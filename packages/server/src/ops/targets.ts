@@ -34,6 +34,7 @@ export async function connectPostgres(url: string): Promise<Database> {
     ping: async () => {
       await pool.query('SELECT 1');
     },
+    listen: () => Promise.reject(new Error('A backup connection does not listen')),
     close: () => pool.end(),
   };
 }

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { ApiErrorBody } from '@campus-books/common/api';
 import { MESSAGES } from '@campus-books/common/messages';
 import { AppError } from '../lib/errors';
+import { setBareSecurityHeaders } from './security-headers';
 
 interface ValidationIssue {
   instancePath?: string;
@@ -79,6 +80,7 @@ export default fp(async function errorsPlugin(app: FastifyInstance) {
         statusCode: error.statusCode,
         message: error.message,
         ...(error.errors ? { errors: error.errors } : {}),
+        ...error.extra,
       };
       return reply.status(error.statusCode).send(body);
     }
@@ -129,5 +131,6 @@ export function sendFrameworkError(
   const message =
     status === 414 ? 'A path parameter is too long' : 'The request path is not a valid URL';
   request.log.info({ err: error }, 'refused by the router');
+  setBareSecurityHeaders(reply);
   return reply.status(status).send({ success: false, statusCode: status, message });
 }

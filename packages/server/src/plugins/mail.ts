@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -10,6 +10,8 @@ export interface Mail {
   subject: string;
   text: string;
   html?: string;
+  /** Extra headers, e.g. List-Unsubscribe (RFC 8058). */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {
@@ -58,7 +60,9 @@ export default fp(
         return;
       }
       await mkdir(outbox, { recursive: true });
-      await writeFile(file, info.message as Buffer);
+      // Written aside, then renamed: a reader of the outbox never sees half a mail.
+      await writeFile(`${file}.part`, info.message as Buffer);
+      await rename(`${file}.part`, file);
       app.log.info({ to: mail.to, subject: mail.subject, file }, 'e-mail written to the outbox');
     }
 

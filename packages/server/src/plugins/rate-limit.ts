@@ -1,23 +1,38 @@
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/errors';
+import {
+  createDatabaseStore,
+  withMemoryFallback,
+  type Clock,
+  type Hit,
+  type LimitStore,
+} from './limit-store';
 
 export interface LimitRule {
   /** Names the counter: two rules never share counts. */
   name: string;
-  /** Attempts allowed per window (the window is RATE_LIMIT_WINDOW_MINUTES). */
+  /** Attempts allowed per window. */
   max: number;
   /** What is counted: the client IP, an e-mail address, …; undefined counts nothing. */
   keyOf: (request: FastifyRequest) => string | undefined;
+  /** The window's length; RATE_LIMIT_WINDOW_MINUTES when not given. */
+  windowMs?: number;
 }
 
 export type LimitHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+export interface Limits {
+  /** Counts one attempt of `name` for `key` in the shared store (see LimitStore.take). */
+  take(name: string, key: string, max: number, windowMs?: number): Promise<Hit>;
+  store: LimitStore & { readonly degraded: boolean };
+}
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** A hook that answers 429 once `rule.keyOf(request)` made more than `rule.max` attempts. */
     limitAttempts(rule: LimitRule): LimitHook;
+    limits: Limits;
   }
 }
 
@@ -35,30 +50,60 @@ export function tooManyAttemptsMessage(ttlMs: number): string {
   return `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
 }
 
+/** The 429 of a refused hit, with Retry-After in seconds. */
+export function tooManyAttempts(reply: FastifyReply, hit: Hit, now = Date.now()): AppError {
+  const ttl = Math.max(0, hit.resetAt - now);
+  reply.header('retry-after', Math.max(1, Math.ceil(ttl / 1000)));
+  return new AppError(429, tooManyAttemptsMessage(ttl));
+}
+
+const SWEEP_INTERVAL_MS = 10 * 60_000;
+
+export interface RateLimitOptions {
+  /** Reads the time for every window (tests move it); Date.now by default. */
+  clock?: Clock;
+}
+
 /**
- * Per-route attempt limits on @fastify/rate-limit's counters. Its own route hook marks a request
- * as counted after the first rule, so a route with two rules (per IP and per account) calls its
- * manual limiter once per rule instead.
+ * Every attempt limit counts in one table of the database (docs/decisions/005-shared-rate-limits.md),
+ * so N app servers allow the configured count, not N times it. When the database does not answer,
+ * each server counts in memory for a moment (logged once) rather than failing the limited routes.
  */
 export default fp(
-  async function rateLimitPlugin(app: FastifyInstance) {
-    await app.register(rateLimit, { global: false });
-    const windowMs = app.config.rateLimits.windowMs;
+  async function rateLimitPlugin(app: FastifyInstance, options: RateLimitOptions) {
+    const clock: Clock = options.clock ?? (() => Date.now());
+    const defaultWindowMs = app.config.rateLimits.windowMs;
+    const store = withMemoryFallback(createDatabaseStore(app.database.db, clock), {
+      clock,
+      onUnavailable: (error) =>
+        app.log.warn(
+          { err: error },
+          'rate limits: the database does not answer; counting in memory for now',
+        ),
+      onRecovered: () => app.log.info('rate limits: counting in the database again'),
+    });
+
+    const limits: Limits = {
+      store,
+      take: (name, key, max, windowMs = defaultWindowMs) =>
+        store.take(`${name}:${key}`, max, windowMs),
+    };
+    app.decorate('limits', limits);
 
     app.decorate('limitAttempts', (rule: LimitRule): LimitHook => {
-      const check = app.createRateLimit({
-        max: rule.max,
-        timeWindow: windowMs,
-        keyGenerator: (request) => `${rule.name}:${rule.keyOf(request)}`,
-      });
       return async (request, reply) => {
-        if (rule.keyOf(request) === undefined) return;
-        const result = await check(request);
-        if (result.isAllowed || !result.isExceeded) return;
-        reply.header('retry-after', result.ttlInSeconds);
-        throw new AppError(429, tooManyAttemptsMessage(result.ttl));
+        const key = rule.keyOf(request);
+        if (key === undefined) return;
+        const hit = await limits.take(rule.name, key, rule.max, rule.windowMs);
+        if (!hit.allowed) throw tooManyAttempts(reply, hit, clock());
       };
     });
+
+    const timer = setInterval(() => {
+      store.sweep().catch(() => {});
+    }, SWEEP_INTERVAL_MS);
+    timer.unref();
+    app.addHook('onClose', async () => clearInterval(timer));
   },
-  { name: 'rate-limit' },
+  { name: 'rate-limit', dependencies: ['database'] },
 );

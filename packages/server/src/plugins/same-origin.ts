@@ -13,6 +13,8 @@ export default fp(async function sameOriginPlugin(app: FastifyInstance) {
   const allowed = new Set([new URL(app.config.publicUrl).origin]);
   app.addHook('onRequest', async (request) => {
     if (SAFE_METHODS.has(request.method)) return;
+    // A route whose request carries its own authority (a signed token), e.g. RFC 8058 unsubscribe.
+    if ((request.routeOptions.config as { crossSite?: boolean } | undefined)?.crossSite) return;
     const origin = request.headers.origin;
     if (origin !== undefined) {
       const own = `${request.protocol}://${request.host}`;

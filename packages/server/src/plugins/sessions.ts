@@ -1,4 +1,4 @@
-import { and, eq, gt, ne } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { SignJWT, jwtVerify } from 'jose';
@@ -103,6 +103,8 @@ export default fp(
               eq(sessions.id, claims.sid),
               eq(sessions.userId, claims.sub),
               gt(sessions.expiresAt, new Date()),
+              // A suspended account is signed out everywhere (features/moderation).
+              isNull(users.suspendedAt),
             ),
           );
         request.session = row ?? null;

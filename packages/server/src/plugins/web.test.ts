@@ -108,6 +108,14 @@ describe(`web shell: Open Graph tags on /listing/{id} (${TEST_ENGINE})`, () => {
     expect((await t.app.inject(`/listing/${bookId}`)).body).not.toContain('rel="preload"');
   });
 
+  it('shows the name capitalised in the link preview, as everywhere else', async () => {
+    const seller = await createUser(t);
+    const [id] = await insertListings(t, seller.id, [{ name: 'introduction to psychology' }]);
+    const html = (await t.app.inject(`/listing/${id}`)).body;
+    expect(metaContent(html, 'og:title')).toBe('Introduction To Psychology');
+    expect(html).toContain('<title>Introduction To Psychology · Campus Books</title>');
+  });
+
   it('escapes every value', async () => {
     const html = (await t.app.inject(`/listing/${trickyId}`)).body;
     expect(html).not.toContain('<script>');

@@ -41,6 +41,7 @@ export function startServer(env: Record<string, string>, port: number): ServerPr
       RATE_LIMIT_SIGNUP_PER_IP: '1000000',
       RATE_LIMIT_MAIL_PER_IP: '1000000',
       RATE_LIMIT_MAIL_PER_ADDRESS: '1000000',
+      RATE_LIMIT_LISTINGS_PER_ACCOUNT: '1000000',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -17,6 +17,7 @@ export const EXPECTED_ROUTES: RouteEntry[] = [
   { method: 'POST', path: '/api/auth/reset-password/:token' },
   { method: 'GET', path: '/api/auth/me' },
   { method: 'POST', path: '/api/auth/forgot-password' },
+  { method: 'GET', path: '/api/auth/challenge' },
   { method: 'POST', path: '/api/user/update/:id' },
   { method: 'DELETE', path: '/api/user/delete/:id' },
   { method: 'GET', path: '/api/user/get/:id' },
@@ -32,7 +33,34 @@ export const EXPECTED_ROUTES: RouteEntry[] = [
   { method: 'PATCH', path: '/api/uploads/:id' },
   { method: 'DELETE', path: '/api/uploads/:id' },
   { method: 'GET', path: '/api/images/:id/:file' },
+  { method: 'GET', path: '/api/books/:isbn' },
+  { method: 'GET', path: '/api/books/:isbn/prices' },
+  { method: 'POST', path: '/api/books/:isbn/cover' },
+  { method: 'GET', path: '/api/course/:code' },
+  { method: 'GET', path: '/api/course/:code/prices' },
+  { method: 'GET', path: '/api/alerts/get' },
+  { method: 'POST', path: '/api/alerts/create' },
+  { method: 'POST', path: '/api/alerts/update/:id' },
+  { method: 'DELETE', path: '/api/alerts/delete/:id' },
+  { method: 'POST', path: '/api/alerts/unsubscribe' },
+  { method: 'GET', path: '/api/alerts/demand' },
+  { method: 'GET', path: '/api/alerts/most-wanted' },
+  { method: 'GET', path: '/api/saved/get' },
+  { method: 'POST', path: '/api/saved/add/:id' },
+  { method: 'DELETE', path: '/api/saved/remove/:id' },
+  { method: 'GET', path: '/api/listing-link/:token' },
+  { method: 'POST', path: '/api/listing-link/:token' },
+  { method: 'POST', path: '/api/reports/:listingId' },
+  { method: 'GET', path: '/api/moderation/queue' },
+  { method: 'GET', path: '/api/moderation/log' },
+  { method: 'POST', path: '/api/moderation/listings/:listingId/dismiss' },
+  { method: 'POST', path: '/api/moderation/listings/:listingId/remove' },
+  { method: 'POST', path: '/api/moderation/users/:userId/suspend' },
+  { method: 'POST', path: '/api/moderation/users/:userId/unsuspend' },
 ];
+
+/** The campus moderator of an attack world (MODERATOR_EMAILS). */
+export const ATTACK_MODERATOR_EMAIL = 'moderator@richmond.edu';
 
 export const isTus = (route: RouteEntry) => route.path.startsWith('/api/uploads');
 export const isStateChanging = (route: RouteEntry) => route.method !== 'GET';
@@ -49,6 +77,12 @@ export function validBodyFor(route: RouteEntry): Record<string, unknown> | undef
     'POST /api/user/update/:id': () => ({ username: 'New Name' }),
     'POST /api/listing/create': () => listingBody(),
     'POST /api/listing/update/:id': () => listingBody(),
+    'POST /api/alerts/create': () => ({ subject: 'ECON', courseNumber: '101', maxPrice: 30 }),
+    'POST /api/alerts/update/:id': () => ({ subject: 'ECON', courseNumber: '101', paused: true }),
+    'POST /api/alerts/unsubscribe': () => ({ token: 'abc.def' }),
+    'POST /api/reports/:listingId': () => ({ reason: 'spam_or_scam', note: 'Asks for a deposit' }),
+    'POST /api/moderation/listings/:listingId/remove': () => ({ reason: 'Not a textbook' }),
+    'POST /api/moderation/users/:userId/suspend': () => ({ reason: 'Scam reports' }),
   };
   return bodies[`${route.method} ${route.path}`]?.();
 }
@@ -72,6 +106,8 @@ export async function createAttackWorld(env: Record<string, string> = {}): Promi
     RATE_LIMIT_SIGNUP_PER_IP: '1000000',
     RATE_LIMIT_MAIL_PER_IP: '1000000',
     RATE_LIMIT_MAIL_PER_ADDRESS: '1000000',
+    RATE_LIMIT_LISTINGS_PER_ACCOUNT: '1000000',
+    MODERATOR_EMAILS: ATTACK_MODERATOR_EMAIL,
     ...env,
   });
   const owner = await createUser(t);

@@ -50,6 +50,7 @@ describe(`session tokens (${TEST_ENGINE})`, () => {
       method: 'DELETE',
       url: `/api/user/delete/${user.id}`,
       headers: { cookie: user.cookie },
+      payload: { currentPassword: user.password },
     });
     expect(res.statusCode).toBe(200);
     for (const cookie of [user.cookie, otherCookie]) {

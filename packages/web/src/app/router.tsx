@@ -1,6 +1,7 @@
 import { lazy } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { paths } from '../config/paths';
+import { GuestOnlyRoute } from './guest-only-route';
 import { ProtectedRoute } from './protected-route';
 import { RedirectKeepingQuery } from './redirects';
 import { RootLayout } from './root-layout';
@@ -24,6 +25,12 @@ const CreateListingPage = lazy(() => import('../features/listings/create-listing
 const ProfilePage = lazy(() => import('../features/profile/profile-page'));
 const UpdateListingPage = lazy(() => import('../features/listings/update-listing-page'));
 const NotFoundPage = lazy(() => import('../features/errors/not-found-page'));
+const CoursePage = lazy(() => import('../features/courses/course-page'));
+const AlertsPage = lazy(() => import('../features/alerts/alerts-page'));
+const UnsubscribePage = lazy(() => import('../features/alerts/unsubscribe-page'));
+const SavedPage = lazy(() => import('../features/saved/saved-page'));
+const ModerationPage = lazy(() => import('../features/moderation/moderation-page'));
+const ListingLinkPage = lazy(() => import('../features/listings/listing-link-page'));
 
 /** The route table (spec section 2). */
 export function AppRoutes() {
@@ -31,22 +38,30 @@ export function AppRoutes() {
     <Routes>
       <Route element={<RootLayout />}>
         <Route index element={<HomePage />} />
-        <Route path={paths.signIn} element={<SignInPage />} />
-        <Route path={paths.signUp} element={<SignUpPage />} />
+        <Route element={<GuestOnlyRoute />}>
+          <Route path={paths.signIn} element={<SignInPage />} />
+          <Route path={paths.signUp} element={<SignUpPage />} />
+        </Route>
         <Route path="/verify-email/:token" element={<VerifyEmailPage />} />
         <Route path={paths.forgotPassword} element={<ForgotPasswordPage />} />
         <Route path="/reset-password/:token" element={<ResetPasswordPage />} />
         <Route path={paths.about} element={<AboutPage />} />
         <Route path={paths.search} element={<SearchPage />} />
         <Route path="/listing/:listingId" element={<ListingPage />} />
+        <Route path="/course/:code" element={<CoursePage />} />
+        <Route path="/listing-link/:token" element={<ListingLinkPage />} />
         <Route path="/contact-seller/:sellerId" element={<ContactSellerPage />} />
         <Route path={paths.groupmeInstructions} element={<GroupmeInstructionsPage />} />
         <Route path={paths.howToSell} element={<HowToSellPage />} />
         <Route path={paths.componentPreview} element={<ComponentPreviewPage />} />
+        <Route path={paths.alertsUnsubscribe} element={<UnsubscribePage />} />
         <Route element={<ProtectedRoute />}>
           <Route path={paths.createListing} element={<CreateListingPage />} />
           <Route path={paths.profile} element={<ProfilePage />} />
+          <Route path={paths.moderation} element={<ModerationPage />} />
           <Route path="/update-listing/:listingId" element={<UpdateListingPage />} />
+          <Route path={paths.profileAlerts} element={<AlertsPage />} />
+          <Route path={paths.saved} element={<SavedPage />} />
         </Route>
         {/* Pages of the earlier version that were mocks now lead somewhere useful. */}
         <Route path="/new-search" element={<RedirectKeepingQuery to={paths.search} />} />

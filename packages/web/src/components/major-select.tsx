@@ -1,4 +1,4 @@
-import { MAJORS, majorLabel } from '@campus-books/common/campus';
+import { findMajors, majorLabel } from '@campus-books/common/campus';
 import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 
 export interface MajorSelectProps {
@@ -38,9 +38,8 @@ export function MajorSelect({
   const listRef = useRef<HTMLUListElement>(null);
 
   const options = useMemo<Option[]>(() => {
-    const term = (query ?? '').trim().toLowerCase();
-    const matches = term ? MAJORS.filter((m) => m.label.toLowerCase().includes(term)) : MAJORS;
-    return [{ label: emptyLabel, value: '' }, ...matches];
+    // Abbreviations and short names find what students mean ('CS', 'comp sci', 'econ').
+    return [{ label: emptyLabel, value: '' }, ...findMajors(query ?? '')];
   }, [query, emptyLabel]);
 
   function open(

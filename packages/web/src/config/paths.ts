@@ -15,8 +15,14 @@ export const paths = {
   componentPreview: '/component-preview',
   createListing: '/create-listing',
   profile: '/profile',
+  profileAlerts: '/profile/alerts',
+  saved: '/saved',
+  alertsUnsubscribe: '/alerts/unsubscribe',
   updateListing: (id: string) => `/update-listing/${id}`,
   notFound: '/404',
+  /** A course page: `ECON-101`, or a bare number for listings without a subject. */
+  course: (code: string) => `/course/${encodeURIComponent(code)}`,
+  moderation: '/moderation',
 } as const;
 
 /** /sign-in with a way back to where the visitor was going. */

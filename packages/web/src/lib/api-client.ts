@@ -6,6 +6,8 @@ export class ApiError extends Error {
     message: string,
     readonly status: number,
     readonly errors?: { field: string; message: string }[],
+    /** The server asks for a solved proof-of-work challenge (sign-in, sign-up). */
+    readonly challengeRequired = false,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -26,7 +28,12 @@ function isErrorBody(value: unknown): value is ApiErrorBody {
 /** JSON in, JSON out, same-origin cookies; any failure becomes an ApiError with the server's message. */
 export async function apiRequest<T>(
   path: string,
-  init: { method?: 'GET' | 'POST' | 'DELETE'; body?: unknown; signal?: AbortSignal } = {},
+  init: {
+    method?: 'GET' | 'POST' | 'DELETE';
+    body?: unknown;
+    signal?: AbortSignal;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<T> {
   const hasBody = init.body !== undefined;
   let response: Response;
@@ -34,9 +41,11 @@ export async function apiRequest<T>(
     response = await fetch(path, {
       method: init.method ?? (hasBody ? 'POST' : 'GET'),
       credentials: 'same-origin',
-      headers: hasBody
-        ? { 'Content-Type': 'application/json', Accept: 'application/json' }
-        : { Accept: 'application/json' },
+      headers: {
+        ...(hasBody ? { 'Content-Type': 'application/json' } : {}),
+        Accept: 'application/json',
+        ...init.headers,
+      },
       body: hasBody ? JSON.stringify(init.body) : undefined,
       signal: init.signal,
     });
@@ -56,7 +65,14 @@ export async function apiRequest<T>(
   }
 
   if (!response.ok || isErrorBody(data)) {
-    if (isErrorBody(data)) throw new ApiError(data.message, response.status, data.errors);
+    if (isErrorBody(data)) {
+      throw new ApiError(
+        data.message,
+        response.status,
+        data.errors,
+        data.challengeRequired === true,
+      );
+    }
     throw new ApiError(GENERIC_MESSAGE, response.status);
   }
   return data as T;

@@ -31,20 +31,44 @@ export function verifyEmailMail(to: string, link: string, isNewAddress: boolean)
   );
 }
 
-/** Sent instead of a second account, so sign-up never tells a stranger who has an account. */
-export function alreadyRegisteredMail(to: string, signInLink: string, verifyLink?: string): Mail {
+/**
+ * Sent instead of a second account when the address has a verified one, so sign-up never tells a
+ * stranger who has an account. It carries no verification link, only the way to a new password.
+ */
+export function alreadyRegisteredMail(to: string, signInLink: string, resetLink: string): Mail {
   return compose(
     to,
     `You already have a ${PRODUCT} account`,
     [
-      `Someone (probably you) tried to sign up with this address, but you already have an account: sign in at ${signInLink}, or reset your password from the sign-in page if you forgot it.`,
-      ...(verifyLink
-        ? ['Your e-mail is not verified yet: this link verifies it (it works once, for 24 hours).']
-        : []),
-      'If it was not you, you can ignore this e-mail.',
+      `Someone (probably you) tried to sign up with this address, but you already have an account: sign in at ${signInLink}. If you forgot it, reset your password with this link.`,
+      'If it was not you, you can ignore this e-mail: nothing was changed.',
     ],
-    verifyLink,
+    resetLink,
   );
+}
+
+/**
+ * Sent when a sign-up meets an account that was started with this address but never verified.
+ * The link finishes the sign-up that asked for it: it sets that sign-up's password and names.
+ */
+export function finishSignUpMail(to: string, link: string): Mail {
+  return compose(
+    to,
+    'Verify your school e-mail',
+    [
+      `Someone (probably you) signed up for ${PRODUCT} with this address. Open this link to verify it: your account then gets the name and password chosen in that sign-up, and any earlier unfinished sign-up with this address is replaced.`,
+      'The link works once and expires in 24 hours. If you did not sign up, ignore this e-mail.',
+    ],
+    link,
+  );
+}
+
+/** To the owner of an address another account asked to change to: no link, just the news. */
+export function emailInUseMail(to: string, signInLink: string): Mail {
+  return compose(to, `Someone tried to use your e-mail address on ${PRODUCT}`, [
+    `Another ${PRODUCT} account asked to change its e-mail address to this one. This address already belongs to your account, so nothing was changed: your account is as it was.`,
+    `You can sign in as usual at ${signInLink}.`,
+  ]);
 }
 
 export function resetPasswordMail(to: string, link: string): Mail {

@@ -8,6 +8,7 @@ export const AUTH_MESSAGES = {
     'If that e-mail belongs to an account that still needs verification, we sent a new link.',
   verifyInvalid: 'This verification link is invalid or has expired. Request a new one.',
   emailVerified: 'Your e-mail is verified. You can sign in now.',
+  alreadyVerified: 'Your e-mail is already verified. Sign in to continue.',
   emailChanged: 'Your new e-mail address is confirmed.',
   emailTaken: 'That e-mail address is already used by another account',
   signedOut: 'You are signed out.',

@@ -7,11 +7,14 @@ import {
   signInSchema,
   signUpSchema,
 } from '@campus-books/common/account.schemas';
-import { forbidden } from '../../lib/errors';
+import { AppError, forbidden } from '../../lib/errors';
 import { byEmail, byIp } from '../../plugins/rate-limit';
 import { currentUser } from '../../plugins/sessions';
 import { toCurrentUser } from '../users/current-user';
+import { isModerator } from '../moderation/moderators';
+import { addressAttempt, beginSignIn } from './attempt-policy';
 import { AUTH_MESSAGES } from './auth.messages';
+import { challengeField, issueChallenge } from './challenge';
 import { requestPasswordReset, resetPassword } from './password-reset.service';
 import { checkCredentials } from './sign-in.service';
 import { resendVerification, signUp, verifyEmail } from './sign-up.service';
@@ -36,12 +39,22 @@ export default async function authRoutes(fastify: FastifyInstance) {
     preHandler: perAddress(route),
   });
 
+  // Past its ceiling an address solves a challenge instead of being refused (attempt-policy.ts).
+  app.get('/challenge', async (request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    return issueChallenge(app);
+  });
+
   app.post(
     '/signup',
     {
-      schema: { body: signUpSchema(rules) },
-      onRequest: perIp('signup', limits.signUpPerIp),
-      preHandler: perAddress('signup'),
+      schema: { body: signUpSchema(rules).extend({ altcha: challengeField }) },
+      preHandler: [
+        async (request) => {
+          await addressAttempt(app, request, 'signup:ip', limits.signUpPerIp);
+        },
+        perAddress('signup'),
+      ],
     },
     async (request, reply) => {
       await signUp(app, request.body);
@@ -54,6 +67,9 @@ export default async function authRoutes(fastify: FastifyInstance) {
     { schema: { body: z.object({ token: tokenSchema }) } },
     async (request) => {
       const outcome = await verifyEmail(app, request.body.token);
+      if (outcome === 'alreadyVerified') {
+        return { success: true, alreadyVerified: true, message: AUTH_MESSAGES.alreadyVerified };
+      }
       const message =
         outcome === 'changed' ? AUTH_MESSAGES.emailChanged : AUTH_MESSAGES.emailVerified;
       return { success: true, message };
@@ -71,21 +87,29 @@ export default async function authRoutes(fastify: FastifyInstance) {
 
   app.post(
     '/signin',
-    {
-      schema: { body: signInSchema },
-      onRequest: perIp('signin', limits.signInPerIp),
-      preHandler: perAddress('signin', limits.signInPerAccount),
-    },
+    { schema: { body: signInSchema.extend({ altcha: challengeField }) } },
     async (request, reply) => {
-      const user = await checkCredentials(app, request.body.email, request.body.password);
+      const { email, password } = request.body;
+      // Only failures stay counted: a wrong pair (401) is one; anything else is given back.
+      const attempt = await beginSignIn(app, request, reply, email);
+      let user;
+      try {
+        user = await checkCredentials(app, email, password);
+      } catch (error) {
+        if (!(error instanceof AppError && error.statusCode === 401)) {
+          await attempt.succeeded(reply, null);
+        }
+        throw error;
+      }
       await app.sessions.start(reply, user.id);
-      return { success: true, ...toCurrentUser(user) };
+      await attempt.succeeded(reply, user.id);
+      return { success: true, ...toCurrentUser(user, isModerator(app, user)) };
     },
   );
 
   app.get('/me', { preHandler: app.requireUser }, async (request) => ({
     success: true,
-    ...toCurrentUser(currentUser(request)),
+    ...toCurrentUser(currentUser(request), isModerator(app, currentUser(request))),
   }));
 
   // The web app asks this on every load: a signed-out visitor is an answer (null), not a failed
@@ -93,7 +117,10 @@ export default async function authRoutes(fastify: FastifyInstance) {
   app.get('/session', async (request, reply) => {
     const session = await app.sessions.read(request);
     reply.header('Cache-Control', 'no-store');
-    return { success: true, user: session ? toCurrentUser(session.user) : null };
+    return {
+      success: true,
+      user: session ? toCurrentUser(session.user, isModerator(app, session.user)) : null,
+    };
   });
 
   const signOut = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -118,11 +145,20 @@ export default async function authRoutes(fastify: FastifyInstance) {
     },
   );
 
+  // Only bad tokens count, per IP: guessing links is refused, a real link always works.
+  const badResetTokens = perIp('reset-password:bad-token', limits.signInPerIp);
   app.post(
     '/reset-password/:token',
     { schema: { params: z.object({ token: tokenSchema }), body: resetPasswordSchema } },
-    async (request) => {
-      await resetPassword(app, request.params.token, request.body.password);
+    async (request, reply) => {
+      try {
+        await resetPassword(app, request.params.token, request.body.password);
+      } catch (error) {
+        if (error instanceof AppError && error.message === AUTH_MESSAGES.resetInvalid) {
+          await badResetTokens(request, reply);
+        }
+        throw error;
+      }
       return { success: true, message: AUTH_MESSAGES.passwordReset };
     },
   );

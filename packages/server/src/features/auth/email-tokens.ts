@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { emailTokens } from '../../db/schema';
+import { emailTokens, type SignupClaim } from '../../db/schema';
 
 export type TokenPurpose = 'verify_email' | 'reset_password';
 export type EmailTokenRow = typeof emailTokens.$inferSelect;
@@ -19,7 +19,7 @@ export function hashToken(token: string): string {
 /** Creates a single-use token for a link; `email` is the address the link was sent to. */
 export async function issueEmailToken(
   db: Db,
-  options: { userId: string; purpose: TokenPurpose; email: string },
+  options: { userId: string; purpose: TokenPurpose; email: string; signupClaim?: SignupClaim },
 ): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   await db.insert(emailTokens).values({
@@ -27,9 +27,62 @@ export async function issueEmailToken(
     userId: options.userId,
     purpose: options.purpose,
     email: options.email,
+    signupClaim: options.signupClaim ?? null,
     expiresAt: sql`now() + make_interval(secs => ${LIFETIME_SECONDS[options.purpose]})`,
   });
   return token;
+}
+
+/** The token's row, used or not, expired or not: a cheap look-up before any costly work. */
+export async function findEmailToken(
+  db: Db,
+  token: string,
+  purpose: TokenPurpose,
+): Promise<EmailTokenRow | null> {
+  const [row] = await db
+    .select()
+    .from(emailTokens)
+    .where(and(eq(emailTokens.tokenHash, hashToken(token)), eq(emailTokens.purpose, purpose)));
+  return row ?? null;
+}
+
+/** The sign-up claim of the user's newest usable verification link, if one carries a claim. */
+export async function latestLiveSignupClaim(db: Db, userId: string): Promise<SignupClaim | null> {
+  const [row] = await db
+    .select({ claim: emailTokens.signupClaim })
+    .from(emailTokens)
+    .where(
+      and(
+        eq(emailTokens.userId, userId),
+        eq(emailTokens.purpose, 'verify_email'),
+        isNull(emailTokens.usedAt),
+        gt(emailTokens.expiresAt, sql`now()`),
+        isNotNull(emailTokens.signupClaim),
+      ),
+    )
+    .orderBy(desc(emailTokens.createdAt))
+    .limit(1);
+  return row?.claim ?? null;
+}
+
+/** True while the token can still be used (unused and not expired). */
+export async function isLiveEmailToken(
+  db: Db,
+  token: string,
+  purpose: TokenPurpose,
+): Promise<boolean> {
+  const [row] = await db
+    .select({ tokenHash: emailTokens.tokenHash })
+    .from(emailTokens)
+    .where(
+      and(
+        eq(emailTokens.tokenHash, hashToken(token)),
+        eq(emailTokens.purpose, purpose),
+        isNull(emailTokens.usedAt),
+        gt(emailTokens.expiresAt, sql`now()`),
+      ),
+    );
+  return row !== undefined;
 }
 
 /**
@@ -56,8 +109,16 @@ export async function consumeEmailToken(
   return row ?? null;
 }
 
-/** Retires a user's unused links of one purpose (a new password makes older reset links moot). */
-export async function retireEmailTokens(db: Db, userId: string, purpose: TokenPurpose) {
+/**
+ * Retires a user's unused links of one purpose (a new password makes older reset links moot);
+ * `withoutClaimOnly` retires only plain links, not those carrying a sign-up's password.
+ */
+export async function retireEmailTokens(
+  db: Db,
+  userId: string,
+  purpose: TokenPurpose,
+  options: { withoutClaimOnly?: boolean } = {},
+) {
   await db
     .update(emailTokens)
     .set({ usedAt: sql`now()` })
@@ -66,6 +127,7 @@ export async function retireEmailTokens(db: Db, userId: string, purpose: TokenPu
         eq(emailTokens.userId, userId),
         eq(emailTokens.purpose, purpose),
         isNull(emailTokens.usedAt),
+        options.withoutClaimOnly ? isNull(emailTokens.signupClaim) : undefined,
       ),
     );
 }

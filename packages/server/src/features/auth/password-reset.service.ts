@@ -5,7 +5,12 @@ import { badRequest } from '../../lib/errors';
 import { findUserByEmail, findUserById } from '../users/users.repository';
 import { resetPasswordMail } from './account-mails';
 import { AUTH_MESSAGES } from './auth.messages';
-import { consumeEmailToken, issueEmailToken, retireEmailTokens } from './email-tokens';
+import {
+  consumeEmailToken,
+  isLiveEmailToken,
+  issueEmailToken,
+  retireEmailTokens,
+} from './email-tokens';
 import { hashPassword } from './password';
 
 /** Mails a reset link when the account exists; the caller answers the same either way. */
@@ -31,6 +36,10 @@ export async function resetPassword(
   token: string,
   password: string,
 ): Promise<void> {
+  // A cheap look-up first: a guessed token costs no password hash (argon2 is costly by design).
+  if (!(await isLiveEmailToken(app.database.db, token, 'reset_password'))) {
+    throw badRequest(AUTH_MESSAGES.resetInvalid);
+  }
   const passwordHash = await hashPassword(password); // before the token is spent
   const userId = await app.database.db.transaction(async (tx) => {
     const used = await consumeEmailToken(tx, token, 'reset_password');

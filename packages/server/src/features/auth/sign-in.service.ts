@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { UserRow } from '../../db/schema';
 import { forbidden, unauthorized } from '../../lib/errors';
+import { ACCOUNT_SUSPENDED } from '../moderation/moderation.messages';
 import { findUserByEmail } from '../users/users.repository';
 import { AUTH_MESSAGES } from './auth.messages';
 import { hashPassword, verifyPassword } from './password';
@@ -24,5 +25,6 @@ export async function checkCredentials(
   if (!user || !matches) throw unauthorized(AUTH_MESSAGES.wrongCredentials);
   // Told only to someone who knows the password, so it reveals nothing to a stranger.
   if (!user.emailVerifiedAt) throw forbidden(AUTH_MESSAGES.notVerified);
+  if (user.suspendedAt) throw forbidden(ACCOUNT_SUSPENDED);
   return user;
 }

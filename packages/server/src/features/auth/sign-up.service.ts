@@ -1,12 +1,18 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { deriveUsername, type SignUpInput } from '@campus-books/common/account.schemas';
 import { users, type UserRow } from '../../db/schema';
 import { badRequest, conflict } from '../../lib/errors';
 import { findUserByEmail, findUserById, isUniqueViolation } from '../users/users.repository';
-import { alreadyRegisteredMail, verifyEmailMail } from './account-mails';
+import { alreadyRegisteredMail, finishSignUpMail, verifyEmailMail } from './account-mails';
 import { AUTH_MESSAGES } from './auth.messages';
-import { consumeEmailToken, issueEmailToken } from './email-tokens';
+import {
+  consumeEmailToken,
+  findEmailToken,
+  issueEmailToken,
+  latestLiveSignupClaim,
+  retireEmailTokens,
+} from './email-tokens';
 import { hashPassword } from './password';
 
 /** Mails a fresh verification link for `email` (the account's address or its pending new one). */
@@ -47,41 +53,104 @@ export async function signUp(app: FastifyInstance, input: SignUpInput): Promise<
   }
   const existing = await findUserByEmail(db, input.email);
   if (!existing) return;
-  let verifyLink: string | undefined;
-  if (!existing.emailVerifiedAt) {
-    const token = await issueEmailToken(db, {
+  if (existing.emailVerifiedAt) {
+    const signInLink = `${app.config.publicUrl}/sign-in`;
+    const resetLink = `${app.config.publicUrl}/forgot-password`;
+    app.mailer.sendInBackground(alreadyRegisteredMail(existing.email, signInLink, resetLink));
+    return;
+  }
+  // An unverified account may be someone else's claim on this address (a pre-account hijack):
+  // the link mailed now carries THIS sign-up's password and names, and plain links mailed
+  // before stop working (docs/decisions/008-pre-account-hijack.md).
+  const token = await db.transaction(async (tx) => {
+    await retireEmailTokens(tx, existing.id, 'verify_email', { withoutClaimOnly: true });
+    return issueEmailToken(tx, {
       userId: existing.id,
       purpose: 'verify_email',
       email: existing.email,
+      signupClaim: {
+        passwordHash,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        username: input.username || deriveUsername(input.firstName, input.lastName),
+        groupmelink: input.groupmelink,
+      },
     });
-    verifyLink = `${app.config.publicUrl}/verify-email/${token}`;
-  }
-  const signInLink = `${app.config.publicUrl}/sign-in`;
-  app.mailer.sendInBackground(alreadyRegisteredMail(existing.email, signInLink, verifyLink));
+  });
+  app.mailer.sendInBackground(
+    finishSignUpMail(existing.email, `${app.config.publicUrl}/verify-email/${token}`),
+  );
 }
 
 /** A new link for an unverified account; silently nothing otherwise (no enumeration). */
 export async function resendVerification(app: FastifyInstance, email: string): Promise<void> {
-  const user = await findUserByEmail(app.database.db, email);
-  if (user && !user.emailVerifiedAt) await sendVerificationLink(app, user, user.email);
+  const { db } = app.database;
+  const user = await findUserByEmail(db, email);
+  if (!user || user.emailVerifiedAt) return;
+  // After a sign-up met this unverified account, a new link must carry that sign-up's password
+  // too: a plain one would verify the account with the password of whoever started it.
+  const signupClaim = await latestLiveSignupClaim(db, user.id);
+  if (!signupClaim) {
+    await sendVerificationLink(app, user, user.email);
+    return;
+  }
+  const token = await issueEmailToken(db, {
+    userId: user.id,
+    purpose: 'verify_email',
+    email: user.email,
+    signupClaim,
+  });
+  app.mailer.sendInBackground(
+    finishSignUpMail(user.email, `${app.config.publicUrl}/verify-email/${token}`),
+  );
 }
 
+export type VerifyOutcome = 'verified' | 'changed' | 'alreadyVerified';
+
 /**
- * Uses a verification link: verifies the account's address, or makes a pending new address the
- * account's address. A conflict rolls back, so the link still works once the address is free.
+ * Uses a verification link: verifies the account's address (setting the password and names of a
+ * sign-up that met the unverified account, and ending its sessions), or makes a pending new
+ * address the account's address. A conflict rolls back, so the link still works once the address
+ * is free. A used or surplus link of an address that is verified answers 'alreadyVerified'.
  */
-export async function verifyEmail(
-  app: FastifyInstance,
-  token: string,
-): Promise<'verified' | 'changed'> {
-  return app.database.db.transaction(async (tx) => {
+export async function verifyEmail(app: FastifyInstance, token: string): Promise<VerifyOutcome> {
+  const outcome = await app.database.db.transaction(async (tx) => {
     const used = await consumeEmailToken(tx, token, 'verify_email');
-    const user = used && (await findUserById(tx, used.userId));
-    if (!used || !user) throw badRequest(AUTH_MESSAGES.verifyInvalid);
-    const verifiedAt = sql`coalesce(${users.emailVerifiedAt}, now())`;
+    if (!used) {
+      const spent = await findEmailToken(tx, token, 'verify_email');
+      const owner = spent && (await findUserById(tx, spent.userId));
+      if (owner?.emailVerifiedAt && spent?.email === owner.email) {
+        return { result: 'alreadyVerified' as const };
+      }
+      throw badRequest(AUTH_MESSAGES.verifyInvalid);
+    }
+    const user = await findUserById(tx, used.userId);
+    if (!user) throw badRequest(AUTH_MESSAGES.verifyInvalid);
     if (used.email === user.email) {
-      await tx.update(users).set({ emailVerifiedAt: verifiedAt }).where(eq(users.id, user.id));
-      return 'verified';
+      if (user.emailVerifiedAt) return { result: 'alreadyVerified' as const };
+      const claim = used.signupClaim;
+      const [row] = await tx
+        .update(users)
+        .set({
+          emailVerifiedAt: sql`now()`,
+          ...(claim
+            ? {
+                passwordHash: claim.passwordHash,
+                firstName: claim.firstName,
+                lastName: claim.lastName,
+                username: claim.username,
+                groupmelink: claim.groupmelink,
+                updatedAt: sql`now()`,
+              }
+            : {}),
+        })
+        .where(and(eq(users.id, user.id), isNull(users.emailVerifiedAt)))
+        .returning({ id: users.id });
+      if (!row) return { result: 'alreadyVerified' as const }; // a parallel link won
+      // Every other link of the unfinished sign-ups is moot now.
+      await retireEmailTokens(tx, user.id, 'verify_email');
+      if (claim) await retireEmailTokens(tx, user.id, 'reset_password');
+      return { result: 'verified' as const, endSessionsOf: claim ? user.id : undefined };
     }
     if (!used.email || used.email !== user.pendingEmail) {
       throw badRequest(AUTH_MESSAGES.verifyInvalid); // a link for an address since replaced
@@ -94,7 +163,7 @@ export async function verifyEmail(
         .set({
           email: used.email,
           pendingEmail: null,
-          emailVerifiedAt: verifiedAt,
+          emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())`,
           updatedAt: sql`now()`,
         })
         .where(eq(users.id, user.id));
@@ -102,6 +171,11 @@ export async function verifyEmail(
       if (isUniqueViolation(error)) throw conflict(AUTH_MESSAGES.emailTaken);
       throw error;
     }
-    return 'changed';
+    return { result: 'changed' as const };
   });
+  // The password someone else chose is gone; so are the sessions it could have opened.
+  if ('endSessionsOf' in outcome && outcome.endSessionsOf) {
+    await app.sessions.endAllForUser(outcome.endSessionsOf);
+  }
+  return outcome.result;
 }

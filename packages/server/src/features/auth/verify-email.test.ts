@@ -33,9 +33,21 @@ describe(`e-mail verification (${TEST_ENGINE})`, () => {
     expect(verified.json()).toEqual({ success: true, message: AUTH_MESSAGES.emailVerified });
     expect((await post(t, '/api/auth/signin', body)).statusCode).toBe(200);
 
+    // Used again once the address is verified: "already verified, sign in", not "invalid".
     const again = await post(t, '/api/auth/verify-email', { token });
-    expect(again.statusCode).toBe(400);
-    expect(again.json()).toEqual(invalid);
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toEqual({
+      success: true,
+      alreadyVerified: true,
+      message: AUTH_MESSAGES.alreadyVerified,
+    });
+  });
+
+  it('a used link of an account still unverified stays invalid', async () => {
+    const body = await signUp();
+    const token = tokenFromLink(await lastMailTo(t, body.email), 'verify-email');
+    await t.database.db.execute(sql`UPDATE email_tokens SET used_at = now() WHERE used_at IS NULL`);
+    expect((await post(t, '/api/auth/verify-email', { token })).json()).toEqual(invalid);
   });
 
   it('refuses an unknown, empty or expired link with a clear message', async () => {

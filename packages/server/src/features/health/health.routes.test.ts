@@ -14,6 +14,17 @@ describe(`GET /api/health (${TEST_ENGINE})`, () => {
     expect(res.json()).toMatchObject({ server: 'up', database: 'up', engine: TEST_ENGINE });
   });
 
+  it('answers 503 while the server drains, so a load balancer takes it out', async () => {
+    t.app.lifecycle.draining = true;
+    try {
+      const res = await t.app.inject('/api/health');
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toMatchObject({ success: false, server: 'draining', database: 'up' });
+    } finally {
+      t.app.lifecycle.draining = false;
+    }
+  });
+
   it('answers an unknown API route with the error shape', async () => {
     const res = await t.app.inject('/api/nope');
     expect(res.statusCode).toBe(404);

@@ -11,11 +11,12 @@ export default async function healthRoutes(app: FastifyInstance) {
       app.log.warn({ err: error }, 'database ping failed');
       database = 'down';
     }
-    const ok = database === 'up';
+    const draining = app.lifecycle.draining;
+    const ok = database === 'up' && !draining;
     return reply.status(ok ? 200 : 503).send({
       success: ok,
       status: ok ? 'up' : 'down',
-      server: 'up',
+      server: draining ? 'draining' : 'up',
       database,
       engine: app.database.engine,
     });

@@ -1,5 +1,5 @@
 import { PRODUCT_NAME } from '@campus-books/common/campus';
-import { conditionLabel, formatPrice } from '@campus-books/common/display';
+import { conditionLabel, displayName, formatPrice } from '@campus-books/common/display';
 import { imageSrcSet, imageVariantUrl, LISTING_PHOTO_SIZES } from '@campus-books/common/images';
 import type { FastifyInstance } from 'fastify';
 import type { ListingRow } from '../../db/schema';
@@ -21,10 +21,11 @@ export interface PageHead {
 export function listingPageHead(listing: ListingRow, publicUrl: string): PageHead {
   const base = `${publicUrl}/`;
   const cover = listing.imageUrls[0];
+  const name = displayName(listing.name);
   const meta: [string, string, string][] = [
     ['property', 'og:type', 'website'],
     ['property', 'og:site_name', PRODUCT_NAME],
-    ['property', 'og:title', listing.name],
+    ['property', 'og:title', name],
     [
       'property',
       'og:description',
@@ -45,7 +46,7 @@ export function listingPageHead(listing: ListingRow, publicUrl: string): PageHea
       ]
     : [];
   return {
-    title: `${listing.name} · ${PRODUCT_NAME}`,
+    title: `${name} · ${PRODUCT_NAME}`,
     tags: [
       ...meta.map(
         ([attr, key, value]) => `<meta ${attr}="${key}" content="${escapeHtml(value)}" />`,
@@ -61,5 +62,7 @@ export async function findListingPageHead(
   id: string,
 ): Promise<PageHead | undefined> {
   const listing = await findListingById(app.database.db, id);
-  return listing && listingPageHead(listing, app.config.publicUrl);
+  // A hidden or removed listing (moderation) tells a shared link's preview nothing.
+  if (!listing || listing.status === 'hidden' || listing.status === 'removed') return undefined;
+  return listingPageHead(listing, app.config.publicUrl);
 }

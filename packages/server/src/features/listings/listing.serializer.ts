@@ -35,5 +35,12 @@ export function toListing(row: ListingRow): Listing {
     status: row.status,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+    isbn: row.isbn,
+    authors: row.authors,
+    edition: row.edition,
+    subject: row.subject,
+    publisherCover: row.publisherCoverUrl,
+    expiresAt: row.expiresAt.toISOString(),
+    confirmedAt: row.confirmedAt.toISOString(),
   };
 }

@@ -66,7 +66,13 @@ describe(`search after every kind of write (${TEST_ENGINE})`, () => {
     const other = await createUser(t);
     await createListingAs(t, other, { name: 'Dynamics' });
     expect(await names('searchTerm=dynamics')).toEqual(['Dynamics']);
-    expect((await as(other, 'DELETE', `/api/user/delete/${other.id}`)).statusCode).toBe(200);
+    expect(
+      (
+        await as(other, 'DELETE', `/api/user/delete/${other.id}`, {
+          currentPassword: other.password,
+        })
+      ).statusCode,
+    ).toBe(200);
     expect(await names('searchTerm=dynamics')).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ListingRow } from '../../db/schema';
@@ -11,38 +12,87 @@ declare module 'fastify' {
       terms: WriteInvalidatedCache<TermResolution>;
       /** Whole search answers, on the embedded engine only (null on PostgreSQL). */
       searches: WriteInvalidatedCache<ListingRow[]> | null;
+      /**
+       * Call before answering from the caches: on PostgreSQL it empties them when another app server
+       * changed the catalogue since they were filled (one SELECT of one row).
+       */
+      ensureFresh(): Promise<void>;
+      /** Empties both caches. */
+      invalidate(): void;
     };
   }
 }
 
 /**
- * What a search can reuse, and when it must not. Every state-changing request (any method but GET
- * and HEAD) empties both caches before its answer is sent, so a saved listing, a sale or a deletion
- * shows in the very next search from this process.
+ * What a search can reuse, and when it must not.
  *
- * - What the vocabulary says about a search term: on both engines, for a minute. With several app servers on
- *   one PostgreSQL, another server's new word becomes a typo candidate here within that minute (the
- *   listing itself is found at once by its exact words).
- * - Whole search answers: only on the embedded engine. There this process is the only writer (the
- *   DATA_DIR lock), so nothing else can make an answer stale; and PGlite runs every query on the
- *   server's one thread, so the repeated searches (the home page's, a popular title) are the ones
- *   worth not running again. On PostgreSQL other app servers write, and the database is fast.
+ * - What the vocabulary says about a search term: on both engines, for a minute.
+ * - Whole search answers: only on the embedded engine, where PGlite runs every query on the server's
+ *   one thread, so the repeated searches (the home page's, a popular title) are the ones worth not
+ *   running again. On PostgreSQL the database is fast.
+ *
+ * A write empties them on every app server before any of them answers a search from them
+ * (docs/decisions/006):
+ * - this server: every state-changing request (any method but GET and HEAD) empties both before its
+ *   answer is sent;
+ * - the others (PostgreSQL): every statement that writes listings bumps the one-row
+ *   `catalogue_version` in its transaction (trigger, migration 0008). A server reads it before it
+ *   answers from its caches and empties them when it moved, so a search on server B after a write
+ *   that server A acknowledged sees the write, whatever the network does. The trigger's NOTIFY
+ *   (delivered at commit) also empties them at once, so memory is not held by stale answers; it is
+ *   not what correctness relies on (a notification may still be in flight when B answers).
+ * - PGlite is one process (the DATA_DIR lock): the local emptying is enough; NOTIFY, which PGlite
+ *   delivers within the process, covers two apps on one handle (tests).
  */
 export default fp(
   async function listingCachesPlugin(app: FastifyInstance) {
-    const caches = {
-      terms: new WriteInvalidatedCache<TermResolution>({ maxEntries: 2_000, ttlMs: 60_000 }),
-      searches:
-        app.database.engine === 'pglite'
-          ? new WriteInvalidatedCache<ListingRow[]>({ maxEntries: 500, ttlMs: 10 * 60_000 })
-          : null,
+    const terms = new WriteInvalidatedCache<TermResolution>({ maxEntries: 2_000, ttlMs: 60_000 });
+    const searches =
+      app.database.engine === 'pglite'
+        ? new WriteInvalidatedCache<ListingRow[]>({ maxEntries: 500, ttlMs: 10 * 60_000 })
+        : null;
+    /** The highest catalogue version these caches are known to be valid for. */
+    let seen = -1;
+    const invalidate = () => {
+      terms.invalidate();
+      searches?.invalidate();
     };
-    app.decorate('listingCaches', caches);
+    const moved = (version: number) => {
+      if (version <= seen) return;
+      seen = version;
+      invalidate();
+    };
+    const ensureFresh =
+      app.database.engine === 'postgres'
+        ? async () => {
+            const result = (await app.database.db.execute(
+              sql`SELECT version FROM catalogue_version WHERE id = 1`,
+            )) as unknown as { rows: { version: string | number }[] };
+            moved(Number(result.rows[0]?.version ?? 0));
+          }
+        : async () => {};
+    app.decorate('listingCaches', { terms, searches, ensureFresh, invalidate });
+
     app.addHook('onSend', async (request) => {
-      if (request.method !== 'GET' && request.method !== 'HEAD') {
-        caches.terms.invalidate();
-        caches.searches?.invalidate();
-      }
+      if (request.method !== 'GET' && request.method !== 'HEAD') invalidate();
+    });
+
+    let unlisten: (() => Promise<void>) | null = null;
+    app.addHook('onReady', async () => {
+      unlisten = await app.database
+        .listen(
+          'catalogue',
+          (payload) => moved(Number(payload)),
+          // Notifications may have been missed while the connection was down.
+          invalidate,
+        )
+        .catch((error: unknown) => {
+          app.log.warn({ err: error }, 'no catalogue notifications: caches check the version only');
+          return null;
+        });
+    });
+    app.addHook('onClose', async () => {
+      await unlisten?.();
     });
   },
   { name: 'listing-caches', dependencies: ['database'] },

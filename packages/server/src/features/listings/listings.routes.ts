@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -7,12 +7,14 @@ import {
   listingUpdateSchema,
 } from '@campus-books/common/listing.schemas';
 import { currentUser } from '../../plugins/sessions';
+import { idempotencyKeyOf } from './idempotency-key';
 import { toListing } from './listing.serializer';
+import { findListingByIdempotencyKey } from './listings.repository';
 import {
   createListing,
   deleteListing,
-  getListing,
   getOwnListing,
+  getVisibleListing,
   markListingSold,
   relistListing,
   searchListings,
@@ -33,14 +35,39 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
   });
 
   app.get('/get/:id', { schema: { params: idParams } }, async (request) =>
-    toListing(await getListing(app, request.params.id)),
+    toListing(await getVisibleListing(app, request, request.params.id)),
   );
+
+  // One account filled the home page in a second: creations per account and hour are capped.
+  const createLimit = app.limitAttempts({
+    name: 'listing-create:account',
+    max: app.config.rateLimits.listingsPerAccount,
+    windowMs: 60 * 60_000,
+    keyOf: (request) => request.session?.user.id,
+  });
+
+  // A retry of a create that already made its listing answers it again and counts no creation.
+  async function replayKnownKey(request: FastifyRequest, reply: FastifyReply) {
+    const key = idempotencyKeyOf(request);
+    if (key === undefined) return;
+    const made = await findListingByIdempotencyKey(app.database.db, currentUser(request).id, key);
+    if (made) return reply.status(201).send({ success: true, ...toListing(made) });
+  }
 
   app.post(
     '/create',
-    { ...ownerOnly, schema: { body: listingCreateSchema } },
+    {
+      ...ownerOnly,
+      preHandler: [replayKnownKey, createLimit],
+      schema: { body: listingCreateSchema },
+    },
     async (request, reply) => {
-      const listing = await createListing(app, currentUser(request), request.body);
+      const listing = await createListing(
+        app,
+        currentUser(request),
+        request.body,
+        idempotencyKeyOf(request),
+      );
       return reply.status(201).send({ success: true, ...toListing(listing) });
     },
   );

@@ -1,5 +1,7 @@
-import { and, arrayContains, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, arrayContains, asc, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { SCHOOL_FLAGS } from '@campus-books/common/campus';
+import { parseCourseCode } from '@campus-books/common/course';
+import { toIsbn13 } from '@campus-books/common/isbn';
 import {
   DEFAULT_SEARCH_LIMIT,
   type ListingSearchQuery,
@@ -126,6 +128,7 @@ function filtersOf(query: ListingSearchQuery): SQL[] {
   if (schools.length > 0) filters.push(arrayContains(listings.schools, schools));
   if (query.major) filters.push(eq(listings.major, query.major));
   if (query.courseNumber) filters.push(eq(listings.courseNumber, query.courseNumber));
+  if (query.subject) filters.push(eq(listings.subject, query.subject));
   if (query.type && query.type !== 'all') filters.push(eq(listings.type, query.type));
   return filters.filter((f): f is SQL => f !== undefined);
 }
@@ -147,6 +150,28 @@ function orderOf(query: ListingSearchQuery): SQL[] {
     : [sql`${listings.createdAt} ASC NULLS FIRST`, desc(listings.id)];
 }
 
+/**
+ * What a term means besides words of a name. An ISBN in any form is that book and nothing else (no
+ * name is an ISBN): one equality on listings_isbn_idx, no vocabulary lookup. A course code with a
+ * subject ('ECON 101', 'econ101', 'ECON-101') is that course first (listings_subject_course_idx),
+ * then the names matching its words.
+ */
+export function exactMatchOf(term: string): { kind: 'isbn' | 'course'; where: SQL } | null {
+  const isbn = toIsbn13(term);
+  if (isbn) return { kind: 'isbn', where: eq(listings.isbn, isbn) };
+  const course = parseCourseCode(term);
+  if (course?.subject) {
+    return {
+      kind: 'course',
+      where: and(
+        eq(listings.subject, course.subject),
+        eq(listings.courseNumber, course.courseNumber),
+      )!,
+    };
+  }
+  return null;
+}
+
 /** A group of results: the listings matching `where`, in the search's order. */
 type Group = SQL | undefined;
 
@@ -164,7 +189,19 @@ export async function searchGroups(
   const filters = filtersOf(query);
   const term = query.searchTerm?.trim();
   if (!term) return { kind: 'single', single: and(...filters) };
+  const exact = exactMatchOf(term);
+  if (exact?.kind === 'isbn') return { kind: 'single', single: and(...filters, exact.where) };
   const { matches, best } = await matchTerm(db, term, caches);
+  if (exact) {
+    // The course first, then the names matching the term's words (a null subject is no match).
+    if (!matches) return { kind: 'single', single: and(...filters, exact.where) };
+    if (query.sort) return { kind: 'single', single: and(...filters, or(exact.where, matches)) };
+    return {
+      kind: 'tiers',
+      best: and(...filters, exact.where),
+      rest: and(...filters, matches, sql`NOT coalesce(${exact.where}, false)`),
+    };
+  }
   if (!matches) return { kind: 'single', single: sql`false` };
   if (query.sort || !best) return { kind: 'single', single: and(...filters, matches) };
   return {

@@ -1,23 +1,31 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type {
   ListingCreateInput,
   ListingSearchQuery,
   ListingUpdateInput,
 } from '@campus-books/common/listing.schemas';
 import type { ListingRow, UserRow } from '../../db/schema';
-import { forbidden, notFound } from '../../lib/errors';
+import { conflict, forbidden, notFound } from '../../lib/errors';
 import {
   deleteListingRow,
   findListingById,
   findListingsByUser,
   insertListing,
+  insertListingOnce,
   setListingStatus,
   updateListingRow,
 } from './listings.repository';
 import { claimImages, releaseImages } from '../uploads/images.service';
+import { enqueueListingEvent } from '../alerts/alerts.delivery';
 import { searchListings as searchListingRows } from './listings.search';
+import { freshListing } from './listing-expiry';
+import { isModerator } from '../moderation/moderators';
 
 export const LISTING_NOT_FOUND = 'Listing not found';
+/** A sold listing is frozen: the owner relists it to change it. */
+export const RELIST_TO_EDIT = 'Relist it first to edit';
+/** A hidden or removed listing is the moderators' until they look. */
+export const UNDER_MODERATION = 'This listing is with the campus moderators';
 
 /**
  * Hook of the images pipeline: every image URL a listing is saved with passes through here. Only the
@@ -47,6 +55,22 @@ export async function getListing(app: FastifyInstance, id: string): Promise<List
   return listing;
 }
 
+/**
+ * A listing's page: a hidden or removed listing (reports, a suspended seller, a moderator) is a 404
+ * for everyone but its seller and the moderators; an expired or sold one is shown as such.
+ */
+export async function getVisibleListing(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  id: string,
+): Promise<ListingRow> {
+  const listing = await getListing(app, id);
+  if (listing.status !== 'hidden' && listing.status !== 'removed') return listing;
+  const viewer = (await app.sessions.read(request))?.user;
+  if (viewer && (viewer.id === listing.userId || isModerator(app, viewer))) return listing;
+  throw notFound(LISTING_NOT_FOUND);
+}
+
 /** The listing, if `user` owns it: 404 when there is none, 403 when it is someone else's. */
 export async function getOwnListing(
   app: FastifyInstance,
@@ -58,13 +82,27 @@ export async function getOwnListing(
   return listing;
 }
 
+/**
+ * With an `idempotencyKey` (the Idempotency-Key header), a repeated create by the same user answers
+ * the listing the key already made instead of making another (docs/decisions/007-idempotent-create.md).
+ */
 export async function createListing(
   app: FastifyInstance,
   user: UserRow,
   input: ListingCreateInput,
+  idempotencyKey?: string,
 ): Promise<ListingRow> {
   await checkListingImages(app, user.id, input.imageUrls);
-  return insertListing(app.database.db, user.id, input);
+  // The alerts' matching job is written with the listing: both or neither (decision 010).
+  const fresh = freshListing(app);
+  return app.database.db.transaction(async (tx) => {
+    const row =
+      idempotencyKey === undefined
+        ? await insertListing(tx, user.id, input, fresh)
+        : await insertListingOnce(tx, user.id, input, idempotencyKey, fresh);
+    await enqueueListingEvent(app, tx, row.id, 'created');
+    return row;
+  });
 }
 
 export async function updateListing(
@@ -72,9 +110,28 @@ export async function updateListing(
   listing: ListingRow,
   input: ListingUpdateInput,
 ): Promise<ListingRow> {
+  if (listing.status === 'sold') throw conflict(RELIST_TO_EDIT);
   await checkListingImages(app, listing.userId, input.imageUrls, listing.imageUrls);
-  const updated = await updateListingRow(app.database.db, listing.id, input);
-  if (!updated) throw notFound(LISTING_NOT_FOUND);
+  // An omitted publisher's cover stays marked only while the listing still shows that image.
+  const publisherCover =
+    input.publisherCover !== undefined || listing.publisherCoverUrl === null
+      ? input.publisherCover
+      : input.imageUrls.includes(listing.publisherCoverUrl)
+        ? undefined
+        : null;
+  const updated = await app.database.db.transaction(async (tx) => {
+    const row = await updateListingRow(tx, listing.id, { ...input, publisherCover });
+    // A lower price may now be under an alert's maximum, and savers hear of it.
+    if (row && Number(row.regularPrice) < Number(listing.regularPrice)) {
+      await enqueueListingEvent(app, tx, row.id, 'price-drop', Number(row.regularPrice));
+    }
+    return row;
+  });
+  if (!updated) {
+    // Sold or deleted since it was read (images just claimed stay usable; the sweep frees them).
+    const now = await findListingById(app.database.db, listing.id);
+    throw now ? conflict(RELIST_TO_EDIT) : notFound(LISTING_NOT_FOUND);
+  }
   await releaseUnusedImages(
     app,
     listing.imageUrls.filter((url) => !input.imageUrls.includes(url)),
@@ -83,16 +140,25 @@ export async function updateListing(
 }
 
 export async function markListingSold(app: FastifyInstance, listing: ListingRow): Promise<void> {
-  await setListingStatus(app.database.db, listing.id, 'sold');
+  await app.database.db.transaction(async (tx) => {
+    if (!(await setListingStatus(tx, listing.id, 'sold'))) throw conflict(UNDER_MODERATION);
+    await enqueueListingEvent(app, tx, listing.id, 'sold');
+  });
 }
 
+/** Back on sale (from sold or expired), confirmed now and with a new expiry. */
 export async function relistListing(app: FastifyInstance, listing: ListingRow): Promise<void> {
-  await setListingStatus(app.database.db, listing.id, 'active');
+  await app.database.db.transaction(async (tx) => {
+    if (!(await setListingStatus(tx, listing.id, 'active', freshListing(app)))) {
+      throw conflict(UNDER_MODERATION);
+    }
+    await enqueueListingEvent(app, tx, listing.id, 'relisted');
+  });
 }
 
 /** The one place a listing is deleted; its stored images are removed here too (images pipeline). */
 export async function deleteListing(app: FastifyInstance, listing: ListingRow): Promise<void> {
-  await deleteListingRow(app.database.db, listing.id);
+  if (!(await deleteListingRow(app.database.db, listing.id))) throw notFound(LISTING_NOT_FOUND);
   // Files go only after the row: no listing ever points at a deleted file.
   await releaseUnusedImages(app, listing.imageUrls);
 }
@@ -102,6 +168,9 @@ export async function searchListings(
   query: ListingSearchQuery,
 ): Promise<ListingRow[]> {
   const caches = app.listingCaches;
+  // Only a search that may answer from a cache checks that it is fresh (on PostgreSQL the vocabulary
+  // cache serves terms; the home page's search without one asks the database anyway).
+  if (caches.searches || query.searchTerm?.trim()) await caches.ensureFresh();
   const run = () => searchListingRows(app.database.db, query, caches);
   // The parsed query lists its keys in the schema's order, so equal searches give equal keys.
   return caches.searches ? caches.searches.getOrLoad(JSON.stringify(query), run) : run();

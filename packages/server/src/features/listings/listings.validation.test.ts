@@ -40,11 +40,13 @@ describe(`listings: validation of spec section 5 (${TEST_ENGINE})`, () => {
     ['no images', { imageUrls: [] }, MESSAGES.imagesRequired],
     ['a missing image list', { imageUrls: undefined }, MESSAGES.imagesRequired],
     ['four images on create', { imageUrls: images(4) }, MESSAGES.imagesOnCreate],
+    ['a price with three decimals', { regularPrice: 12.345 }, MESSAGES.priceCents],
     [
-      'a discount above the price',
-      { regularPrice: 5, discountPrice: 6 },
-      MESSAGES.discountAboveRegular,
+      'a 201-character pickup location',
+      { pickupLocation: 'p'.repeat(201) },
+      MESSAGES.pickupLocationTooLong,
     ],
+    ['a number as the description', { description: 5 }, MESSAGES.descriptionText],
   ])('refuses %s on create', async (_what, overrides, message) => {
     const res = await createWith(overrides);
     expect(res.statusCode).toBe(400);
@@ -80,6 +82,26 @@ describe(`listings: validation of spec section 5 (${TEST_ENGINE})`, () => {
     expect(res.json()).toMatchObject({ success: false, message });
     const { success: _success, ...before } = listing as typeof listing & { success: true };
     expect((await read(listing._id)).json()).toEqual(before);
+  });
+
+  it('applies the discount rule on update only, as the spec says', async () => {
+    const [image] = await Promise.all([createUploadedImage(t, seller.id)]);
+    const res = await createWith({ regularPrice: 5, discountPrice: 6, imageUrls: [image] });
+    expect(res.statusCode).toBe(201);
+  });
+
+  it('takes back a listing exactly as the API answered it (pickupLocation null reads as empty)', async () => {
+    const listing = await createListingAs(t, seller);
+    const { success: _success, ...answered } = listing as typeof listing & { success: true };
+    expect(answered.pickupLocation).toBeNull();
+    const res = await post(`/api/listing/update/${listing._id}`, answered);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ success: true, _id: listing._id, pickupLocation: null });
+  });
+
+  it('stores a price with cents exactly, never rounded', async () => {
+    const listing = await createListingAs(t, seller, { regularPrice: 19.99 });
+    expect((await read(listing._id)).json().regularPrice).toBe(19.99);
   });
 
   it('refuses a non-http image URL such as javascript:', async () => {

@@ -66,6 +66,7 @@ describe(`the vocabulary of listing names (${TEST_ENGINE})`, () => {
       method: 'DELETE',
       url: `/api/user/delete/${seller.id}`,
       headers: { cookie: seller.cookie },
+      payload: { currentPassword: seller.password },
     });
     expect(gone.statusCode, gone.body).toBe(200);
     expect(await vocabulary(t)).not.toHaveProperty('statics');

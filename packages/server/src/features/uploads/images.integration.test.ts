@@ -91,7 +91,9 @@ describe.each(STORE_KINDS)('listings and profiles use only own uploads, %s store
     const [listed, avatar, loose] = [await upload(owner), await upload(owner), await upload(owner)];
     expect((await createListing(owner, [listed])).statusCode).toBe(201);
     await call(owner, 'POST', `/api/user/update/${owner.id}`, { avatar });
-    const res = await call(owner, 'DELETE', `/api/user/delete/${owner.id}`);
+    const res = await call(owner, 'DELETE', `/api/user/delete/${owner.id}`, {
+      currentPassword: owner.password,
+    });
     expect(res.statusCode).toBe(200);
     for (const url of [listed, avatar, loose]) expect(await filesOf(url)).toEqual([]);
   });

@@ -87,6 +87,20 @@ describe.each(STORE_KINDS)('serving and deleting images, %s store', (kind) => {
     }
   });
 
+  it('answers 404, not 500, for a stored image named in upper case', async () => {
+    const { _id } = await upload();
+    expect((await t.app.inject(imageUrl(_id, 640))).statusCode).toBe(200);
+    // All upper case, and only its first letter (an id may start with eight digits).
+    const firstLetter = _id.search(/[a-f]/);
+    const oneUpper =
+      _id.slice(0, firstLetter) + _id[firstLetter]!.toUpperCase() + _id.slice(firstLetter + 1);
+    for (const id of [_id.toUpperCase(), oneUpper]) {
+      const res = await t.app.inject(`/api/images/${id}/640.webp`);
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ success: false, statusCode: 404, message: 'Image not found' });
+    }
+  });
+
   it('lets the owner delete an unattached upload, and nobody else', async () => {
     const { _id } = await upload();
     const stranger = await createUser(t);

@@ -12,6 +12,11 @@ import { imageFolder } from './images.service';
 const fileName = (variant: ImageVariant) => `${variant}.webp`;
 const FILE_NAMES = IMAGE_VARIANTS.map(fileName) as [string, ...string[]];
 
+/**
+ * Image ids are lower-case UUIDs, the only spelling image URLs ever use and the one storage keys
+ * accept: a UUID in another case names no image (404, as an unknown id); a non-UUID is a 400.
+ */
+const IMAGE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const params = z.object({ id: z.uuid(), file: z.enum(FILE_NAMES) });
 
 const variantOf = (file: string): ImageVariant => {
@@ -32,6 +37,7 @@ export default async function imagesRoutes(app: FastifyInstance) {
     .withTypeProvider<ZodTypeProvider>()
     .get('/:id/:file', { schema: { params } }, async (request, reply) => {
       const { id, file } = request.params;
+      if (!IMAGE_ID.test(id)) throw notFound('Image not found');
       const folder = imageFolder(id);
       let bytes = await app.storage.get(`${folder}${file}`);
       let cacheControl = CACHE_EXACT;

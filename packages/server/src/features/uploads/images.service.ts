@@ -1,8 +1,13 @@
-import { and, eq, gt, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { IMAGE_PATH_PREFIX, IMAGE_VARIANTS, imageIdFromUrl } from '@campus-books/common/images';
+import {
+  IMAGE_PATH_PREFIX,
+  IMAGE_VARIANTS,
+  MAX_UPLOADS_PER_HOUR,
+  imageIdFromUrl,
+} from '@campus-books/common/images';
 import type { Db } from '../../db/database';
-import { images } from '../../db/schema';
+import { images, type ImageRow } from '../../db/schema';
 import { badRequest } from '../../lib/errors';
 import { deletePrefix } from '../../lib/storage/storage';
 
@@ -10,6 +15,12 @@ import { deletePrefix } from '../../lib/storage/storage';
 export const UNATTACHED_IMAGE_TTL_MS = 24 * 60 * 60 * 1000;
 
 export const NOT_YOUR_IMAGES = 'Images must be your own uploads: upload them again and retry';
+
+/** The hourly upload cap's answer (429). */
+/** The hourly upload cap's counter (app.limits): every upload started counts, and every cover imported. */
+export const UPLOAD_CAP = { name: 'uploads:user', windowMs: 60 * 60 * 1000 } as const;
+
+export const TOO_MANY_UPLOADS = `You can upload ${MAX_UPLOADS_PER_HOUR} images per hour: please try again later`;
 
 export const imageFolder = (id: string) => `images/${id}/`;
 
@@ -68,9 +79,12 @@ function notReferenced(): SQL {
  * Marks the images matching `where` as `deleting` (one statement, so a concurrent claim either wins
  * first and the row no longer matches, or sees `deleting` and is refused), then deletes each one's
  * files and row. When a file deletion fails the row stays `deleting` and the sweep retries, so
- * nothing points at a half-deleted image.
+ * nothing points at a half-deleted image. Returns how many were marked and how many deleted.
  */
-async function markAndDelete(app: FastifyInstance, where: SQL | undefined): Promise<number> {
+async function markAndDelete(
+  app: FastifyInstance,
+  where: SQL | undefined,
+): Promise<{ marked: number; deleted: number }> {
   const { db } = app.database;
   const marked = await db
     .update(images)
@@ -85,16 +99,51 @@ async function markAndDelete(app: FastifyInstance, where: SQL | undefined): Prom
       await db.delete(images).where(eq(images.id, id));
       deleted += 1;
     } catch (error) {
-      app.log.warn({ err: error, imageId: id }, 'image deletion failed; the sweep will retry');
+      app.log.warn({ err: error, imageId: id }, 'image deletion failed; a job will retry it');
+      await app.jobs.enqueue('delete-image', { id }, { key: `delete-image:${id}` }).catch(() => {}); // the hourly sweep retries it anyway
     }
   }
-  return deleted;
+  return { marked: marked.length, deleted };
 }
 
-/** Deletes images (files, then rows) whatever uses them; for account deletion and cancelled uploads. */
+/** The 'delete-image' job: deletes the files and row of an image left `deleting`; throws to retry. */
+export async function retryImageDeletion(app: FastifyInstance, id: string): Promise<void> {
+  const [row] = await app.database.db
+    .select({ status: images.status })
+    .from(images)
+    .where(eq(images.id, id));
+  if (row?.status !== 'deleting') return;
+  await deletePrefix(app.storage, imageFolder(id));
+  await deletePrefix(app.storage, `tus/${id}/`);
+  await app.database.db.delete(images).where(and(eq(images.id, id), eq(images.status, 'deleting')));
+}
+
+/**
+ * Deletes one image only while its row is in one of `statuses` (and, when given, owned by
+ * `ownerId`), deciding in one statement: of requests racing for the same image exactly one gets
+ * true. Its files and row go as with deleteImages (a failed file deletion is left to the sweep).
+ */
+export async function deleteImageIn(
+  app: FastifyInstance,
+  id: string,
+  statuses: readonly ImageRow['status'][],
+  ownerId?: string,
+): Promise<boolean> {
+  const { marked } = await markAndDelete(
+    app,
+    and(
+      eq(images.id, id),
+      inArray(images.status, [...statuses]),
+      ownerId === undefined ? undefined : eq(images.ownerId, ownerId),
+    ),
+  );
+  return marked > 0;
+}
+
+/** Deletes images (files, then rows) whatever uses them or whatever their status; account deletion. */
 export async function deleteImages(app: FastifyInstance, ids: readonly string[]): Promise<number> {
   if (ids.length === 0) return 0;
-  return markAndDelete(app, inArray(images.id, [...ids]));
+  return (await markAndDelete(app, inArray(images.id, [...ids]))).deleted;
 }
 
 /**
@@ -107,7 +156,7 @@ export async function releaseImages(
 ): Promise<number> {
   const ids = [...new Set(urls.map(imageIdFromUrl).filter((id): id is string => id !== null))];
   if (ids.length === 0) return 0;
-  return markAndDelete(app, and(inArray(images.id, ids), notReferenced()));
+  return (await markAndDelete(app, and(inArray(images.id, ids), notReferenced()))).deleted;
 }
 
 /** Ids of every image a user owns; read them before deleting the account, delete them after. */
@@ -116,13 +165,27 @@ export async function imageIdsOfUser(db: Db, userId: string): Promise<string[]> 
   return rows.map((r) => r.id);
 }
 
-/** Uploads one user started since `since` (the hourly cap). */
-export async function countUploadsSince(db: Db, userId: string, since: Date): Promise<number> {
-  const [row] = await db
-    .select({ count: sql<number>`count(*)::int` })
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * Deletes tus state whose upload has no row any more (a cancel that raced a PATCH writing bytes).
+ * The row is inserted before tus writes any state, so state without a row is never a new upload.
+ */
+async function deleteOrphanTusState(app: FastifyInstance): Promise<void> {
+  const ids = [
+    ...new Set((await app.storage.list('tus/')).map((o) => o.key.split('/')[1] ?? '')),
+  ].filter((id) => UUID.test(id));
+  if (ids.length === 0) return;
+  const rows = await app.database.db
+    .select({ id: images.id })
     .from(images)
-    .where(and(eq(images.ownerId, userId), gt(images.createdAt, since)));
-  return row?.count ?? 0;
+    .where(inArray(images.id, ids));
+  const known = new Set(rows.map((r) => r.id));
+  for (const id of ids.filter((i) => !known.has(i))) {
+    await deletePrefix(app.storage, `tus/${id}/`).catch((error: unknown) =>
+      app.log.warn({ err: error, imageId: id }, 'deleting orphan tus state failed'),
+    );
+  }
 }
 
 /**
@@ -131,13 +194,19 @@ export async function countUploadsSince(db: Db, userId: string, since: Date): Pr
  */
 export async function sweepImages(app: FastifyInstance, now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - UNATTACHED_IMAGE_TTL_MS);
-  return markAndDelete(
+  await deleteOrphanTusState(app);
+  const { deleted } = await markAndDelete(
     app,
     or(
       eq(images.status, 'deleting'),
       isNull(images.ownerId),
-      and(inArray(images.status, ['uploading', 'ready']), lt(images.createdAt, cutoff)),
+      // `processing` a day later: the server processing it stopped midway.
+      and(
+        inArray(images.status, ['uploading', 'processing', 'ready']),
+        lt(images.createdAt, cutoff),
+      ),
       and(eq(images.status, 'attached'), lt(images.attachedAt, cutoff), notReferenced()),
     ),
   );
+  return deleted;
 }

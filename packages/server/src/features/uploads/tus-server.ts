@@ -1,26 +1,38 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { Server } from '@tus/server';
-import { eq } from 'drizzle-orm';
+import { Server, type Locker } from '@tus/server';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { MAX_IMAGE_BYTES } from '@campus-books/common/constants';
-import { MAX_UPLOADS_PER_HOUR, UPLOAD_ENDPOINT, imageUrl } from '@campus-books/common/images';
+import { UPLOAD_ENDPOINT, imageUrl } from '@campus-books/common/images';
 import { MESSAGES } from '@campus-books/common/messages';
 import { images } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import { imageFolder, countUploadsSince } from './images.service';
+import { deletePrefix } from '../../lib/storage/storage';
+import { deleteImageIn, imageFolder } from './images.service';
 import { processImage } from './image-processing';
 import type { StorageDataStore } from './tus-storage-store';
 
-export const TOO_MANY_UPLOADS = `You can upload ${MAX_UPLOADS_PER_HOUR} images per hour: please try again later`;
+export { TOO_MANY_UPLOADS } from './images.service';
+
+export const UPLOAD_ALREADY_FINISHED = 'This upload is already finished or cancelled';
 
 /** The signed-in user of each request handed to tus (set by the route after its checks). */
 export const uploaderOf = new WeakMap<IncomingMessage, string>();
 
+/**
+ * The upload id of each request handed to tus: the route's parsed `:id`, the one its ownership
+ * check used. tus never reads an id from the URL itself (it would take the last `/…` of the whole
+ * URL, query string included, and act on another upload than the one checked).
+ */
+export const uploadIdOf = new WeakMap<IncomingMessage, string>();
+
 type TusRequest = { runtime?: { node?: { req: IncomingMessage } } };
 
+const nodeRequest = (req: unknown) => (req as TusRequest).runtime?.node?.req;
+
 function uploaderOfRequest(req: unknown): string {
-  const raw = (req as TusRequest).runtime?.node?.req;
+  const raw = nodeRequest(req);
   const userId = raw && uploaderOf.get(raw);
   if (!userId) throw tusError(401, 'Please sign in to continue');
   return userId;
@@ -35,55 +47,80 @@ function tusError(statusCode: number, message: string) {
 }
 
 /**
- * The tus server: creation checks the hourly cap and records the upload as the caller's; the last
- * PATCH processes the bytes into WebP variants, or refuses them and leaves nothing behind.
+ * The tus server: creation records the upload as the caller's (the route counted it against the
+ * hourly cap); the last PATCH processes the bytes into WebP variants, or refuses them and leaves
+ * nothing behind.
  */
-export function createTusServer(app: FastifyInstance, store: StorageDataStore): Server {
+export function createTusServer(
+  app: FastifyInstance,
+  store: StorageDataStore,
+  locker?: Locker,
+): Server {
   const { db } = app.database;
 
+  async function deletePrefixQuietly(id: string) {
+    await deletePrefix(app.storage, imageFolder(id)).catch(() => {});
+    await store.discard(id).catch(() => {});
+  }
+
+  /** Deletes an upload whose processing this request claimed: files, tus state, then the row. */
   async function discard(id: string) {
-    await store.discard(id);
-    await db.delete(images).where(eq(images.id, id));
+    await deleteImageIn(app, id, ['processing']).catch((cause: unknown) =>
+      app.log.warn({ err: cause, imageId: id }, 'discarding an upload failed'),
+    );
   }
 
   return new Server({
     path: UPLOAD_ENDPOINT,
     datastore: store,
+    // Shared by every app server (upload-locker.ts): a PATCH on one server waits for another's.
+    ...(locker ? { locker } : {}),
     maxSize: MAX_IMAGE_BYTES,
     relativeLocation: true,
     respectForwardedHeaders: app.config.trustProxy,
     allowedOrigins: [new URL(app.config.publicUrl).origin],
     // Names come from the server only; a user's file name never reaches a storage key.
     namingFunction: () => randomUUID(),
+    getFileIdFromRequest: (req) => {
+      const raw = nodeRequest(req);
+      return raw && uploadIdOf.get(raw);
+    },
 
     async onUploadCreate(req, upload) {
       const ownerId = uploaderOfRequest(req);
-      const hourAgo = new Date(Date.now() - 60 * 60 * 1000);
-      if ((await countUploadsSince(db, ownerId, hourAgo)) >= MAX_UPLOADS_PER_HOUR) {
-        throw tusError(429, TOO_MANY_UPLOADS);
-      }
       await db.insert(images).values({ id: upload.id, ownerId, bytes: upload.size ?? 0 });
       return {};
     },
 
     async onUploadFinish(_req, upload) {
-      const bytes = await store.readAll(upload.id);
+      // Any number of PATCHes may arrive here for the same upload (an empty PATCH at the final
+      // offset "finishes" it again), on any app server: one statement lets exactly one of them
+      // process it. The others are refused; the row is never touched by a request that lost.
+      const [claimed] = await db
+        .update(images)
+        .set({ status: 'processing' })
+        .where(and(eq(images.id, upload.id), eq(images.status, 'uploading')))
+        .returning({ id: images.id });
+      if (!claimed) throw tusError(409, UPLOAD_ALREADY_FINISHED);
+
       let processed;
+      let bytes: Buffer;
       try {
+        bytes = await store.readAll(upload.id);
         processed = await processImage(bytes);
       } catch (error) {
-        await discard(upload.id).catch((cause: unknown) =>
-          app.log.warn({ err: cause, imageId: upload.id }, 'discarding a refused upload failed'),
-        );
+        await discard(upload.id);
         if (error instanceof AppError) throw tusError(error.statusCode, error.message);
         throw error;
       }
+      let ready;
       try {
         for (const variant of processed.variants) {
           const key = `${imageFolder(upload.id)}${variant.name}.webp`;
           await app.storage.put(key, variant.data, 'image/webp');
         }
-        await db
+        // Still `processing` unless the account was deleted meanwhile (deleteImages marks all).
+        [ready] = await db
           .update(images)
           .set({
             status: 'ready',
@@ -91,16 +128,22 @@ export function createTusServer(app: FastifyInstance, store: StorageDataStore): 
             width: processed.width,
             height: processed.height,
           })
-          .where(eq(images.id, upload.id));
-        await store.discard(upload.id);
+          .where(and(eq(images.id, upload.id), eq(images.status, 'processing')))
+          .returning({ id: images.id });
       } catch (error) {
         app.log.error({ err: error, imageId: upload.id }, 'storing an image failed');
-        for (const variant of processed.variants) {
-          await app.storage.delete(`${imageFolder(upload.id)}${variant.name}.webp`).catch(() => {});
-        }
-        await discard(upload.id).catch(() => {});
+        await discard(upload.id);
         throw tusError(503, 'The image could not be stored, please try again');
       }
+      if (!ready) {
+        // Whoever marked the row deletes what it found; these files may have come after.
+        await deletePrefixQuietly(upload.id);
+        throw tusError(410, UPLOAD_ALREADY_FINISHED);
+      }
+      await store.discard(upload.id).catch((error: unknown) => {
+        // The image is stored; the leftover tus state goes when the image is deleted.
+        app.log.warn({ err: error, imageId: upload.id }, 'deleting tus state failed');
+      });
       return {
         status_code: 200,
         headers: { 'Content-Type': 'application/json; charset=utf-8' },

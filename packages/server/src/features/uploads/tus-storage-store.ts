@@ -43,9 +43,24 @@ export class StorageDataStore extends DataStore {
     }
     if (length > 0) {
       const key = `${this.prefix(id)}part-${String(offset).padStart(10, '0')}`;
-      await this.storage.put(key, Buffer.concat(chunks, length));
+      try {
+        await this.storage.put(key, Buffer.concat(chunks, length));
+      } catch (error) {
+        if (!(await this.exists(id))) throw ERRORS.FILE_NOT_FOUND;
+        throw error;
+      }
+      // A cancel (DELETE) removes the state without tus's lock: when it came while these bytes
+      // were written, remove them too rather than leave a part nobody will ever delete.
+      if (!(await this.exists(id))) {
+        await this.discard(id);
+        throw ERRORS.FILE_NOT_FOUND;
+      }
     }
     return offset + length;
+  }
+
+  private async exists(id: string) {
+    return (await this.storage.get(this.infoKey(id))) !== null;
   }
 
   private async parts(id: string) {

@@ -1,12 +1,24 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { images } from '../../db/schema';
-import { conflict, notFound } from '../../lib/errors';
+import { MAX_UPLOADS_PER_HOUR } from '@campus-books/common/images';
+import { images, type ImageRow } from '../../db/schema';
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
 import { currentUser } from '../../plugins/sessions';
-import { deleteImages, sweepImages } from './images.service';
+import {
+  TOO_MANY_UPLOADS,
+  UPLOAD_CAP,
+  deleteImageIn,
+  retryImageDeletion,
+  sweepImages,
+} from './images.service';
+import { DatabaseLocker } from './upload-locker';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+
+export const UPLOAD_QUERY_REFUSED = 'Upload URLs take no query string';
+const BEING_PROCESSED = 'This image is still being processed: try again in a moment';
+const IN_USE = 'This image is used by a listing or your profile: remove it there';
 
 /**
  * The tus endpoint (docs/api/uploads.md): POST / creates an upload, HEAD/PATCH/DELETE /:id resume,
@@ -16,12 +28,19 @@ const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 export default async function uploadsRoutes(app: FastifyInstance) {
   // The tus server and image processing (sharp) load on the first upload, not at start-up.
   let tus: ReturnType<typeof loadTus> | undefined;
+  // One request at a time writes an upload, across every app server (it listens on first use).
+  const locker = new DatabaseLocker(app.database);
+  app.addHook('onClose', async () => locker.close());
   async function loadTus() {
-    const [{ createTusServer, uploaderOf }, { StorageDataStore }] = await Promise.all([
+    const [{ createTusServer, uploaderOf, uploadIdOf }, { StorageDataStore }] = await Promise.all([
       import('./tus-server'),
       import('./tus-storage-store'),
     ]);
-    return { server: createTusServer(app, new StorageDataStore(app.storage)), uploaderOf };
+    return {
+      server: createTusServer(app, new StorageDataStore(app.storage), locker),
+      uploaderOf,
+      uploadIdOf,
+    };
   }
   const getTus = () =>
     (tus ??= loadTus().catch((error: unknown) => {
@@ -34,9 +53,17 @@ export default async function uploadsRoutes(app: FastifyInstance) {
     done(null),
   );
 
-  async function handOver(request: FastifyRequest, reply: FastifyReply) {
-    const { server, uploaderOf } = await getTus();
+  // The tus server and the routes must agree on which upload a URL names. Only the path names it:
+  // a query string is refused outright rather than left for some parser to read differently.
+  app.addHook('onRequest', async (request) => {
+    if (request.raw.url?.includes('?')) throw badRequest(UPLOAD_QUERY_REFUSED);
+  });
+
+  /** Hands the request to tus; `id` is the route's parsed, ownership-checked upload id. */
+  async function handOver(request: FastifyRequest, reply: FastifyReply, id?: string) {
+    const { server, uploaderOf, uploadIdOf } = await getTus();
     uploaderOf.set(request.raw, currentUser(request).id);
+    if (id) uploadIdOf.set(request.raw, id);
     reply.hijack();
     try {
       await server.handle(request.raw, reply.raw);
@@ -65,7 +92,36 @@ export default async function uploadsRoutes(app: FastifyInstance) {
 
   const guard = { preHandler: app.requireVerifiedUser };
 
-  app.post('/', guard, handOver);
+  // Every upload started counts, whatever becomes of it (refused, cancelled, deleted): counted here,
+  // before tus sees the request, not from the rows that still exist.
+  const hourlyCap = app.limitAttempts({
+    name: UPLOAD_CAP.name,
+    max: MAX_UPLOADS_PER_HOUR,
+    windowMs: UPLOAD_CAP.windowMs,
+    keyOf: (request) => currentUser(request).id,
+  });
+  async function countUpload(request: FastifyRequest, reply: FastifyReply) {
+    try {
+      await hourlyCap(request, reply);
+    } catch (error) {
+      if (error instanceof AppError && error.statusCode === 429) {
+        throw new AppError(429, TOO_MANY_UPLOADS);
+      }
+      throw error;
+    }
+  }
+
+  app.post('/', { preHandler: [app.requireVerifiedUser, countUpload] }, (request, reply) =>
+    handOver(request, reply),
+  );
+
+  /** Why a request about an upload in this state is refused. */
+  const refusal = (status: ImageRow['status']) =>
+    status === 'processing'
+      ? conflict(BEING_PROCESSED)
+      : status === 'attached'
+        ? conflict(IN_USE)
+        : notFound('Upload not found');
 
   app.route<{ Params: { id: string } }>({
     method: ['HEAD', 'PATCH'],
@@ -73,27 +129,36 @@ export default async function uploadsRoutes(app: FastifyInstance) {
     ...guard,
     handler: async (request, reply) => {
       const row = await ownUpload(request);
-      if (row.status !== 'uploading') throw notFound('Upload not found');
-      return handOver(request, reply);
+      if (row.status !== 'uploading') throw refusal(row.status);
+      return handOver(request, reply, row.id);
     },
   });
 
-  // tus termination of an upload in progress, and deletion of a processed one nothing uses yet: both
-  // go through deleteImages, which marks the row first so a failed file deletion is retried.
+  // tus termination of an upload in progress, and deletion of a processed one nothing uses yet. The
+  // row's status is re-checked in the deleting statement itself, so of racing requests (two
+  // DELETEs, a DELETE and the PATCH finishing the upload) exactly one acts and the others get 4xx.
   app.delete<{ Params: { id: string } }>('/:id', guard, async (request, reply) => {
     const row = await ownUpload(request);
-    if (row.status === 'attached' || row.status === 'deleting') {
-      throw conflict('This image is used by a listing or your profile: remove it there');
+    if (row.status !== 'uploading' && row.status !== 'ready') throw refusal(row.status);
+    const userId = currentUser(request).id;
+    if (!(await deleteImageIn(app, row.id, ['uploading', 'ready'], userId))) {
+      const [now] = await app.database.db.select().from(images).where(eq(images.id, row.id));
+      throw refusal(now?.status ?? 'deleting');
     }
-    await deleteImages(app, [row.id]);
     if (row.status === 'uploading')
       return reply.header('Tus-Resumable', '1.0.0').status(204).send();
     return { success: true, message: 'Image deleted' };
   });
 
-  const timer = setInterval(() => {
-    sweepImages(app).catch((error) => app.log.error({ err: error }, 'image sweep failed'));
-  }, SWEEP_INTERVAL_MS);
-  timer.unref();
-  app.addHook('onClose', async () => clearInterval(timer));
+  // Background jobs (app.jobs): run by one app server, retried when they fail.
+  app.jobs.register(
+    'sweep-images',
+    async ({ now }) => {
+      await sweepImages(app, now);
+    },
+    { every: SWEEP_INTERVAL_MS },
+  );
+  app.jobs.register<{ id: string }>('delete-image', async ({ payload }) => {
+    await retryImageDeletion(app, payload.id);
+  });
 }

@@ -2,7 +2,7 @@ import type { CurrentUser, Seller } from '@campus-books/common/account.schemas';
 import type { UserRow } from '../../db/schema';
 
 /** The signed-in user as the API answers it (never the password hash). */
-export function toCurrentUser(user: UserRow): CurrentUser {
+export function toCurrentUser(user: UserRow, isModerator = false): CurrentUser {
   return {
     _id: user.id,
     username: user.username,
@@ -12,6 +12,7 @@ export function toCurrentUser(user: UserRow): CurrentUser {
     emailVerified: user.emailVerifiedAt !== null,
     pendingEmail: user.pendingEmail,
     createdAt: user.createdAt.toISOString(),
+    ...(isModerator ? { isModerator } : {}),
   };
 }
 

@@ -122,6 +122,7 @@ describe(`who may use /api/user/* (${TEST_ENGINE})`, () => {
       method: 'DELETE',
       url: `/api/user/delete/${owner.id}`,
       headers: { cookie: owner.cookie },
+      payload: { currentPassword: owner.password },
     });
     expect(del.statusCode).toBe(200);
   });

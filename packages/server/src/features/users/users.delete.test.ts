@@ -29,6 +29,7 @@ describe(`DELETE /api/user/delete/:id (${TEST_ENGINE})`, () => {
       method: 'DELETE',
       url: `/api/user/delete/${user.id}`,
       headers: { cookie: user.cookie },
+      payload: { currentPassword: user.password },
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: true, message: 'Your account was deleted.' });

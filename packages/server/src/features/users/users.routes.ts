@@ -1,9 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { profileUpdateSchema } from '@campus-books/common/account.schemas';
-import { forbidden, notFound } from '../../lib/errors';
+import {
+  deleteAccountSchema,
+  profileUpdateNeedsPassword,
+  profileUpdateSchema,
+} from '@campus-books/common/account.schemas';
+import { MESSAGES } from '@campus-books/common/messages';
+import { AppError, forbidden, notFound } from '../../lib/errors';
+import { byEmail } from '../../plugins/rate-limit';
 import { currentUser } from '../../plugins/sessions';
+import { verifyPassword } from '../auth/password';
 import { toCurrentUser, toSeller } from './current-user';
 import { findUserById } from './users.repository';
 import { deleteAccount, updateProfile } from './users.service';
@@ -16,6 +23,24 @@ async function ownerOnly(request: FastifyRequest) {
   if (currentUser(request).id !== id) throw forbidden('You can only change your own account');
 }
 
+/** Whether this request changes the e-mail or password, or deletes the account. */
+function needsCurrentPassword(request: FastifyRequest): boolean {
+  if (request.method === 'DELETE') return true;
+  return profileUpdateNeedsPassword((request.body ?? {}) as { email?: unknown });
+}
+
+/** preHandler: 400 unless `currentPassword` in the body is the signed-in user's password. */
+async function checkCurrentPassword(request: FastifyRequest) {
+  if (!needsCurrentPassword(request)) return;
+  const { currentPassword } = request.body as { currentPassword?: string };
+  const ok = await verifyPassword(currentUser(request).passwordHash, currentPassword ?? '');
+  if (!ok) {
+    throw new AppError(400, MESSAGES.currentPasswordWrong, [
+      { field: 'currentPassword', message: MESSAGES.currentPasswordWrong },
+    ]);
+  }
+}
+
 /** /api/user: profile update, account deletion, a seller's contact (docs/api/accounts.md). */
 export default async function usersRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -23,12 +48,33 @@ export default async function usersRoutes(fastify: FastifyInstance) {
     schoolEmailDomain: app.config.schoolEmailDomain,
     groupmeLinkPrefix: app.config.groupmeLinkPrefix,
   };
+  const limits = app.config.rateLimits;
+  const userIdOf = (request: FastifyRequest) => request.session?.user.id;
+  // Guesses of the current password count per account, like sign-in's.
+  const passwordGuesses = app.limitAttempts({
+    name: 'reauth:account',
+    max: limits.signInPerAccount,
+    keyOf: (request) => (needsCurrentPassword(request) ? userIdOf(request) : undefined),
+  });
+  // An e-mail change mails the new address: limited per address and per account like the
+  // other mail routes, so it cannot be aimed at a stranger's inbox.
+  const emailChangesOf = (request: FastifyRequest) =>
+    byEmail(request) === undefined ? undefined : userIdOf(request);
+  const emailChangeLimits = [
+    app.limitAttempts({ name: 'email-change:email', max: limits.mailPerAddress, keyOf: byEmail }),
+    app.limitAttempts({
+      name: 'email-change:account',
+      max: limits.mailPerAddress,
+      keyOf: emailChangesOf,
+    }),
+  ];
 
   app.post(
     '/update/:id',
     {
       preValidation: [app.requireUser, ownerOnly],
       schema: { params: userIdParams, body: profileUpdateSchema(rules) },
+      preHandler: [passwordGuesses, checkCurrentPassword, ...emailChangeLimits],
     },
     async (request) => {
       const session = request.session!;
@@ -44,7 +90,11 @@ export default async function usersRoutes(fastify: FastifyInstance) {
 
   app.delete(
     '/delete/:id',
-    { preValidation: [app.requireUser, ownerOnly], schema: { params: userIdParams } },
+    {
+      preValidation: [app.requireUser, ownerOnly],
+      schema: { params: userIdParams, body: deleteAccountSchema },
+      preHandler: [passwordGuesses, checkCurrentPassword],
+    },
     async (request, reply) => {
       await deleteAccount(app, currentUser(request).id);
       await app.sessions.end(request, reply);

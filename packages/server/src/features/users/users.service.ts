@@ -2,8 +2,8 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ProfileUpdateInput } from '@campus-books/common/account.schemas';
 import { users, type UserRow } from '../../db/schema';
-import { conflict } from '../../lib/errors';
-import { AUTH_MESSAGES } from '../auth/auth.messages';
+import { unauthorized } from '../../lib/errors';
+import { emailInUseMail } from '../auth/account-mails';
 import { hashPassword } from '../auth/password';
 import { sendVerificationLink } from '../auth/sign-up.service';
 import {
@@ -53,12 +53,15 @@ export async function updateProfile(
   }
   if (input.password !== undefined) changes.passwordHash = await hashPassword(input.password);
   let newEmail: string | undefined;
+  let takenBy: UserRow | undefined;
   if (input.email !== undefined) {
     if (input.email === user.email) {
       changes.pendingEmail = null; // back to the current address: cancel a pending change
     } else {
+      // Answered alike whether or not the address has an account (no enumeration): its owner
+      // gets a notice instead of a link, and the pending change can never be confirmed.
       const owner = await findUserByEmail(db, input.email);
-      if (owner) throw conflict(AUTH_MESSAGES.emailTaken);
+      if (owner) takenBy = owner;
       changes.pendingEmail = newEmail = input.email;
     }
   }
@@ -79,7 +82,11 @@ export async function updateProfile(
     );
   }
   if (changes.passwordHash) await app.sessions.endAllForUser(user.id, sessionId);
-  if (newEmail) await sendVerificationLink(app, updated, newEmail);
+  if (takenBy) {
+    app.mailer.sendInBackground(emailInUseMail(takenBy.email, `${app.config.publicUrl}/sign-in`));
+  } else if (newEmail) {
+    await sendVerificationLink(app, updated, newEmail);
+  }
 
   const parts = ['Profile updated.'];
   if (newEmail) {
@@ -99,7 +106,12 @@ export async function updateProfile(
  */
 export async function deleteAccount(app: FastifyInstance, userId: string): Promise<void> {
   const imageIds = await imageIdsOfUser(app.database.db, userId);
-  await app.database.db.delete(users).where(eq(users.id, userId));
+  const deleted = await app.database.db
+    .delete(users)
+    .where(eq(users.id, userId))
+    .returning({ id: users.id });
+  // Of copies of one request racing here, one deletes; the others find no account any more.
+  if (deleted.length === 0) throw unauthorized();
   await deleteImages(app, imageIds).catch((error: unknown) =>
     app.log.warn({ err: error }, 'deleting account images failed; the sweep will retry'),
   );

@@ -25,7 +25,17 @@ export function createLocalStorage(root: string): Storage {
       const key = relative ? `${relative}/${entry.name}` : entry.name;
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) await walk(full, key, into);
-      else if (entry.isFile()) into.push({ key, size: (await stat(full)).size });
+      else if (entry.isFile()) {
+        // A file deleted between readdir and stat (a concurrent deletion) is simply not listed.
+        const size = await stat(full).then(
+          (s) => s.size,
+          (error: unknown) => {
+            if (isMissing(error)) return null;
+            throw error;
+          },
+        );
+        if (size !== null) into.push({ key, size });
+      }
     }
   }
 

@@ -27,6 +27,11 @@ export function Header() {
           <NavLink to={paths.about} className={NAV_LINK}>
             About
           </NavLink>
+          {user?.isModerator ? (
+            <NavLink to={paths.moderation} className={NAV_LINK}>
+              Moderation
+            </NavLink>
+          ) : null}
           {user ? (
             <>
               <Link to={paths.createListing} className={buttonClassName('primary', 'py-2')}>
@@ -94,6 +99,13 @@ export function Header() {
                   Account
                 </Link>
               </li>
+              {user.isModerator ? (
+                <li>
+                  <Link to={paths.moderation} className={`block ${NAV_LINK}`}>
+                    Moderation
+                  </Link>
+                </li>
+              ) : null}
             </>
           ) : (
             <>

@@ -145,7 +145,10 @@ export function CheckboxField({
           aria-describedby={ids.describedBy}
           {...rest}
         />
-        <label htmlFor={ids.controlId} className="text-sm font-medium text-slate-800">
+        <label
+          htmlFor={ids.controlId}
+          className="flex min-h-11 items-center text-sm font-medium text-slate-800 sm:min-h-0"
+        >
           {label}
         </label>
       </div>

@@ -54,7 +54,7 @@ export default function ForgotPasswordPage() {
         </div>
       ) : null}
       <p className="mt-5 text-center text-sm">
-        <Link className="link" to={paths.signIn}>
+        <Link className="link inline-flex min-h-11 items-center" to={paths.signIn}>
           Sign in
         </Link>
       </p>

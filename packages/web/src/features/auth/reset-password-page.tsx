@@ -70,7 +70,7 @@ export default function ResetPasswordPage() {
         </div>
       ) : null}
       <p className="mt-5 text-center text-sm">
-        <Link className="link" to={paths.forgotPassword}>
+        <Link className="link inline-flex min-h-11 items-center" to={paths.forgotPassword}>
           Request a new link
         </Link>
       </p>

@@ -9,6 +9,7 @@ import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
 import { useSession } from '../../lib/session';
 import { AuthCard } from './auth-card';
+import { ChallengeStep, needsChallenge } from './challenge-step';
 import { useSignIn } from './api/sign-in';
 import { ResendVerification } from './resend-verification';
 import { safeRedirectPath } from './safe-redirect';
@@ -31,7 +32,7 @@ export default function SignInPage() {
     formState: { errors },
   } = useForm({ resolver: zodResolver(signInSchema), defaultValues: { email: '', password: '' } });
 
-  const onSubmit = (input: SignInInput) =>
+  const onSubmit = (input: SignInInput & { altcha?: string }) =>
     signIn.mutate(input, {
       onSuccess: (user) => {
         setUser(user);
@@ -86,6 +87,12 @@ export default function SignInPage() {
       {signIn.isError ? (
         <div className="mt-5 space-y-3">
           <ErrorBlock message={signIn.error.message} />
+          {needsChallenge(signIn.error) && signIn.variables ? (
+            <ChallengeStep
+              attempt={signIn.submittedAt}
+              onSolved={(altcha) => onSubmit({ ...signIn.variables!, altcha })}
+            />
+          ) : null}
           {isUnverified && signIn.variables ? (
             <ResendVerification email={signIn.variables.email} />
           ) : null}

@@ -14,6 +14,7 @@ import { TextField } from '../../components/ui/form-field';
 import { paths } from '../../config/paths';
 import { useAccountRules } from '../../lib/public-config';
 import { AuthCard } from './auth-card';
+import { ChallengeStep, needsChallenge } from './challenge-step';
 import { useSignUp } from './api/sign-up';
 import { PrivacyNote } from './privacy-note';
 import type { SignInNotice } from './sign-in-page';
@@ -38,16 +39,15 @@ export default function SignUpPage() {
   const [firstName = '', lastName = ''] = useWatch({ control, name: ['firstName', 'lastName'] });
   const username = deriveUsername(firstName, lastName);
 
-  const onSubmit = (input: SignUpInput) =>
-    signUp.mutate(
-      { ...input, username: deriveUsername(input.firstName, input.lastName) },
-      {
-        onSuccess: (answer) => {
-          const state: SignInNotice = { notice: answer.message || CHECK_INBOX };
-          navigate(paths.signIn, { state });
-        },
+  const send = (body: SignUpInput & { altcha?: string }) =>
+    signUp.mutate(body, {
+      onSuccess: (answer) => {
+        const state: SignInNotice = { notice: answer.message || CHECK_INBOX };
+        navigate(paths.signIn, { state });
       },
-    );
+    });
+  const onSubmit = (input: SignUpInput) =>
+    send({ ...input, username: deriveUsername(input.firstName, input.lastName) });
 
   return (
     <AuthCard title={`Welcome to ${PRODUCT_NAME}`} documentTitle="Sign Up">
@@ -107,8 +107,14 @@ export default function SignUpPage() {
         </Button>
       </form>
       {signUp.isError ? (
-        <div className="mt-5">
+        <div className="mt-5 space-y-3">
           <ErrorBlock message={signUp.error.message} />
+          {needsChallenge(signUp.error) && signUp.variables ? (
+            <ChallengeStep
+              attempt={signUp.submittedAt}
+              onSolved={(altcha) => send({ ...signUp.variables!, altcha })}
+            />
+          ) : null}
         </div>
       ) : null}
       <PrivacyNote />
@@ -122,7 +128,7 @@ export default function SignUpPage() {
         </button>
       </div>
       <p className="mt-5 text-center text-sm">
-        <Link className="link" to={paths.signIn}>
+        <Link className="link inline-flex min-h-11 items-center" to={paths.signIn}>
           Have an account? Sign in
         </Link>
       </p>

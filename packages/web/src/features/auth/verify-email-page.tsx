@@ -10,6 +10,7 @@ import { useVerifyEmail } from './api/verify-email';
 import { ResendVerification } from './resend-verification';
 
 const VERIFIED_FALLBACK = 'Your email address is verified. You can sign in now.';
+const ALREADY_VERIFIED = 'This email address is already verified — sign in.';
 
 export default function VerifyEmailPage() {
   const { token = '' } = useParams();
@@ -39,6 +40,15 @@ export default function VerifyEmailPage() {
     <AuthCard title="Verify your email">
       {!token ? (
         <ErrorBlock message="This verification link is incomplete." />
+      ) : verify.isSuccess && verify.data.alreadyVerified ? (
+        <div className="space-y-4">
+          <p role="status" className="rounded-md bg-blue-50 p-3 text-blue-900">
+            {ALREADY_VERIFIED} This link was used before; you do not need a new one.
+          </p>
+          <ButtonLink to={isSignedIn ? paths.profile : paths.signIn} className="w-full">
+            {isSignedIn ? 'Go to your profile' : 'Sign In'}
+          </ButtonLink>
+        </div>
       ) : verify.isSuccess ? (
         <div className="space-y-4">
           <p role="status" className="rounded-md bg-green-50 p-3 text-green-900">

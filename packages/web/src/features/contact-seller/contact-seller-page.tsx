@@ -48,6 +48,9 @@ function SellerContact({ sellerId }: { sellerId: string }) {
       <div role="alert">
         <h1 className="text-2xl font-bold">Something went wrong!</h1>
         <p className="mt-2 text-slate-700">{error.message}</p>
+        <ButtonLink to={paths.search} className="mt-4">
+          Browse other books
+        </ButtonLink>
       </div>
     );
   }

@@ -2,7 +2,9 @@ import { PRODUCT_NAME, UNIVERSITY_NAME } from '@campus-books/common/campus';
 import { PageTitle } from '../../components/page-title';
 import { ButtonLink } from '../../components/ui/button-link';
 import { paths } from '../../config/paths';
+import { useSession } from '../../lib/session';
 import { HomeSearchForm } from './home-search-form';
+import { MostWanted } from '../alerts/demand';
 import { RecentAdditions } from './recent-additions';
 
 const STEPS = [
@@ -12,6 +14,8 @@ const STEPS = [
 ];
 
 export default function HomePage() {
+  // A signed-in student who wants to sell goes straight to the form, not to sign-up.
+  const isSignedIn = useSession().user !== null;
   return (
     <>
       <PageTitle title={PRODUCT_NAME} />
@@ -29,7 +33,9 @@ export default function HomePage() {
           <HomeSearchForm />
         </div>
         <div className="mt-6 flex flex-wrap justify-center gap-3">
-          <ButtonLink to={paths.signUp}>Start Selling</ButtonLink>
+          <ButtonLink to={isSignedIn ? paths.createListing : paths.signUp}>
+            Start Selling
+          </ButtonLink>
           <ButtonLink to={paths.about} variant="secondary">
             {/* The spec's label, made descriptive for link lists and search engines. */}
             Learn More<span className="sr-only"> about {PRODUCT_NAME}</span>
@@ -38,6 +44,7 @@ export default function HomePage() {
       </section>
 
       <RecentAdditions />
+      <MostWanted />
 
       <section aria-labelledby="how-it-works" className="mt-12">
         <h2 id="how-it-works" className="text-2xl font-bold text-slate-900">

@@ -30,7 +30,7 @@ export function ImageGallery({ imageUrls, name }: { imageUrls: string[]; name: s
   }
 
   return (
-    <div className="flex flex-col-reverse gap-3 sm:flex-row">
+    <div className="flex min-w-0 flex-col-reverse gap-3 sm:flex-row">
       {count > 1 ? (
         <div
           role="group"

@@ -1,22 +1,33 @@
 import {
   conditionColor,
   conditionLabel,
-  courseLevelColor,
-  courseNumberBadge,
+  displayName,
   formatPrice,
 } from '@campus-books/common/display';
 import type { Listing } from '@campus-books/common/listing.schemas';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { CourseBadge } from '../../components/course-badge';
 import { ListingImage } from '../../components/listing-image';
 import { Badge } from '../../components/ui/badge';
 import { paths } from '../../config/paths';
+import { SaveButton } from '../saved/save-button';
+import { timeAgo } from '../../lib/relative-time';
 
 /** Every grid of cards has two columns on phones: half the width less the page padding and the gap. */
 export const PHONE_CARD_SIZES = 'calc(50vw - 24px)';
 
 const CARD =
   'flex w-full flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm';
+
+/**
+ * The price's font size: 1.125rem, or less when the text would not fit the card's width. A bold
+ * digit or $ is at most ~0.7em wide, a comma or point ~0.4em; cqw is a hundredth of the card body.
+ */
+function priceSize(price: string) {
+  const ems = [...price].reduce((sum, c) => sum + (/[0-9$]/.test(c) ? 0.7 : 0.4), 0);
+  return { fontSize: `min(1.125rem, ${(100 / ems).toFixed(2)}cqw)` };
+}
 
 /**
  * A listing in a grid: cover, name, condition and course badges, price, and optional actions.
@@ -33,13 +44,20 @@ export function ListingCard({
 }) {
   const cover = listing.imageUrls[0];
   const href = paths.listing(listing._id);
+  const name = displayName(listing.name);
+  const price = formatPrice(listing.regularPrice);
   return (
-    <article className={`${CARD} transition-shadow hover:shadow-md`}>
+    <article className={`${CARD} relative transition-shadow hover:shadow-md`}>
+      <SaveButton
+        listingId={listing._id}
+        listingName={name}
+        className="absolute top-2 right-2 z-10"
+      />
       <Link to={href} tabIndex={-1} aria-hidden="true" className="block bg-slate-100">
         {cover ? (
           <ListingImage
             url={cover}
-            alt={listing.name}
+            alt={name}
             width={300}
             height={400}
             loading="lazy"
@@ -53,27 +71,34 @@ export function ListingCard({
           </div>
         )}
       </Link>
-      <div className="flex flex-1 flex-col gap-2 p-3">
-        <h3 className="truncate text-base font-semibold capitalize">
+      <div className="@container flex flex-1 flex-col gap-2 p-3">
+        {/* Two lines of title at most, then an ellipsis; the full title is the link's tooltip. */}
+        <h3 className="text-base leading-snug font-semibold break-words">
           <Link
             to={href}
-            className="text-slate-900 no-underline hover:underline"
-            title={listing.name}
+            className="line-clamp-2 min-h-11 text-slate-900 no-underline hover:underline"
+            title={name}
           >
-            {listing.name}
+            {name}
           </Link>
         </h3>
+        {listing.edition ? (
+          <p className="-mt-1 truncate text-sm text-slate-600">{listing.edition} edition</p>
+        ) : null}
         <div className="flex flex-wrap gap-1.5">
           <Badge color={conditionColor(listing.condition)}>
             {conditionLabel(listing.condition)}
           </Badge>
-          <Badge color={courseLevelColor(listing.courseNumber)}>
-            <span className="sr-only">Course </span>
-            {courseNumberBadge(listing.courseNumber)}
-          </Badge>
+          <CourseBadge subject={listing.subject} courseNumber={listing.courseNumber} />
           {listing.status === 'sold' ? <Badge color="grey">Sold</Badge> : null}
         </div>
-        <p className="text-lg font-bold text-brand-900">{formatPrice(listing.regularPrice)}</p>
+        {/* Never wider than the card: a long price (up to $10,000,000.00) is set smaller. */}
+        <p className="font-bold whitespace-nowrap text-brand-900" style={priceSize(price)}>
+          {price}
+        </p>
+        <p className="-mt-1 text-xs text-slate-600">
+          <time dateTime={listing.createdAt}>{timeAgo(listing.createdAt)}</time>
+        </p>
         {actions ? <div className="mt-auto flex flex-wrap gap-2 pt-1">{actions}</div> : null}
       </div>
     </article>
@@ -102,11 +127,29 @@ function ListingCardSkeleton() {
   );
 }
 
-/** `count` card skeletons in a grid, announced once as loading. */
-export function ListingGridSkeleton({ count, className }: { count: number; className: string }) {
+/**
+ * `count` card skeletons in a grid, announced once as loading. `showLabel` also shows the spec's
+ * 'Loading...' over the placeholders (not above them, so nothing moves when the cards arrive).
+ */
+export function ListingGridSkeleton({
+  count,
+  className,
+  showLabel = false,
+}: {
+  count: number;
+  className: string;
+  showLabel?: boolean;
+}) {
   return (
-    <>
-      <p role="status" className="sr-only">
+    <div className="relative">
+      <p
+        role="status"
+        className={
+          showLabel
+            ? 'absolute inset-x-0 top-8 z-10 mx-auto w-fit rounded-full bg-white px-4 py-2 text-lg font-semibold text-slate-800 shadow'
+            : 'sr-only'
+        }
+      >
         Loading...
       </p>
       <ul aria-hidden="true" className={className}>
@@ -116,6 +159,6 @@ export function ListingGridSkeleton({ count, className }: { count: number; class
           </li>
         ))}
       </ul>
-    </>
+    </div>
   );
 }

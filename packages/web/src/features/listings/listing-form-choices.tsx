@@ -28,7 +28,7 @@ export function ConditionChoice({
         {CONDITION_CHOICES.map((choice) => (
           <label
             key={choice.value}
-            className="flex cursor-pointer items-center gap-2 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 has-checked:border-brand-700 has-checked:bg-brand-50"
+            className="flex min-h-11 cursor-pointer items-center gap-2 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 has-checked:border-brand-700 has-checked:bg-brand-50"
           >
             <input
               type="radio"

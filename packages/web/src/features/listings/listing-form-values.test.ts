@@ -52,6 +52,13 @@ describe('listing form values', () => {
       Leadership: false,
       ArtScience: true,
       LawProfessional: false,
+      isbn: '9780262033848',
+      authors: null,
+      edition: null,
+      subject: 'CHEM',
+      publisherCover: '/api/images/abc/1280.webp',
+      expiresAt: '2026-01-31T10:00:00.000Z',
+      confirmedAt: '2025-12-02T10:00:00.000Z',
     };
     const values = listingFormValues(listing);
     const parsed = listingUpdateSchema.parse(values);
@@ -62,6 +69,10 @@ describe('listing form values', () => {
       regularPrice: 45.5,
       ArtScience: true,
       imageUrls: ['/api/images/abc/1280.webp'],
+      isbn: '9780262033848',
+      authors: null,
+      subject: 'CHEM',
+      publisherCover: '/api/images/abc/1280.webp',
     });
     expect(values).not.toHaveProperty('pickupLocation');
   });

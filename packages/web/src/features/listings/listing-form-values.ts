@@ -20,6 +20,10 @@ export const NEW_LISTING_VALUES: ListingFormValues = {
   ArtScience: false,
   LawProfessional: false,
   imageUrls: [],
+  isbn: '',
+  authors: '',
+  edition: '',
+  subject: '',
 };
 
 /** The update form starts from the stored listing; discountPrice is kept though not editable. */
@@ -39,6 +43,11 @@ export function listingFormValues(listing: Listing): ListingFormValues {
     ArtScience: listing.ArtScience,
     LawProfessional: listing.LawProfessional,
     imageUrls: listing.imageUrls,
+    isbn: listing.isbn ?? '',
+    authors: listing.authors ?? '',
+    edition: listing.edition ?? '',
+    subject: listing.subject ?? '',
+    publisherCover: listing.publisherCover,
     ...(listing.pickupLocation ? { pickupLocation: listing.pickupLocation } : {}),
   };
 }

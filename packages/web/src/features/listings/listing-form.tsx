@@ -5,19 +5,22 @@ import {
 } from '@campus-books/common/listing.schemas';
 import { MAX_IMAGES_ON_CREATE, MAX_IMAGES_PER_LISTING } from '@campus-books/common/constants';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Controller, useForm, type Resolver } from 'react-hook-form';
 import { MajorSelect } from '../../components/major-select';
 import { Button } from '../../components/ui/button';
 import { TextAreaField, TextField } from '../../components/ui/form-field';
 import { ApiError } from '../../lib/api-client';
+import { useLeaveWarning } from '../../lib/use-leave-warning';
 import { ImagePicker } from '../uploads/image-picker';
+import { BookFields } from './book-fields';
 import { ConditionChoice, SchoolChoices } from './listing-form-choices';
 import type { ListingFormValues } from './listing-form-values';
 
 const RESOLVERS = {
   create: zodResolver(listingCreateSchema),
-  // The update schema adds the discount rule and allows 6 images; its input and output match create's.
+  // The update schema adds the discount rule (update only, spec section 5) and allows 6 images; its
+  // input and output match create's.
   update: zodResolver(listingUpdateSchema) as unknown as Resolver<
     ListingFormValues,
     unknown,
@@ -34,19 +37,30 @@ const FIELD_NAMES = new Set<string>([
   'regularPrice',
   'major',
   'imageUrls',
+  'isbn',
+  'authors',
+  'edition',
+  'subject',
+  'publisherCover',
 ]);
 
-/** The create and update form: the server's schema validates it, the server's message shows in red. */
+/**
+ * The create and update form: the server's schema validates it, the server's message shows in red.
+ * It submits once at a time (a double click sends one request), and asks before the tab is closed or
+ * reloaded while an upload runs or a change is unsaved. `onChange` hears every edit (the draft).
+ */
 export function ListingForm({
   mode,
   defaultValues,
   onSubmit,
+  onChange,
   isSubmitting,
   submitError,
 }: {
   mode: 'create' | 'update';
   defaultValues: ListingFormValues;
   onSubmit(values: ListingCreateInput): void;
+  onChange?(values: ListingFormValues): void;
   isSubmitting: boolean;
   submitError: Error | null;
 }) {
@@ -55,11 +69,42 @@ export function ListingForm({
     handleSubmit,
     control,
     setError,
-    formState: { errors },
+    subscribe,
+    setValue,
+    getValues,
+    formState: { errors, isDirty, isSubmitting: isValidating },
   } = useForm<ListingFormValues, unknown, ListingCreateInput>({
     resolver: RESOLVERS[mode],
     defaultValues,
   });
+  const [isUploading, setIsUploading] = useState(false);
+  useLeaveWarning(isUploading || isDirty);
+
+  const onChangeRef = useRef(onChange);
+  useEffect(() => {
+    onChangeRef.current = onChange;
+  });
+  useEffect(
+    () =>
+      subscribe({
+        formState: { values: true },
+        callback: ({ values }) => onChangeRef.current?.(values),
+      }),
+    [subscribe],
+  );
+
+  // A second click lands before React has re-rendered the button as disabled: refuse it here.
+  const submitting = useRef(false);
+  useEffect(() => {
+    if (!isSubmitting) submitting.current = false;
+  }, [isSubmitting, submitError]);
+  function submit(event: FormEvent<HTMLFormElement>) {
+    void handleSubmit((values) => {
+      if (submitting.current) return;
+      submitting.current = true;
+      onSubmit(values);
+    })(event);
+  }
 
   // Field errors the server found land next to their fields too.
   useEffect(() => {
@@ -73,7 +118,8 @@ export function ListingForm({
 
   const isCreate = mode === 'create';
   return (
-    <form noValidate onSubmit={handleSubmit(onSubmit)} className="space-y-5">
+    <form noValidate onSubmit={submit} className="space-y-5">
+      <BookFields {...{ register, control, setValue, getValues, errors }} />
       <TextField label="Name" error={errors.name?.message} {...register('name')} />
       <TextField
         label="Course Number"
@@ -128,6 +174,7 @@ export function ListingForm({
             onChange={field.onChange}
             maxImages={isCreate ? MAX_IMAGES_ON_CREATE : MAX_IMAGES_PER_LISTING}
             mode={mode}
+            onBusyChange={setIsUploading}
             error={errors.imageUrls?.message ?? errors.imageUrls?.root?.message}
           />
         )}
@@ -135,7 +182,7 @@ export function ListingForm({
       <Button
         type="submit"
         className="w-full"
-        isLoading={isSubmitting}
+        isLoading={isSubmitting || isValidating}
         loadingText={isCreate ? 'Creating...' : 'Updating...'}
       >
         {isCreate ? 'Create listing' : 'Update listing'}

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { ButtonLink } from '../../components/ui/button-link';
+import { TextField } from '../../components/ui/form-field';
 import { ConfirmModal } from '../../components/ui/modal';
 import { paths } from '../../config/paths';
 import { useSession } from '../../lib/session';
@@ -24,6 +25,7 @@ export function AccountActions({
   const deleteUser = useDeleteUser();
   const [dialog, setDialog] = useState<'delete' | 'sign-out' | null>(null);
   const [isSigningOut, setIsSigningOut] = useState(false);
+  const [currentPassword, setCurrentPassword] = useState('');
 
   // Forgetting the user while this protected page is on screen would make its guard send us to
   // /sign-in; so go home first and forget the user once home has replaced this page.
@@ -38,14 +40,17 @@ export function AccountActions({
   };
 
   const confirmDelete = () =>
-    deleteUser.mutate(userId, {
-      onSuccess: () =>
-        leaveThen(() => {
-          // The server already ended the session with the account; just forget it here.
-          setUser(null);
-          queryClient.clear();
-        }),
-    });
+    deleteUser.mutate(
+      { userId, currentPassword },
+      {
+        onSuccess: () =>
+          leaveThen(() => {
+            // The server already ended the session with the account; just forget it here.
+            setUser(null);
+            queryClient.clear();
+          }),
+      },
+    );
 
   const confirmSignOut = () => {
     setIsSigningOut(true);
@@ -56,6 +61,12 @@ export function AccountActions({
   return (
     <div className="grid grid-cols-2 gap-3">
       <ButtonLink to={paths.createListing}>Create Listing</ButtonLink>
+      <ButtonLink variant="secondary" to={paths.profileAlerts}>
+        My Alerts
+      </ButtonLink>
+      <ButtonLink variant="secondary" to={paths.saved}>
+        Saved Listings
+      </ButtonLink>
       <Button
         variant="secondary"
         aria-expanded={isListingsOpen}
@@ -64,12 +75,19 @@ export function AccountActions({
       >
         My Listings
       </Button>
-      <Button variant="danger" onClick={() => setDialog('delete')}>
-        Delete account
-      </Button>
-      <Button variant="secondary" onClick={() => setDialog('sign-out')}>
+      <Button variant="secondary" onClick={() => setDialog('sign-out')} className="col-span-2">
         Sign out
       </Button>
+      {/* The one destructive action, apart from the everyday ones. */}
+      <div className="col-span-2 mt-4 border-t border-slate-200 pt-4 text-center">
+        <Button
+          variant="ghost"
+          className="text-red-700 hover:bg-red-50"
+          onClick={() => setDialog('delete')}
+        >
+          Delete account
+        </Button>
+      </div>
 
       <ConfirmModal
         open={dialog === 'delete'}
@@ -79,10 +97,20 @@ export function AccountActions({
         onConfirm={confirmDelete}
         onCancel={() => {
           deleteUser.reset();
+          setCurrentPassword('');
           setDialog(null);
         }}
       >
         <p>Your profile, all your listings and their photos are removed for good.</p>
+        <TextField
+          className="mt-3"
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          hint="Enter your password to confirm."
+          value={currentPassword}
+          onChange={(event) => setCurrentPassword(event.target.value)}
+        />
         {deleteUser.isError ? (
           <p role="alert" className="mt-2 font-medium text-red-700">
             {deleteUser.error.message}

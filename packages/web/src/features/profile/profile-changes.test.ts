@@ -30,6 +30,20 @@ describe('changedProfileFields', () => {
     });
   });
 
+  it('sends the current password with a new e-mail or password, and only then', () => {
+    const values = {
+      ...profileFormValues(user),
+      email: 'ada.new@richmond.edu',
+      currentPassword: 'Secret-123',
+    };
+    expect(changedProfileFields(values, user)).toEqual({
+      email: 'ada.new@richmond.edu',
+      currentPassword: 'Secret-123',
+    });
+    const namesOnly = { ...profileFormValues(user), username: 'Ada L', currentPassword: 'x' };
+    expect(changedProfileFields(namesOnly, user)).toEqual({ username: 'Ada L' });
+  });
+
   it('treats a differently cased or padded e-mail as unchanged', () => {
     const values = { ...profileFormValues(user), email: ' ADA@richmond.edu ' };
     expect(changedProfileFields(values, user)).toEqual({});

@@ -7,6 +7,8 @@ export interface ProfileFormValues {
   password: string;
   groupmelink: string;
   avatar: string;
+  /** Asked for a new e-mail or password only (the API refuses those without it). */
+  currentPassword: string;
 }
 
 export function profileFormValues(user: CurrentUser): ProfileFormValues {
@@ -16,6 +18,7 @@ export function profileFormValues(user: CurrentUser): ProfileFormValues {
     password: '',
     groupmelink: user.groupmelink,
     avatar: user.avatar ?? '',
+    currentPassword: '',
   };
 }
 
@@ -30,5 +33,8 @@ export function changedProfileFields(
   if (values.password !== '') changes.password = values.password;
   if (values.groupmelink.trim() !== user.groupmelink) changes.groupmelink = values.groupmelink;
   if (values.avatar !== (user.avatar ?? '')) changes.avatar = values.avatar;
+  if ((changes.email !== undefined || changes.password !== undefined) && values.currentPassword) {
+    changes.currentPassword = values.currentPassword;
+  }
   return changes;
 }

@@ -16,7 +16,14 @@ import { AvatarUpload } from '../uploads/avatar-upload';
 import { useUpdateUser } from './api/update-user';
 import { changedProfileFields, profileFormValues, type ProfileFormValues } from './profile-changes';
 
-const FIELDS = ['username', 'email', 'password', 'groupmelink', 'avatar'] as const;
+const FIELDS = [
+  'username',
+  'email',
+  'password',
+  'groupmelink',
+  'avatar',
+  'currentPassword',
+] as const;
 
 /** The profile form: validates and sends only the changed fields with the server's own schema. */
 export function ProfileForm({
@@ -98,7 +105,11 @@ export function ProfileForm({
         control={control}
         name="avatar"
         render={({ field }) => (
-          <AvatarUpload value={field.value === '' ? null : field.value} onChange={field.onChange} />
+          <AvatarUpload
+            value={field.value === '' ? null : field.value}
+            onChange={field.onChange}
+            name={user.username}
+          />
         )}
       />
       {isAvatarUnsaved ? (
@@ -134,6 +145,14 @@ export function ProfileForm({
         hint="Leave empty to keep your current password."
         error={errors.password?.message}
         {...register('password')}
+      />
+      <TextField
+        label="Current password"
+        type="password"
+        autoComplete="current-password"
+        hint="Needed only to change your email or password."
+        error={errors.currentPassword?.message}
+        {...register('currentPassword')}
       />
       <TextField
         label="GroupMe link"

@@ -11,7 +11,8 @@ import { useFlashBanner } from './use-flash-banner';
 export default function ProfilePage() {
   const { user } = useSession();
   const { banner, show } = useFlashBanner();
-  const [isListingsOpen, setIsListingsOpen] = useState(false);
+  // The student's listings show at once; My Listings takes them there on a long page.
+  const [isListingsOpen] = useState(true);
 
   return (
     <section className="w-full py-2">
@@ -26,7 +27,9 @@ export default function ProfilePage() {
             <AccountActions
               userId={user._id}
               isListingsOpen={isListingsOpen}
-              onToggleListings={() => setIsListingsOpen((open) => !open)}
+              onToggleListings={() =>
+                document.getElementById('my-listings')?.scrollIntoView({ block: 'start' })
+              }
             />
           </div>
           {/* Fixed to the viewport so the feedback shows wherever the user has scrolled to. */}

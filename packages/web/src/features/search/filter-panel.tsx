@@ -1,8 +1,9 @@
-import { SCHOOLS } from '@campus-books/common/campus';
+import { SCHOOLS, SUBJECTS } from '@campus-books/common/campus';
 import { useState, type FormEvent } from 'react';
 import { MajorSelect } from '../../components/major-select';
 import { Button } from '../../components/ui/button';
-import { TextField } from '../../components/ui/form-field';
+import { ScanIsbnButton } from '../../components/scan-isbn-button';
+import { SelectField, TextField } from '../../components/ui/form-field';
 import type { SearchFilters } from './search-filters';
 
 const CONDITION_OPTIONS = [
@@ -37,7 +38,10 @@ function RadioSection(props: {
       <fieldset className="px-3 pb-3">
         <legend className="sr-only">{props.legend}</legend>
         {props.options.map((option) => (
-          <label key={option.value} className="flex items-center gap-2 py-1 text-sm text-slate-800">
+          <label
+            key={option.value}
+            className="flex min-h-11 items-center gap-2 py-1 text-sm text-slate-800 md:min-h-0"
+          >
             <input
               type="radio"
               name={props.name}
@@ -80,8 +84,22 @@ export function FilterPanel({ initial, onSearch, onClear }: FilterPanelProps) {
         label="Search by Name"
         type="search"
         value={filters.searchTerm}
+        hint="A title, an ISBN or a course such as ECON 101"
         onChange={(e) => set('searchTerm', e.target.value)}
       />
+      <ScanIsbnButton onIsbn={(isbn) => onSearch({ ...filters, searchTerm: isbn })} />
+      <SelectField
+        label="Subject"
+        value={filters.subject}
+        onChange={(e) => set('subject', e.target.value)}
+      >
+        <option value="">Any subject</option>
+        {SUBJECTS.map((s) => (
+          <option key={s.code} value={s.code}>
+            {s.code} · {s.name}
+          </option>
+        ))}
+      </SelectField>
       <TextField
         label="Course Number"
         type="number"

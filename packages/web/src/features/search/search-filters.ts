@@ -1,10 +1,20 @@
-import { SCHOOL_FLAGS, type SchoolFlag } from '@campus-books/common/campus';
+import {
+  SCHOOLS,
+  SCHOOL_FLAGS,
+  SUBJECT_CODES,
+  majorLabel,
+  subjectName,
+  type SchoolFlag,
+} from '@campus-books/common/campus';
+import { conditionLabel } from '@campus-books/common/display';
 import { CONDITIONS, type Condition } from '@campus-books/common/constants';
 
 /** The search URL is the source of truth: these are the filters it carries. */
 export interface SearchFilters {
   searchTerm: string;
   courseNumber: string;
+  /** A campus subject code ('' for any). */
+  subject: string;
   major: string;
   condition: Condition | 'con-all';
   /** At most one school; '' for all. */
@@ -15,12 +25,13 @@ export interface SearchFilters {
   status: string;
 }
 
+/** The spec's sort options in the spec's order; 'Best match' is offered first only with a search term. */
 export const SORT_CHOICES = [
   { value: 'best', label: 'Best match', sort: undefined, order: undefined },
-  { value: 'latest', label: 'Latest', sort: 'createdAt', order: 'desc' },
-  { value: 'oldest', label: 'Oldest', sort: 'createdAt', order: 'asc' },
   { value: 'price-desc', label: 'Price high to low', sort: 'regularPrice', order: 'desc' },
   { value: 'price-asc', label: 'Price low to high', sort: 'regularPrice', order: 'asc' },
+  { value: 'latest', label: 'Latest', sort: 'createdAt', order: 'desc' },
+  { value: 'oldest', label: 'Oldest', sort: 'createdAt', order: 'asc' },
 ] as const;
 export type SortChoice = (typeof SORT_CHOICES)[number]['value'];
 
@@ -44,6 +55,7 @@ export function readFilters(params: URLSearchParams): SearchFilters {
   return {
     searchTerm: params.get('searchTerm') ?? '',
     courseNumber: params.get('courseNumber') ?? '',
+    subject: SUBJECT_CODES.has(params.get('subject') ?? '') ? params.get('subject')! : '',
     major: params.get('major') ?? '',
     condition: isCondition(condition) ? condition : 'con-all',
     school: SCHOOL_FLAGS.find((flag) => params.get(flag) === 'true') ?? '',
@@ -59,6 +71,7 @@ export function filtersToParams(filters: SearchFilters): URLSearchParams {
   const term = filters.searchTerm.trim();
   if (term) params.set('searchTerm', term);
   if (filters.courseNumber.trim()) params.set('courseNumber', filters.courseNumber.trim());
+  if (filters.subject) params.set('subject', filters.subject);
   if (filters.major) params.set('major', filters.major);
   if (filters.condition !== 'con-all') params.set('condition', filters.condition);
   if (filters.school) params.set(filters.school, 'true');
@@ -79,6 +92,7 @@ export function filtersToApiQuery(filters: SearchFilters): Record<string, string
   const query: Record<string, string> = { status: filters.status || DEFAULT_STATUS };
   if (filters.searchTerm.trim()) query.searchTerm = filters.searchTerm.trim();
   if (filters.courseNumber.trim()) query.courseNumber = filters.courseNumber.trim();
+  if (filters.subject) query.subject = filters.subject;
   if (filters.major) query.major = filters.major;
   if (filters.condition !== 'con-all') query.condition = filters.condition;
   if (filters.school) query[filters.school] = 'true';
@@ -89,4 +103,44 @@ export function filtersToApiQuery(filters: SearchFilters): Record<string, string
     query.order = choice.order;
   }
   return query;
+}
+
+/** An active filter as a removable chip: what it shows, and the filters without it. */
+export interface FilterChip {
+  key: string;
+  label: string;
+  without: SearchFilters;
+}
+
+/** The search term and every active filter, in the order the panel shows them. */
+export function activeFilterChips(filters: SearchFilters): FilterChip[] {
+  const chips: FilterChip[] = [];
+  const add = (key: string, label: string, without: Partial<SearchFilters>) =>
+    chips.push({ key, label, without: { ...filters, ...without } });
+  const term = filters.searchTerm.trim();
+  // Without a term 'Best match' has nothing to rank by: the sort falls back to the default.
+  if (term)
+    add('searchTerm', `“${term}”`, {
+      searchTerm: '',
+      sort: filters.sort === 'best' ? 'latest' : filters.sort,
+    });
+  if (filters.subject)
+    add('subject', subjectName(filters.subject) ?? filters.subject, { subject: '' });
+  if (filters.courseNumber.trim())
+    add('courseNumber', `Course ${filters.courseNumber.trim()}`, { courseNumber: '' });
+  if (filters.major) add('major', majorLabel(filters.major) ?? filters.major, { major: '' });
+  if (filters.condition !== 'con-all')
+    add('condition', conditionLabel(filters.condition), { condition: 'con-all' });
+  if (filters.school) {
+    const school = SCHOOLS.find((s) => s.flag === filters.school);
+    add('school', school?.filterLabel ?? filters.school, { school: '' });
+  }
+  if (filters.type) add('type', filters.type === 'rent' ? 'For rent' : 'For sale', { type: '' });
+  return chips;
+}
+
+/** "23 books for calculus", "9+ books" (more to load), "1 book". */
+export function resultCountText(count: number, hasMore: boolean, term: string): string {
+  const books = `${count}${hasMore ? '+' : ''} ${count === 1 && !hasMore ? 'book' : 'books'}`;
+  return term.trim() ? `${books} for ${term.trim()}` : books;
 }

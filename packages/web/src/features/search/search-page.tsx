@@ -14,6 +14,21 @@ import {
   type SortChoice,
 } from './search-filters';
 import { SearchResults } from './search-results';
+import type { AlertBody } from '../alerts/alerts-api';
+
+/** The search's filters as an alert; null when they name nothing to watch. */
+function alertOf(filters: SearchFilters): AlertBody | null {
+  const body: AlertBody = {
+    searchTerm: filters.searchTerm || null,
+    courseNumber: filters.courseNumber || null,
+    subject: filters.subject || null,
+    major: filters.major || null,
+    condition: filters.condition,
+    school: filters.school || null,
+  };
+  return body.searchTerm || body.courseNumber || body.subject || body.major ? body : null;
+}
+import { FilterChips } from './filter-chips';
 
 export default function SearchPage() {
   const [searchParams] = useSearchParams();
@@ -88,7 +103,13 @@ export default function SearchPage() {
               ))}
             </SelectField>
           </div>
-          <SearchResults query={apiQuery} />
+          <FilterChips filters={filters} onChange={pushFilters} />
+          <SearchResults
+            query={apiQuery}
+            alert={alertOf(filters)}
+            filters={filters}
+            onChange={(next) => (next ? pushFilters(next) : navigate(paths.search))}
+          />
         </section>
       </div>
     </>

@@ -1,3 +1,4 @@
+import { Avatar } from '../../components/avatar';
 import { useId, useRef } from 'react';
 import { imageVariantUrl } from '@campus-books/common/images';
 import { UploadProgressList } from './upload-progress-list';
@@ -6,10 +7,12 @@ import { useImageUploads } from './use-image-uploads';
 export interface AvatarUploadProps {
   value: string | null;
   onChange(url: string): void;
+  /** Whose avatar: their initials stand in until there is a photo. */
+  name?: string;
 }
 
 /** The profile picture: choosing a file uploads it at once; the new URL is saved with the profile. */
-export function AvatarUpload({ value, onChange }: AvatarUploadProps) {
+export function AvatarUpload({ value, onChange, name }: AvatarUploadProps) {
   const inputId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
   const uploads = useImageUploads((url) => onChange(url));
@@ -25,12 +28,7 @@ export function AvatarUpload({ value, onChange }: AvatarUploadProps) {
           className="size-24 rounded-full object-cover"
         />
       ) : (
-        <div
-          aria-hidden="true"
-          className="flex size-24 items-center justify-center rounded-full bg-slate-200 text-3xl text-slate-500"
-        >
-          ?
-        </div>
+        <Avatar name={name ?? ''} size="xl" />
       )}
       <label
         htmlFor={inputId}

@@ -13,6 +13,8 @@ export interface ImagePickerProps {
   mode: 'create' | 'update';
   id?: string;
   error?: string;
+  /** Hears whether an upload is running (the form warns before the tab is closed meanwhile). */
+  onBusyChange?(busy: boolean): void;
 }
 
 const BUTTON =
@@ -29,7 +31,15 @@ function limitMessage(max: number): string {
  * the uploaded ones show as thumbnails; the first is the cover. On create, Delete also deletes the
  * stored upload; on update it only takes the image out of the list (saving the listing decides).
  */
-export function ImagePicker({ value, onChange, maxImages, mode, id, error }: ImagePickerProps) {
+export function ImagePicker({
+  value,
+  onChange,
+  maxImages,
+  mode,
+  id,
+  error,
+  onBusyChange,
+}: ImagePickerProps) {
   const fallbackId = useId();
   const inputId = id ?? fallbackId;
   const hintId = `${inputId}-hint`;
@@ -55,6 +65,14 @@ export function ImagePicker({ value, onChange, maxImages, mode, id, error }: Ima
     onChange(next);
   });
 
+  const onBusyChangeRef = useRef(onBusyChange);
+  useEffect(() => {
+    onBusyChangeRef.current = onBusyChange;
+  });
+  useEffect(() => {
+    onBusyChangeRef.current?.(uploads.isBusy);
+  }, [uploads.isBusy]);
+
   function upload() {
     if (files.length === 0) {
       setPickError('Choose one or more images first');
@@ -79,7 +97,8 @@ export function ImagePicker({ value, onChange, maxImages, mode, id, error }: Ima
     }
   }
 
-  const shownError = pickError ?? error;
+  // The form's error (e.g. 'at least one image') is out of date once an upload is on its way.
+  const shownError = pickError ?? (uploads.items.length > 0 ? undefined : error);
   return (
     <fieldset className="space-y-2">
       <legend className="mb-1 block text-sm font-semibold text-slate-800">Images</legend>

@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
 
 /** POST /api/auth/signin: answers the user; 403 while the e-mail is not verified. */
-export function signIn(input: SignInInput): Promise<CurrentUser> {
+export function signIn(input: SignInInput & { altcha?: string }): Promise<CurrentUser> {
   return apiRequest<CurrentUser>('/api/auth/signin', { method: 'POST', body: input });
 }
 

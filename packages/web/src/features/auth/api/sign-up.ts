@@ -4,7 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
 
 /** POST /api/auth/signup: creates the account and e-mails the verification link. */
-export function signUp(input: SignUpInput): Promise<ApiMessage> {
+export function signUp(input: SignUpInput & { altcha?: string }): Promise<ApiMessage> {
   return apiRequest<ApiMessage>('/api/auth/signup', { method: 'POST', body: input });
 }
 

@@ -4,10 +4,23 @@ import { apiRequest } from '../../../lib/api-client';
 import { invalidateListings } from './invalidate-listings';
 import { requireListingId } from './require-listing-id';
 
-/** POST /api/listing/create: answers 201 with the new listing (owner = the signed-in user). */
-export async function createListing(input: ListingCreateInput): Promise<Listing> {
+/**
+ * POST /api/listing/create: answers 201 with the new listing (owner = the signed-in user). The
+ * form session's `idempotencyKey` makes a repeated or doubled request answer the same listing.
+ */
+export async function createListing({
+  input,
+  idempotencyKey,
+}: {
+  input: ListingCreateInput;
+  idempotencyKey: string;
+}): Promise<Listing> {
   return requireListingId(
-    await apiRequest<Listing>('/api/listing/create', { method: 'POST', body: input }),
+    await apiRequest<Listing>('/api/listing/create', {
+      method: 'POST',
+      body: input,
+      headers: { 'Idempotency-Key': idempotencyKey },
+    }),
   );
 }
 

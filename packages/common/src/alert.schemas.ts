@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { MAJOR_VALUES, SCHOOL_FLAGS, SUBJECT_CODES } from './campus';
+import { CONDITIONS, PRICE_MAX } from './constants';
+import { parseIsbn } from './isbn';
+import './zod-messages';
+
+/** Alerts a student may keep at once. */
+export const MAX_ALERTS_PER_USER = 20;
+
+export const ALERT_MESSAGES = {
+  nothingToWatch: 'Choose what to look for: a title, an ISBN, a course or a major',
+  tooMany: `You can keep up to ${MAX_ALERTS_PER_USER} alerts: delete one first`,
+  notFound: 'Alert not found',
+  badIsbn: 'isbn: That is not a valid ISBN',
+  badSubject: 'subject: Choose a subject from the list (such as ECON or MATH)',
+  badMajor: 'major: Choose a major from the list',
+  badPrice: 'maxPrice: The maximum price must be between 0 and 10,000,000, in dollars and cents',
+  badUnsubscribe: 'This unsubscribe link is not valid or has expired',
+  unsubscribed: 'You will get no more mails for this alert',
+} as const;
+
+/** '' and null mean "no filter". */
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .nullish()
+    .transform((s) => (s ? s : null));
+
+const hasCents = (value: number) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6;
+
+/**
+ * The filters of the search page, of a course page or of a book, kept as an alert. Every filter that
+ * is set must hold for a new listing to match it.
+ */
+export const alertInputSchema = z
+  .strictObject({
+    searchTerm: optionalText(100),
+    isbn: optionalText(20).refine((s) => s === null || parseIsbn(s).ok, ALERT_MESSAGES.badIsbn),
+    subject: optionalText(10)
+      .transform((s) => (s ? s.toUpperCase() : null))
+      .refine((s) => s === null || SUBJECT_CODES.has(s), ALERT_MESSAGES.badSubject),
+    courseNumber: optionalText(20),
+    major: optionalText(100).refine(
+      (s) => s === null || MAJOR_VALUES.has(s),
+      ALERT_MESSAGES.badMajor,
+    ),
+    condition: z
+      .enum([...CONDITIONS, 'con-all'])
+      .nullish()
+      .transform((c) => (c && c !== 'con-all' ? c : null)),
+    school: z.enum(SCHOOL_FLAGS).nullish().default(null),
+    maxPrice: z
+      .number()
+      .min(0, ALERT_MESSAGES.badPrice)
+      .max(PRICE_MAX, ALERT_MESSAGES.badPrice)
+      .refine(hasCents, ALERT_MESSAGES.badPrice)
+      .nullish()
+      .default(null),
+    /** One mail a day with the day's matches instead of one per match. */
+    digest: z.boolean().default(false),
+    paused: z.boolean().default(false),
+  })
+  .refine(
+    (a) => a.searchTerm || a.isbn || a.subject || a.courseNumber || a.major,
+    ALERT_MESSAGES.nothingToWatch,
+  );
+
+export type AlertInput = z.output<typeof alertInputSchema>;
+
+/** An alert as the API answers it. */
+export interface Alert {
+  _id: string;
+  searchTerm: string | null;
+  isbn: string | null;
+  subject: string | null;
+  courseNumber: string | null;
+  major: string | null;
+  condition: string | null;
+  school: string | null;
+  maxPrice: number | null;
+  digest: boolean;
+  paused: boolean;
+  createdAt: string;
+}
+
+export const unsubscribeBodySchema = z.object({ token: z.string().min(1).max(2000).optional() });

@@ -1,0 +1,34 @@
+import { SUBJECT_CODES } from './campus';
+
+/** A course as students say it: "ECON 101" (subject and number), or a bare number ("101"). */
+export interface CourseCode {
+  subject: string | null;
+  courseNumber: string;
+}
+
+/**
+ * Reads a course code in any of the ways students type it: `ECON 101`, `econ101`, `ECON-101`,
+ * `ECON_101`, or a bare number; the subject must be one of the campus's (campus.ts SUBJECTS). A
+ * number may carry a letter suffix (`CHEM 205L`). Null when the text is no course code.
+ */
+export function parseCourseCode(text: string): CourseCode | null {
+  const value = text.trim();
+  const withSubject = /^([A-Za-z]{2,5})[\s_-]*(\d{2,4}[A-Za-z]?)$/.exec(value);
+  if (withSubject) {
+    const subject = withSubject[1]!.toUpperCase();
+    if (!SUBJECT_CODES.has(subject)) return null;
+    return { subject, courseNumber: withSubject[2]!.toUpperCase() };
+  }
+  if (/^\d{1,4}[A-Za-z]?$/.test(value)) return { subject: null, courseNumber: value.toUpperCase() };
+  return null;
+}
+
+/** The course as students say it: "ECON 101", or just the number without a subject. */
+export function formatCourse(subject: string | null | undefined, courseNumber: string): string {
+  return subject ? `${subject} ${courseNumber}` : courseNumber;
+}
+
+/** The course page's path segment: `ECON-101`, or `101` without a subject. */
+export function courseSlug(subject: string | null | undefined, courseNumber: string): string {
+  return subject ? `${subject}-${courseNumber}` : courseNumber;
+}

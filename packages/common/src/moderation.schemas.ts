@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { REPORT_NOTE_MAX, REPORT_REASONS, type ReportReason } from './constants';
+import type { Listing } from './listing.schemas';
+import { cleanText } from './text';
+
+/** POST /api/reports/{listingId}: a reason of the fixed list and an optional note. */
+export const reportSchema = z.object({
+  reason: z.enum(REPORT_REASONS, { error: 'Choose a reason from the list' }),
+  note: cleanText({ multiline: true, error: 'The note must be text' })
+    .max(
+      REPORT_NOTE_MAX,
+      `The note must be at most ${REPORT_NOTE_MAX.toLocaleString('en-US')} characters`,
+    )
+    .optional(),
+});
+export type ReportInput = z.infer<typeof reportSchema>;
+
+/** Why a moderator removes a listing or suspends a seller: mailed to the seller, kept in the log. */
+export const moderationReasonSchema = z.object({
+  reason: cleanText({
+    multiline: true,
+    error: 'Say why',
+    required: 'Say why: the seller reads it',
+  }).max(1000, 'The reason must be at most 1,000 characters'),
+});
+export type ModerationReasonInput = z.infer<typeof moderationReasonSchema>;
+
+/** A reported listing in the moderators' queue (GET /api/moderation/queue). */
+export interface ModerationQueueItem {
+  listing: Listing;
+  seller: { _id: string; username: string; email: string; suspended: boolean };
+  reports: { reason: ReportReason; note: string | null; createdAt: string }[];
+}
+
+/** One line of the moderators' audit log (GET /api/moderation/log). */
+export interface ModerationLogEntry {
+  _id: string;
+  moderatorEmail: string;
+  action: 'dismiss' | 'remove' | 'suspend' | 'unsuspend';
+  listingId: string | null;
+  userId: string | null;
+  reason: string | null;
+  createdAt: string;
+}

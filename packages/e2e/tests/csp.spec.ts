@@ -1,0 +1,317 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Listing } from '@campus-books/common/listing.schemas';
+import type { Locator, Page } from '@playwright/test';
+import { expect, signInBrowser, test as base } from '../src/fixtures';
+import { phonePhoto } from '../src/images';
+import { imagePicker, jpegFile, pickImages } from '../src/picker';
+import { createListing, createUser, deleteUser, type TestUser } from '../src/users';
+
+/**
+ * The app runs under its Content-Security-Policy without a single violation, on every page of the
+ * route table (pages.spec.ts), signed out and signed in, and while the image picker downsizes and
+ * uploads a phone photo; and it refuses to render inside another site's frame.
+ */
+
+interface PageData {
+  seller: TestUser;
+  buyer: TestUser;
+  listing: Listing;
+  soldListing: Listing;
+}
+
+const test = base.extend<object, { data: PageData }>({
+  data: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture's dependencies from it
+    async ({}, use) => {
+      const seller = await createUser('cspseller');
+      const buyer = await createUser('cspbuyer');
+      const listing = await createListing(seller, {
+        name: 'introduction to sociology',
+        courseNumber: '101',
+      });
+      const soldListing = await createListing(seller, {
+        name: 'principles of accounting',
+        courseNumber: '201',
+      });
+      await seller.api.post(`/api/listing/mark-as-sold/${soldListing._id}`);
+      await use({ seller, buyer, listing, soldListing });
+      await deleteUser(seller);
+      await deleteUser(buyer);
+    },
+    { scope: 'worker' },
+  ],
+});
+
+/** Every violation the page reports, kept in the page (an init script runs before the app). */
+async function watchViolations(page: Page): Promise<() => Promise<string[]>> {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    Object.defineProperty(window, '__cspViolations', { value: seen });
+    window.addEventListener(
+      'securitypolicyviolation',
+      (e) =>
+        seen.push(
+          `${e.effectiveDirective} blocked ${e.blockedURI || '(inline)'} at ${e.sourceFile}:${e.lineNumber} ${e.sample}`,
+        ),
+      true,
+    );
+  });
+  const logged: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) logged.push(message.text());
+  });
+  page.on('request', (request) => {
+    if (request.url().includes('/api/csp-report'))
+      logged.push(`report sent: ${request.postData()}`);
+  });
+  return async () => {
+    const inPage = await page.evaluate(
+      () => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? [],
+    );
+    return [...inPage, ...logged];
+  };
+}
+
+type Viewer = 'visitor' | 'seller' | 'buyer';
+interface PageCase {
+  name: string;
+  as: Viewer;
+  path(data: PageData): string;
+  ready(page: Page): Locator;
+  /** The style guide shows the 'Loading...' state on purpose. */
+  showsLoading?: boolean;
+  then?(page: Page, data: PageData): Promise<void>;
+}
+
+const heading = (name: string | RegExp) => (page: Page) =>
+  page.getByRole('heading', { level: 1, name });
+
+const PAGES: PageCase[] = [
+  { name: 'home', as: 'visitor', path: () => '/', ready: (p) => p.getByText('Recent Additions') },
+  { name: 'sign-in', as: 'visitor', path: () => '/sign-in', ready: heading('Sign In') },
+  { name: 'sign-up', as: 'visitor', path: () => '/sign-up', ready: heading(/Welcome to/) },
+  { name: 'about', as: 'visitor', path: () => '/about', ready: heading(/About/) },
+  {
+    name: 'search',
+    as: 'visitor',
+    path: () => '/search',
+    ready: (p) => p.getByRole('region', { name: 'Listing results' }).getByRole('listitem'),
+  },
+  {
+    name: 'listing',
+    as: 'visitor',
+    path: (d) => `/listing/${d.listing._id}`,
+    ready: (p) => p.getByRole('link', { name: 'Sign In to Contact Seller' }),
+  },
+  {
+    name: 'contact-seller-signed-out',
+    as: 'visitor',
+    path: (d) => `/contact-seller/${d.seller.id}`,
+    ready: (p) => p.getByRole('link', { name: 'Sign in to continue' }),
+  },
+  {
+    name: 'groupme-instructions',
+    as: 'visitor',
+    path: () => '/groupme-instructions',
+    ready: heading(/GroupMe/i),
+  },
+  {
+    name: 'forgot-password',
+    as: 'visitor',
+    path: () => '/forgot-password',
+    ready: heading('Forgot Password'),
+  },
+  {
+    name: 'reset-password',
+    as: 'visitor',
+    path: () => '/reset-password/some-token',
+    ready: heading('Reset Password'),
+  },
+  {
+    name: 'verify-email-invalid',
+    as: 'visitor',
+    path: () => '/verify-email/not-a-token',
+    ready: (p) => p.getByRole('alert'),
+  },
+  {
+    name: 'how-to-sell',
+    as: 'visitor',
+    path: () => '/under-construction',
+    ready: (p) => p.getByRole('heading', { name: /How to sell a book/i }),
+  },
+  {
+    name: 'component-preview',
+    as: 'visitor',
+    path: () => '/component-preview',
+    ready: (p) => p.getByRole('heading', { level: 1 }),
+    showsLoading: true,
+  },
+  { name: 'not-found', as: 'visitor', path: () => '/404', ready: heading('Uh-Oh! Page Not Found') },
+  {
+    name: 'home-signed-in',
+    as: 'buyer',
+    path: () => '/',
+    ready: (p) => p.getByText('Recent Additions'),
+  },
+  {
+    name: 'listing-buyer',
+    as: 'buyer',
+    path: (d) => `/listing/${d.listing._id}`,
+    ready: (p) => p.getByRole('link', { name: 'Contact Seller' }),
+  },
+  {
+    name: 'listing-owner',
+    as: 'seller',
+    path: (d) => `/listing/${d.listing._id}`,
+    ready: (p) => p.getByRole('button', { name: 'Your Listing' }),
+  },
+  {
+    name: 'contact-seller',
+    as: 'buyer',
+    path: (d) => `/contact-seller/${d.seller.id}`,
+    ready: heading('Great Choice!'),
+    then: async (page, data) => {
+      // The GroupMe deep link and the donation link are plain links: the policy leaves them alone.
+      const groupme = page.locator(`a[href="${data.seller.groupmelink}"]`).first();
+      await expect(groupme).toBeVisible();
+    },
+  },
+  {
+    name: 'profile',
+    as: 'seller',
+    path: () => '/profile',
+    ready: heading('Profile'),
+    then: async (page) => {
+      await page.getByRole('button', { name: 'My Listings' }).click();
+      await expect(
+        page.getByRole('region', { name: 'Your listings' }).getByRole('listitem'),
+      ).not.toHaveCount(0);
+    },
+  },
+  {
+    name: 'profile-delete-dialog',
+    as: 'seller',
+    path: () => '/profile',
+    ready: heading('Profile'),
+    then: async (page) => {
+      await page.getByRole('button', { name: 'Delete account' }).click();
+      await expect(page.getByRole('dialog', { name: 'Delete your account?' })).toBeVisible();
+    },
+  },
+  {
+    name: 'update-listing',
+    as: 'seller',
+    path: (d) => `/update-listing/${d.listing._id}`,
+    ready: (p) => p.getByRole('button', { name: 'Update listing' }),
+  },
+];
+
+test('every page is served under a strict Content-Security-Policy', async ({ request }) => {
+  const res = await request.get('/');
+  const csp = res.headers()['content-security-policy'] ?? '';
+  expect(csp).toContain("frame-ancestors 'none'");
+  // WebAssembly compiled from our own file (the ISBN scanner) is the one addition to 'self'.
+  expect(csp).toMatch(/script-src 'self'( 'wasm-unsafe-eval')?(;|$)/);
+  expect(csp).not.toContain('unsafe-inline');
+});
+
+test('a violation is caught here and reported to the server (the watch works)', async ({
+  page,
+}) => {
+  const violations = await watchViolations(page);
+  await page.goto('/about');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  const report = page.waitForResponse((res) => res.url().endsWith('/api/csp-report'));
+  // What an injected script would try: load something from another site.
+  await page.evaluate(() => {
+    const img = document.createElement('img');
+    img.src = 'http://203.0.113.9/tracker.png';
+    img.alt = '';
+    document.body.append(img);
+  });
+  expect((await report).status()).toBe(204);
+  await expect.poll(violations).toContainEqual(expect.stringMatching(/^img-src blocked /));
+});
+
+for (const pageCase of PAGES) {
+  test(`${pageCase.name}: no Content-Security-Policy violation`, async ({ page, data }) => {
+    const violations = await watchViolations(page);
+    const path = pageCase.path(data);
+    if (pageCase.as === 'visitor') await page.goto(path);
+    else await signInBrowser(page, pageCase.as === 'seller' ? data.seller : data.buyer, path);
+    await expect(pageCase.ready(page).first()).toBeVisible();
+    if (!pageCase.showsLoading) {
+      await expect(page.getByText('Loading...', { exact: true })).toHaveCount(0);
+    }
+    await pageCase.then?.(page, data);
+    // Images of the page (covers, the avatar) have loaded or failed by now.
+    await page.waitForLoadState('load');
+    expect(await violations()).toEqual([]);
+  });
+}
+
+test('create a listing with a phone photo (downsized in a canvas, sent with tus): no violation', async ({
+  page,
+  data,
+}) => {
+  test.setTimeout(120_000);
+  const violations = await watchViolations(page);
+  await signInBrowser(page, data.seller, '/create-listing');
+  await expect(page.getByRole('heading', { name: 'Create a Listing' })).toBeVisible();
+  const form = page.locator('form');
+  await pickImages(form, [jpegFile('IMG_0001.jpg', await phonePhoto())]);
+  await expect(imagePicker(form).thumbnails).toHaveCount(1, { timeout: 60_000 });
+  await expect(imagePicker(form).thumbnails.first()).toHaveJSProperty('complete', true);
+  expect(await violations()).toEqual([]);
+});
+
+test('a sold listing asks to be relisted before it is edited', async ({ page, data }) => {
+  const violations = await watchViolations(page);
+  await signInBrowser(page, data.seller, `/update-listing/${data.soldListing._id}`);
+  await expect(page.getByText('Relist it first to edit')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Update listing' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Relist' }).click();
+  await expect(page.getByRole('button', { name: 'Update listing' })).toBeVisible();
+  expect(await violations()).toEqual([]);
+  // Put it back as it was for the other project's run.
+  await data.seller.api.post(`/api/listing/mark-as-sold/${data.soldListing._id}`);
+});
+
+test.describe('framing by another site', () => {
+  let server: Server;
+  let framingUrl: string;
+  test.beforeAll(async ({ baseURL }) => {
+    server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(
+        `<!doctype html><title>Another site</title><h1>Another site</h1>` +
+          `<iframe title="framed" src="${baseURL}/sign-in" width="600" height="400"></iframe>`,
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    framingUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  });
+  test.afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  test('the app refuses to render inside a frame on another origin', async ({ page }) => {
+    const refused: string[] = [];
+    page.on('console', (message) => {
+      if (/frame-ancestors|X-Frame-Options/i.test(message.text())) refused.push(message.text());
+    });
+    const appLoaded = page
+      .waitForRequest((req) => /\/assets\/.*\.js$/.test(req.url()), { timeout: 5_000 })
+      .then(
+        () => true,
+        () => false,
+      );
+    await page.goto(framingUrl);
+    await expect(page.getByRole('heading', { name: 'Another site' })).toBeVisible();
+    const frame = page.frameLocator('iframe[title="framed"]');
+    // The browser blocks the document: no app, no sign-in form inside the frame.
+    await expect.poll(() => refused.length, { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect(frame.locator('#root')).toHaveCount(0);
+    await expect(frame.getByRole('heading', { name: 'Sign In' })).toHaveCount(0);
+    expect(await appLoaded).toBe(false);
+  });
+});

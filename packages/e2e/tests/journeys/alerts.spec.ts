@@ -1,0 +1,68 @@
+import { expect, signInBrowser, test } from '../../src/fixtures';
+import { linkIn, mailsTo, waitForMail } from '../../src/mail';
+import { expectNoAxeViolations, screenshot, settle } from '../../src/page-check';
+import { createListing } from '../../src/users';
+
+test('a buyer asks to be told, hears of the listing, and stops the alert with one click', async ({
+  page,
+  makeUser,
+}, testInfo) => {
+  const seller = await makeUser('seller');
+  const buyer = await makeUser('buyer');
+  const watcher = await makeUser('watcher');
+  const title = `Thermodynamics ${seller.lastName.slice(-5)}`;
+
+  await test.step('the search finds nothing; "Notify me" keeps it as an alert', async () => {
+    await signInBrowser(page, buyer, `/search?searchTerm=${encodeURIComponent(title)}`);
+    await expect(page.getByText('No listing found!')).toBeVisible();
+    await page.getByRole('button', { name: 'Notify me when it’s listed' }).click();
+    await expect(page.getByRole('status')).toContainText('We’ll e-mail you when it’s listed');
+    await expectNoAxeViolations(page);
+    await screenshot(page, testInfo, 'alerts-notify-me');
+  });
+
+  await test.step('a seller lists it; the buyer’s mail arrives with a working link', async () => {
+    const listing = await createListing(seller, { name: title, courseNumber: '301' });
+    const mail = await waitForMail(buyer.email, /^Listed: /, { timeoutMs: 60_000 });
+    expect(mail.text).toContain(title);
+    await page.goto(linkIn(mail, '/listing/'));
+    await expect(page).toHaveURL(`/listing/${listing._id}`);
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('Thermodynamics');
+  });
+
+  await test.step('the heart saves it; /saved lists it', async () => {
+    const heart = page.getByRole('button', { name: /^Save / });
+    await expect(heart).toHaveAttribute('aria-pressed', 'false');
+    await heart.click();
+    await expect(heart).toHaveAttribute('aria-pressed', 'true');
+    await page.goto('/saved');
+    await settle(page, (p) => p.getByRole('heading', { name: 'Saved listings' }));
+    await expect(page.getByRole('link', { name: /Thermodynamics/ })).toBeVisible();
+    await expectNoAxeViolations(page);
+    await screenshot(page, testInfo, 'alerts-saved');
+  });
+
+  await test.step('/profile/alerts lists the alert', async () => {
+    await page.goto('/profile/alerts');
+    await settle(page, (p) => p.getByRole('heading', { name: 'Your alerts' }));
+    await expect(page.getByText(`“${title}”`)).toBeVisible();
+    await expectNoAxeViolations(page);
+    await screenshot(page, testInfo, 'alerts-profile');
+  });
+
+  await test.step('one click from the mail stops the alert', async () => {
+    const mail = (await mailsTo(buyer.email)).find((m) => m.subject.startsWith('Listed: '))!;
+    await page.goto(linkIn(mail, '/alerts/unsubscribe'));
+    await page.getByRole('button', { name: 'Unsubscribe' }).click();
+    await expect(page.getByRole('status')).toContainText('Unsubscribed');
+  });
+
+  await test.step('a second matching listing mails the other watchers, not the buyer', async () => {
+    await watcher.api.post('/api/alerts/create', { searchTerm: title });
+    await createListing(seller, { name: `${title} II`, courseNumber: '302' });
+    await waitForMail(watcher.email, /^Listed: /, { timeoutMs: 60_000 });
+    expect(
+      (await mailsTo(buyer.email)).filter((m) => m.subject.startsWith('Listed: ')),
+    ).toHaveLength(1);
+  });
+});

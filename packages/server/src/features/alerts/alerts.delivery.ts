@@ -1,0 +1,277 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { conditionLabel, formatPrice } from '@campus-books/common/display';
+import type { Db } from '../../db/database';
+import type { JobContext } from '../../jobs/jobs';
+import { signUnsubscribeToken } from './unsubscribe-token';
+
+/** What happened to a listing that may interest students. */
+export type ListingEvent = 'created' | 'relisted' | 'price-drop' | 'sold';
+
+export const MATCH_JOB = 'alerts.listing-event';
+export const SEND_JOB = 'alerts.send';
+export const DIGEST_JOB = 'alerts.digest';
+/** The sender also runs this often by itself: rows left by a crash or a failed mail go out then. */
+export const SEND_SWEEP_MS = 60_000;
+const DAY_MS = 24 * 60 * 60_000;
+/** How long a sender holds a student's rows while it mails them. */
+const CLAIM_MS = 5 * 60_000;
+
+const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
+const ts = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+
+/**
+ * Called in the transaction that writes the listing: the matching happens in a job, off the request
+ * path, and the job exists only if the write commits (docs/decisions/010).
+ */
+export async function enqueueListingEvent(
+  app: FastifyInstance,
+  tx: Pick<Db, 'execute'>,
+  listingId: string,
+  event: ListingEvent,
+  price?: number,
+): Promise<void> {
+  await app.jobs.enqueue(MATCH_JOB, { listingId, event, price }, { db: tx });
+}
+
+/**
+ * Writes the outbox rows of one listing event, in one transaction: every matching live alert's owner
+ * (one row per student and listing, never the seller) for a new, relisted or cheaper listing, every
+ * saver for a price drop or a sale. Rows that exist already are left alone, so running it again
+ * adds nothing. Then asks a sender to mail them.
+ */
+export async function matchListingEvent(
+  app: FastifyInstance,
+  payload: { listingId: string; event: ListingEvent; price?: number },
+): Promise<void> {
+  const { listingId, event } = payload;
+  await app.database.db.transaction(async (tx) => {
+    let queued = 0;
+    if (event !== 'sold') {
+      const result = await tx.execute(sql`
+        INSERT INTO alert_deliveries (user_id, listing_id, alert_id, event, digest)
+        SELECT DISTINCT ON (a.user_id) a.user_id, l.id, a.id, 'alert', a.digest
+        FROM listings l
+        JOIN alerts a ON NOT a.paused AND a.user_id <> l.user_id
+          AND (a.isbn IS NULL OR a.isbn = l.isbn)
+          AND (a.subject IS NULL OR a.subject = l.subject)
+          AND (a.course_number IS NULL OR a.course_number = l.course_number)
+          AND (a.major IS NULL OR a.major = l.major)
+          AND (a.condition IS NULL OR a.condition = l.condition)
+          AND (a.school IS NULL OR a.school = ANY (l.schools))
+          AND (a.max_price IS NULL OR l.regular_price <= a.max_price)
+          AND (a.term_words IS NULL OR NOT EXISTS (
+            SELECT 1 FROM unnest(a.term_words) AS w(word) WHERE strpos(lower(l.name), w.word) = 0))
+        WHERE l.id = ${listingId} AND l.status = 'active'
+        ORDER BY a.user_id, a.digest, a.created_at
+        ON CONFLICT (user_id, listing_id, event) DO NOTHING
+        RETURNING digest`);
+      queued += rowsOf<{ digest: boolean }>(result).filter((r) => !r.digest).length;
+    }
+    if (event === 'sold' || event === 'price-drop') {
+      const savedEvent =
+        event === 'sold' ? 'sold' : `price:${Number(payload.price ?? 0).toFixed(2)}`;
+      const result = await tx.execute(sql`
+        INSERT INTO alert_deliveries (user_id, listing_id, event)
+        SELECT s.user_id, l.id, ${savedEvent}
+        FROM saved_listings s JOIN listings l ON l.id = s.listing_id
+        WHERE s.listing_id = ${listingId} AND s.user_id <> l.user_id
+        ON CONFLICT (user_id, listing_id, event) DO NOTHING
+        RETURNING id`);
+      queued += rowsOf(result).length;
+    }
+    if (queued > 0) await app.jobs.enqueue(SEND_JOB, {}, { db: tx });
+  });
+}
+
+interface PendingRow {
+  id: string;
+  user_id: string;
+  alert_id: string | null;
+  event: string;
+  email: string;
+  listing_id: string;
+  name: string;
+  regular_price: string;
+  condition: string;
+  subject: string | null;
+  course_number: string;
+  image_urls: string[];
+  status: string;
+}
+
+/**
+ * Mails what the outbox holds, one mail per student (with every row of theirs), until nothing is
+ * left. A student's rows are claimed first (`FOR UPDATE SKIP LOCKED`, then a lease), so two servers
+ * never mail them both; they are marked sent right after that student's mail went, so a sender that
+ * dies mid-batch leaves only the students it had not mailed. `digest`: the daily run, which also
+ * takes the rows of alerts with a daily digest.
+ */
+export async function sendPending(
+  app: FastifyInstance,
+  options: { now: Date; digest: boolean; signal?: AbortSignal },
+): Promise<number> {
+  const { now, digest } = options;
+  const db = app.database.db;
+  const kinds = digest ? sql`TRUE` : sql`NOT digest`;
+  let mailed = 0;
+  let failure: unknown = null;
+  for (let round = 0; round < 100_000; round += 1) {
+    if (options.signal?.aborted) break;
+    const token = randomUUID();
+    const claimed = rowsOf<{ user_id: string }>(
+      await db.execute(sql`
+        UPDATE alert_deliveries SET claimed_by = ${token}, claimed_until = ${ts(new Date(now.getTime() + CLAIM_MS))}
+        WHERE id IN (
+          SELECT id FROM alert_deliveries
+          WHERE sent_at IS NULL AND ${kinds}
+            AND (claimed_until IS NULL OR claimed_until < ${ts(now)})
+            AND user_id = (
+              SELECT user_id FROM alert_deliveries
+              WHERE sent_at IS NULL AND ${kinds}
+                AND (claimed_until IS NULL OR claimed_until < ${ts(now)})
+              LIMIT 1 FOR UPDATE SKIP LOCKED)
+          FOR UPDATE SKIP LOCKED)
+        RETURNING user_id`),
+    );
+    if (claimed.length === 0) break;
+    const rows = rowsOf<PendingRow>(
+      await db.execute(sql`
+        SELECT d.id, d.user_id, d.alert_id, d.event, u.email, l.id AS listing_id, l.name,
+          l.regular_price, l.condition, l.subject, l.course_number, l.image_urls, l.status
+        FROM alert_deliveries d
+        JOIN users u ON u.id = d.user_id
+        JOIN listings l ON l.id = d.listing_id
+        WHERE d.claimed_by = ${token}
+        ORDER BY d.created_at, d.id`),
+    );
+    // A matched listing sold before its mail went is not worth a mail any more.
+    const worth = rows.filter((r) => r.event !== 'alert' || r.status === 'active');
+    try {
+      if (worth.length > 0) {
+        await app.mailer.send(composeMail(app, worth, now));
+        mailed += 1;
+      }
+      await db.execute(sql`
+        UPDATE alert_deliveries SET sent_at = ${ts(now)}, claimed_until = NULL
+        WHERE claimed_by = ${token}`);
+    } catch (error) {
+      // Given back at once: a later run (this job's retry, or the sweep) mails them.
+      await db.execute(sql`
+        UPDATE alert_deliveries SET claimed_until = NULL, claimed_by = NULL
+        WHERE claimed_by = ${token} AND sent_at IS NULL`);
+      failure = error;
+      break;
+    }
+  }
+  if (failure) throw failure;
+  return mailed;
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function absolute(app: FastifyInstance, url: string): string {
+  return /^https?:\/\//.test(url) ? url : `${app.config.publicUrl}${url}`;
+}
+
+/** One mail for one student: the matches of their alerts, then news of their saved listings. */
+export function composeMail(app: FastifyInstance, rows: PendingRow[], now: Date) {
+  const base = app.config.publicUrl;
+  const email = rows[0]!.email;
+  const userId = rows[0]!.user_id;
+  const alertIds = [...new Set(rows.flatMap((r) => (r.alert_id ? [r.alert_id] : [])))];
+  const matches = rows.filter((r) => r.event === 'alert');
+  const news = rows.filter((r) => r.event !== 'alert');
+  const describe = (r: PendingRow) => {
+    const course = [r.subject, r.course_number].filter(Boolean).join(' ');
+    const what =
+      r.event === 'sold'
+        ? 'Sold'
+        : r.event.startsWith('price:')
+          ? `Now ${formatPrice(Number(r.regular_price))}`
+          : formatPrice(Number(r.regular_price));
+    return {
+      title: r.name,
+      line: [what, `${conditionLabel(r.condition)} condition`, course && `Course ${course}`]
+        .filter(Boolean)
+        .join(' · '),
+      link: `${base}/listing/${r.listing_id}`,
+      cover: r.image_urls[0] ? absolute(app, r.image_urls[0]) : null,
+    };
+  };
+  const text: string[] = [];
+  const html: string[] = [];
+  const section = (heading: string, items: PendingRow[]) => {
+    if (items.length === 0) return;
+    text.push(heading, '');
+    html.push(`<h2>${escapeHtml(heading)}</h2><ul>`);
+    for (const item of items.map(describe)) {
+      text.push(`${item.title}`, `${item.line}`, item.link, '');
+      html.push(
+        `<li>${item.cover ? `<img src="${escapeHtml(item.cover)}" alt="" width="80"> ` : ''}` +
+          `<a href="${escapeHtml(item.link)}">${escapeHtml(item.title)}</a><br>${escapeHtml(item.line)}</li>`,
+      );
+    }
+    html.push('</ul>');
+  };
+  section(
+    matches.length === 1 ? 'A book you asked for was listed' : 'Books you asked for were listed',
+    matches,
+  );
+  section('News of your saved listings', news);
+
+  const headers: Record<string, string> = {};
+  if (alertIds.length > 0) {
+    const token = signUnsubscribeToken(app.config.sessionSecret, userId, alertIds, now);
+    const page = `${base}/alerts/unsubscribe?token=${token}`;
+    headers['List-Unsubscribe'] = `<${base}/api/alerts/unsubscribe?token=${token}>`;
+    headers['List-Unsubscribe-Post'] = 'List-Unsubscribe=One-Click';
+    text.push(`Stop this alert: ${page}`);
+    html.push(`<p><a href="${escapeHtml(page)}">Stop this alert</a></p>`);
+    for (const id of alertIds.length > 1 ? alertIds : []) {
+      const one = `${base}/alerts/unsubscribe?token=${signUnsubscribeToken(app.config.sessionSecret, userId, [id], now)}`;
+      text.push(`Stop only one of them: ${one}`);
+      html.push(`<p><a href="${escapeHtml(one)}">Stop only one of them</a></p>`);
+    }
+    text.push(`Manage your alerts: ${base}/profile/alerts`);
+    html.push(`<p><a href="${escapeHtml(`${base}/profile/alerts`)}">Manage your alerts</a></p>`);
+  }
+  if (news.length > 0) {
+    text.push(`Your saved listings: ${base}/saved`);
+    html.push(`<p><a href="${escapeHtml(`${base}/saved`)}">Your saved listings</a></p>`);
+  }
+  const subject =
+    matches.length === 0
+      ? 'News of a listing you saved'
+      : matches.length === 1
+        ? `Listed: ${matches[0]!.name}`
+        : `${matches.length} new listings match your alerts`;
+  return { to: email, subject, text: text.join('\n'), html: html.join('\n'), headers };
+}
+
+/** The jobs: matching an event, mailing the outbox (right away and every minute), the daily digest. */
+export function registerAlertJobs(app: FastifyInstance): void {
+  app.jobs.register(
+    MATCH_JOB,
+    async ({ payload }: JobContext<{ listingId: string; event: ListingEvent; price?: number }>) =>
+      matchListingEvent(app, payload),
+  );
+  app.jobs.register(SEND_JOB, async ({ now, signal }) => {
+    await sendPending(app, { now, digest: false, signal });
+  });
+  app.jobs.register(
+    'alerts.send-sweep',
+    async ({ now, signal }) => {
+      await sendPending(app, { now, digest: false, signal });
+    },
+    { every: SEND_SWEEP_MS },
+  );
+  app.jobs.register(
+    DIGEST_JOB,
+    async ({ now, signal }) => {
+      await sendPending(app, { now, digest: true, signal });
+    },
+    { every: DAY_MS },
+  );
+}

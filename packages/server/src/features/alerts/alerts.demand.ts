@@ -1,0 +1,57 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+
+const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
+const WEEK_MS = 7 * 24 * 60 * 60_000;
+
+/**
+ * How many students look for a course's or a book's listings: owners of live alerts for it and
+ * savers of its active listings, each counted once. Only a number: nobody is named.
+ */
+export async function countDemand(
+  app: FastifyInstance,
+  query: { isbn?: string; subject?: string; courseNumber?: string },
+): Promise<number> {
+  const { isbn, subject, courseNumber } = query;
+  const alertWhere = isbn
+    ? sql`a.isbn = ${isbn}`
+    : sql`a.subject = ${subject ?? null} AND a.course_number = ${courseNumber ?? null}`;
+  const listingWhere = isbn
+    ? sql`l.isbn = ${isbn}`
+    : sql`l.subject = ${subject ?? null} AND l.course_number = ${courseNumber ?? null}`;
+  const result = await app.database.db.execute(sql`
+    SELECT count(*)::int AS students FROM (
+      SELECT a.user_id FROM alerts a WHERE NOT a.paused AND ${alertWhere}
+      UNION
+      SELECT s.user_id FROM saved_listings s JOIN listings l ON l.id = s.listing_id
+      WHERE l.status = 'active' AND ${listingWhere}
+    ) AS wanting`);
+  return rowsOf<{ students: number }>(result)[0]?.students ?? 0;
+}
+
+export interface WantedCourse {
+  subject: string;
+  courseNumber: string;
+  students: number;
+  listings: number;
+}
+
+/** The courses with the most students' alerts made this week and the fewest active listings. */
+export async function mostWanted(
+  app: FastifyInstance,
+  now: Date,
+  limit = 5,
+): Promise<WantedCourse[]> {
+  const since = new Date(now.getTime() - WEEK_MS).toISOString();
+  const result = await app.database.db.execute(sql`
+    SELECT a.subject, a.course_number AS "courseNumber", count(DISTINCT a.user_id)::int AS students,
+      (SELECT count(*)::int FROM listings l
+        WHERE l.subject = a.subject AND l.course_number = a.course_number AND l.status = 'active') AS listings
+    FROM alerts a
+    WHERE NOT a.paused AND a.subject IS NOT NULL AND a.course_number IS NOT NULL
+      AND a.created_at > ${since}::timestamptz
+    GROUP BY a.subject, a.course_number
+    ORDER BY students DESC, listings ASC, a.subject, a.course_number
+    LIMIT ${limit}`);
+  return rowsOf<WantedCourse>(result);
+}

@@ -1,0 +1,233 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobs, listings } from '../../db/schema';
+import {
+  createTestApp,
+  createUser,
+  TEST_ENGINE,
+  type TestApp,
+  type TestUser,
+} from '../../../test/helpers';
+import { createListingAs } from '../../../test/listing-fixtures';
+import { mailsTo, type SentMail } from '../../../test/outbox';
+import { GENEROUS_LIMITS } from '../../../test/accounts';
+import { signListingLink } from './listing-links';
+
+const DAY = 24 * 60 * 60_000;
+let clock = new Date('2027-01-10T12:00:00Z');
+const advance = (ms: number) => {
+  clock = new Date(clock.getTime() + ms);
+};
+
+/** The token of one of a reminder's links ("Still available", "Sold", "Remove"). */
+function linkOf(mail: SentMail, label: string): string {
+  const match = new RegExp(`${label}: https?://\\S+/listing-link/(\\S+)`).exec(mail.text);
+  if (!match?.[1]) throw new Error(`no "${label}" link in: ${mail.text}`);
+  return match[1];
+}
+
+describe(`listing expiry, reminders and one-click links (${TEST_ENGINE})`, () => {
+  let t: TestApp;
+  let seller: TestUser;
+  const search = async () =>
+    (await t.app.inject({ url: '/api/listing/get?limit=50' })).json() as { _id: string }[];
+  const row = async (id: string) =>
+    (await t.database.db.select().from(listings).where(eq(listings.id, id)))[0]!;
+  const runJob = async () => {
+    await t.app.jobs.runDue();
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp(
+      { ...GENEROUS_LIMITS, LISTING_LIFETIME_DAYS: '30' },
+      { now: () => clock },
+    );
+    seller = await createUser(t);
+  });
+  afterAll(async () => t.close());
+
+  it('gives a new listing an expiry LISTING_LIFETIME_DAYS away, and answers it', async () => {
+    const listing = await createListingAs(t, seller);
+    expect(listing.confirmedAt).toBe(clock.toISOString());
+    expect(listing.expiresAt).toBe(new Date(clock.getTime() + 30 * DAY).toISOString());
+    const [schedule] = await t.database.db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.name, 'listing-expiry'));
+    expect(schedule?.intervalMs).toBe(15 * 60_000);
+  });
+
+  it('mails 7 days and 1 day before, once each, with links that extend, sell and remove', async () => {
+    const user = await createUser(t);
+    const listing = await createListingAs(t, user);
+    advance(23 * DAY + 60_000);
+    await runJob();
+    await runJob(); // a second run (or another server) claims nothing more
+    advance(16 * 60_000);
+    await runJob();
+    let mails = await mailsTo(t, user.email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toContain(listing.name);
+    advance(6 * DAY + 12 * 60 * 60_000);
+    await runJob();
+    advance(16 * 60_000);
+    await runJob();
+    mails = await mailsTo(t, user.email);
+    expect(mails).toHaveLength(2);
+
+    const extend = linkOf(mails[1]!, 'Still available');
+    const sold = linkOf(mails[1]!, 'Sold');
+    // GET only describes: a mail scanner's fetch changes nothing.
+    const described = await t.app.inject({ url: `/api/listing-link/${extend}` });
+    expect(described.statusCode).toBe(200);
+    expect(described.json()).toMatchObject({ action: 'extend', listing: { _id: listing._id } });
+    const before = await row(listing._id);
+    expect(before.confirmedAt.toISOString()).toBe(listing.confirmedAt);
+
+    const used = await t.app.inject({ method: 'POST', url: `/api/listing-link/${extend}` });
+    expect(used.statusCode).toBe(200);
+    const after = await row(listing._id);
+    expect(after.confirmedAt.getTime()).toBe(clock.getTime());
+    expect(after.expiresAt.getTime()).toBe(clock.getTime() + 30 * DAY);
+    expect(after.reminded7dAt).toBeNull();
+
+    // Reused, and the other links of the same mail: the listing was confirmed since.
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/api/listing-link/${extend}` })).statusCode,
+    ).toBe(410);
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/api/listing-link/${sold}` })).statusCode,
+    ).toBe(410);
+    expect((await row(listing._id)).status).toBe('active');
+  });
+
+  it('expires a listing nobody confirmed: out of search, kept for its owner and its page', async () => {
+    const user = await createUser(t);
+    const listing = await createListingAs(t, user);
+    expect((await search()).map((l) => l._id)).toContain(listing._id);
+    advance(30 * DAY + 60_000);
+    await runJob();
+    expect((await row(listing._id)).status).toBe('expired');
+    expect((await search()).map((l) => l._id)).not.toContain(listing._id);
+    const page = await t.app.inject({ url: `/api/listing/get/${listing._id}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.json()).toMatchObject({ status: 'expired' });
+    const own = await t.app.inject({
+      url: `/api/user/listings/${user.id}`,
+      headers: { cookie: user.cookie },
+    });
+    expect(own.json()).toEqual(
+      expect.arrayContaining([expect.objectContaining({ _id: listing._id, status: 'expired' })]),
+    );
+
+    // Relist from the profile: back in search, confirmed now, a new expiry.
+    const relist = await t.app.inject({
+      method: 'POST',
+      url: `/api/listing/relist/${listing._id}`,
+      headers: { cookie: user.cookie },
+    });
+    expect(relist.statusCode).toBe(200);
+    const back = await row(listing._id);
+    expect(back.status).toBe('active');
+    expect(back.expiresAt.getTime()).toBe(clock.getTime() + 30 * DAY);
+    expect((await search()).map((l) => l._id)).toContain(listing._id);
+  });
+
+  it('lets "Still available" bring back a listing that expired meanwhile', async () => {
+    const user = await createUser(t);
+    const listing = await createListingAs(t, user);
+    advance(29 * DAY + 60_000);
+    await runJob();
+    const mail = (await mailsTo(t, user.email)).at(-1)!;
+    advance(DAY);
+    await runJob();
+    expect((await row(listing._id)).status).toBe('expired');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/listing-link/${linkOf(mail, 'Still available')}`,
+    });
+    expect(res.statusCode).toBe(200);
+    expect((await row(listing._id)).status).toBe('active');
+  });
+
+  it('"Sold" marks it sold and "Remove" deletes it', async () => {
+    const user = await createUser(t);
+    const a = await createListingAs(t, user);
+    const b = await createListingAs(t, user, { name: 'Organic Chemistry' });
+    advance(23 * DAY + 60_000);
+    await runJob();
+    const mails = await mailsTo(t, user.email);
+    const mailOf = (name: string) => mails.find((m) => m.subject.includes(name))!;
+    const sold = await t.app.inject({
+      method: 'POST',
+      url: `/api/listing-link/${linkOf(mailOf(a.name), 'Sold')}`,
+    });
+    expect(sold.statusCode).toBe(200);
+    expect((await row(a._id)).status).toBe('sold');
+    const removed = await t.app.inject({
+      method: 'POST',
+      url: `/api/listing-link/${linkOf(mailOf('Organic Chemistry'), 'Remove')}`,
+    });
+    expect(removed.statusCode).toBe(200);
+    expect(await t.database.db.select().from(listings).where(eq(listings.id, b._id))).toHaveLength(
+      0,
+    );
+  });
+
+  it('refuses forged, tampered and expired links, changing nothing', async () => {
+    const user = await createUser(t);
+    const listing = await createListingAs(t, user);
+    const current = await row(listing._id);
+    const genuine = signListingLink(t.app, {
+      listingId: listing._id,
+      action: 'sold',
+      validUntil: new Date(clock.getTime() + DAY),
+      confirmedAt: current.confirmedAt,
+    });
+    const extendInstead = genuine.replace('~sold~', '~remove~');
+    const otherKey = genuine.slice(0, -43) + 'A'.repeat(43);
+    for (const token of [extendInstead, otherKey, 'nonsense', `${listing._id}~sold~1~2~x`]) {
+      const res = await t.app.inject({ method: 'POST', url: `/api/listing-link/${token}` });
+      expect(res.statusCode, token).toBe(400);
+      expect(res.json()).toMatchObject({ success: false, statusCode: 400 });
+    }
+    advance(DAY + 1000);
+    const late = await t.app.inject({ method: 'POST', url: `/api/listing-link/${genuine}` });
+    expect(late.statusCode).toBe(410);
+    expect((await row(listing._id)).status).toBe('active');
+  });
+
+  it('of 25 copies of one link at once, exactly one acts', async () => {
+    const user = await createUser(t);
+    const listing = await createListingAs(t, user);
+    const token = signListingLink(t.app, {
+      listingId: listing._id,
+      action: 'extend',
+      validUntil: new Date(clock.getTime() + DAY),
+      confirmedAt: (await row(listing._id)).confirmedAt,
+    });
+    advance(60_000);
+    const answers = await Promise.all(
+      Array.from({ length: 25 }, () =>
+        t.app.inject({ method: 'POST', url: `/api/listing-link/${token}` }),
+      ),
+    );
+    expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(1);
+    expect(answers.filter((a) => a.statusCode === 410)).toHaveLength(24);
+  });
+
+  it('takes the next end of term when the campus names term dates', async () => {
+    const termApp = await createTestApp(
+      { ...GENEROUS_LIMITS, TERM_END_DATES: '2027-01-12, 2027-05-08,2027-12-18' },
+      { now: () => new Date('2027-01-10T12:00:00Z') },
+    );
+    try {
+      const user = await createUser(termApp);
+      const listing = await createListingAs(termApp, user);
+      // 2027-01-12 is under a week away: the next one.
+      expect(listing.expiresAt).toBe('2027-05-08T23:59:59.000Z');
+    } finally {
+      await termApp.close();
+    }
+  });
+});

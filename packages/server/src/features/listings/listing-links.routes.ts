@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { toListing } from './listing.serializer';
+import { useListingLink, verifyListingLink } from './listing-links';
+
+const tokenParams = z.object({ token: z.string().max(200) });
+
+const DONE: Record<string, string> = {
+  extend: 'Thanks: your listing is confirmed available',
+  sold: 'Your listing is marked as sold',
+  remove: 'Your listing is removed',
+};
+
+/**
+ * /api/listing-link/{token}: the one-click links of expiry reminders (docs/api/listings.md). GET
+ * only describes (mail scanners fetch links); the web page's button POSTs. No session needed: the
+ * signed link is the authority, for its one listing and action.
+ */
+export default async function listingLinkRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  app.get('/:token', { schema: { params: tokenParams } }, async (request) => {
+    const { listing, action } = await verifyListingLink(app, request.params.token);
+    return { action, listing: toListing(listing) };
+  });
+
+  app.post('/:token', { schema: { params: tokenParams } }, async (request) => {
+    const { action, listing } = await useListingLink(app, request.params.token);
+    return {
+      success: true,
+      message: DONE[action],
+      action,
+      listing: listing ? toListing(listing) : null,
+    };
+  });
+}

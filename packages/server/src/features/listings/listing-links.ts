@@ -1,0 +1,121 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { listings, type ListingRow } from '../../db/schema';
+import { AppError, badRequest } from '../../lib/errors';
+import { releaseImages } from '../uploads/images.service';
+import { isListingId } from './listings.repository';
+import { expiryFrom } from './listing-expiry';
+
+/** What a reminder's one-click links do: "Still available", "Sold", "Remove". */
+export const LISTING_LINK_ACTIONS = ['extend', 'sold', 'remove'] as const;
+export type ListingLinkAction = (typeof LISTING_LINK_ACTIONS)[number];
+
+export const LINK_INVALID = 'This link is not valid: use the newest reminder we sent you';
+export const LINK_USED_OR_EXPIRED =
+  'This link has expired or was already used: open your listings in your profile instead';
+
+interface LinkClaims {
+  listingId: string;
+  action: ListingLinkAction;
+  validUntil: Date;
+  /** The listing's confirmed_at when the link was made: any confirmation since voids the link. */
+  confirmedAt: Date;
+}
+
+function linkKey(app: FastifyInstance): Buffer {
+  return createHash('sha256').update(`listing-links\0${app.config.sessionSecret}`).digest();
+}
+
+function sign(app: FastifyInstance, body: string): string {
+  return createHmac('sha256', linkKey(app)).update(body).digest('base64url');
+}
+
+/**
+ * `<listing id>~<action>~<valid until, s>~<confirmed at, ms>~<HMAC>` (no dots: the web server takes a
+ * path ending in `.word` for a file). The listing's confirmed_at
+ * when the link was made is part of what is signed: once the listing is confirmed, sold, relisted
+ * or removed, every link mailed before no longer matches it. Single use in effect, nothing stored.
+ */
+export function signListingLink(app: FastifyInstance, claims: LinkClaims): string {
+  const body = [
+    claims.listingId,
+    claims.action,
+    Math.floor(claims.validUntil.getTime() / 1000),
+    claims.confirmedAt.getTime(),
+  ].join('~');
+  return `${body}~${sign(app, body)}`;
+}
+
+const TOKEN = /^([0-9a-f-]{36})~(extend|sold|remove)~(\d{1,12})~(\d{1,15})~([A-Za-z0-9_-]{43})$/;
+
+const gone = () => new AppError(410, LINK_USED_OR_EXPIRED);
+
+/** The listing a link names, once its signature, its time and the listing's state are checked. */
+export async function verifyListingLink(
+  app: FastifyInstance,
+  token: string,
+): Promise<{ listing: ListingRow; action: ListingLinkAction }> {
+  const match = TOKEN.exec(token);
+  if (!match || !isListingId(match[1]!)) throw badRequest(LINK_INVALID);
+  const body = token.slice(0, token.lastIndexOf('~'));
+  const expected = Buffer.from(sign(app, body));
+  const given = Buffer.from(match[5]!);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+    throw badRequest(LINK_INVALID);
+  }
+  const listingId = match[1]!;
+  const action = match[2] as ListingLinkAction;
+  if (Number(match[3]) * 1000 <= app.jobs.now().getTime()) throw gone();
+  const [listing] = await app.database.db.select().from(listings).where(eq(listings.id, listingId));
+  if (!listing || listing.confirmedAt.getTime() !== Number(match[4])) throw gone();
+  if (!LINK_STATUSES.includes(listing.status)) throw gone();
+  return { listing, action };
+}
+
+/** A link acts on an active or expired listing only (not sold, hidden or removed). */
+const LINK_STATUSES: ListingRow['status'][] = ['active', 'expired'];
+
+/**
+ * Does what the link says, guarded by the confirmed_at the link was made for: of several uses at
+ * once (a double click, a mail scanner, 25 copies) exactly one acts, the others get 410.
+ */
+export async function useListingLink(
+  app: FastifyInstance,
+  token: string,
+): Promise<{ action: ListingLinkAction; listing: ListingRow | null }> {
+  const { listing, action } = await verifyListingLink(app, token);
+  const { db } = app.database;
+  const now = app.jobs.now();
+  const unchanged = and(
+    eq(listings.id, listing.id),
+    inArray(listings.status, LINK_STATUSES),
+    sql`date_trunc('milliseconds', ${listings.confirmedAt}) = ${listing.confirmedAt.toISOString()}::timestamptz`,
+  );
+  if (action === 'remove') {
+    const [removed] = await db
+      .delete(listings)
+      .where(unchanged)
+      .returning({ imageUrls: listings.imageUrls });
+    if (!removed) throw gone();
+    await releaseImages(app, removed.imageUrls).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'releasing listing images failed; the sweep will retry'),
+    );
+    app.listingCaches.invalidate();
+    return { action, listing: null };
+  }
+  const set =
+    action === 'extend'
+      ? {
+          status: 'active' as const,
+          confirmedAt: now,
+          expiresAt: expiryFrom(app, now),
+          reminded7dAt: null,
+          reminded1dAt: null,
+          updatedAt: now,
+        }
+      : { status: 'sold' as const, soldAt: now, confirmedAt: now, updatedAt: now };
+  const [updated] = await db.update(listings).set(set).where(unchanged).returning();
+  if (!updated) throw gone();
+  return { action, listing: updated };
+}

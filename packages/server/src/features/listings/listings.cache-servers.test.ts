@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser, TEST_ENGINE, type TestApp, type TestUser } from '../../../test/helpers';
+import { createListingAs, listingBody } from '../../../test/listing-fixtures';
+import { createAppOn, openSharedDatabase } from '../../../test/shared-database';
+
+/**
+ * Two app servers on one database, each with its own caches: a write acknowledged by one shows in
+ * the very next search on the other, though that search was answered (and cached) just before.
+ */
+const letters = 'abcdefghijklmnopqrstuvwxyz';
+
+describe(`search on another server right after a write (${TEST_ENGINE})`, () => {
+  let shared: Awaited<ReturnType<typeof openSharedDatabase>>;
+  let a: TestApp;
+  let b: TestApp;
+  let seller: TestUser;
+  beforeAll(async () => {
+    shared = await openSharedDatabase();
+    a = await createAppOn(shared.first);
+    b = await createAppOn(shared.second);
+    seller = await createUser(a);
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await shared?.close();
+  });
+
+  const namesOn = async (t: TestApp, term: string) => {
+    const res = await t.app.inject(`/api/listing/get?searchTerm=${encodeURIComponent(term)}`);
+    expect(res.statusCode, res.body).toBe(200);
+    return (res.json() as { name: string }[]).map((l) => l.name);
+  };
+
+  it('200 renames through A, each searched at once through B: none stale', async () => {
+    const listing = await createListingAs(a, seller, { name: 'Organic Chemistry' });
+    let stale = 0;
+    for (let i = 0; i < 200; i += 1) {
+      // A word unlike the previous ones (no typo match): 10 random letters.
+      const word = Array.from({ length: 10 }, () => letters[Math.floor(Math.random() * 26)]).join(
+        '',
+      );
+      const name = `Organic Chemistry ${word}`;
+      // B answers (and caches) that nothing holds the word yet…
+      expect(await namesOn(b, word)).toEqual([]);
+      const res = await a.app.inject({
+        method: 'POST',
+        url: `/api/listing/update/${listing._id}`,
+        headers: { cookie: seller.cookie },
+        payload: listingBody({ name, imageUrls: listing.imageUrls }),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      // …A acknowledged the write: B must find it now.
+      if ((await namesOn(b, word)).join() !== name) stale += 1;
+    }
+    expect(stale).toBe(0);
+  });
+});

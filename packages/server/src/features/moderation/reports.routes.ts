@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { reportSchema } from '@campus-books/common/moderation.schemas';
+import { currentUser } from '../../plugins/sessions';
+import { reportListing } from './reports.service';
+
+/** POST /api/reports/{listingId}: a signed-in, verified student reports a listing, once. */
+export default async function reportRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.post(
+    '/:listingId',
+    {
+      preValidation: app.requireVerifiedUser,
+      schema: { params: z.object({ listingId: z.string() }), body: reportSchema },
+    },
+    async (request, reply) => {
+      await reportListing(app, currentUser(request), request.params.listingId, request.body);
+      return reply
+        .status(201)
+        .send({ success: true, message: 'Thanks: the campus moderators will look at it' });
+    },
+  );
+}

@@ -1,0 +1,199 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openSharedDatabase } from '../../test/shared-database';
+import { jobs as jobsTable } from '../db/schema';
+import { Jobs, nextSlot, retryDelayMs, type JobContext } from './jobs';
+
+const LEASE_MS = 60_000;
+let shared: Awaited<ReturnType<typeof openSharedDatabase>>;
+let now: Date;
+const clock = () => now;
+const later = (ms: number) => (now = new Date(now.getTime() + ms));
+
+beforeAll(async () => {
+  shared = await openSharedDatabase();
+});
+afterAll(async () => {
+  await shared.close();
+});
+afterEach(async () => {
+  await shared.first.db.execute(sql`DELETE FROM jobs`);
+});
+
+/** Two app servers' job runners on one database, both with the test's clock. */
+function twoServers() {
+  now = new Date('2030-01-01T00:00:00Z');
+  return [
+    new Jobs(shared.first, { now: clock, leaseMs: LEASE_MS }),
+    new Jobs(shared.second, { now: clock, leaseMs: LEASE_MS }),
+  ] as const;
+}
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+const rows = () => shared.first.db.select().from(jobsTable);
+
+describe('jobs shared by several app servers', () => {
+  it('runs a due job once, whichever server looks first or both at once', async () => {
+    const [a, b] = twoServers();
+    const runs: string[] = [];
+    for (const jobs of [a, b]) {
+      jobs.register<{ n: number }>('count', async ({ payload }) => {
+        runs.push(String(payload.n));
+      });
+    }
+    for (let n = 0; n < 20; n += 1) await a.enqueue('count', { n });
+    await b.enqueue('count', { n: 'later' }, { runAt: new Date(now.getTime() + 1000) });
+
+    const [ranA, ranB] = await Promise.all([a.runDue(), b.runDue()]);
+    expect(ranA + ranB).toBe(20);
+    expect(runs.toSorted()).toEqual(Array.from({ length: 20 }, (_, n) => String(n)).toSorted());
+    // Done jobs are gone; the one not yet due waits.
+    expect((await rows()).map((r) => r.payload)).toEqual([{ n: 'later' }]);
+    later(1000);
+    await Promise.all([a.runDue(), b.runDue()]);
+    expect(runs).toHaveLength(21);
+    expect(await rows()).toEqual([]);
+  });
+
+  it('enqueues a keyed job once, even 25 times at once', async () => {
+    const [a, b] = twoServers();
+    const added = await Promise.all(
+      Array.from({ length: 25 }, (_, i) =>
+        (i % 2 ? a : b).enqueue('mail', { to: 'x' }, { key: 'mail:x' }),
+      ),
+    );
+    expect(added.filter(Boolean)).toHaveLength(1);
+    expect(await rows()).toHaveLength(1);
+  });
+
+  it('runs again a job whose server died, once its lease expired, and ignores the dead claim', async () => {
+    const [a, b] = twoServers();
+    const started = { a: deferred(), b: deferred() };
+    const release = { a: deferred(), b: deferred() };
+    const attempts: number[] = [];
+    const handler = (who: 'a' | 'b') => async (context: JobContext) => {
+      attempts.push(context.attempt);
+      started[who].resolve();
+      await release[who].promise;
+    };
+    a.register('slow', handler('a'));
+    b.register('slow', handler('b'));
+    await a.enqueue('slow');
+
+    const passA = a.runDue();
+    await started.a.promise; // server A holds the job (and will "die": it never renews here)
+    expect(await b.runDue()).toBe(0); // the lease holds
+    later(LEASE_MS - 1);
+    expect(await b.runDue()).toBe(0);
+    later(1);
+    const passB = b.runDue();
+    await started.b.promise; // the lease expired: B runs it again
+    expect(attempts).toEqual([1, 2]);
+
+    release.a.resolve(); // A comes back late: its claim is gone, the job stays B's
+    await passA;
+    expect(await rows()).toHaveLength(1);
+    release.b.resolve();
+    expect(await passB).toBe(1);
+    expect(await rows()).toEqual([]);
+  });
+
+  it('retries a failing job later and later, then gives up and keeps it with its error', async () => {
+    const [a] = twoServers();
+    let calls = 0;
+    a.register('flaky', async () => {
+      calls += 1;
+      throw new Error(`failure ${calls}`);
+    });
+    await a.enqueue('flaky', {}, { maxAttempts: 3 });
+
+    expect(await a.runDue()).toBe(1);
+    let [row] = await rows();
+    expect(row!.runAt.getTime() - now.getTime()).toBe(retryDelayMs(1));
+    expect(row!.lastError).toBe('failure 1');
+
+    later(retryDelayMs(1) - 1);
+    expect(await a.runDue()).toBe(0);
+    later(1);
+    expect(await a.runDue()).toBe(1);
+    [row] = await rows();
+    expect(row!.runAt.getTime() - now.getTime()).toBe(retryDelayMs(2));
+    expect(retryDelayMs(2)).toBe(2 * retryDelayMs(1));
+
+    later(retryDelayMs(2));
+    expect(await a.runDue()).toBe(1);
+    [row] = await rows();
+    expect(row!.failedAt).toEqual(now);
+    expect(row!.lastError).toBe('failure 3');
+    later(24 * 3600_000);
+    expect(await a.runDue()).toBe(0);
+    expect(calls).toBe(3);
+  });
+
+  it('runs a recurring job once per slot across servers, skipping slots missed while all were down', async () => {
+    const [a, b] = twoServers();
+    const slots: string[] = [];
+    const every = 10 * 60_000;
+    for (const jobs of [a, b]) {
+      jobs.register(
+        'tick',
+        async ({ scheduledFor }) => {
+          slots.push(scheduledFor.toISOString());
+        },
+        { every },
+      );
+    }
+    await Promise.all([a.start({ poll: false }), b.start({ poll: false })]);
+    expect(await rows()).toHaveLength(1);
+
+    await Promise.all([a.runDue(), b.runDue()]);
+    expect(slots).toEqual([]);
+    later(every);
+    await Promise.all([a.runDue(), b.runDue()]);
+    await Promise.all([a.runDue(), b.runDue()]);
+    expect(slots).toEqual(['2030-01-01T00:10:00.000Z']);
+
+    later(25 * 60_000); // 00:35: the 00:20 and 00:30 slots were missed
+    await Promise.all([a.runDue(), b.runDue()]);
+    expect(slots).toEqual(['2030-01-01T00:10:00.000Z', '2030-01-01T00:20:00.000Z']);
+    const [row] = await rows();
+    expect(row!.runAt.toISOString()).toBe('2030-01-01T00:40:00.000Z');
+    await Promise.all([a.stop(), b.stop()]);
+  });
+
+  it('computes the next slot after now', () => {
+    const slot = new Date('2030-01-01T00:00:00Z');
+    expect(nextSlot(slot, 1000, new Date('2030-01-01T00:00:00.500Z')).toISOString()).toBe(
+      '2030-01-01T00:00:01.000Z',
+    );
+    expect(nextSlot(slot, 1000, new Date('2030-01-01T00:00:03Z')).toISOString()).toBe(
+      '2030-01-01T00:00:04.000Z',
+    );
+  });
+
+  it('waits for the job it runs when it stops, and starts no other', async () => {
+    const [a] = twoServers();
+    const started = deferred();
+    const release = deferred();
+    let finished = 0;
+    a.register('work', async () => {
+      started.resolve();
+      await release.promise;
+      finished += 1;
+    });
+    await a.enqueue('work');
+    await a.enqueue('work');
+    await a.start({ poll: true });
+    await started.promise;
+    const stopped = a.stop();
+    release.resolve();
+    await stopped;
+    expect(finished).toBeGreaterThanOrEqual(1);
+    expect(await a.runDue()).toBe(0); // stopped: claims nothing more
+  });
+});

@@ -1,0 +1,357 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type SQL } from 'drizzle-orm';
+import type { Database, Db } from '../db/database';
+
+/** What a job's handler gets. */
+export interface JobContext<P = unknown> {
+  id: string;
+  name: string;
+  payload: P;
+  /** 1 on the first run, counting runs whose server died. */
+  attempt: number;
+  /** When the job was due (a recurring job's slot). */
+  scheduledFor: Date;
+  /** The clock's time when this run started. */
+  now: Date;
+  /** Aborted when the server stops or the lease was lost to another server. */
+  signal: AbortSignal;
+}
+
+export type JobHandler<P = unknown> = (context: JobContext<P>) => Promise<void>;
+
+export interface RegisterOptions {
+  /** A recurring schedule: one run per slot of this many milliseconds, on one server. */
+  every?: number;
+  /** Runs of a one-off job before it is given up (kept with `failed_at` for inspection). */
+  maxAttempts?: number;
+}
+
+export interface EnqueueOptions {
+  /** Not before (default: now). */
+  runAt?: Date;
+  /** At most one pending job with this key: enqueuing it again does nothing. */
+  key?: string;
+  maxAttempts?: number;
+  /** Enqueue inside this transaction, so the job exists only if the transaction commits. */
+  db?: Pick<Db, 'execute'>;
+}
+
+export interface JobsOptions {
+  /** The clock (tests move it; nothing sleeps). */
+  now?: () => Date;
+  /** How long a claim holds a job; renewed every third of it while the job runs. */
+  leaseMs?: number;
+  /** How often a server looks for due jobs (a NOTIFY on enqueue wakes it sooner). */
+  pollMs?: number;
+  /** Jobs one server runs at once. */
+  concurrency?: number;
+  log?: {
+    info(obj: object, msg: string): void;
+    warn(obj: object, msg: string): void;
+    error(obj: object, msg: string): void;
+  };
+}
+
+const DEFAULT_LEASE_MS = 5 * 60_000;
+const DEFAULT_POLL_MS = 5_000;
+const RETRY_BASE_MS = 30_000;
+const RETRY_MAX_MS = 60 * 60_000;
+const STOP_WAIT_MS = 30_000;
+const CHANNEL = 'jobs';
+
+/** Delay before the next run of a job that failed `attempt` times: 30 s, 1 min, 2 min, … up to 1 h. */
+export function retryDelayMs(attempt: number): number {
+  return Math.min(RETRY_BASE_MS * 2 ** Math.max(0, attempt - 1), RETRY_MAX_MS);
+}
+
+/** The first slot of a recurring schedule after `now` (missed slots are skipped, not run late in a row). */
+export function nextSlot(slot: Date, everyMs: number, now: Date): Date {
+  const behind = now.getTime() - slot.getTime();
+  const steps = behind < 0 ? 1 : Math.floor(behind / everyMs) + 1;
+  return new Date(slot.getTime() + steps * everyMs);
+}
+
+interface ClaimedRow {
+  id: string;
+  name: string;
+  payload: unknown;
+  run_at: string | Date;
+  interval_ms: number | null;
+  attempts: number;
+  max_attempts: number;
+  /** This claim's token: the job is this server's while `locked_by` still holds it. */
+  token: string;
+}
+
+const ts = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
+
+/**
+ * Jobs on the database, for one app server among several (docs/decisions/006). A due job is claimed
+ * by one server (`FOR UPDATE SKIP LOCKED`) for a lease; the server renews the lease while the job
+ * runs, and finishes the job only if its claim still holds, so a job whose server died runs again
+ * once the lease expired, and never twice at once while its server lives. A failure retries with
+ * a growing delay. A recurring schedule is one row per job name, moved to its next slot after each run.
+ */
+export class Jobs {
+  readonly #handlers = new Map<string, { handler: JobHandler; options: RegisterOptions }>();
+  readonly #now: () => Date;
+  readonly #leaseMs: number;
+  readonly #pollMs: number;
+  readonly #concurrency: number;
+  readonly #log: NonNullable<JobsOptions['log']>;
+  #started = false;
+  #stopping = false;
+  #stop = new AbortController();
+  #timer: NodeJS.Timeout | null = null;
+  #unlisten: (() => Promise<void>) | null = null;
+  #pass: Promise<number> | null = null;
+  #again = false;
+
+  constructor(
+    private readonly database: Database,
+    options: JobsOptions = {},
+  ) {
+    this.#now = options.now ?? (() => new Date());
+    this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    this.#pollMs = options.pollMs ?? DEFAULT_POLL_MS;
+    this.#concurrency = options.concurrency ?? 4;
+    const quiet = () => {};
+    this.#log = options.log ?? { info: quiet, warn: quiet, error: quiet };
+  }
+
+  /** The jobs' clock: features whose rules depend on time read it too (tests move it). */
+  now(): Date {
+    return this.#now();
+  }
+
+  /**
+   * Says how to run the jobs named `name`; with `every`, also schedules it (one run per slot across
+   * all servers, the first one `every` from the first server's start).
+   */
+  register<P = unknown>(name: string, handler: JobHandler<P>, options: RegisterOptions = {}): void {
+    if (this.#handlers.has(name)) throw new Error(`Job ${name} is registered twice`);
+    this.#handlers.set(name, { handler: handler as JobHandler, options });
+    if (this.#started && options.every) {
+      this.#schedule(name, options.every).catch((error: unknown) =>
+        this.#log.error({ err: error, job: name }, 'could not schedule a job'),
+      );
+    }
+  }
+
+  /** Adds a one-off job; false when a pending job already has this key. */
+  async enqueue(
+    name: string,
+    payload: unknown = {},
+    options: EnqueueOptions = {},
+  ): Promise<boolean> {
+    const db = options.db ?? this.database.db;
+    const runAt = options.runAt ?? this.#now();
+    const result = await db.execute(sql`
+      WITH added AS (
+        INSERT INTO jobs (name, key, payload, run_at, max_attempts)
+        VALUES (${name}, ${options.key ?? null}, ${JSON.stringify(payload)}::jsonb, ${ts(runAt)},
+          ${options.maxAttempts ?? 10})
+        ON CONFLICT (key) DO NOTHING
+        RETURNING id
+      )
+      SELECT id, pg_notify(${CHANNEL}, ${name}) FROM added`);
+    return rowsOf(result).length > 0;
+  }
+
+  /** Schedules the recurring jobs, then polls (and listens for enqueues) until `stop()`. */
+  async start({ poll = true }: { poll?: boolean } = {}): Promise<void> {
+    this.#started = true;
+    for (const [name, { options }] of this.#handlers) {
+      if (options.every) await this.#schedule(name, options.every);
+    }
+    if (!poll) return;
+    try {
+      this.#unlisten = await this.database.listen(
+        CHANNEL,
+        (name) => {
+          if (this.#handlers.has(name)) this.#wake();
+        },
+        () => this.#wake(),
+      );
+    } catch (error) {
+      this.#log.warn({ err: error }, 'jobs: no notifications, polling only');
+    }
+    this.#tick();
+  }
+
+  /** Stops polling and waits (a while) for the jobs this server runs. */
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    await this.#unlisten?.().catch(() => {});
+    const pass = this.#pass;
+    if (!pass) return;
+    const waited = await Promise.race([
+      pass.then(
+        () => true,
+        () => true,
+      ),
+      new Promise<false>((resolve) => setTimeout(() => resolve(false), STOP_WAIT_MS).unref()),
+    ]);
+    if (!waited) {
+      this.#log.warn({}, 'jobs still running at shutdown: their leases will hand them over');
+      this.#stop.abort();
+    }
+  }
+
+  /**
+   * Claims and runs due jobs until none is left; the number run. The poll loop calls it; tests call it
+   * after moving the clock. A call while a pass runs makes that pass look again.
+   */
+  runDue(): Promise<number> {
+    if (this.#pass) {
+      this.#again = true;
+      return this.#pass;
+    }
+    const pass = (async () => {
+      let ran = 0;
+      do {
+        this.#again = false;
+        let claimed: ClaimedRow[];
+        do {
+          if (this.#stopping) return ran;
+          claimed = await this.#claim(this.#concurrency);
+          await Promise.all(claimed.map((row) => this.#run(row)));
+          ran += claimed.length;
+        } while (claimed.length > 0);
+      } while (this.#again);
+      return ran;
+    })();
+    this.#pass = pass;
+    const clear = () => {
+      if (this.#pass === pass) this.#pass = null;
+    };
+    pass.then(clear, clear);
+    return pass;
+  }
+
+  #tick(): void {
+    if (this.#stopping) return;
+    this.runDue()
+      .catch((error: unknown) => this.#log.error({ err: error }, 'jobs: claiming failed'))
+      .finally(() => {
+        if (this.#stopping) return;
+        if (this.#timer) clearTimeout(this.#timer);
+        this.#timer = setTimeout(() => this.#tick(), this.#pollMs);
+        this.#timer.unref();
+      });
+  }
+
+  #wake(): void {
+    if (this.#stopping) return;
+    if (this.#pass) this.#again = true;
+    else this.#tick();
+  }
+
+  async #schedule(name: string, everyMs: number): Promise<void> {
+    const first = new Date(this.#now().getTime() + everyMs);
+    await this.database.db.execute(sql`
+      INSERT INTO jobs (name, key, run_at, interval_ms)
+      VALUES (${name}, ${`every:${name}`}, ${ts(first)}, ${everyMs})
+      ON CONFLICT (key) DO UPDATE
+        SET interval_ms = EXCLUDED.interval_ms, run_at = LEAST(jobs.run_at, EXCLUDED.run_at)
+        WHERE jobs.interval_ms IS DISTINCT FROM EXCLUDED.interval_ms`);
+  }
+
+  async #claim(limit: number): Promise<ClaimedRow[]> {
+    const names = [...this.#handlers.keys()];
+    if (names.length === 0 || limit <= 0) return [];
+    const now = this.#now();
+    const token = randomUUID();
+    const result = await this.database.db.execute(sql`
+      UPDATE jobs
+      SET locked_until = ${ts(new Date(now.getTime() + this.#leaseMs))}, locked_by = ${token},
+        attempts = attempts + 1
+      WHERE id IN (
+        SELECT id FROM jobs
+        WHERE failed_at IS NULL AND run_at <= ${ts(now)}
+          AND (locked_until IS NULL OR locked_until <= ${ts(now)})
+          AND name IN (${sql.join(
+            names.map((n) => sql`${n}`),
+            sql`, `,
+          )})
+        ORDER BY run_at
+        LIMIT ${limit}
+        FOR UPDATE SKIP LOCKED
+      )
+      RETURNING id, name, payload, run_at, interval_ms, attempts, max_attempts`);
+    return rowsOf<Omit<ClaimedRow, 'token'>>(result).map((row) => ({ ...row, token }));
+  }
+
+  async #run(row: ClaimedRow): Promise<void> {
+    const { token } = row;
+    const registered = this.#handlers.get(row.name)!;
+    const scheduledFor = new Date(row.run_at);
+    const lost = new AbortController();
+    const signal = AbortSignal.any([lost.signal, this.#stop.signal]);
+    const mine = sql`id = ${row.id} AND locked_by = ${token}`;
+    const renew = setInterval(
+      () => {
+        const until = new Date(this.#now().getTime() + this.#leaseMs);
+        this.database.db
+          .execute(sql`UPDATE jobs SET locked_until = ${ts(until)} WHERE ${mine} RETURNING id`)
+          .then(
+            (result) => {
+              if (rowsOf(result).length === 0) lost.abort();
+            },
+            () => {},
+          );
+      },
+      Math.max(1000, this.#leaseMs / 3),
+    );
+    renew.unref();
+    let failure: unknown = null;
+    try {
+      await registered.handler({
+        id: row.id,
+        name: row.name,
+        payload: row.payload,
+        attempt: row.attempts,
+        scheduledFor,
+        now: this.#now(),
+        signal,
+      });
+    } catch (error) {
+      failure = error;
+    } finally {
+      clearInterval(renew);
+    }
+    const now = this.#now();
+    const every = row.interval_ms;
+    let finish: SQL;
+    if (failure === null) {
+      finish = every
+        ? sql`UPDATE jobs SET run_at = ${ts(nextSlot(scheduledFor, every, now))}, attempts = 0,
+            locked_until = NULL, locked_by = NULL, last_error = NULL WHERE ${mine}`
+        : sql`DELETE FROM jobs WHERE ${mine}`;
+    } else {
+      const message = failure instanceof Error ? failure.message : String(failure);
+      this.#log.warn({ err: failure, job: row.name, attempt: row.attempts }, 'job failed');
+      if (!every && row.attempts >= row.max_attempts) {
+        finish = sql`UPDATE jobs SET failed_at = ${ts(now)}, last_error = ${message},
+          locked_until = NULL, locked_by = NULL WHERE ${mine}`;
+        this.#log.error({ job: row.name, id: row.id }, 'job given up');
+      } else {
+        let retryAt = new Date(now.getTime() + retryDelayMs(row.attempts));
+        if (every) {
+          const next = nextSlot(scheduledFor, every, now);
+          if (next < retryAt) retryAt = next;
+        }
+        finish = sql`UPDATE jobs SET run_at = ${ts(retryAt)}, last_error = ${message},
+          locked_until = NULL, locked_by = NULL WHERE ${mine}`;
+      }
+    }
+    try {
+      await this.database.db.execute(finish);
+    } catch (error) {
+      // The lease expires and the job runs again: at least once, never lost.
+      this.#log.error({ err: error, job: row.name }, 'could not record the end of a job');
+    }
+  }
+}

@@ -1,0 +1,59 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { Jobs } from '../jobs/jobs';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Background jobs shared by every app server (src/jobs/jobs.ts): `register(name, handler,
+     * { every })` for a recurring one, `enqueue(name, payload, { runAt, key })` for a one-off one.
+     */
+    jobs: Jobs;
+  }
+}
+
+export interface JobsPluginOptions {
+  /** The jobs' clock (tests). */
+  now?: () => Date;
+  /** Look for due jobs by itself; tests leave it off and call `app.jobs.runDue()`. */
+  poll?: boolean;
+}
+
+/**
+ * `app.jobs`: features register their jobs while the app is built; once it is ready the recurring
+ * ones are scheduled and the server starts looking for due jobs; `app.close()` stops it and waits for
+ * the jobs it runs.
+ */
+export default fp(
+  async function jobsPlugin(app: FastifyInstance, options: JobsPluginOptions) {
+    const jobs = new Jobs(app.database, {
+      now: options.now,
+      pollMs: app.config.jobs.pollMs,
+      leaseMs: app.config.jobs.leaseMs,
+      log: app.log,
+    });
+    app.decorate('jobs', jobs);
+
+    const heartbeatMs = app.config.jobs.heartbeatMs;
+    if (heartbeatMs) {
+      // Each run leaves a row that no server runs (nothing handles 'heartbeat-ran'): the
+      // load-balancer test counts them against the schedule's slots.
+      jobs.register(
+        'heartbeat',
+        async ({ scheduledFor }) => {
+          await jobs.enqueue(
+            'heartbeat-ran',
+            { slot: scheduledFor.toISOString(), pid: process.pid },
+            { runAt: new Date('9999-01-01T00:00:00Z') },
+          );
+        },
+        { every: heartbeatMs },
+      );
+    }
+
+    const poll = options.poll ?? app.config.env !== 'test';
+    app.addHook('onReady', async () => jobs.start({ poll }));
+    app.addHook('onClose', async () => jobs.stop());
+  },
+  { name: 'jobs', dependencies: ['database'] },
+);

@@ -1,0 +1,60 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEXT_MESSAGES } from '@campus-books/common/text';
+import { listings } from '../../src/db/schema';
+import { GENEROUS_LIMITS, post, signUpBody } from '../accounts';
+import { createTestApp, createUser, TEST_ENGINE, type TestApp, type TestUser } from '../helpers';
+import { createListingAs } from '../listing-fixtures';
+
+/**
+ * Issue 11 item 10 (text hygiene): control, line-break and text-direction characters are refused
+ * in names; stored and searched text is NFC, so a decomposed "é" finds a composed one.
+ */
+describe(`text hygiene (${TEST_ENGINE})`, () => {
+  let t: TestApp;
+  let seller: TestUser;
+  beforeAll(async () => {
+    t = await createTestApp(GENEROUS_LIMITS);
+    seller = await createUser(t);
+  });
+  afterAll(() => t.close());
+
+  it.each([
+    [{ firstName: 'Ada\r\nBcc: x' }, `firstName: ${TEXT_MESSAGES.control}`],
+    [{ lastName: 'Evil\u202Etxt.exe' }, `lastName: ${TEXT_MESSAGES.bidi}`],
+    [{ firstName: '\u200B\u200D' }, 'First name is required'],
+  ])('sign-up refuses %j with a clear 400', async (change, message) => {
+    const res = await post(t, '/api/auth/signup', signUpBody(change));
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ success: false, statusCode: 400, message });
+  });
+
+  it('the profile refuses a username with a control character', async () => {
+    const res = await post(
+      t,
+      `/api/user/update/${seller.id}`,
+      { username: 'Me\u0007' },
+      seller.cookie,
+    );
+    expect(res.json()).toMatchObject({
+      statusCode: 400,
+      message: `username: ${TEXT_MESSAGES.control}`,
+    });
+  });
+
+  it('stores listing text in NFC, and a decomposed search term finds the composed title', async () => {
+    const composed = 'Caf\u00e9 Fran\u00e7ais';
+    const listing = await createListingAs(t, seller, {
+      name: 'Cafe\u0301 Franc\u0327ais',
+      pickupLocation: 'Cafe\u0301',
+    });
+    const [row] = await t.database.db.select().from(listings).where(eq(listings.id, listing._id));
+    expect(row).toMatchObject({ name: composed, pickupLocation: 'Caf\u00e9' });
+
+    const term = encodeURIComponent('cafe\u0301');
+    const res = await t.app.inject({ url: `/api/listing/get?searchTerm=${term}` });
+    expect(res.statusCode).toBe(200);
+    const names = (res.json() as { name: string }[]).map((l) => l.name);
+    expect(names).toContain(composed);
+  });
+});

@@ -1,0 +1,62 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildApp, type AppOptions } from '../src/app';
+import { loadConfig } from '../src/config/config';
+import { openDatabase, type Database } from '../src/db/database';
+import { createPostgresDatabase, openTestDatabase, TEST_ENGINE, type TestApp } from './helpers';
+
+/**
+ * Two handles on one fresh, migrated database, as two app servers have: two pools (and two LISTEN
+ * connections) on PostgreSQL; on PGlite, which one process owns, the same handle twice.
+ */
+export async function openSharedDatabase(): Promise<{
+  first: Database;
+  second: Database;
+  close(): Promise<void>;
+}> {
+  if (TEST_ENGINE === 'pglite') {
+    const database = await openTestDatabase();
+    return { first: database, second: database, close: () => database.close() };
+  }
+  const target = await createPostgresDatabase(true);
+  const first = await openDatabase({ engine: 'postgres', url: target.url, poolSize: 5 });
+  const second = await openDatabase({ engine: 'postgres', url: target.url, poolSize: 5 });
+  return {
+    first,
+    second,
+    close: async () => {
+      await first.close();
+      await second.close();
+      await target.drop();
+    },
+  };
+}
+
+/** The app on a given database handle (one of two "servers"), with its own DATA_DIR. */
+export async function createAppOn(
+  database: Database,
+  env: Record<string, string> = {},
+  jobs: AppOptions['jobs'] = { poll: false },
+): Promise<TestApp> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-test-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    SESSION_SECRET: 'a-secret-shared-by-every-app-server-of-the-test',
+    ...env,
+  });
+  const app = await buildApp({ config, database, jobs });
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    dataDir,
+    close: async () => {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

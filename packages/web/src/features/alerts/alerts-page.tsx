@@ -1,0 +1,98 @@
+import type { Alert } from '@campus-books/common/alert.schemas';
+import { formatPrice } from '@campus-books/common/display';
+import { Link } from 'react-router';
+import { PageTitle } from '../../components/page-title';
+import { Button } from '../../components/ui/button';
+import { paths } from '../../config/paths';
+import { useAlerts, useDeleteAlert, useUpdateAlert } from './alerts-api';
+
+/** What an alert watches, in words. */
+export function describeAlert(alert: Alert): string {
+  const parts = [
+    alert.searchTerm && `“${alert.searchTerm}”`,
+    alert.isbn && `ISBN ${alert.isbn}`,
+    (alert.subject || alert.courseNumber) &&
+      `course ${[alert.subject, alert.courseNumber].filter(Boolean).join(' ')}`,
+    alert.major && `major ${alert.major}`,
+    alert.condition && `condition ${alert.condition}`,
+    alert.school && `school ${alert.school}`,
+    alert.maxPrice !== null && `at most ${formatPrice(alert.maxPrice)}`,
+  ];
+  return parts.filter(Boolean).join(', ');
+}
+
+function AlertRow({ alert }: { alert: Alert }) {
+  const update = useUpdateAlert();
+  const remove = useDeleteAlert();
+  const error = update.error ?? remove.error;
+  return (
+    <li className="flex flex-col gap-2 rounded-xl border border-slate-200 bg-white p-4 sm:flex-row sm:items-center">
+      <div className="flex-1">
+        <p className="font-semibold text-slate-900">{describeAlert(alert)}</p>
+        <p className="text-sm text-slate-700">
+          {alert.paused ? 'Paused' : alert.digest ? 'One mail a day' : 'A mail at once'}
+        </p>
+        {error ? (
+          <p role="alert" className="text-sm text-red-800">
+            {error.message}
+          </p>
+        ) : null}
+      </div>
+      <div className="flex flex-wrap gap-2">
+        <Button
+          variant="secondary"
+          isLoading={update.isPending}
+          onClick={() => update.mutate({ alert, changes: { paused: !alert.paused } })}
+        >
+          {alert.paused ? 'Resume' : 'Pause'}
+        </Button>
+        <Button
+          variant="secondary"
+          onClick={() => update.mutate({ alert, changes: { digest: !alert.digest } })}
+        >
+          {alert.digest ? 'Mail at once' : 'Daily digest'}
+        </Button>
+        <Button
+          variant="secondary"
+          isLoading={remove.isPending}
+          onClick={() => remove.mutate(alert._id)}
+        >
+          Delete
+        </Button>
+      </div>
+    </li>
+  );
+}
+
+/** /profile/alerts: the student's alerts, to pause, switch to a daily digest, or delete. */
+export default function AlertsPage() {
+  const { data, error, isPending } = useAlerts();
+  return (
+    <section className="mx-auto w-full max-w-3xl py-2">
+      <PageTitle title="Your alerts" />
+      <h1 className="mb-4 text-2xl font-bold text-slate-900">Your alerts</h1>
+      <p className="mb-4 text-slate-700">
+        We e-mail you when a listing matches one of them (up to 20). Add one with “Notify me” on the{' '}
+        <Link to={paths.search} className="underline">
+          search page
+        </Link>
+        , a course page or a book.
+      </p>
+      {isPending ? (
+        <p>Loading...</p>
+      ) : error ? (
+        <p role="alert" className="text-red-800">
+          {error.message}
+        </p>
+      ) : data.length === 0 ? (
+        <p className="text-slate-800">You have no alerts yet.</p>
+      ) : (
+        <ul className="flex flex-col gap-3">
+          {data.map((alert) => (
+            <AlertRow key={alert._id} alert={alert} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

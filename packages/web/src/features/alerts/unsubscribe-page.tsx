@@ -1,0 +1,41 @@
+import { Link, useSearchParams } from 'react-router';
+import { PageTitle } from '../../components/page-title';
+import { Button } from '../../components/ui/button';
+import { paths } from '../../config/paths';
+import { useUnsubscribe } from './alerts-api';
+
+/**
+ * /alerts/unsubscribe?token=…: the page an alert mail links to. Opening it changes nothing (mail
+ * scanners open links); the button stops the alert.
+ */
+export default function UnsubscribePage() {
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const unsubscribe = useUnsubscribe();
+  return (
+    <section className="mx-auto w-full max-w-xl py-2">
+      <PageTitle title="Stop an alert" />
+      <h1 className="mb-4 text-2xl font-bold text-slate-900">Stop this alert</h1>
+      {unsubscribe.isSuccess ? (
+        <p role="status" className="text-slate-800">
+          Unsubscribed: you will get no more mails for this alert.{' '}
+          <Link to={paths.profileAlerts} className="underline">
+            Manage your alerts
+          </Link>
+        </p>
+      ) : (
+        <>
+          <p className="mb-4 text-slate-800">We will stop mailing you about this alert.</p>
+          <Button onClick={() => unsubscribe.mutate(token)} isLoading={unsubscribe.isPending}>
+            Unsubscribe
+          </Button>
+          {unsubscribe.error ? (
+            <p role="alert" className="mt-3 text-red-800">
+              {unsubscribe.error.message}
+            </p>
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,15 @@
+import type { CourseAnswer } from '@campus-books/common/book.schemas';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client';
+
+/** GET /api/course/{code}: a course's books on campus. */
+export const courseQueryOptions = (code: string) =>
+  queryOptions({
+    queryKey: ['course', code.toUpperCase()],
+    queryFn: ({ signal }) =>
+      apiRequest<CourseAnswer>(`/api/course/${encodeURIComponent(code)}`, { signal }),
+  });
+
+export function useCourse(code: string | undefined) {
+  return useQuery({ ...courseQueryOptions(code ?? ''), enabled: Boolean(code) });
+}

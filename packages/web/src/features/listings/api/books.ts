@@ -1,0 +1,37 @@
+import type { BookLookupAnswer, BookPrices, PriceSummary } from '@campus-books/common/book.schemas';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client';
+
+/** GET /api/books/{isbn}: what the providers know of a book (signed-in sellers). */
+export function lookupBook(isbn13: string, signal?: AbortSignal): Promise<BookLookupAnswer> {
+  return apiRequest<BookLookupAnswer>(`/api/books/${isbn13}`, { signal });
+}
+
+/** GET /api/books/{isbn}/prices: this campus's copies of a book (the price hint). */
+export const bookPricesQueryOptions = (isbn13: string) =>
+  queryOptions({
+    queryKey: ['books', isbn13, 'prices'],
+    queryFn: ({ signal }) => apiRequest<BookPrices>(`/api/books/${isbn13}/prices`, { signal }),
+  });
+
+export function useBookPrices(isbn13: string | null) {
+  return useQuery({ ...bookPricesQueryOptions(isbn13 ?? ''), enabled: Boolean(isbn13) });
+}
+
+/** POST /api/books/{isbn}/cover: the publisher's cover as one of the seller's images. */
+export function importPublisherCover(isbn13: string): Promise<{ url: string }> {
+  return apiRequest<{ url: string }>(`/api/books/${isbn13}/cover`, { method: 'POST' });
+}
+
+/** GET /api/course/{code}/prices?title=: the price hint of a title in a course (no ISBN yet). */
+export function useCourseTitlePrices(course: string | null, title: string) {
+  return useQuery({
+    queryKey: ['course', course, 'prices', title.toLowerCase()],
+    queryFn: ({ signal }) =>
+      apiRequest<PriceSummary>(
+        `/api/course/${encodeURIComponent(course ?? '')}/prices?${new URLSearchParams({ title })}`,
+        { signal },
+      ),
+    enabled: Boolean(course) && title.length >= 3,
+  });
+}

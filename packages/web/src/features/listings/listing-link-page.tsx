@@ -1,0 +1,75 @@
+import type { Listing } from '@campus-books/common/listing.schemas';
+import { displayName } from '@campus-books/common/display';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useParams } from 'react-router';
+import { PageTitle } from '../../components/page-title';
+import { Button } from '../../components/ui/button';
+import { ButtonLink } from '../../components/ui/button-link';
+import { Loading } from '../../components/ui/spinner';
+import { paths } from '../../config/paths';
+import { apiRequest } from '../../lib/api-client';
+
+type LinkAction = 'extend' | 'sold' | 'remove';
+const LABELS: Record<LinkAction, { title: string; button: string }> = {
+  extend: { title: 'Is your book still available?', button: 'Yes, still available' },
+  sold: { title: 'Mark your book as sold?', button: 'Mark as sold' },
+  remove: { title: 'Remove your listing?', button: 'Remove listing' },
+};
+
+/**
+ * /listing-link/{token}: an expiry reminder's one-click link. Opening it changes nothing (mail
+ * scanners open links); the button does.
+ */
+export default function ListingLinkPage() {
+  const { token = '' } = useParams();
+  const path = `/api/listing-link/${encodeURIComponent(token)}`;
+  const link = useQuery({
+    queryKey: ['listing-link', token],
+    queryFn: ({ signal }) => apiRequest<{ action: LinkAction; listing: Listing }>(path, { signal }),
+    retry: false,
+  });
+  const use = useMutation({
+    mutationFn: () => apiRequest<{ message: string }>(path, { method: 'POST' }),
+  });
+
+  if (link.isPending) return <Loading />;
+  if (link.error) {
+    return (
+      <div role="alert" className="mx-auto max-w-md py-12 text-center">
+        <PageTitle title="Link not valid" />
+        <h1 className="text-2xl font-bold text-slate-900">This link no longer works</h1>
+        <p className="mt-2 text-slate-700">{link.error.message}</p>
+        <ButtonLink to={paths.profile} className="mt-6 min-h-11">
+          Open my listings
+        </ButtonLink>
+      </div>
+    );
+  }
+  const labels = LABELS[link.data.action];
+  return (
+    <div className="mx-auto max-w-md py-12 text-center">
+      <PageTitle title={labels.title} />
+      <h1 className="text-2xl font-bold text-slate-900">{labels.title}</h1>
+      <p className="mt-2 text-slate-700">{displayName(link.data.listing.name)}</p>
+      {use.isSuccess ? (
+        <p role="status" className="mt-6 font-semibold text-green-800">
+          {use.data.message}
+        </p>
+      ) : (
+        <Button
+          className="min-h-11 mt-6 w-full"
+          isLoading={use.isPending}
+          loadingText="Saving..."
+          onClick={() => use.mutate()}
+        >
+          {labels.button}
+        </Button>
+      )}
+      {use.error ? (
+        <p role="alert" className="mt-3 font-medium text-red-700">
+          {use.error.message}
+        </p>
+      ) : null}
+    </div>
+  );
+}

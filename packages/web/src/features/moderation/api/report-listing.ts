@@ -1,0 +1,16 @@
+import type { ApiMessage } from '@campus-books/common/api';
+import type { ReportInput } from '@campus-books/common/moderation.schemas';
+import { useMutation } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client';
+
+/** POST /api/reports/{listingId}: one report per student and listing (409 for a second). */
+export function reportListing({
+  listingId,
+  ...body
+}: ReportInput & { listingId: string }): Promise<ApiMessage> {
+  return apiRequest<ApiMessage>(`/api/reports/${encodeURIComponent(listingId)}`, { body });
+}
+
+export function useReportListing() {
+  return useMutation({ mutationFn: reportListing });
+}

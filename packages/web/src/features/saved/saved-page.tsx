@@ -1,0 +1,44 @@
+import { Link } from 'react-router';
+import { PageTitle } from '../../components/page-title';
+import { paths } from '../../config/paths';
+import { ListingCard, PHONE_CARD_SIZES } from '../listings/listing-card';
+import { useSavedListings } from './saved-api';
+
+/** /saved: the listings the student saved; sold ones stay, marked sold. */
+export default function SavedPage() {
+  const { data, error, isPending } = useSavedListings();
+  return (
+    <section className="mx-auto w-full max-w-5xl py-2">
+      <PageTitle title="Saved listings" />
+      <h1 className="mb-4 text-2xl font-bold text-slate-900">Saved listings</h1>
+      {isPending ? (
+        <p>Loading...</p>
+      ) : error ? (
+        <p role="alert" className="text-red-800">
+          {error.message}
+        </p>
+      ) : data.length === 0 ? (
+        <p className="text-slate-800">
+          Nothing saved yet: press the heart on a listing to keep it here.{' '}
+          <Link to={paths.search} className="underline">
+            Search listings
+          </Link>
+        </p>
+      ) : (
+        <>
+          <h2 className="sr-only">Listings you saved</h2>
+          <ul className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+            {data.map((listing) => (
+              <li key={listing._id} className="flex">
+                <ListingCard
+                  listing={listing}
+                  sizes={`(min-width: 1024px) 240px, ${PHONE_CARD_SIZES}`}
+                />
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { activeFilterChips, readFilters, resultCountText } from './search-filters';
+
+describe('the active filters as chips', () => {
+  it('shows the term and every filter, each removable on its own', () => {
+    const filters = readFilters(
+      new URLSearchParams(
+        'searchTerm=calculus&subject=MATH&condition=good&Bschool=true&major=Mathematics&status=active_or_none',
+      ),
+    );
+    const chips = activeFilterChips(filters);
+    expect(chips.map((c) => c.label)).toEqual([
+      '“calculus”',
+      'Mathematics',
+      'Mathematics',
+      'Good',
+      'Bschool',
+    ]);
+    const withoutTerm = chips[0]!.without;
+    expect(withoutTerm.searchTerm).toBe('');
+    expect(withoutTerm.sort).toBe('latest');
+    expect(withoutTerm.subject).toBe('MATH');
+    expect(chips[3]!.without.condition).toBe('con-all');
+    expect(chips[4]!.without.school).toBe('');
+  });
+
+  it('has none for a plain search', () => {
+    expect(activeFilterChips(readFilters(new URLSearchParams('status=active_or_none')))).toEqual(
+      [],
+    );
+  });
+});
+
+describe('the result count', () => {
+  it('reads as a sentence', () => {
+    expect(resultCountText(23, false, 'calculus')).toBe('23 books for calculus');
+    expect(resultCountText(9, true, 'calculus')).toBe('9+ books for calculus');
+    expect(resultCountText(1, false, '')).toBe('1 book');
+    expect(resultCountText(0, false, 'qqq')).toBe('0 books for qqq');
+  });
+});
