@@ -69,6 +69,51 @@ export function renderResults(result: BenchResult): string {
       ]),
     ),
   );
+  if (result.fanOut.length > 0) {
+    parts.push(
+      'Alerts fan-out (`alerts-fanout`, bench/alerts-fanout.ts: the app in-process, listings created through `inject`, then the jobs run and the mails flushed):',
+    );
+    parts.push(
+      table(
+        [
+          'engine',
+          'alerts',
+          'creates',
+          'create median ms, no alert',
+          'create median ms, all matching',
+          'mails sent',
+          'deliveries left',
+          'fan-out s',
+          'whole run s',
+        ],
+        result.fanOut.map((f) =>
+          f.error
+            ? [
+                f.engine,
+                f.alerts,
+                f.samples,
+                `FAILED: ${f.error}`,
+                '–',
+                '–',
+                '–',
+                '–',
+                n1(f.totalSeconds),
+              ]
+            : [
+                f.engine,
+                n0(f.alerts),
+                f.samples,
+                n1(f.createMedianMsWithoutAlerts),
+                n1(f.createMedianMsWith1000MatchingAlerts),
+                n0(f.mailsSent),
+                f.deliveriesLeft,
+                n2(f.fanOutSeconds),
+                n1(f.totalSeconds),
+              ],
+        ),
+      ),
+    );
+  }
   if (result.lighthouse) {
     const { engine, size, pages } = result.lighthouse;
     parts.push(
