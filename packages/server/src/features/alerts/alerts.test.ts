@@ -434,6 +434,20 @@ describe(`alerts: matching and mail (${TEST_ENGINE})`, () => {
       expect(same.statusCode, same.body).toBe(200);
     });
 
+    it('alerts edited at once to the same filters: one is saved, the others hear 409', async () => {
+      const mine = [];
+      for (let i = 0; i < 8; i += 1)
+        mine.push(await createAlert(buyer, { courseNumber: `70${i}` }));
+      const same = { subject: 'MATH', courseNumber: '211', maxPrice: 25 };
+      const answers = await Promise.all(
+        mine.map((alert) => send(buyer, 'POST', `/api/alerts/update/${alert._id}`, same)),
+      );
+      expect(answers.filter((r) => r.statusCode === 200)).toHaveLength(1);
+      expect(answers.filter((r) => r.statusCode === 409)).toHaveLength(mine.length - 1);
+      const rows = await t.database.db.select().from(alerts).where(eq(alerts.userId, buyer.id));
+      expect(rows.filter((r) => r.courseNumber === '211')).toHaveLength(1);
+    });
+
     it('refuses a bad edit with a 400 and leaves the alert as it was', async () => {
       const mine = await createAlert(buyer, { courseNumber: '101', maxPrice: 20 });
       const bodies = [
