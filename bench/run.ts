@@ -9,6 +9,7 @@ import { checkBudgets } from './lib/budgets';
 import { prepareDatabase, type PreparedDatabase } from './lib/databases';
 import { auditPage } from './lib/lighthouse';
 import { runLoad } from './lib/load';
+import { FANOUT_SCENARIO, isFanOutSelected, runFanOut } from './lib/fanout';
 import { describeMachine } from './lib/machine';
 import { MixedWorkload } from './lib/mixed';
 import { parseOptions, type BenchOptions, type Engine } from './lib/options';
@@ -140,6 +141,7 @@ async function main() {
     ),
     runs: [],
     lighthouse: null,
+    fanOut: [],
     budgets: [],
   };
   if (!pinned)
@@ -156,7 +158,24 @@ async function main() {
   }
   const target = lighthouseTarget(options);
 
+  // Load scenarios asked for besides health; with only alerts-fanout asked for, no catalogue is made.
+  const hasLoadScenarios =
+    !options.scenarios ||
+    SCENARIOS.some((s) => s.name !== 'health' && options.scenarios!.includes(s.name));
   for (const engine of options.engines) {
+    if (isFanOutSelected(options)) {
+      log(
+        `${engine} ${FANOUT_SCENARIO}: a listing matching ${options.fanOutAlerts.toLocaleString('en-US')} alerts, ${options.fanOutSamples} creates each`,
+      );
+      const f = await runFanOut(engine, options);
+      result.fanOut.push(f);
+      log(
+        f.error
+          ? `  ${FANOUT_SCENARIO} FAILED: ${f.error}`
+          : `  create median ${f.createMedianMsWithoutAlerts} ms without alerts, ${f.createMedianMsWith1000MatchingAlerts} ms with them; ${f.mailsSent} mails sent in ${f.fanOutSeconds} s, ${f.deliveriesLeft} left (${f.totalSeconds.toFixed(1)} s in all)`,
+      );
+    }
+    if (!hasLoadScenarios) continue;
     for (const size of options.sizes) {
       log(`${engine} ${size.toLocaleString('en-US')} listings: generating the catalogue`);
       const prepared = await prepareDatabase(engine, size, options);

@@ -18,6 +18,12 @@ export const BUDGET = {
   searchImageBytes: 150_000,
   readySeconds: 3,
   connections: 50,
+  /** A create's median answer with 1,000 matching alerts: at most this × the median without… */
+  fanOutCreateFactor: 1.5,
+  /** …or at most this many ms above it (a few ms of noise on a fast create is no growth). */
+  fanOutCreateSlackMs: 10,
+  fanOutAlerts: 1000,
+  fanOutSeconds: 60,
 } as const;
 
 const ms = (n: number) => (Number.isFinite(n) ? `${n.toFixed(1)} ms` : 'no answer');
@@ -214,6 +220,46 @@ export function checkBudgets(result: BenchResult): BudgetCheck[] {
           .join(', ')}); ${PAGE_SIZE} distinct covers ≈ ${kb(nineCovers)}`,
       ),
     );
+  }
+
+  for (const engine of ['pglite', 'postgres'] as const) {
+    const f = result.fanOut.find((r) => r.engine === engine);
+    const sizeNote =
+      f && f.alerts !== BUDGET.fanOutAlerts
+        ? ` (run used ${f.alerts} alerts, budget is for ${BUDGET.fanOutAlerts})`
+        : '';
+    name = `${engine}: creating a listing that matches 1,000 alerts answers in ≤ 1.5× (or +10 ms) the time with none`;
+    if (!f) checks.push(notMeasured(name, 'alerts-fanout not run'));
+    else if (f.error) checks.push(check(name, false, f.error));
+    else {
+      const without = f.createMedianMsWithoutAlerts;
+      const withAlerts = f.createMedianMsWith1000MatchingAlerts;
+      const limit = Math.max(
+        without * BUDGET.fanOutCreateFactor,
+        without + BUDGET.fanOutCreateSlackMs,
+      );
+      checks.push(
+        check(
+          name,
+          withAlerts <= limit && sizeNote === '',
+          `median of ${f.samples}: ${ms(without)} without, ${ms(withAlerts)} with (×${(withAlerts / without).toFixed(2)}; limit ${ms(limit)})${sizeNote}`,
+        ),
+      );
+    }
+    name = `${engine}: every mail of a listing matching 1,000 alerts queued and sent within 60 s`;
+    if (!f) checks.push(notMeasured(name, 'alerts-fanout not run'));
+    else if (f.error) checks.push(check(name, false, f.error));
+    else
+      checks.push(
+        check(
+          name,
+          f.deliveriesLeft === 0 &&
+            f.mailsSent >= f.alerts &&
+            f.fanOutSeconds <= BUDGET.fanOutSeconds &&
+            sizeNote === '',
+          `${f.matchedListings} listings × ${f.alerts} alerts: ${f.mailsSent} mails sent in ${f.fanOutSeconds.toFixed(2)} s, ${f.deliveriesLeft} deliveries left${sizeNote}`,
+        ),
+      );
   }
 
   name = 'Server ready within 3 s (PGlite defaults, 10,000 listings)';

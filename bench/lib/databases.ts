@@ -27,6 +27,21 @@ async function onAdmin(url: string, statement: string): Promise<void> {
   }
 }
 
+/** An empty PostgreSQL database of its own on the given server, and how to drop it. */
+export async function createScratchDatabase(
+  postgresUrl: string,
+  label = 'scratch',
+): Promise<{ url: string; dispose(): Promise<void> }> {
+  const name = `cb_bench_${process.pid}_${label}_${Date.now()}`;
+  const url = new URL(postgresUrl);
+  url.pathname = `/${name}`;
+  await onAdmin(postgresUrl, `CREATE DATABASE ${name}`);
+  return {
+    url: url.toString(),
+    dispose: () => onAdmin(postgresUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
+}
+
 /**
  * A fresh database seeded with `size` listings. PGlite: DATA_DIR/db, exactly where the server looks.
  * PostgreSQL: a scratch database of its own on the given server, dropped by dispose().
@@ -53,16 +68,14 @@ export async function prepareDatabase(
     }
   }
 
-  const name = `cb_bench_${process.pid}_${size}_${Date.now()}`;
-  const url = new URL(options.postgresUrl);
-  url.pathname = `/${name}`;
-  await onAdmin(options.postgresUrl, `CREATE DATABASE ${name}`);
+  const scratch = await createScratchDatabase(options.postgresUrl, String(size));
+  const url = scratch.url;
   const dispose = async () => {
     removeDataDir();
-    await onAdmin(options.postgresUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await scratch.dispose();
   };
   try {
-    const database = await openDatabase({ engine: 'postgres', url: url.toString() });
+    const database = await openDatabase({ engine: 'postgres', url });
     try {
       const seed = await seedCatalogue(database, {
         size,
@@ -70,7 +83,7 @@ export async function prepareDatabase(
         analyze: true,
         dataDir,
       });
-      return { engine, size, dataDir, env: { DATABASE_URL: url.toString() }, seed, dispose };
+      return { engine, size, dataDir, env: { DATABASE_URL: url }, seed, dispose };
     } finally {
       await database.close();
     }

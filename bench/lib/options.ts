@@ -20,6 +20,9 @@ export interface BenchOptions {
   /** Rewrite the results section of docs/performance.md. */
   updateDocs: boolean;
   isFullRun: boolean;
+  /** The alerts fan-out (scenario alerts-fanout): matching alerts, and listings created per sample set. */
+  fanOutAlerts: number;
+  fanOutSamples: number;
 }
 
 export const USAGE = `npm run bench -- [options]
@@ -29,7 +32,10 @@ export const USAGE = `npm run bench -- [options]
   --warmup 2                  seconds of unmeasured load before each scenario
   --connections 50            concurrent connections of the load generator
   --seed 42                   catalogue seed
-  --scenarios a,b             only these scenarios (see the table's names)
+  --scenarios a,b             only these scenarios (see the table's names; alerts-fanout is the
+                              alerts fan-out, once per engine, without a catalogue)
+  --fanout-alerts 1000        matching alerts in the fan-out (its budgets are for 1,000)
+  --fanout-samples 15         listings created with, and without, the alerts (median of each)
   --no-lighthouse             skip Lighthouse
   --no-build                  use packages/web/dist and packages/server/dist as they are
   --postgres-url URL          server to create scratch databases on
@@ -60,6 +66,8 @@ export function parseOptions(argv: string[]): BenchOptions {
         default: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
       },
       'log-level': { type: 'string', default: 'info' },
+      'fanout-alerts': { type: 'string', default: '1000' },
+      'fanout-samples': { type: 'string', default: '15' },
       'update-docs': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -83,7 +91,11 @@ export function parseOptions(argv: string[]): BenchOptions {
   };
   const isFullRun =
     argv.length === 0 ||
-    (sizes.length === 3 && engines.length === 2 && !values['no-lighthouse'] && !values.scenarios);
+    (sizes.length === 3 &&
+      engines.length === 2 &&
+      !values['no-lighthouse'] &&
+      !values.scenarios &&
+      Number(values['fanout-alerts']) === 1000);
   return {
     sizes,
     engines: engines as Engine[],
@@ -98,5 +110,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     logLevel: values['log-level'],
     updateDocs: values['update-docs'] || isFullRun,
     isFullRun,
+    fanOutAlerts: number('fanout-alerts', values['fanout-alerts'], 1),
+    fanOutSamples: number('fanout-samples', values['fanout-samples'], 1),
   };
 }

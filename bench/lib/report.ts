@@ -23,52 +23,99 @@ export function renderResults(result: BenchResult): string {
   parts.push(
     `Run of ${result.startedAt} (\`${result.command}\`): ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB, ${m.os}, Node ${m.node}, ${m.postgres ?? 'no PostgreSQL server'}; server on core 0 and load generator on core 1: ${m.pinned ? 'yes' : 'NO (taskset unavailable)'}; load average before ${m.loadAverageBefore.map(n2).join(' ')}, after ${(m.loadAverageAfter ?? []).map(n2).join(' ')}. ${result.options.connections} connections, ${result.options.duration} s per scenario after ${result.options.warmup} s of warm-up, seed ${result.options.seed}.`,
   );
-  parts.push(
-    table(
-      [
-        'engine',
-        'listings',
-        'scenario',
-        'req/s',
-        'p50 ms',
-        'p99 ms',
-        'errors',
-        '× health',
-        'peak RSS MB',
-        'server CPU ms/req',
-        'KB/answer',
-        'load avg',
-      ],
-      result.runs.flatMap((r) =>
-        r.rows.map((row) => [
+  if (result.runs.length > 0)
+    parts.push(
+      table(
+        [
+          'engine',
+          'listings',
+          'scenario',
+          'req/s',
+          'p50 ms',
+          'p99 ms',
+          'errors',
+          '× health',
+          'peak RSS MB',
+          'server CPU ms/req',
+          'KB/answer',
+          'load avg',
+        ],
+        result.runs.flatMap((r) =>
+          r.rows.map((row) => [
+            r.engine,
+            n0(r.size),
+            row.scenario,
+            n0(row.requestsPerSecond),
+            n1(row.p50),
+            n1(row.p99),
+            row.errors,
+            n2(row.ratioToHealth),
+            n0(row.peakRssMb),
+            n2(row.serverCpuMsPerRequest),
+            n1(row.bytesPerResponse / 1000),
+            n1(row.loadAverage),
+          ]),
+        ),
+      ),
+    );
+  if (result.runs.length > 0)
+    parts.push(
+      table(
+        ['engine', 'listings', 'catalogue generated in', 'server ready in', 'sign-in'],
+        result.runs.map((r) => [
           r.engine,
           n0(r.size),
-          row.scenario,
-          n0(row.requestsPerSecond),
-          n1(row.p50),
-          n1(row.p99),
-          row.errors,
-          n2(row.ratioToHealth),
-          n0(row.peakRssMb),
-          n2(row.serverCpuMsPerRequest),
-          n1(row.bytesPerResponse / 1000),
-          n1(row.loadAverage),
+          `${n1(r.seed.seconds)} s`,
+          `${n2(r.readySeconds)} s`,
+          r.signIn,
         ]),
       ),
-    ),
-  );
-  parts.push(
-    table(
-      ['engine', 'listings', 'catalogue generated in', 'server ready in', 'sign-in'],
-      result.runs.map((r) => [
-        r.engine,
-        n0(r.size),
-        `${n1(r.seed.seconds)} s`,
-        `${n2(r.readySeconds)} s`,
-        r.signIn,
-      ]),
-    ),
-  );
+    );
+  if (result.fanOut.length > 0) {
+    parts.push(
+      'Alerts fan-out (`alerts-fanout`, bench/alerts-fanout.ts: the app in-process, listings created through `inject`, then the jobs run and the mails flushed):',
+    );
+    parts.push(
+      table(
+        [
+          'engine',
+          'alerts',
+          'creates',
+          'create median ms, no alert',
+          'create median ms, all matching',
+          'mails sent',
+          'deliveries left',
+          'fan-out s',
+          'whole run s',
+        ],
+        result.fanOut.map((f) =>
+          f.error
+            ? [
+                f.engine,
+                f.alerts,
+                f.samples,
+                `FAILED: ${f.error}`,
+                '–',
+                '–',
+                '–',
+                '–',
+                n1(f.totalSeconds),
+              ]
+            : [
+                f.engine,
+                n0(f.alerts),
+                f.samples,
+                n1(f.createMedianMsWithoutAlerts),
+                n1(f.createMedianMsWith1000MatchingAlerts),
+                n0(f.mailsSent),
+                f.deliveriesLeft,
+                n2(f.fanOutSeconds),
+                n1(f.totalSeconds),
+              ],
+        ),
+      ),
+    );
+  }
   if (result.lighthouse) {
     const { engine, size, pages } = result.lighthouse;
     parts.push(

@@ -1,4 +1,5 @@
 import type { SeedResult } from '../generate/seed';
+import type { FanOutResult } from './fanout';
 import type { PageReport } from './lighthouse';
 import type { WriteCheck } from './mixed';
 import type { BenchOptions, Engine } from './options';
@@ -68,5 +69,7 @@ export interface BenchResult {
   machine: Machine;
   runs: RunResult[];
   lighthouse: { engine: Engine; size: number; pages: PageReport[] } | null;
+  /** The alerts fan-out (bench/alerts-fanout.ts), once per engine. */
+  fanOut: FanOutResult[];
   budgets: BudgetCheck[];
 }

@@ -11,6 +11,7 @@ export const ALERT_MESSAGES = {
   nothingToWatch: 'Choose what to look for: a title, an ISBN, a course or a major',
   tooMany: `You can keep up to ${MAX_ALERTS_PER_USER} alerts: delete one first`,
   notFound: 'Alert not found',
+  duplicate: 'You already have an alert for these filters: change one, or delete this alert',
   badIsbn: 'isbn: That is not a valid ISBN',
   badSubject: 'subject: Choose a subject from the list (such as ECON or MATH)',
   badMajor: 'major: Choose a major from the list',

@@ -154,6 +154,13 @@ export const listingSearchSchema = z.strictObject(
       .optional(),
     status: z.enum(['active_or_none', 'active'], choiceOf('status')).optional(),
     type: z.enum([...LISTING_TYPES, 'all'], choiceOf('type')).optional(),
+    /** Whole dollars: only listings whose regularPrice is at most this (as an alert's maxPrice). */
+    maxPrice: z
+      .string()
+      .regex(/^\d{1,8}$/, 'must be a whole number of dollars')
+      .transform(Number)
+      .pipe(z.number().max(PRICE_MAX, `must be at most ${PRICE_MAX}`))
+      .optional(),
     sort: z.enum(['regularPrice', 'createdAt'], choiceOf('sort')).optional(),
     order: z.enum(['asc', 'desc'], choiceOf('order')).optional(),
     startIndex: indexParam(1_000_000).optional(),

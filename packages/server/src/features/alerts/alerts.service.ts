@@ -95,6 +95,34 @@ export async function createAlert(
   });
 }
 
+/** What an alert looks for (its filters, as stored), to tell two alerts that watch the same thing. */
+function filtersKey(columns: Pick<AlertRow, (typeof FILTER_COLUMNS)[number]>): string {
+  return JSON.stringify(
+    FILTER_COLUMNS.map((name) => {
+      const value = columns[name];
+      if (name === 'maxPrice') return value === null ? null : Number(value);
+      if (name === 'termWords') return value === null ? null : [...(value as string[])].sort();
+      return value;
+    }),
+  );
+}
+const FILTER_COLUMNS = [
+  'termWords',
+  'isbn',
+  'subject',
+  'courseNumber',
+  'major',
+  'condition',
+  'school',
+  'maxPrice',
+] as const;
+
+/**
+ * Replaces an alert's filters and settings. An edit whose filters become those of another of the
+ * student's alerts is a 409 (two alerts would mail the same listings); pausing or switching to the
+ * digest never is. The owner's row is locked first, as for a create, so two edits that would make
+ * the same pair of duplicates run one after the other.
+ */
 export async function updateAlert(
   app: FastifyInstance,
   userId: string,
@@ -102,13 +130,26 @@ export async function updateAlert(
   input: AlertInput,
 ): Promise<AlertRow> {
   if (!UUID.test(id)) throw notFound(ALERT_MESSAGES.notFound);
-  const [row] = await app.database.db
-    .update(alerts)
-    .set({ ...alertColumns(input), updatedAt: new Date() })
-    .where(and(eq(alerts.id, id), eq(alerts.userId, userId)))
-    .returning();
-  if (!row) throw notFound(ALERT_MESSAGES.notFound);
-  return row;
+  const columns = alertColumns(input);
+  return app.database.db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT 1 FROM ${users} WHERE ${users.id} = ${userId} FOR UPDATE`);
+    const mine = await tx.select().from(alerts).where(eq(alerts.userId, userId));
+    const current = mine.find((a) => a.id === id);
+    if (!current) throw notFound(ALERT_MESSAGES.notFound);
+    const wanted = filtersKey(columns);
+    if (
+      wanted !== filtersKey(current) &&
+      mine.some((a) => a.id !== id && filtersKey(a) === wanted)
+    ) {
+      throw new AppError(409, ALERT_MESSAGES.duplicate);
+    }
+    const [row] = await tx
+      .update(alerts)
+      .set({ ...columns, updatedAt: new Date() })
+      .where(and(eq(alerts.id, id), eq(alerts.userId, userId)))
+      .returning();
+    return row!;
+  });
 }
 
 export async function deleteAlert(app: FastifyInstance, userId: string, id: string): Promise<void> {

@@ -152,6 +152,28 @@ describe(`GET /api/listing/get: search (${TEST_ENGINE})`, () => {
     expect(await found('type=sale&limit=50')).toHaveLength(ACTIVE - 1);
   });
 
+  it('keeps listings priced at most maxPrice (whole dollars, the regular price), with every other filter', async () => {
+    const cheap = await found('maxPrice=25&limit=50&sort=regularPrice&order=desc');
+    expect(cheap.map((l) => l.regularPrice)).toEqual([25, 15, 10, ...Array(PAGED).fill(5)]);
+    expect(await names('maxPrice=40&major=Mathematics')).toEqual([
+      'Precalculus',
+      'Calculus II Workbook',
+      'Calculus: Early Transcendentals',
+    ]);
+    expect(await names('searchTerm=calculus&maxPrice=30&sort=createdAt&order=desc')).toEqual([
+      'Precalculus',
+      'Calculus II Workbook',
+    ]);
+    expect(await found('maxPrice=4')).toEqual([]);
+    expect(await found('maxPrice=0')).toEqual([]);
+    expect(await found('maxPrice=10000000&limit=50')).toHaveLength(ACTIVE);
+    for (const bad of ['-1', '12.5', 'ten', '', '10000001', '1e3']) {
+      const res = await search(`maxPrice=${encodeURIComponent(bad)}`);
+      expect(res.statusCode, bad).toBe(400);
+      expect(res.json().message).toContain("'maxPrice'");
+    }
+  });
+
   it('finds a misspelled title ("calclus" finds Calculus)', async () => {
     const hits = await names('searchTerm=calclus');
     expect(hits).toEqual(

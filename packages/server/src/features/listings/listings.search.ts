@@ -1,4 +1,16 @@
-import { and, arrayContains, asc, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  arrayContains,
+  asc,
+  count,
+  desc,
+  eq,
+  inArray,
+  lte,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import { SCHOOL_FLAGS } from '@campus-books/common/campus';
 import { parseCourseCode } from '@campus-books/common/course';
 import { toIsbn13 } from '@campus-books/common/isbn';
@@ -130,6 +142,8 @@ function filtersOf(query: ListingSearchQuery): SQL[] {
   if (query.courseNumber) filters.push(eq(listings.courseNumber, query.courseNumber));
   if (query.subject) filters.push(eq(listings.subject, query.subject));
   if (query.type && query.type !== 'all') filters.push(eq(listings.type, query.type));
+  // The price an alert's maxPrice is held against too (alerts.delivery.ts): the regular price.
+  if (query.maxPrice !== undefined) filters.push(lte(listings.regularPrice, query.maxPrice));
   return filters.filter((f): f is SQL => f !== undefined);
 }
 

@@ -1,9 +1,11 @@
 import type { Alert } from '@campus-books/common/alert.schemas';
 import { formatPrice } from '@campus-books/common/display';
+import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { PageTitle } from '../../components/page-title';
 import { Button } from '../../components/ui/button';
 import { paths } from '../../config/paths';
+import { AlertEditForm } from './alert-edit-form';
 import { useAlerts, useDeleteAlert, useUpdateAlert } from './alerts-api';
 
 /** What an alert watches, in words. */
@@ -25,46 +27,66 @@ function AlertRow({ alert }: { alert: Alert }) {
   const update = useUpdateAlert();
   const remove = useDeleteAlert();
   const error = update.error ?? remove.error;
+  const [isEditing, setIsEditing] = useState(false);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const description = describeAlert(alert);
+  const closeEditor = () => {
+    setIsEditing(false);
+    // Back to where the student was (after the form and its focus are gone).
+    requestAnimationFrame(() => editButton.current?.focus());
+  };
   return (
-    <li className="flex flex-col gap-2 rounded-xl border border-slate-200 bg-white p-4 sm:flex-row sm:items-center">
-      <div className="flex-1">
-        <p className="font-semibold text-slate-900">{describeAlert(alert)}</p>
-        <p className="text-sm text-slate-700">
-          {alert.paused ? 'Paused' : alert.digest ? 'One mail a day' : 'A mail at once'}
-        </p>
-        {error ? (
-          <p role="alert" className="text-sm text-red-800">
-            {error.message}
+    <li className="rounded-xl border border-slate-200 bg-white p-4">
+      <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
+        <div className="min-w-0 flex-1">
+          <p className="font-semibold break-words text-slate-900">{description}</p>
+          <p className="text-sm text-slate-700">
+            {alert.paused ? 'Paused' : alert.digest ? 'One mail a day' : 'A mail at once'}
           </p>
-        ) : null}
+          {error ? (
+            <p role="alert" className="text-sm text-red-800">
+              {error.message}
+            </p>
+          ) : null}
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Button
+            ref={editButton}
+            variant="secondary"
+            aria-expanded={isEditing}
+            aria-label={`Edit alert: ${description}`}
+            onClick={() => (isEditing ? closeEditor() : setIsEditing(true))}
+          >
+            Edit
+          </Button>
+          <Button
+            variant="secondary"
+            isLoading={update.isPending}
+            onClick={() => update.mutate({ alert, changes: { paused: !alert.paused } })}
+          >
+            {alert.paused ? 'Resume' : 'Pause'}
+          </Button>
+          <Button
+            variant="secondary"
+            onClick={() => update.mutate({ alert, changes: { digest: !alert.digest } })}
+          >
+            {alert.digest ? 'Mail at once' : 'Daily digest'}
+          </Button>
+          <Button
+            variant="secondary"
+            isLoading={remove.isPending}
+            onClick={() => remove.mutate(alert._id)}
+          >
+            Delete
+          </Button>
+        </div>
       </div>
-      <div className="flex flex-wrap gap-2">
-        <Button
-          variant="secondary"
-          isLoading={update.isPending}
-          onClick={() => update.mutate({ alert, changes: { paused: !alert.paused } })}
-        >
-          {alert.paused ? 'Resume' : 'Pause'}
-        </Button>
-        <Button
-          variant="secondary"
-          onClick={() => update.mutate({ alert, changes: { digest: !alert.digest } })}
-        >
-          {alert.digest ? 'Mail at once' : 'Daily digest'}
-        </Button>
-        <Button
-          variant="secondary"
-          isLoading={remove.isPending}
-          onClick={() => remove.mutate(alert._id)}
-        >
-          Delete
-        </Button>
-      </div>
+      {isEditing ? <AlertEditForm alert={alert} onDone={closeEditor} /> : null}
     </li>
   );
 }
 
-/** /profile/alerts: the student's alerts, to pause, switch to a daily digest, or delete. */
+/** /profile/alerts: the student's alerts, to edit, pause, switch to a daily digest, or delete. */
 export default function AlertsPage() {
   const { data, error, isPending } = useAlerts();
   return (

@@ -1,4 +1,5 @@
 import { SCHOOLS, SUBJECTS } from '@campus-books/common/campus';
+import { PRICE_MAX } from '@campus-books/common/constants';
 import { useState, type FormEvent } from 'react';
 import { MajorSelect } from '../../components/major-select';
 import { Button } from '../../components/ui/button';
@@ -109,6 +110,17 @@ export function FilterPanel({ initial, onSearch, onClear }: FilterPanelProps) {
         onChange={(e) => set('courseNumber', e.target.value)}
       />
       <MajorSelect label="Major" value={filters.major} onChange={(major) => set('major', major)} />
+      <TextField
+        label="Max price ($)"
+        type="number"
+        inputMode="numeric"
+        min={0}
+        max={PRICE_MAX}
+        step={1}
+        value={filters.maxPrice}
+        hint="Whole dollars; leave empty for any price"
+        onChange={(e) => set('maxPrice', e.target.value)}
+      />
       <RadioSection
         legend="Condition"
         name="condition"

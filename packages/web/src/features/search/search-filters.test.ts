@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { activeFilterChips, readFilters, resultCountText } from './search-filters';
+import {
+  activeFilterChips,
+  filtersToApiQuery,
+  filtersToParams,
+  readFilters,
+  resultCountText,
+} from './search-filters';
 
 describe('the active filters as chips', () => {
   it('shows the term and every filter, each removable on its own', () => {
@@ -28,6 +34,27 @@ describe('the active filters as chips', () => {
     expect(activeFilterChips(readFilters(new URLSearchParams('status=active_or_none')))).toEqual(
       [],
     );
+  });
+});
+
+describe('the maximum price', () => {
+  it('is kept in the URL and sent to the API as whole dollars, with a chip that removes it', () => {
+    const filters = readFilters(new URLSearchParams('maxPrice=025&subject=ECON&status=active'));
+    expect(filters.maxPrice).toBe('25');
+    expect(filtersToParams(filters).get('maxPrice')).toBe('25');
+    expect(filtersToApiQuery(filters)).toMatchObject({ maxPrice: '25', subject: 'ECON' });
+    const chip = activeFilterChips(filters).find((c) => c.key === 'maxPrice');
+    expect(chip?.label).toBe('Up to $25');
+    expect(filtersToParams(chip!.without).has('maxPrice')).toBe(false);
+    expect(readFilters(new URLSearchParams('maxPrice=0')).maxPrice).toBe('0');
+  });
+
+  it('drops a value the API would refuse instead of failing the search', () => {
+    for (const bad of ['12.5', '-3', 'cheap', '', '10000001', '1e3']) {
+      const filters = readFilters(new URLSearchParams({ maxPrice: bad }));
+      expect(filters.maxPrice, bad).toBe('');
+      expect(filtersToApiQuery(filters), bad).not.toHaveProperty('maxPrice');
+    }
   });
 });
 

@@ -7,7 +7,7 @@ import {
   type SchoolFlag,
 } from '@campus-books/common/campus';
 import { conditionLabel } from '@campus-books/common/display';
-import { CONDITIONS, type Condition } from '@campus-books/common/constants';
+import { CONDITIONS, PRICE_MAX, type Condition } from '@campus-books/common/constants';
 
 /** The search URL is the source of truth: these are the filters it carries. */
 export interface SearchFilters {
@@ -19,6 +19,8 @@ export interface SearchFilters {
   condition: Condition | 'con-all';
   /** At most one school; '' for all. */
   school: SchoolFlag | '';
+  /** Whole dollars as typed ('' for any price): the listing's price is at most this. */
+  maxPrice: string;
   sort: SortChoice;
   /** Carried through from links such as 'Show more books' (type=sale). */
   type: string;
@@ -41,6 +43,13 @@ function isCondition(value: string | null): value is Condition {
   return CONDITIONS.includes(value as Condition);
 }
 
+/** A maximum price the API accepts (whole dollars, 0 to PRICE_MAX) without leading zeros, or ''. */
+export function readMaxPrice(value: string | null | undefined): string {
+  const text = (value ?? '').trim();
+  if (!/^\d{1,8}$/.test(text) || Number(text) > PRICE_MAX) return '';
+  return String(Number(text));
+}
+
 /** The sort the URL asks for; with a search term and no explicit sort, the best match comes first. */
 function readSort(params: URLSearchParams): SortChoice {
   const sort = params.get('sort');
@@ -59,6 +68,7 @@ export function readFilters(params: URLSearchParams): SearchFilters {
     major: params.get('major') ?? '',
     condition: isCondition(condition) ? condition : 'con-all',
     school: SCHOOL_FLAGS.find((flag) => params.get(flag) === 'true') ?? '',
+    maxPrice: readMaxPrice(params.get('maxPrice')),
     sort: readSort(params),
     type: params.get('type') ?? '',
     status: params.get('status') ?? DEFAULT_STATUS,
@@ -75,6 +85,8 @@ export function filtersToParams(filters: SearchFilters): URLSearchParams {
   if (filters.major) params.set('major', filters.major);
   if (filters.condition !== 'con-all') params.set('condition', filters.condition);
   if (filters.school) params.set(filters.school, 'true');
+  const maxPrice = readMaxPrice(filters.maxPrice);
+  if (maxPrice) params.set('maxPrice', maxPrice);
   if (filters.type) params.set('type', filters.type);
   const choice = SORT_CHOICES.find((c) => c.value === filters.sort);
   // 'Latest' is the default without a term, 'Best match' the default with one: neither needs a param.
@@ -96,6 +108,8 @@ export function filtersToApiQuery(filters: SearchFilters): Record<string, string
   if (filters.major) query.major = filters.major;
   if (filters.condition !== 'con-all') query.condition = filters.condition;
   if (filters.school) query[filters.school] = 'true';
+  const maxPrice = readMaxPrice(filters.maxPrice);
+  if (maxPrice) query.maxPrice = maxPrice;
   if (filters.type) query.type = filters.type;
   const choice = SORT_CHOICES.find((c) => c.value === filters.sort);
   if (choice?.sort) {
@@ -135,6 +149,9 @@ export function activeFilterChips(filters: SearchFilters): FilterChip[] {
     const school = SCHOOLS.find((s) => s.flag === filters.school);
     add('school', school?.filterLabel ?? filters.school, { school: '' });
   }
+  const maxPrice = readMaxPrice(filters.maxPrice);
+  if (maxPrice)
+    add('maxPrice', `Up to $${Number(maxPrice).toLocaleString('en-US')}`, { maxPrice: '' });
   if (filters.type) add('type', filters.type === 'rent' ? 'For rent' : 'For sale', { type: '' });
   return chips;
 }

@@ -25,6 +25,7 @@ function alertOf(filters: SearchFilters): AlertBody | null {
     major: filters.major || null,
     condition: filters.condition,
     school: filters.school || null,
+    maxPrice: filters.maxPrice ? Number(filters.maxPrice) : null,
   };
   return body.searchTerm || body.courseNumber || body.subject || body.major ? body : null;
 }

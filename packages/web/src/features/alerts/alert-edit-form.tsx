@@ -1,0 +1,233 @@
+import { alertInputSchema, type Alert, type AlertInput } from '@campus-books/common/alert.schemas';
+import { SCHOOLS, SUBJECTS } from '@campus-books/common/campus';
+import { PRICE_MAX } from '@campus-books/common/constants';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useId, useRef } from 'react';
+import { Controller, useForm, type Resolver } from 'react-hook-form';
+import { MajorSelect } from '../../components/major-select';
+import { Button } from '../../components/ui/button';
+import { CheckboxField, SelectField, TextField } from '../../components/ui/form-field';
+import { ApiError } from '../../lib/api-client';
+import { useUpdateAlert } from './alerts-api';
+
+/** The form's values: what the controls hold (text, '' for "any"), before the shared schema reads them. */
+interface AlertFormValues {
+  searchTerm: string;
+  isbn: string;
+  subject: string;
+  courseNumber: string;
+  major: string;
+  condition: string;
+  school: string;
+  maxPrice: string;
+  digest: boolean;
+}
+
+const FIELDS = [
+  'searchTerm',
+  'isbn',
+  'subject',
+  'courseNumber',
+  'major',
+  'condition',
+  'school',
+  'maxPrice',
+  'digest',
+] as const;
+
+function formValues(alert: Alert): AlertFormValues {
+  return {
+    searchTerm: alert.searchTerm ?? '',
+    isbn: alert.isbn ?? '',
+    subject: alert.subject ?? '',
+    courseNumber: alert.courseNumber ?? '',
+    major: alert.major ?? '',
+    condition: alert.condition ?? 'con-all',
+    school: alert.school ?? '',
+    maxPrice: alert.maxPrice === null ? '' : String(alert.maxPrice),
+    digest: alert.digest,
+  };
+}
+
+/** The controls' text as the API's body: '' is "not set"; a price box is a number (or left empty). */
+function toBody(values: AlertFormValues, paused: boolean) {
+  const price = values.maxPrice.trim();
+  return {
+    ...values,
+    school: values.school || null,
+    maxPrice: price === '' ? null : Number(price),
+    paused,
+  };
+}
+
+/**
+ * Validates with the server's own schema (alertInputSchema). Its "choose something to watch" rule
+ * belongs to no one field: it is shown as the form's error (`root`).
+ */
+function alertResolver(paused: boolean): Resolver<AlertFormValues, unknown, AlertInput> {
+  const validate = zodResolver(alertInputSchema);
+  return async (values, context, options) => {
+    const result = await validate(
+      // The schema is the judge of the values (a condition it does not know is its error to report).
+      toBody(values, paused) as Parameters<typeof validate>[0],
+      context,
+      options as unknown as Parameters<typeof validate>[2],
+    );
+    const errors = result.errors as Record<string, { message?: string; type?: string }>;
+    // The shared messages name their field ('maxPrice: …'), which the form's layout already does.
+    for (const [name, error] of Object.entries(errors)) {
+      if (error.message?.startsWith(`${name}: `))
+        error.message = error.message.slice(name.length + 2);
+    }
+    const formError = errors[''];
+    if (formError) {
+      delete errors[''];
+      errors.root = { type: formError.type ?? 'custom', message: formError.message };
+    }
+    return result as unknown as Awaited<ReturnType<Resolver<AlertFormValues, unknown, AlertInput>>>;
+  };
+}
+
+/** The filters of one alert, to change and save (the whole alert is sent: the API replaces it). */
+export function AlertEditForm({ alert, onDone }: { alert: Alert; onDone(): void }) {
+  const update = useUpdateAlert();
+  const headingId = useId();
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const {
+    register,
+    handleSubmit,
+    control,
+    setError,
+    formState: { errors },
+  } = useForm<AlertFormValues, unknown, AlertInput>({
+    resolver: alertResolver(alert.paused),
+    defaultValues: formValues(alert),
+  });
+
+  // Opening the form moves focus into it, so keyboard and screen-reader users land on it.
+  useEffect(() => headingRef.current?.focus(), []);
+
+  const onSubmit = (input: AlertInput) =>
+    update.mutate(
+      { alert, changes: input },
+      {
+        onSuccess: onDone,
+        onError: (error) => {
+          const fieldErrors = error instanceof ApiError ? (error.errors ?? []) : [];
+          let isShown = false;
+          for (const fieldError of fieldErrors) {
+            const field = FIELDS.find((name) => name === fieldError.field);
+            if (field) {
+              setError(field, { message: fieldError.message });
+              isShown = true;
+            }
+          }
+          if (!isShown) setError('root', { message: error.message });
+        },
+      },
+    );
+
+  return (
+    <form
+      noValidate
+      aria-labelledby={headingId}
+      onSubmit={handleSubmit(onSubmit)}
+      className="mt-2 flex flex-col gap-4 border-t border-slate-200 pt-4"
+    >
+      <h2
+        id={headingId}
+        ref={headingRef}
+        tabIndex={-1}
+        className="text-lg font-semibold text-slate-900"
+      >
+        Edit this alert
+      </h2>
+      {errors.root?.message ? (
+        <p role="alert" className="text-sm font-medium text-red-800">
+          {errors.root.message}
+        </p>
+      ) : null}
+      <TextField
+        label="Title words"
+        hint="Words the title must contain, or an ISBN"
+        error={errors.searchTerm?.message}
+        {...register('searchTerm')}
+      />
+      <TextField
+        label="ISBN"
+        inputMode="numeric"
+        autoComplete="off"
+        error={errors.isbn?.message}
+        {...register('isbn')}
+      />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <SelectField label="Subject" error={errors.subject?.message} {...register('subject')}>
+          <option value="">Any subject</option>
+          {SUBJECTS.map((s) => (
+            <option key={s.code} value={s.code}>
+              {s.code} · {s.name}
+            </option>
+          ))}
+        </SelectField>
+        <TextField
+          label="Course number"
+          error={errors.courseNumber?.message}
+          {...register('courseNumber')}
+        />
+      </div>
+      <Controller
+        control={control}
+        name="major"
+        render={({ field }) => (
+          <MajorSelect
+            label="Major"
+            value={field.value}
+            onChange={field.onChange}
+            error={errors.major?.message}
+          />
+        )}
+      />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <SelectField label="Condition" error={errors.condition?.message} {...register('condition')}>
+          <option value="con-all">Any condition</option>
+          <option value="mint">New</option>
+          <option value="excellent">Excellent</option>
+          <option value="good">Good</option>
+          <option value="poor">Poor</option>
+        </SelectField>
+        <SelectField label="School" error={errors.school?.message} {...register('school')}>
+          <option value="">Any school</option>
+          {SCHOOLS.map((s) => (
+            <option key={s.flag} value={s.flag}>
+              {s.filterLabel}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      <TextField
+        label="Maximum price ($)"
+        type="number"
+        inputMode="decimal"
+        min={0}
+        max={PRICE_MAX}
+        step="0.01"
+        hint="Leave empty for any price"
+        error={errors.maxPrice?.message}
+        {...register('maxPrice')}
+      />
+      <CheckboxField
+        label="One mail a day (daily digest)"
+        error={errors.digest?.message}
+        {...register('digest')}
+      />
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" isLoading={update.isPending} loadingText="Saving…">
+          Save alert
+        </Button>
+        <Button variant="secondary" onClick={onDone}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
+}
