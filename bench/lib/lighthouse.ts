@@ -59,6 +59,7 @@ export interface PageReport {
 }
 
 interface Lhr {
+  finalDisplayedUrl?: string;
   categories: Record<string, { score: number | null; auditRefs: { id: string; weight: number }[] }>;
   audits: Record<
     string,
@@ -279,5 +280,42 @@ async function auditOnce(page: string, url: string): Promise<PageReport> {
     cssTransferBytes: transfer(ofType('Stylesheet')),
     failedAudits,
     diagnostics: diagnosticsOf(lhr),
+  };
+}
+
+/** One page's accessibility audit (mobile preset): its score and the failed audits, with examples. */
+export interface AccessibilityReport {
+  page: string;
+  /** Where the page ended (a signed-out visit to a signed-in page ends on /sign-in). */
+  finalUrl: string;
+  score: number;
+  failed: string[];
+}
+
+/** Lighthouse's accessibility category only; `cookie` signs the page in (sent on every request). */
+export async function auditAccessibility(
+  page: string,
+  url: string,
+  cookie?: string,
+): Promise<AccessibilityReport> {
+  const args = ['--only-categories=accessibility'];
+  if (cookie) args.push(`--extra-headers=${JSON.stringify({ Cookie: cookie })}`);
+  const lhr = await withRetry(() => runLighthouse(url, args));
+  const category = lhr.categories.accessibility;
+  const failed = (category?.auditRefs ?? [])
+    .map((ref) => ({ id: ref.id, audit: lhr.audits[ref.id] }))
+    .filter(({ audit }) => audit && audit.score !== null && audit.score < 1)
+    .map(({ id, audit }) => {
+      const examples = (audit!.details?.items ?? [])
+        .slice(0, 4)
+        .map((i) => i.node?.snippet ?? i.description ?? i.url)
+        .filter(Boolean);
+      return `${id} (${audit!.title})${examples.length ? `: ${examples.join(' | ').slice(0, 600)}` : ''}`;
+    });
+  return {
+    page,
+    finalUrl: lhr.finalDisplayedUrl ?? url,
+    score: Math.round((category?.score ?? 0) * 100),
+    failed,
   };
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { findMajors, MAJOR_ALIASES, MAJORS } from './campus';
+import {
+  CREDIT_YEAR,
+  findMajors,
+  footerCredit,
+  MAJOR_ALIASES,
+  MAJORS,
+  OPERATOR_NAME,
+} from './campus';
 
 const labels = (term: string) => findMajors(term).map((m) => m.label);
 
@@ -35,5 +42,19 @@ describe('finding a major by what students type', () => {
   it('every alias belongs to a major of the list', () => {
     const known = new Set(MAJORS.map((m) => m.label));
     expect(Object.keys(MAJOR_ALIASES).filter((label) => !known.has(label))).toEqual([]);
+  });
+});
+
+describe('the footer credit', () => {
+  it('names no one by default: no operator, no credit line', () => {
+    expect(OPERATOR_NAME).toBe('');
+    expect(footerCredit()).toBeNull();
+    expect(footerCredit('   ')).toBeNull();
+  });
+
+  it('credits the operator a campus names, with the year', () => {
+    expect(footerCredit('the Spider Coders')).toBe(
+      `Built by the Spider Coders, for students · ${CREDIT_YEAR}`,
+    );
   });
 });

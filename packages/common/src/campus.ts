@@ -5,10 +5,18 @@
 
 export const UNIVERSITY_NAME = 'University of Richmond';
 export const PRODUCT_NAME = 'Campus Books';
-/** The student group that builds and runs the product; the footer credits it (spec section 1). */
-export const STUDENT_GROUP = 'the Richmond Student Developers';
+/**
+ * Who builds and runs this installation (e.g. a student group), credited in the footer (spec section
+ * 1). Empty by default: a campus names its own operator, and without one the footer has no credit.
+ */
+export const OPERATOR_NAME: string = '';
 export const CREDIT_YEAR = 2025;
-export const FOOTER_CREDIT = `Built by ${STUDENT_GROUP}, for students · ${CREDIT_YEAR}`;
+
+/** The footer's credit line for an operator, or null when none is named. */
+export function footerCredit(operator: string = OPERATOR_NAME): string | null {
+  const name = operator.trim();
+  return name === '' ? null : `Built by ${name}, for students · ${CREDIT_YEAR}`;
+}
 
 /** School flags: the keys are part of the public API (spec section 7); labels are what students see. */
 export const SCHOOLS = [

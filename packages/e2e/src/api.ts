@@ -30,8 +30,9 @@ const CHUNK_BYTES = 256 * 1024;
 export class Api {
   private constructor(readonly context: APIRequestContext) {}
 
-  static async open(): Promise<Api> {
-    return new Api(await request.newContext({ baseURL: baseUrl() }));
+  /** A client of the suite's server, or of the one at `url` (a spec's own server). */
+  static async open(url: string = baseUrl()): Promise<Api> {
+    return new Api(await request.newContext({ baseURL: url }));
   }
 
   get<T>(path: string): Promise<T> {

@@ -28,8 +28,7 @@ async function parseMail(dir: string, file: string): Promise<ReceivedMail> {
   return mail;
 }
 
-async function readOutbox(): Promise<ReceivedMail[]> {
-  const dir = outboxDir();
+async function readOutbox(dir: string = outboxDir()): Promise<ReceivedMail[]> {
   const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.eml'));
   // File names sort in sending order (see the server's mail plugin).
   files.sort();
@@ -43,12 +42,12 @@ async function readOutbox(): Promise<ReceivedMail[]> {
 export async function waitForMail(
   to: string,
   subject: RegExp,
-  options: { notIn?: ReceivedMail[]; timeoutMs?: number } = {},
+  options: { notIn?: ReceivedMail[]; timeoutMs?: number; outbox?: string } = {},
 ): Promise<ReceivedMail> {
   const seen = new Set((options.notIn ?? []).map((m) => m.file));
   const deadline = Date.now() + (options.timeoutMs ?? 30_000);
   for (;;) {
-    const mails = await mailsTo(to);
+    const mails = await mailsTo(to, options.outbox);
     const match = mails.reverse().find((m) => subject.test(m.subject) && !seen.has(m.file));
     if (match) return match;
     if (Date.now() > deadline) {
@@ -58,8 +57,9 @@ export async function waitForMail(
   }
 }
 
-export async function mailsTo(to: string): Promise<ReceivedMail[]> {
-  return (await readOutbox()).filter((m) => m.to === to.toLowerCase());
+/** The mails to `to` in the suite's outbox, or in `outbox` (a spec's own server's). */
+export async function mailsTo(to: string, outbox?: string): Promise<ReceivedMail[]> {
+  return (await readOutbox(outbox)).filter((m) => m.to === to.toLowerCase());
 }
 
 /** The first link in the mail's text whose path starts with `pathPrefix` (e.g. '/verify-email/'). */

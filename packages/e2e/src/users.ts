@@ -31,18 +31,24 @@ export interface TestUser extends Student {
   coverUrl?: string;
 }
 
+/** The server a helper talks to when not the suite's: a spec's own server (src/own-server.ts). */
+export interface ServerTarget {
+  url: string;
+  outboxDir: string;
+}
+
 /** Signs up through the API and opens the verification link from the outbox. */
-export async function signUpAndVerify(api: Api, student: Student): Promise<void> {
+export async function signUpAndVerify(api: Api, student: Student, outbox?: string): Promise<void> {
   await api.post('/api/auth/signup', student);
-  const mail = await waitForMail(student.email, VERIFY_SUBJECT);
+  const mail = await waitForMail(student.email, VERIFY_SUBJECT, { outbox });
   const token = linkIn(mail, '/verify-email/').split('/').pop();
   await api.post('/api/auth/verify-email', { token });
 }
 
-export async function createUser(label?: string): Promise<TestUser> {
+export async function createUser(label?: string, server?: ServerTarget): Promise<TestUser> {
   const student = newStudent(label);
-  const api = await Api.open();
-  await signUpAndVerify(api, student);
+  const api = await Api.open(server?.url);
+  await signUpAndVerify(api, student, server?.outboxDir);
   const me: CurrentUser = await api.signIn(student.email, student.password);
   return { ...student, id: me._id, api };
 }

@@ -111,7 +111,7 @@ for (const width of WIDTHS) {
       }
       await page.goto(`/search?searchTerm=${tag}&condition=good`);
       const results = page.getByRole('region', { name: 'Listing results' });
-      await expect(results.getByTestId('result-count')).toHaveText(`9+ books for ${tag}`);
+      await expect(results.getByTestId('result-count')).toHaveText(`11 books for ${tag}`);
       const chips = page.getByRole('group', { name: 'Active filters' });
       await expect(chips.getByRole('button')).toHaveText([`“${tag}”`, 'Good']);
 

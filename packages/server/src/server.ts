@@ -65,10 +65,13 @@ async function main() {
   const dataDirMadePrivate = makeDataDirPrivate(config.dataDir);
 
   const { buildApp } = await appModule;
+  // The app's clock: the real one, unless a test moved it on (refused in production, config.ts).
+  const { clockOffsetMs } = config;
   const app = await buildApp({
     config,
     database,
     serveWeb: true,
+    jobs: clockOffsetMs > 0 ? { now: () => new Date(Date.now() + clockOffsetMs) } : undefined,
     logger: {
       // In a terminal: the start line below, warnings and errors; JSON lines everywhere else.
       level: effectiveLogLevel(config.logLevel, process.env, isTerminal),

@@ -80,6 +80,19 @@ describe('loadConfig', () => {
     expect(config.publicUrl).toBe('https://books.example.edu');
   });
 
+  it('moves the app clock on only outside production (a test-only setting)', () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).clockOffsetMs).toBe(0);
+    expect(
+      loadConfig({ DATA_DIR: tempDir(), NODE_ENV: 'development', TEST_CLOCK_OFFSET_DAYS: '61' })
+        .clockOffsetMs,
+    ).toBe(61 * 24 * 60 * 60_000);
+    for (const days of ['61', '0']) {
+      expect(() =>
+        loadConfig({ DATA_DIR: tempDir(), NODE_ENV: 'production', TEST_CLOCK_OFFSET_DAYS: days }),
+      ).toThrow(/TEST_CLOCK_OFFSET_DAYS: for tests only/);
+    }
+  });
+
   it('configures S3 only with a bucket', () => {
     expect(() => loadConfig({ DATA_DIR: tempDir(), S3_ENDPOINT: 'http://127.0.0.1:9000' })).toThrow(
       /S3_BUCKET/,

@@ -104,6 +104,11 @@ const envSchema = z.object({
   REPORT_HIDE_THRESHOLD: z.coerce.number().int().min(1).max(1000).default(3),
   /** The campus's moderators (comma-separated school e-mails; verified accounts only). */
   MODERATOR_EMAILS: z.string().default(''),
+  /**
+   * Test only: the app's clock (`app.jobs.now()`: expiry, reminders, links) runs this many days ahead,
+   * so a browser test can restart a server past its listings' expiry. Refused when NODE_ENV=production.
+   */
+  TEST_CLOCK_OFFSET_DAYS: z.coerce.number().int().min(0).max(3650).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -144,6 +149,8 @@ export interface Config {
   shutdownDelayMs: number;
   books: BookLookupConfig;
   trust: TrustConfig;
+  /** How far ahead of the real time the app's clock runs (TEST_CLOCK_OFFSET_DAYS; 0 in production). */
+  clockOffsetMs: number;
 }
 
 /** Listing freshness and moderation (issue 16). */
@@ -215,6 +222,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     problems.push('S3_BUCKET: required when S3_ENDPOINT is set');
   if (s3Keys.some(Boolean) && !env.S3_BUCKET)
     problems.push('S3_BUCKET: required with S3 credentials');
+  if (env.TEST_CLOCK_OFFSET_DAYS !== undefined && env.NODE_ENV === 'production')
+    problems.push('TEST_CLOCK_OFFSET_DAYS: for tests only, refused when NODE_ENV=production');
   if (problems.length > 0) throw new ConfigError(problems);
 
   const dataDir = path.resolve(env.DATA_DIR);
@@ -282,5 +291,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         .map((e) => e.trim().toLowerCase())
         .filter(Boolean),
     },
+    clockOffsetMs: (env.TEST_CLOCK_OFFSET_DAYS ?? 0) * 24 * 60 * 60_000,
   };
 }

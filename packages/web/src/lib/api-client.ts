@@ -25,16 +25,23 @@ function isErrorBody(value: unknown): value is ApiErrorBody {
   );
 }
 
+interface RequestInit {
+  method?: 'GET' | 'POST' | 'DELETE';
+  body?: unknown;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+}
+
 /** JSON in, JSON out, same-origin cookies; any failure becomes an ApiError with the server's message. */
-export async function apiRequest<T>(
+export async function apiRequest<T>(path: string, init: RequestInit = {}): Promise<T> {
+  return (await apiResponse<T>(path, init)).data;
+}
+
+/** apiRequest, with the answer's headers (e.g. a search's X-Total-Count). */
+export async function apiResponse<T>(
   path: string,
-  init: {
-    method?: 'GET' | 'POST' | 'DELETE';
-    body?: unknown;
-    signal?: AbortSignal;
-    headers?: Record<string, string>;
-  } = {},
-): Promise<T> {
+  init: RequestInit = {},
+): Promise<{ data: T; headers: Headers }> {
   const hasBody = init.body !== undefined;
   let response: Response;
   try {
@@ -75,5 +82,5 @@ export async function apiRequest<T>(
     }
     throw new ApiError(GENERIC_MESSAGE, response.status);
   }
-  return data as T;
+  return { data: data as T, headers: response.headers };
 }

@@ -1,17 +1,16 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { ListingRow } from '../../db/schema';
 import { WriteInvalidatedCache } from './search-cache';
-import type { TermResolution } from './listings.search';
+import type { SearchPage, TermResolution } from './listings.search';
 
 declare module 'fastify' {
   interface FastifyInstance {
     listingCaches: {
       /** What the vocabulary says about a search term (both engines). */
       terms: WriteInvalidatedCache<TermResolution>;
-      /** Whole search answers, on the embedded engine only (null on PostgreSQL). */
-      searches: WriteInvalidatedCache<ListingRow[]> | null;
+      /** Whole search answers (the page and its total), on the embedded engine only (null on PostgreSQL). */
+      searches: WriteInvalidatedCache<SearchPage> | null;
       /**
        * Call before answering from the caches: on PostgreSQL it empties them when another app server
        * changed the catalogue since they were filled (one SELECT of one row).
@@ -49,7 +48,7 @@ export default fp(
     const terms = new WriteInvalidatedCache<TermResolution>({ maxEntries: 2_000, ttlMs: 60_000 });
     const searches =
       app.database.engine === 'pglite'
-        ? new WriteInvalidatedCache<ListingRow[]>({ maxEntries: 500, ttlMs: 10 * 60_000 })
+        ? new WriteInvalidatedCache<SearchPage>({ maxEntries: 500, ttlMs: 10 * 60_000 })
         : null;
     /** The highest catalogue version these caches are known to be valid for. */
     let seen = -1;

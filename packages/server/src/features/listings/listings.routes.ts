@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  TOTAL_COUNT_CAPPED_HEADER,
+  TOTAL_COUNT_HEADER,
   listingCreateSchema,
   listingSearchSchema,
   listingUpdateSchema,
@@ -29,9 +31,12 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
   // preValidation: a signed-out caller hears 401 before anything about the body.
   const ownerOnly = { preValidation: app.requireVerifiedUser };
 
-  app.get('/get', { schema: { querystring: listingSearchSchema } }, async (request) => {
-    const rows = await searchListings(app, request.query);
-    return rows.map(toListing);
+  // The answer stays an array (the spec's contract); the search's total travels in headers.
+  app.get('/get', { schema: { querystring: listingSearchSchema } }, async (request, reply) => {
+    const page = await searchListings(app, request.query);
+    void reply.header(TOTAL_COUNT_HEADER, String(page.total));
+    if (page.isTotalCapped) void reply.header(TOTAL_COUNT_CAPPED_HEADER, 'true');
+    return page.rows.map(toListing);
   });
 
   app.get('/get/:id', { schema: { params: idParams } }, async (request) =>

@@ -189,6 +189,13 @@ export function exactMatchOf(term: string): { kind: 'isbn' | 'course'; where: SQ
 /** A group of results: the listings matching `where`, in the search's order. */
 type Group = SQL | undefined;
 
+/** The groups of a search's results; `all` is every match (what the total counts). */
+type SearchGroups =
+  | { kind: 'single'; single: Group; all: Group }
+  | { kind: 'tiers'; best: Group; rest: Group; all: Group };
+
+const single = (where: Group): SearchGroups => ({ kind: 'single', single: where, all: where });
+
 /**
  * The search as groups of results (what docs/search-query-plans.md explains). Without a term, or with
  * a sort asked for, one group in the asked order. With a term and no sort, the best matches come
@@ -199,29 +206,32 @@ export async function searchGroups(
   db: Db,
   query: ListingSearchQuery,
   caches: SearchCaches = {},
-): Promise<{ kind: 'single'; single: Group } | { kind: 'tiers'; best: Group; rest: Group }> {
+): Promise<SearchGroups> {
   const filters = filtersOf(query);
   const term = query.searchTerm?.trim();
-  if (!term) return { kind: 'single', single: and(...filters) };
+  if (!term) return single(and(...filters));
   const exact = exactMatchOf(term);
-  if (exact?.kind === 'isbn') return { kind: 'single', single: and(...filters, exact.where) };
+  if (exact?.kind === 'isbn') return single(and(...filters, exact.where));
   const { matches, best } = await matchTerm(db, term, caches);
   if (exact) {
     // The course first, then the names matching the term's words (a null subject is no match).
-    if (!matches) return { kind: 'single', single: and(...filters, exact.where) };
-    if (query.sort) return { kind: 'single', single: and(...filters, or(exact.where, matches)) };
+    if (!matches) return single(and(...filters, exact.where));
+    const all = and(...filters, or(exact.where, matches));
+    if (query.sort) return single(all);
     return {
       kind: 'tiers',
       best: and(...filters, exact.where),
       rest: and(...filters, matches, sql`NOT coalesce(${exact.where}, false)`),
+      all,
     };
   }
-  if (!matches) return { kind: 'single', single: sql`false` };
-  if (query.sort || !best) return { kind: 'single', single: and(...filters, matches) };
+  if (!matches) return single(sql`false`);
+  if (query.sort || !best) return single(and(...filters, matches));
   return {
     kind: 'tiers',
     best: and(...filters, matches, best),
     rest: and(...filters, matches, sql`NOT (${best})`),
+    all: and(...filters, matches),
   };
 }
 
@@ -267,10 +277,44 @@ export async function searchStatements(db: Db, query: ListingSearchQuery) {
 }
 
 /**
+ * Matches are counted up to this many: the count stops there, so it costs at most an index walk of
+ * this length whatever the catalogue's size (a full count at 100k listings would walk them all).
+ */
+export const SEARCH_COUNT_CAP = 1000;
+
+/** One page of a search and how many listings the whole search matches (at most the cap). */
+export interface SearchPage {
+  rows: ListingRow[];
+  /** The matches, counted up to SEARCH_COUNT_CAP. */
+  total: number;
+  /** More than SEARCH_COUNT_CAP listings match (`total` is then the cap). */
+  isTotalCapped: boolean;
+}
+
+function cappedTotal(counted: number): Pick<SearchPage, 'total' | 'isTotalCapped'> {
+  return counted > SEARCH_COUNT_CAP
+    ? { total: SEARCH_COUNT_CAP, isTotalCapped: true }
+    : { total: counted, isTotalCapped: false };
+}
+
+/** Counts the matches of `where` up to one past the cap. */
+async function countMatches(db: Db, where: Group): Promise<number> {
+  const upToCap = db
+    .select({ id: listings.id })
+    .from(listings)
+    .where(where)
+    .limit(SEARCH_COUNT_CAP + 1)
+    .as('m');
+  const [row] = await db.select({ n: count() }).from(upToCap);
+  return row?.n ?? 0;
+}
+
+/**
  * The unfiltered first page (the home page's and /search's opening query, the most frequent search),
- * one named prepared statement per order and database handle: neither drizzle nor PostgreSQL builds
- * or plans it again. Only here: other searches' plans depend on their values (a common word walks
- * the date index, a rare one the GIN index), which a prepared statement's generic plan would lose.
+ * one named prepared statement per order and database handle, and so is the count of active listings:
+ * neither drizzle nor PostgreSQL builds or plans them again. Only here: other searches' plans depend
+ * on their values (a common word walks the date index, a rare one the GIN index), which a prepared
+ * statement's generic plan would lose.
  */
 function firstPage(db: Db, query: ListingSearchQuery, limit: number) {
   const name = `listings_first_page_${query.sort ?? 'createdAt'}_${query.order ?? 'desc'}`;
@@ -286,17 +330,48 @@ function firstPage(db: Db, query: ListingSearchQuery, limit: number) {
   return statement.execute({ limit });
 }
 
-/** The page of listings a search asks for. */
+async function countActive(db: Db): Promise<number> {
+  const statement = preparedOnce(db, 'listings_active_count_capped', (n) => {
+    const upToCap = db
+      .select({ id: listings.id })
+      .from(listings)
+      .where(eq(listings.status, 'active'))
+      .limit(SEARCH_COUNT_CAP + 1)
+      .as('m');
+    return db.select({ n: count() }).from(upToCap).prepare(n);
+  });
+  const [row] = await statement.execute();
+  return row?.n ?? 0;
+}
+
+/** The page of listings a search asks for, and how many it matches in all. */
 export async function searchListings(
   db: Db,
   query: ListingSearchQuery,
   caches: SearchCaches = {},
-): Promise<ListingRow[]> {
+): Promise<SearchPage> {
   const offset = query.startIndex ?? 0;
   const limit = query.limit ?? DEFAULT_SEARCH_LIMIT;
   const unfiltered = filtersOf(query).length === 1 && !query.searchTerm?.trim();
-  if (unfiltered && offset === 0) return firstPage(db, query, limit);
+  if (unfiltered && offset === 0) {
+    const [rows, counted] = await Promise.all([firstPage(db, query, limit), countActive(db)]);
+    return { rows, ...cappedTotal(counted) };
+  }
   const groups = await searchGroups(db, query, caches);
+  const [rows, counted] = await Promise.all([
+    pageOfGroups(db, query, groups, offset, limit),
+    countMatches(db, groups.all),
+  ]);
+  return { rows, ...cappedTotal(counted) };
+}
+
+async function pageOfGroups(
+  db: Db,
+  query: ListingSearchQuery,
+  groups: SearchGroups,
+  offset: number,
+  limit: number,
+): Promise<ListingRow[]> {
   if (groups.kind === 'single') return pageOf(db, query, groups.single, offset, limit);
   const best = await pageOf(db, query, groups.best, offset, limit);
   if (best.length === limit) return best;

@@ -17,7 +17,7 @@ import {
 } from './listings.repository';
 import { claimImages, releaseImages } from '../uploads/images.service';
 import { enqueueListingEvent } from '../alerts/alerts.delivery';
-import { searchListings as searchListingRows } from './listings.search';
+import { searchListings as searchListingPage, type SearchPage } from './listings.search';
 import { freshListing } from './listing-expiry';
 import { isModerator } from '../moderation/moderators';
 
@@ -163,15 +163,16 @@ export async function deleteListing(app: FastifyInstance, listing: ListingRow): 
   await releaseUnusedImages(app, listing.imageUrls);
 }
 
+/** A page of search results and the search's total (listings.search.ts), from the cache when it can. */
 export async function searchListings(
   app: FastifyInstance,
   query: ListingSearchQuery,
-): Promise<ListingRow[]> {
+): Promise<SearchPage> {
   const caches = app.listingCaches;
   // Only a search that may answer from a cache checks that it is fresh (on PostgreSQL the vocabulary
   // cache serves terms; the home page's search without one asks the database anyway).
   if (caches.searches || query.searchTerm?.trim()) await caches.ensureFresh();
-  const run = () => searchListingRows(app.database.db, query, caches);
+  const run = () => searchListingPage(app.database.db, query, caches);
   // The parsed query lists its keys in the schema's order, so equal searches give equal keys.
   return caches.searches ? caches.searches.getOrLoad(JSON.stringify(query), run) : run();
 }

@@ -1,4 +1,4 @@
-import { FOOTER_CREDIT, PRODUCT_NAME } from '@campus-books/common/campus';
+import { footerCredit, PRODUCT_NAME } from '@campus-books/common/campus';
 import { Link } from 'react-router';
 import { paths } from '../../config/paths';
 import { usePublicConfig } from '../../lib/public-config';
@@ -14,12 +14,13 @@ const FOOTER_LINKS = [
 
 export function Footer() {
   const donationUrl = usePublicConfig()?.donationUrl;
+  const credit = footerCredit();
   return (
     <footer className="mt-16 border-t border-slate-200 bg-white">
       <div className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-8 md:flex-row md:items-start md:justify-between">
         <div>
           <p className="text-lg font-extrabold text-brand-900">{PRODUCT_NAME}</p>
-          <p className="mt-1 text-sm text-slate-700">{FOOTER_CREDIT}</p>
+          {credit ? <p className="mt-1 text-sm text-slate-700">{credit}</p> : null}
         </div>
         <nav aria-label="Footer">
           <ul className="grid grid-cols-2 gap-x-8 gap-y-2 text-sm sm:grid-cols-3">

@@ -60,9 +60,15 @@ describe('the maximum price', () => {
 
 describe('the result count', () => {
   it('reads as a sentence', () => {
-    expect(resultCountText(23, false, 'calculus')).toBe('23 books for calculus');
-    expect(resultCountText(9, true, 'calculus')).toBe('9+ books for calculus');
-    expect(resultCountText(1, false, '')).toBe('1 book');
-    expect(resultCountText(0, false, 'qqq')).toBe('0 books for qqq');
+    const total = (n: number, isCapped = false) => ({ total: n, isCapped });
+    expect(resultCountText(total(23), 'calculus')).toBe('23 books for calculus');
+    expect(resultCountText(total(1), '')).toBe('1 book');
+    expect(resultCountText(total(0), 'qqq')).toBe('0 books for qqq');
+    expect(resultCountText(total(1000, true), '')).toBe('1,000+ books');
+  });
+
+  it('without a total from the server, says what is shown and whether more can load', () => {
+    expect(resultCountText({ shown: 9, hasMore: true }, 'calculus')).toBe('9+ books for calculus');
+    expect(resultCountText({ shown: 4, hasMore: false }, '')).toBe('4 books');
   });
 });

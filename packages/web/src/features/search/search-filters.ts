@@ -156,8 +156,16 @@ export function activeFilterChips(filters: SearchFilters): FilterChip[] {
   return chips;
 }
 
-/** "23 books for calculus", "9+ books" (more to load), "1 book". */
-export function resultCountText(count: number, hasMore: boolean, term: string): string {
-  const books = `${count}${hasMore ? '+' : ''} ${count === 1 && !hasMore ? 'book' : 'books'}`;
+/**
+ * What the result count says: the search's total from the server ("23 books for calculus", "1,000+
+ * books" past the server's counting cap, "1 book"), or without one, what is shown ("9+ books").
+ */
+export type ResultCount =
+  { total: number; isCapped: boolean } | { shown: number; hasMore: boolean };
+
+export function resultCountText(count: ResultCount, term: string): string {
+  const [n, isMore] =
+    'total' in count ? [count.total, count.isCapped] : [count.shown, count.hasMore];
+  const books = `${n.toLocaleString('en-US')}${isMore ? '+' : ''} ${n === 1 && !isMore ? 'book' : 'books'}`;
   return term.trim() ? `${books} for ${term.trim()}` : books;
 }

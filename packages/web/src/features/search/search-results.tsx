@@ -55,7 +55,10 @@ export function SearchResults({
     );
   }
 
-  const listings = data.pages.flat();
+  const listings = data.pages.flatMap((page) => page.listings);
+  // The latest page's total is the freshest count of the whole search.
+  const lastPage = data.pages.at(-1);
+  const total = lastPage?.total ?? null;
   const chips = activeFilterChips(filters);
   if (listings.length === 0) {
     return (
@@ -87,7 +90,15 @@ export function SearchResults({
         className="mb-3 text-sm font-semibold text-slate-700"
         data-testid="result-count"
       >
-        {resultCountText(listings.length, hasNextPage, filters.searchTerm)}
+        {resultCountText(
+          total === null
+            ? { shown: listings.length, hasMore: hasNextPage }
+            : {
+                total: Math.max(total, listings.length),
+                isCapped: lastPage?.isTotalCapped === true,
+              },
+          filters.searchTerm,
+        )}
       </p>
       <ul className={GRID}>
         {listings.map((listing, i) => (

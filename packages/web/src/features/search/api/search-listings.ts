@@ -1,20 +1,45 @@
 import { PAGE_SIZE } from '@campus-books/common/constants';
-import type { Listing } from '@campus-books/common/listing.schemas';
+import {
+  TOTAL_COUNT_CAPPED_HEADER,
+  TOTAL_COUNT_HEADER,
+  type Listing,
+} from '@campus-books/common/listing.schemas';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { apiResponse } from '../../../lib/api-client';
 
-/** GET /api/listing/get?{query}: one page of search results. */
-export function searchListings(
+/** One page of results and the whole search's total (null if the answer carried none). */
+export interface SearchResultPage {
+  listings: Listing[];
+  total: number | null;
+  /** More match than `total` (the server counts up to a cap). */
+  isTotalCapped: boolean;
+}
+
+function totalOf(headers: Headers): number | null {
+  const value = headers.get(TOTAL_COUNT_HEADER);
+  const total = value === null ? NaN : Number(value);
+  return Number.isSafeInteger(total) && total >= 0 ? total : null;
+}
+
+/** GET /api/listing/get?{query}: one page of search results, with the search's total. */
+export async function searchListings(
   query: Record<string, string>,
   startIndex: number,
   signal?: AbortSignal,
-): Promise<Listing[]> {
+): Promise<SearchResultPage> {
   const params = new URLSearchParams({
     ...query,
     startIndex: String(startIndex),
     limit: String(PAGE_SIZE),
   });
-  return apiRequest<Listing[]>(`/api/listing/get?${params.toString()}`, { signal });
+  const { data, headers } = await apiResponse<Listing[]>(`/api/listing/get?${params.toString()}`, {
+    signal,
+  });
+  return {
+    listings: data,
+    total: totalOf(headers),
+    isTotalCapped: headers.get(TOTAL_COUNT_CAPPED_HEADER) === 'true',
+  };
 }
 
 export const searchListingsQueryOptions = (query: Record<string, string>) =>
@@ -24,7 +49,9 @@ export const searchListingsQueryOptions = (query: Record<string, string>) =>
     initialPageParam: 0,
     // The next page starts at the count already loaded; a short page means there is no more.
     getNextPageParam: (lastPage, allPages) =>
-      lastPage.length < PAGE_SIZE ? undefined : allPages.reduce((n, page) => n + page.length, 0),
+      lastPage.listings.length < PAGE_SIZE
+        ? undefined
+        : allPages.reduce((n, page) => n + page.listings.length, 0),
   });
 
 export function useSearchListings(query: Record<string, string>, options: { enabled: boolean }) {

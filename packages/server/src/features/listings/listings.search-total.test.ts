@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createTestApp,
+  createUser,
+  TEST_ENGINE,
+  type TestApp,
+  type TestUser,
+} from '../../../test/helpers';
+import { createListingAs, insertListings } from '../../../test/listing-fixtures';
+import { SEARCH_COUNT_CAP } from './listings.search';
+
+/** The search answers an array (the spec's contract) and its total in X-Total-Count (docs/api). */
+describe(`the total of a search (${TEST_ENGINE})`, () => {
+  let t: TestApp;
+  let seller: TestUser;
+  beforeAll(async () => {
+    t = await createTestApp();
+    seller = await createUser(t);
+    await insertListings(t, seller.id, [
+      { name: 'Organic Chemistry', courseNumber: '205', condition: 'good' },
+      { name: 'Organic Chemistry II', courseNumber: '206', condition: 'good' },
+      { name: 'Chemistry Lab Manual', courseNumber: '205', condition: 'mint' },
+      { name: 'Microeconomics', courseNumber: '101', subject: 'ECON', condition: 'good' },
+      { name: 'Economics of Chemistry', courseNumber: '330', condition: 'poor' },
+      { name: 'Sold Chemistry', courseNumber: '205', status: 'sold' },
+      { name: 'Expired Chemistry', courseNumber: '205', status: 'expired' },
+      { name: 'Statistics', courseNumber: '200', isbn: '9780131103627' },
+    ]);
+  });
+  afterAll(() => t.close());
+
+  const search = async (query: string) => {
+    const res = await t.app.inject(`/api/listing/get?${query}`);
+    expect(res.statusCode, res.body).toBe(200);
+    return {
+      names: (res.json() as { name: string }[]).map((l) => l.name),
+      total: res.headers['x-total-count'],
+      capped: res.headers['x-total-count-capped'],
+    };
+  };
+
+  it('counts every active match, past the page asked for', async () => {
+    expect(await search('limit=2')).toMatchObject({ total: '6', capped: undefined });
+    const filtered = await search('courseNumber=205&limit=1');
+    expect(filtered.names).toHaveLength(1);
+    expect(filtered.total).toBe('2');
+    expect((await search('courseNumber=205&condition=mint')).total).toBe('1');
+    expect(await search('startIndex=100')).toEqual({ names: [], total: '6', capped: undefined });
+    expect((await search('courseNumber=999')).total).toBe('0');
+  });
+
+  it('counts both tiers of a term search, a course code and an ISBN', async () => {
+    // Best matches ('chemistry' exactly) and the others make one total.
+    const term = await search('searchTerm=chemistry&limit=2');
+    expect(term.names).toHaveLength(2);
+    expect(term.total).toBe('4');
+    expect((await search('searchTerm=chemistry&sort=regularPrice')).total).toBe('4');
+    // The course first, then names with its words: 'Microeconomics' (ECON 101) and 'Economics of …'.
+    expect((await search('searchTerm=ECON%20101')).total).toBe('1');
+    expect((await search('searchTerm=978-0-13-110362-7')).total).toBe('1');
+    expect((await search('searchTerm=nonexistentword')).total).toBe('0');
+  });
+
+  it('answers a repeated search with its total, and a write changes it at once', async () => {
+    const first = await search('searchTerm=organic&courseNumber=205');
+    const cached = t.app.listingCaches.searches?.size ?? 0;
+    expect(await search('searchTerm=organic&courseNumber=205')).toEqual(first);
+    expect(first.total).toBe('1');
+    if (TEST_ENGINE === 'pglite') {
+      // The second answer came from the cache (no new entry), with its total.
+      expect(cached).toBeGreaterThan(0);
+      expect(t.app.listingCaches.searches?.size).toBe(cached);
+    }
+    await createListingAs(t, seller, { name: 'Organic Chemistry Workbook', courseNumber: '205' });
+    expect((await search('searchTerm=organic&courseNumber=205')).total).toBe('2');
+  });
+
+  it(`stops counting past ${SEARCH_COUNT_CAP} matches and says so`, async () => {
+    const many = Array.from({ length: SEARCH_COUNT_CAP }, (_, i) => ({
+      name: `Bulk Reader ${i}`,
+      courseNumber: '450',
+    }));
+    await insertListings(t, seller.id, many);
+    // Rows written behind the API's back: start from empty caches.
+    t.app.listingCaches.invalidate();
+    expect(await search('courseNumber=450&limit=1')).toMatchObject({
+      total: String(SEARCH_COUNT_CAP),
+      capped: undefined,
+    });
+    expect(await search('limit=1')).toMatchObject({
+      total: String(SEARCH_COUNT_CAP),
+      capped: 'true',
+    });
+    expect(await search('searchTerm=reader&startIndex=9')).toMatchObject({
+      total: String(SEARCH_COUNT_CAP),
+      capped: undefined,
+    });
+  });
+});
