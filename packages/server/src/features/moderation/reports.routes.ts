@@ -19,9 +19,9 @@ export default async function reportRoutes(fastify: FastifyInstance) {
         response: {
           201: apiMessageSchema,
           ...errorResponses({
-            400: 'The body is not valid, or your own listing',
+            400: 'The body is not valid',
             401: 'Not signed in',
-            403: 'E-mail not verified',
+            403: 'E-mail not verified, or your own listing',
             404: 'No such listing',
             409: 'Already reported by you',
           }),
