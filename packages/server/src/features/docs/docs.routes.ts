@@ -32,7 +32,7 @@ const PAGE = `<!doctype html>
     <title>Campus Books API reference</title>
   </head>
   <body>
-    <div id="api-reference"></div>
+    <div id="reference"></div>
     <script src="/api/docs/scalar.js"></script>
     <script src="/api/docs/reference.js"></script>
   </body>
@@ -40,11 +40,14 @@ const PAGE = `<!doctype html>
 `;
 
 /** Mounts the reference on the page: a file of ours, so the policy needs no inline script. */
-const MOUNT = `Scalar.createApiReference('#api-reference', {
+const MOUNT = `Scalar.createApiReference('#reference', {
   url: '/api/openapi.json',
   withDefaultFonts: false,
   hideClientButton: true,
   telemetry: false,
+  // Its assistant and the registry search call Scalar's servers: nothing leaves the site.
+  agent: { disabled: true },
+  showDeveloperTools: 'never',
 });
 `;
 
