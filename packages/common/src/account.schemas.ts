@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, SHORT_TEXT_MAX_LENGTH } from './constants';
+import { apiSchemas, dateTimeSchema } from './api';
 import { MESSAGES } from './messages';
 import { cleanText } from './text';
 import './zod-messages';
@@ -156,24 +157,30 @@ export const deleteAccountSchema = z.preprocess(
 );
 export type DeleteAccountInput = z.infer<typeof deleteAccountSchema>;
 
-/** The signed-in user as the API answers it: never a password hash. */
-export interface CurrentUser {
-  _id: string;
-  username: string;
-  email: string;
-  groupmelink: string;
-  avatar: string | null;
-  emailVerified: boolean;
-  /** A new e-mail address waiting for its verification link to be used. */
-  pendingEmail: string | null;
-  createdAt: string;
-  /** A campus moderator (MODERATOR_EMAILS): the header links the moderation page. */
-  isModerator?: boolean;
-}
+/** The signed-in user as the API answers it: never a password hash, token or suspension note. */
+export const currentUserSchema = z
+  .object({
+    _id: z.string(),
+    username: z.string(),
+    email: z.string(),
+    groupmelink: z.string(),
+    avatar: z.string().nullable(),
+    emailVerified: z.boolean(),
+    pendingEmail: z
+      .string()
+      .nullable()
+      .describe('A new e-mail address waiting for its verification link to be used'),
+    createdAt: dateTimeSchema,
+    isModerator: z
+      .boolean()
+      .optional()
+      .describe('A campus moderator (MODERATOR_EMAILS); absent for everyone else'),
+  })
+  .register(apiSchemas, { id: 'CurrentUser' });
+export type CurrentUser = z.infer<typeof currentUserSchema>;
 
-/** What a buyer may read about a seller (GET /api/user/get/{id}). */
-export interface Seller {
-  _id: string;
-  username: string;
-  groupmelink: string;
-}
+/** What a buyer may read about a seller (GET /api/user/get/{id}): no e-mail, nothing private. */
+export const sellerSchema = z
+  .object({ _id: z.string(), username: z.string(), groupmelink: z.string() })
+  .register(apiSchemas, { id: 'Seller' });
+export type Seller = z.infer<typeof sellerSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { apiSchemas, dateTimeSchema } from './api';
 import { MAJOR_VALUES, SCHOOL_FLAGS, SUBJECT_CODES } from './campus';
 import { CONDITIONS, PRICE_MAX } from './constants';
 import { parseIsbn } from './isbn';
@@ -71,19 +72,22 @@ export const alertInputSchema = z
 export type AlertInput = z.output<typeof alertInputSchema>;
 
 /** An alert as the API answers it. */
-export interface Alert {
-  _id: string;
-  searchTerm: string | null;
-  isbn: string | null;
-  subject: string | null;
-  courseNumber: string | null;
-  major: string | null;
-  condition: string | null;
-  school: string | null;
-  maxPrice: number | null;
-  digest: boolean;
-  paused: boolean;
-  createdAt: string;
-}
+export const alertSchema = z
+  .object({
+    _id: z.string(),
+    searchTerm: z.string().nullable(),
+    isbn: z.string().nullable(),
+    subject: z.string().nullable(),
+    courseNumber: z.string().nullable(),
+    major: z.string().nullable(),
+    condition: z.string().nullable(),
+    school: z.string().nullable(),
+    maxPrice: z.number().nullable(),
+    digest: z.boolean(),
+    paused: z.boolean(),
+    createdAt: dateTimeSchema,
+  })
+  .register(apiSchemas, { id: 'Alert' });
+export type Alert = z.infer<typeof alertSchema>;
 
 export const unsubscribeBodySchema = z.object({ token: z.string().min(1).max(2000).optional() });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { apiSchemas } from './api';
 import { SUBJECT_CODES } from './campus';
 import { ISBN_MESSAGES, parseIsbn } from './isbn';
 
@@ -78,26 +79,45 @@ export const publisherCoverIsAnImage = {
 };
 
 /** The book a listing sells, as the lookup answers it (GET /api/books/{isbn}). */
-export interface BookDetails {
-  isbn: string;
-  title: string | null;
-  authors: string | null;
-  edition: string | null;
-  publisher: string | null;
-  year: number | null;
-  coverUrl: string | null;
-}
+export const bookDetailsSchema = z
+  .object({
+    isbn: z.string(),
+    title: z.string().nullable(),
+    authors: z.string().nullable(),
+    edition: z.string().nullable(),
+    publisher: z.string().nullable(),
+    year: z.number().int().nullable(),
+    coverUrl: z.string().nullable(),
+  })
+  .register(apiSchemas, { id: 'BookDetails' });
+export type BookDetails = z.infer<typeof bookDetailsSchema>;
 
 /** GET /api/books/{isbn}: `found` false with a message when the book is unknown or lookup is off. */
+export const bookLookupAnswerSchema = z.discriminatedUnion('found', [
+  z.object({ success: z.literal(true), found: z.literal(true), book: bookDetailsSchema }),
+  z.object({ success: z.literal(true), found: z.literal(false), message: z.string() }),
+]);
 export type BookLookupAnswer =
   { found: true; book: BookDetails } | { found: false; message: string };
 
 /** This campus's copies of a book: the active ones' range, and what sold ones went for. */
-export interface PriceSummary {
-  active: { count: number; min: number | null; max: number | null };
-  /** Median of the sold copies' prices, only from SOLD_PRICE_MIN_COUNT sales up (null below). */
-  sold: { count: number; median: number | null };
-}
+export const priceSummarySchema = z
+  .object({
+    active: z.object({
+      count: z.number().int(),
+      min: z.number().nullable(),
+      max: z.number().nullable(),
+    }),
+    sold: z.object({
+      count: z.number().int(),
+      median: z
+        .number()
+        .nullable()
+        .describe("Median of the sold copies' prices, only from SOLD_PRICE_MIN_COUNT sales up"),
+    }),
+  })
+  .register(apiSchemas, { id: 'PriceSummary' });
+export type PriceSummary = z.infer<typeof priceSummarySchema>;
 
 /** GET /api/books/{isbn}/prices. (GET /api/course/{code}/prices?title= answers a PriceSummary.) */
 export interface BookPrices extends PriceSummary {
@@ -106,23 +126,27 @@ export interface BookPrices extends PriceSummary {
 export const SOLD_PRICE_MIN_COUNT = 3;
 
 /** A book on a course page: the active copies of one ISBN (else one normalised title). */
-export interface CourseBook {
-  isbn: string | null;
-  title: string;
-  authors: string | null;
-  edition: string | null;
-  copies: number;
-  lowestPrice: number;
-  highestPrice: number;
-  listingIds: string[];
-}
+export const courseBookSchema = z
+  .object({
+    isbn: z.string().nullable(),
+    title: z.string(),
+    authors: z.string().nullable(),
+    edition: z.string().nullable(),
+    copies: z.number().int(),
+    lowestPrice: z.number(),
+    highestPrice: z.number(),
+    listingIds: z.array(z.string()),
+  })
+  .register(apiSchemas, { id: 'CourseBook' });
+export type CourseBook = z.infer<typeof courseBookSchema>;
 
 /** GET /api/course/{code}. */
-export interface CourseAnswer {
-  subject: string | null;
-  subjectName: string | null;
-  courseNumber: string;
-  /** "ECON 101", or the bare number. */
-  label: string;
-  books: CourseBook[];
-}
+export const courseAnswerSchema = z.object({
+  success: z.literal(true),
+  subject: z.string().nullable(),
+  subjectName: z.string().nullable(),
+  courseNumber: z.string(),
+  label: z.string().describe('"ECON 101", or the bare number'),
+  books: z.array(courseBookSchema),
+});
+export type CourseAnswer = Omit<z.infer<typeof courseAnswerSchema>, 'success'>;

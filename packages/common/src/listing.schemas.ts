@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MAJOR_VALUES, SCHOOL_FLAGS, SUBJECT_CODES, type SchoolFlag } from './campus';
 import {
   CONDITIONS,
+  LISTING_STATUSES,
   LISTING_TYPES,
   MAX_IMAGES_ON_CREATE,
   MAX_IMAGES_PER_LISTING,
@@ -12,10 +13,8 @@ import {
   PRICE_MIN,
   SHORT_TEXT_MAX_LENGTH,
   TEXT_MAX_LENGTH,
-  type Condition,
-  type ListingStatus,
-  type ListingType,
 } from './constants';
+import { apiSchemas, dateTimeSchema } from './api';
 import { MESSAGES } from './messages';
 import { cleanText } from './text';
 import './zod-messages';
@@ -182,35 +181,46 @@ export const TOTAL_COUNT_HEADER = 'X-Total-Count';
 /** Header of a search's answer, `true` when more listings match than X-Total-Count (the cap) says. */
 export const TOTAL_COUNT_CAPPED_HEADER = 'X-Total-Count-Capped';
 
-/** A listing as the API answers it (spec section 7 field names). */
-export type Listing = {
-  _id: string;
-  name: string;
-  courseNumber: string;
-  description: string;
-  address: string;
-  pickupLocation: string | null;
-  condition: Condition;
-  regularPrice: number;
-  discountPrice: number;
-  imageUrls: string[];
-  /** The chosen schools' labels joined by ', ' (read by the detail page). */
-  school: string;
-  major: string;
-  type: ListingType;
-  userRef: string;
-  status: ListingStatus;
-  createdAt: string;
-  updatedAt: string;
-  /** Book and course fields (issue "Books and courses"): null when the seller gave none. */
-  isbn: string | null;
-  authors: string | null;
-  edition: string | null;
-  subject: string | null;
-  /** The image URL that is the publisher's cover, if one of the images is. */
-  publisherCover: string | null;
-  /** When the listing leaves search unless its seller confirms it (ISO 8601). */
-  expiresAt: string;
-  /** When the seller last confirmed it is available ("Confirmed available N days ago"). */
-  confirmedAt: string;
-} & Record<SchoolFlag, boolean>;
+const schoolFlagAnswers = Object.fromEntries(
+  SCHOOL_FLAGS.map((flag) => [flag, z.boolean()]),
+) as Record<SchoolFlag, z.ZodBoolean>;
+
+/**
+ * A listing as the API answers it (spec section 7 field names): every answer carrying a listing is
+ * serialised through this schema, so a column not named here never leaves the server.
+ */
+export const listingSchema = z
+  .object({
+    _id: z.string(),
+    name: z.string(),
+    courseNumber: z.string(),
+    description: z.string(),
+    address: z.string(),
+    pickupLocation: z.string().nullable(),
+    condition: z.enum(CONDITIONS),
+    regularPrice: z.number(),
+    discountPrice: z.number(),
+    imageUrls: z.array(z.string()),
+    ...schoolFlagAnswers,
+    school: z.string().describe("The chosen schools' labels joined by ', '"),
+    major: z.string(),
+    type: z.enum(LISTING_TYPES),
+    userRef: z.string().describe("The seller's user id"),
+    status: z.enum(LISTING_STATUSES),
+    createdAt: dateTimeSchema,
+    updatedAt: dateTimeSchema,
+    isbn: z.string().nullable().describe('ISBN-13; null when the seller gave none'),
+    authors: z.string().nullable(),
+    edition: z.string().nullable(),
+    subject: z.string().nullable().describe('Subject code of the course (ECON)'),
+    publisherCover: z
+      .string()
+      .nullable()
+      .describe("The image URL that is the publisher's cover, if one of the images is"),
+    expiresAt: dateTimeSchema.describe(
+      'When the listing leaves search unless its seller confirms it',
+    ),
+    confirmedAt: dateTimeSchema.describe('When the seller last confirmed it is available'),
+  })
+  .register(apiSchemas, { id: 'Listing' });
+export type Listing = z.infer<typeof listingSchema>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { REPORT_NOTE_MAX, REPORT_REASONS, type ReportReason } from './constants';
-import type { Listing } from './listing.schemas';
+import { REPORT_NOTE_MAX, REPORT_REASONS } from './constants';
+import { apiSchemas, dateTimeSchema } from './api';
+import { listingSchema } from './listing.schemas';
 import { cleanText } from './text';
 
 /** POST /api/reports/{listingId}: a reason of the fixed list and an optional note. */
@@ -26,19 +27,36 @@ export const moderationReasonSchema = z.object({
 export type ModerationReasonInput = z.infer<typeof moderationReasonSchema>;
 
 /** A reported listing in the moderators' queue (GET /api/moderation/queue). */
-export interface ModerationQueueItem {
-  listing: Listing;
-  seller: { _id: string; username: string; email: string; suspended: boolean };
-  reports: { reason: ReportReason; note: string | null; createdAt: string }[];
-}
+export const moderationQueueItemSchema = z
+  .object({
+    listing: listingSchema,
+    seller: z.object({
+      _id: z.string(),
+      username: z.string(),
+      email: z.string(),
+      suspended: z.boolean(),
+    }),
+    reports: z.array(
+      z.object({
+        reason: z.enum(REPORT_REASONS),
+        note: z.string().nullable(),
+        createdAt: dateTimeSchema,
+      }),
+    ),
+  })
+  .register(apiSchemas, { id: 'ModerationQueueItem' });
+export type ModerationQueueItem = z.infer<typeof moderationQueueItemSchema>;
 
 /** One line of the moderators' audit log (GET /api/moderation/log). */
-export interface ModerationLogEntry {
-  _id: string;
-  moderatorEmail: string;
-  action: 'dismiss' | 'remove' | 'suspend' | 'unsuspend';
-  listingId: string | null;
-  userId: string | null;
-  reason: string | null;
-  createdAt: string;
-}
+export const moderationLogEntrySchema = z
+  .object({
+    _id: z.string(),
+    moderatorEmail: z.string(),
+    action: z.enum(['dismiss', 'remove', 'suspend', 'unsuspend']),
+    listingId: z.string().nullable(),
+    userId: z.string().nullable(),
+    reason: z.string().nullable(),
+    createdAt: dateTimeSchema,
+  })
+  .register(apiSchemas, { id: 'ModerationLogEntry' });
+export type ModerationLogEntry = z.infer<typeof moderationLogEntrySchema>;

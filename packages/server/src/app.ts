@@ -12,6 +12,7 @@ import alertsRoutes from './features/alerts/alerts.routes';
 import authRoutes from './features/auth/auth.routes';
 import booksRoutes from './features/books/books.routes';
 import coursesRoutes from './features/courses/courses.routes';
+import docsRoutes from './features/docs/docs.routes';
 import healthRoutes from './features/health/health.routes';
 import listingCachesPlugin from './features/listings/listings.cache';
 import listingExpiryPlugin from './features/listings/listing-expiry';
@@ -24,6 +25,7 @@ import imagesRoutes from './features/uploads/images.routes';
 import uploadRoutes from './features/uploads/uploads.routes';
 import savedRoutes from './features/saved/saved.routes';
 import userRoutes from './features/users/users.routes';
+import apiDocsPlugin from './plugins/api-docs';
 import compressionPlugin from './plugins/compression';
 import databasePlugin from './plugins/database';
 import errorsPlugin, { sendFrameworkError, sendRouteNotFound } from './plugins/errors';
@@ -92,6 +94,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('config', options.config);
   app.decorate('lifecycle', { draining: false });
   await app.register(errorsPlugin);
+  // Before any route: it records each route's schemas for /api/openapi.json.
+  await app.register(apiDocsPlugin);
   // First of the hooks: even an answer refused by a later one carries the headers.
   await app.register(securityHeadersPlugin);
   await app.register(compressionPlugin);
@@ -124,6 +128,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(listingLinkRoutes, { prefix: '/listing-link' });
       await api.register(reportRoutes, { prefix: '/reports' });
       await api.register(moderationRoutes, { prefix: '/moderation' });
+      await api.register(docsRoutes);
       api.setNotFoundHandler(sendRouteNotFound);
     },
     { prefix: '/api' },

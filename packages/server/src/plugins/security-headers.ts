@@ -1,6 +1,7 @@
 import helmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { z } from 'zod';
 
 export const CSP_REPORT_PATH = '/api/csp-report';
 const REPORT_BODY_LIMIT = 16 * 1024;
@@ -132,11 +133,18 @@ export default fp(
           }
         },
       );
-      scope.post(CSP_REPORT_PATH, { bodyLimit: REPORT_BODY_LIMIT }, async (request, reply) => {
-        const reports = Array.isArray(request.body) ? request.body : [request.body];
-        for (const report of reports.slice(0, 10)) if (report) logReport(request, report);
-        return reply.status(204).send();
-      });
+      const reportSchema = {
+        response: { 204: z.undefined().describe('Logged (or dropped when malformed)') },
+      };
+      scope.post(
+        CSP_REPORT_PATH,
+        { bodyLimit: REPORT_BODY_LIMIT, schema: reportSchema },
+        async (request, reply) => {
+          const reports = Array.isArray(request.body) ? request.body : [request.body];
+          for (const report of reports.slice(0, 10)) if (report) logReport(request, report);
+          return reply.status(204).send();
+        },
+      );
     });
   },
   { name: 'security-headers' },

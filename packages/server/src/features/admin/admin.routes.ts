@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { errorResponses } from '@campus-books/common/api';
 import { AppError, notFound } from '../../lib/errors';
 import { writeBackup } from '../../ops/backup';
 import { summaryLine } from '../../ops/manifest';
@@ -31,7 +33,22 @@ export default async function adminRoutes(app: FastifyInstance) {
     }
   });
 
-  app.post('/backup', async (request, reply) => {
+  const backupSchema = {
+    // Left out of the public reference: an operator's route, documented in docs/operations.md.
+    hide: true,
+    response: {
+      200: {
+        description: 'The backup archive, streamed',
+        content: { 'application/x-tar': { schema: z.string().meta({ format: 'binary' }) } },
+      },
+      ...errorResponses({
+        401: 'No admin token',
+        404: 'Not from this machine',
+        409: 'A backup is already running',
+      }),
+    },
+  };
+  app.post('/backup', { schema: backupSchema }, async (request, reply) => {
     if (running) throw new AppError(409, 'A backup is already running');
     running = true;
     const started = Date.now();

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ALERT_MESSAGES, alertInputSchema } from '@campus-books/common/alert.schemas';
+import { apiMessageSchema, errorResponses, succeeded } from '@campus-books/common/api';
+import { ALERT_MESSAGES, alertInputSchema, alertSchema } from '@campus-books/common/alert.schemas';
 import { badRequest } from '../../lib/errors';
 import { currentUser } from '../../plugins/sessions';
 import { SUBJECT_CODES } from '@campus-books/common/campus';
@@ -19,38 +20,75 @@ import {
 
 const idParams = z.object({ id: z.string() });
 
+const signedInErrors = errorResponses({ 401: 'Not signed in', 403: 'E-mail not verified' });
+const ownAlertErrors = errorResponses({
+  400: 'The body is not valid',
+  401: 'Not signed in',
+  403: 'E-mail not verified',
+  404: 'No such alert of yours',
+});
+
 /** /api/alerts: a student's alerts, and the one-click unsubscribe of their mails. */
 export default async function alertsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   registerAlertJobs(app);
   const verified = { preValidation: app.requireVerifiedUser };
 
-  app.get('/get', verified, async (request) =>
-    (await listAlerts(app, currentUser(request).id)).map(toAlert),
+  app.get(
+    '/get',
+    { ...verified, schema: { response: { 200: z.array(alertSchema), ...signedInErrors } } },
+    async (request) => (await listAlerts(app, currentUser(request).id)).map(toAlert),
   );
 
   app.post(
     '/create',
-    { ...verified, schema: { body: alertInputSchema } },
+    {
+      ...verified,
+      schema: {
+        body: alertInputSchema,
+        response: {
+          201: alertSchema.extend({ success: z.literal(true) }),
+          ...ownAlertErrors,
+          ...errorResponses({ 409: 'Too many alerts' }),
+        },
+      },
+    },
     async (request, reply) => {
       const row = await createAlert(app, currentUser(request).id, request.body);
-      return reply.status(201).send({ success: true, ...toAlert(row) });
+      return reply.status(201).send({ success: true as const, ...toAlert(row) });
     },
   );
 
   app.post(
     '/update/:id',
-    { ...verified, schema: { params: idParams, body: alertInputSchema } },
+    {
+      ...verified,
+      schema: {
+        params: idParams,
+        body: alertInputSchema,
+        response: {
+          200: alertSchema.extend({ success: z.literal(true), message: z.string() }),
+          ...ownAlertErrors,
+        },
+      },
+    },
     async (request) => {
       const row = await updateAlert(app, currentUser(request).id, request.params.id, request.body);
-      return { success: true, message: 'Alert updated', ...toAlert(row) };
+      return { success: true as const, message: 'Alert updated', ...toAlert(row) };
     },
   );
 
-  app.delete('/delete/:id', { ...verified, schema: { params: idParams } }, async (request) => {
-    await deleteAlert(app, currentUser(request).id, request.params.id);
-    return { success: true, message: 'Alert deleted' };
-  });
+  app.delete(
+    '/delete/:id',
+    {
+      ...verified,
+      schema: { params: idParams, response: { 200: apiMessageSchema, ...ownAlertErrors } },
+    },
+    async (request) => {
+      await deleteAlert(app, currentUser(request).id, request.params.id);
+      return { success: true as const, message: 'Alert deleted' };
+    },
+  );
 
   // Demand sellers can see: counts only, for everyone (nobody is named).
   app.get(
@@ -71,6 +109,10 @@ export default async function alertsRoutes(fastify: FastifyInstance) {
             .optional(),
           courseNumber: z.string().trim().min(1).max(20).optional(),
         }),
+        response: {
+          200: succeeded({ students: z.number().int().describe('Students with a matching alert') }),
+          ...errorResponses({ 400: 'Neither an isbn nor a subject and courseNumber' }),
+        },
       },
     },
     async (request) => {
@@ -83,14 +125,24 @@ export default async function alertsRoutes(fastify: FastifyInstance) {
         subject,
         courseNumber,
       });
-      return { success: true, students };
+      return { success: true as const, students };
     },
   );
 
-  app.get('/most-wanted', async () => ({
-    success: true,
-    courses: await mostWanted(app, new Date()),
-  }));
+  const wantedCourse = z.object({
+    subject: z.string(),
+    courseNumber: z.string(),
+    students: z.number().int(),
+    listings: z.number().int(),
+  });
+  app.get(
+    '/most-wanted',
+    { schema: { response: { 200: succeeded({ courses: z.array(wantedCourse) }) } } },
+    async () => ({
+      success: true as const,
+      courses: await mostWanted(app, new Date()),
+    }),
+  );
 
   // RFC 8058: a mail client posts `List-Unsubscribe=One-Click` as a form to the header's URL, from
   // anywhere. Only this route reads a form body and skips the same-origin check: the signed token in
@@ -113,11 +165,15 @@ export default async function alertsRoutes(fastify: FastifyInstance) {
             .object({ token: z.string().max(2000).optional() })
             .loose()
             .optional(),
+          response: {
+            200: apiMessageSchema,
+            ...errorResponses({ 400: 'The token is missing or not valid' }),
+          },
         },
       },
       async (request) => {
         await unsubscribe(app, request.body?.token ?? request.query.token);
-        return { success: true, message: ALERT_MESSAGES.unsubscribed };
+        return { success: true as const, message: ALERT_MESSAGES.unsubscribed };
       },
     );
   });

@@ -7,6 +7,8 @@ import {
   signInSchema,
   signUpSchema,
 } from '@campus-books/common/account.schemas';
+import { apiMessageSchema, errorResponses, succeeded } from '@campus-books/common/api';
+import { currentUserSchema } from '@campus-books/common/account.schemas';
 import { AppError, forbidden } from '../../lib/errors';
 import { byEmail, byIp } from '../../plugins/rate-limit';
 import { currentUser } from '../../plugins/sessions';
@@ -14,12 +16,18 @@ import { toCurrentUser } from '../users/current-user';
 import { isModerator } from '../moderation/moderators';
 import { addressAttempt, beginSignIn } from './attempt-policy';
 import { AUTH_MESSAGES } from './auth.messages';
-import { challengeField, issueChallenge } from './challenge';
+import { challengeAnswerSchema, challengeField, issueChallenge } from './challenge';
 import { requestPasswordReset, resetPassword } from './password-reset.service';
 import { checkCredentials } from './sign-in.service';
 import { resendVerification, signUp, verifyEmail } from './sign-up.service';
 
 const tokenSchema = z.string().trim().min(1).max(200);
+
+const signedInAnswer = currentUserSchema.extend({ success: z.literal(true) });
+const mailLimited = errorResponses({
+  400: 'The body is not valid',
+  429: 'Too many mails asked for this address or from this network',
+});
 
 /** /api/auth: sign-up, e-mail verification, sign-in and out, password reset (docs/api/accounts.md). */
 export default async function authRoutes(fastify: FastifyInstance) {
@@ -40,15 +48,29 @@ export default async function authRoutes(fastify: FastifyInstance) {
   });
 
   // Past its ceiling an address solves a challenge instead of being refused (attempt-policy.ts).
-  app.get('/challenge', async (request, reply) => {
-    reply.header('Cache-Control', 'no-store');
-    return issueChallenge(app);
-  });
+  app.get(
+    '/challenge',
+    { schema: { response: { 200: challengeAnswerSchema } } },
+    async (request, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      return issueChallenge(app);
+    },
+  );
 
   app.post(
     '/signup',
     {
-      schema: { body: signUpSchema(rules).extend({ altcha: challengeField }) },
+      schema: {
+        body: signUpSchema(rules).extend({ altcha: challengeField }),
+        response: {
+          201: apiMessageSchema,
+          ...errorResponses({
+            400: 'The body is not valid',
+            409: 'The address already has an account',
+            429: 'Too many sign-ups: solve a challenge (`challengeRequired`)',
+          }),
+        },
+      },
       preHandler: [
         async (request) => {
           await addressAttempt(app, request, 'signup:ip', limits.signUpPerIp);
@@ -58,36 +80,64 @@ export default async function authRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       await signUp(app, request.body);
-      return reply.status(201).send({ success: true, message: AUTH_MESSAGES.signedUp });
+      return reply.status(201).send({ success: true as const, message: AUTH_MESSAGES.signedUp });
     },
   );
 
   app.post(
     '/verify-email',
-    { schema: { body: z.object({ token: tokenSchema }) } },
+    {
+      schema: {
+        body: z.object({ token: tokenSchema }),
+        response: {
+          200: apiMessageSchema.extend({ alreadyVerified: z.literal(true).optional() }),
+          ...errorResponses({ 400: 'The link is not valid or out of date' }),
+        },
+      },
+    },
     async (request) => {
       const outcome = await verifyEmail(app, request.body.token);
       if (outcome === 'alreadyVerified') {
-        return { success: true, alreadyVerified: true, message: AUTH_MESSAGES.alreadyVerified };
+        return {
+          success: true as const,
+          alreadyVerified: true as const,
+          message: AUTH_MESSAGES.alreadyVerified,
+        };
       }
       const message =
         outcome === 'changed' ? AUTH_MESSAGES.emailChanged : AUTH_MESSAGES.emailVerified;
-      return { success: true, message };
+      return { success: true as const, message };
     },
   );
 
   app.post(
     '/resend-verification',
-    { schema: { body: emailOnlySchema }, ...mailLimits('resend-verification') },
+    {
+      schema: { body: emailOnlySchema, response: { 200: apiMessageSchema, ...mailLimited } },
+      ...mailLimits('resend-verification'),
+    },
     async (request) => {
       await resendVerification(app, request.body.email);
-      return { success: true, message: AUTH_MESSAGES.verificationResent };
+      return { success: true as const, message: AUTH_MESSAGES.verificationResent };
     },
   );
 
   app.post(
     '/signin',
-    { schema: { body: signInSchema.extend({ altcha: challengeField }) } },
+    {
+      schema: {
+        body: signInSchema.extend({ altcha: challengeField }),
+        response: {
+          200: signedInAnswer,
+          ...errorResponses({
+            400: 'The body is not valid',
+            401: 'Wrong e-mail or password',
+            403: 'E-mail not verified, or account suspended',
+            429: 'Too many attempts: solve a challenge (`challengeRequired`)',
+          }),
+        },
+      },
+    },
     async (request, reply) => {
       const { email, password } = request.body;
       // Only failures stay counted: a wrong pair (401) is one; anything else is given back.
@@ -103,45 +153,62 @@ export default async function authRoutes(fastify: FastifyInstance) {
       }
       await app.sessions.start(reply, user.id);
       await attempt.succeeded(reply, user.id);
-      return { success: true, ...toCurrentUser(user, isModerator(app, user)) };
+      return { success: true as const, ...toCurrentUser(user, isModerator(app, user)) };
     },
   );
 
-  app.get('/me', { preHandler: app.requireUser }, async (request) => ({
-    success: true,
-    ...toCurrentUser(currentUser(request), isModerator(app, currentUser(request))),
-  }));
+  app.get(
+    '/me',
+    {
+      preHandler: app.requireUser,
+      schema: { response: { 200: signedInAnswer, ...errorResponses({ 401: 'Not signed in' }) } },
+    },
+    async (request) => ({
+      success: true as const,
+      ...toCurrentUser(currentUser(request), isModerator(app, currentUser(request))),
+    }),
+  );
 
   // The web app asks this on every load: a signed-out visitor is an answer (null), not a failed
   // request, so browsers log no error. Never cached: the answer depends on the cookie.
-  app.get('/session', async (request, reply) => {
-    const session = await app.sessions.read(request);
-    reply.header('Cache-Control', 'no-store');
-    return {
-      success: true,
-      user: session ? toCurrentUser(session.user, isModerator(app, session.user)) : null,
-    };
-  });
+  app.get(
+    '/session',
+    { schema: { response: { 200: succeeded({ user: currentUserSchema.nullable() }) } } },
+    async (request, reply) => {
+      const session = await app.sessions.read(request);
+      reply.header('Cache-Control', 'no-store');
+      return {
+        success: true as const,
+        user: session ? toCurrentUser(session.user, isModerator(app, session.user)) : null,
+      };
+    },
+  );
 
   const signOut = async (request: FastifyRequest, reply: FastifyReply) => {
     await app.sessions.end(request, reply);
-    return { success: true, message: AUTH_MESSAGES.signedOut };
+    return { success: true as const, message: AUTH_MESSAGES.signedOut };
   };
   // GET is the spec's; a browser navigating here from another site must not sign anyone out.
-  app.get('/signout', async (request, reply) => {
+  const signOutSchema = {
+    response: { 200: apiMessageSchema, ...errorResponses({ 403: 'A cross-site request' }) },
+  };
+  app.get('/signout', { schema: signOutSchema }, async (request, reply) => {
     if (request.headers['sec-fetch-site'] === 'cross-site') {
       throw forbidden('Cross-site requests are not allowed');
     }
     return signOut(request, reply);
   });
-  app.post('/signout', signOut);
+  app.post('/signout', { schema: signOutSchema }, signOut);
 
   app.post(
     '/forgot-password',
-    { schema: { body: emailOnlySchema }, ...mailLimits('forgot-password') },
+    {
+      schema: { body: emailOnlySchema, response: { 200: apiMessageSchema, ...mailLimited } },
+      ...mailLimits('forgot-password'),
+    },
     async (request) => {
       await requestPasswordReset(app, request.body.email);
-      return { success: true, message: AUTH_MESSAGES.resetRequested };
+      return { success: true as const, message: AUTH_MESSAGES.resetRequested };
     },
   );
 
@@ -149,7 +216,19 @@ export default async function authRoutes(fastify: FastifyInstance) {
   const badResetTokens = perIp('reset-password:bad-token', limits.signInPerIp);
   app.post(
     '/reset-password/:token',
-    { schema: { params: z.object({ token: tokenSchema }), body: resetPasswordSchema } },
+    {
+      schema: {
+        params: z.object({ token: tokenSchema }),
+        body: resetPasswordSchema,
+        response: {
+          200: apiMessageSchema,
+          ...errorResponses({
+            400: 'The link is not valid or out of date, or the password is too weak',
+            429: 'Too many bad links from this network',
+          }),
+        },
+      },
+    },
     async (request, reply) => {
       try {
         await resetPassword(app, request.params.token, request.body.password);
@@ -159,7 +238,7 @@ export default async function authRoutes(fastify: FastifyInstance) {
         }
         throw error;
       }
-      return { success: true, message: AUTH_MESSAGES.passwordReset };
+      return { success: true as const, message: AUTH_MESSAGES.passwordReset };
     },
   );
 }

@@ -16,6 +16,31 @@ export const CHALLENGE_TTL_MS = 10 * 60_000;
 /** The solved payload (base64 of a small JSON object) as the forms send it: `altcha` in the body. */
 export const challengeField = z.string().trim().min(1).max(4000).optional();
 
+/**
+ * GET /api/auth/challenge: an ALTCHA v2 challenge as the widget reads it (altcha-lib's Challenge).
+ * The signature covers the parameters: a field a newer altcha-lib adds must be added here too, or
+ * the sign-in tests with a solved challenge fail.
+ */
+export const challengeAnswerSchema = z.object({
+  parameters: z.object({
+    algorithm: z.string(),
+    nonce: z.string(),
+    salt: z.string(),
+    cost: z.number(),
+    keyLength: z.number(),
+    keyPrefix: z.string(),
+    keySignature: z.string().optional(),
+    memoryCost: z.number().optional(),
+    parallelism: z.number().optional(),
+    expiresAt: z.number().optional(),
+    data: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
+  }),
+  signature: z.string().optional(),
+  codeChallenge: z
+    .object({ image: z.string(), audio: z.string().optional(), length: z.number().optional() })
+    .optional(),
+});
+
 export const CHALLENGE_MESSAGES = {
   required:
     'Too many attempts from your network. Please confirm you are not a robot and try again.',

@@ -1,7 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { isbnSchema, type BookLookupAnswer } from '@campus-books/common/book.schemas';
+import { errorResponses } from '@campus-books/common/api';
+import {
+  bookLookupAnswerSchema,
+  isbnSchema,
+  priceSummarySchema,
+  type BookLookupAnswer,
+} from '@campus-books/common/book.schemas';
 import { currentUser } from '../../plugins/sessions';
 import { googleBooksProvider } from './google-books';
 import { openLibraryProvider } from './open-library';
@@ -12,6 +18,12 @@ import type { BookProvider } from './book-lookup';
 import type { BookLookupConfig } from '../../config/config';
 
 const isbnParams = z.object({ isbn: isbnSchema });
+
+const sellerErrors = errorResponses({
+  400: 'Not an ISBN',
+  401: 'Not signed in',
+  403: 'E-mail not verified',
+});
 
 /** Open Library always (no key), then Google Books when a key is set; none when lookup is off. */
 export function providersOf(config: BookLookupConfig): BookProvider[] {
@@ -47,22 +59,60 @@ export default async function booksRoutes(fastify: FastifyInstance) {
   // Sellers fill the form signed in; asking providers on behalf of anyone would invite abuse.
   app.get(
     '/:isbn',
-    { preValidation: app.requireVerifiedUser, schema: { params: isbnParams } },
+    {
+      preValidation: app.requireVerifiedUser,
+      schema: { params: isbnParams, response: { 200: bookLookupAnswerSchema, ...sellerErrors } },
+    },
     async (request): Promise<{ success: true } & BookLookupAnswer> => {
       const result = await lookup.lookup(request.params.isbn);
-      if (result.kind === 'found') return { success: true, found: true, book: result.book };
-      return { success: true, found: false, message: LOOKUP_MESSAGES[result.kind] };
+      if (result.kind === 'found')
+        return { success: true as const, found: true, book: result.book };
+      return { success: true as const, found: false, message: LOOKUP_MESSAGES[result.kind] };
     },
   );
 
-  app.get('/:isbn/prices', { schema: { params: isbnParams } }, async (request) => ({
-    success: true,
-    ...(await findBookPrices(app.database.db, request.params.isbn)),
-  }));
+  app.get(
+    '/:isbn/prices',
+    {
+      schema: {
+        params: isbnParams,
+        response: {
+          200: priceSummarySchema.extend({ success: z.literal(true), isbn: z.string() }),
+          ...errorResponses({ 400: 'Not an ISBN' }),
+        },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      ...(await findBookPrices(app.database.db, request.params.isbn)),
+    }),
+  );
 
   app.post(
     '/:isbn/cover',
-    { preValidation: app.requireVerifiedUser, schema: { params: isbnParams } },
+    {
+      preValidation: app.requireVerifiedUser,
+      schema: {
+        params: isbnParams,
+        response: {
+          201: z.object({
+            success: z.literal(true),
+            publisherCover: z.literal(true),
+            url: z.string().describe("The stored image, to put in the listing's imageUrls"),
+            width: z.number().int(),
+            height: z.number().int(),
+          }),
+          ...sellerErrors,
+          ...errorResponses({
+            404: 'No publisher cover is known for this book',
+            413: 'The cover is too large',
+            415: 'The cover is not an image',
+            422: 'The cover has too many pixels, or moved',
+            429: 'Too many uploads this hour',
+          }),
+        },
+      },
+    },
     async (request, reply) => {
       // The same seller's concurrent imports of one cover share one import (one image, not 25).
       const key = `${currentUser(request).id}:${request.params.isbn}`;
@@ -73,7 +123,7 @@ export default async function booksRoutes(fastify: FastifyInstance) {
         void running.catch(() => {}).finally(() => coverImports.delete(key));
       }
       const image = await running;
-      return reply.status(201).send({ success: true, publisherCover: true, ...image });
+      return reply.status(201).send({ success: true as const, publisherCover: true, ...image });
     },
   );
 }

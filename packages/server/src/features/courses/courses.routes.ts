@@ -1,7 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { CourseAnswer } from '@campus-books/common/book.schemas';
+import { errorResponses } from '@campus-books/common/api';
+import {
+  courseAnswerSchema,
+  priceSummarySchema,
+  type CourseAnswer,
+} from '@campus-books/common/book.schemas';
 import { subjectName } from '@campus-books/common/campus';
 import { formatCourse, parseCourseCode } from '@campus-books/common/course';
 import { findCourseBooks, findCourseTitlePrices } from './course-books';
@@ -28,11 +33,19 @@ export default async function coursesRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.get(
     '/:code',
-    { schema: { params: courseParams } },
+    {
+      schema: {
+        params: courseParams,
+        response: {
+          200: courseAnswerSchema,
+          ...errorResponses({ 400: 'Not a course of this campus' }),
+        },
+      },
+    },
     async (request): Promise<{ success: true } & CourseAnswer> => {
       const course = request.params.code;
       return {
-        success: true,
+        success: true as const,
         subject: course.subject,
         subjectName: subjectName(course.subject) ?? null,
         courseNumber: course.courseNumber,
@@ -51,10 +64,14 @@ export default async function coursesRoutes(fastify: FastifyInstance) {
         querystring: z.strictObject({
           title: z.string().trim().min(1, 'is required').max(100, 'is too long'),
         }),
+        response: {
+          200: priceSummarySchema.extend({ success: z.literal(true) }),
+          ...errorResponses({ 400: 'Not a course of this campus, or no title' }),
+        },
       },
     },
     async (request) => ({
-      success: true,
+      success: true as const,
       ...(await findCourseTitlePrices(app.database.db, request.params.code, request.query.title)),
     }),
   );

@@ -1,9 +1,24 @@
 import type { FastifyInstance } from 'fastify';
-import type { PublicConfig } from '@campus-books/common/api';
+import { z } from 'zod';
+import { publicConfigSchema, type PublicConfig } from '@campus-books/common/api';
+
+const healthAnswer = z.object({
+  success: z.boolean(),
+  status: z.enum(['up', 'down']),
+  server: z.enum(['up', 'draining']),
+  database: z.enum(['up', 'down']),
+  engine: z.enum(['pglite', 'postgres']),
+});
 
 /** GET /api/health (server and database up or down) and GET /api/config (rules for the web app). */
 export default async function healthRoutes(app: FastifyInstance) {
-  app.get('/health', async (_request, reply) => {
+  const healthSchema = {
+    response: {
+      200: healthAnswer.describe('Up'),
+      503: healthAnswer.describe('The database is down, or the server is draining (SIGTERM)'),
+    },
+  };
+  app.get('/health', { schema: healthSchema }, async (_request, reply) => {
     let database: 'up' | 'down' = 'up';
     try {
       await app.database.ping();
@@ -22,13 +37,17 @@ export default async function healthRoutes(app: FastifyInstance) {
     });
   });
 
-  app.get('/config', async (): Promise<PublicConfig> => {
-    const { config } = app;
-    return {
-      schoolEmailDomain: config.schoolEmailDomain,
-      groupmeLinkPrefix: config.groupmeLinkPrefix,
-      donationUrl: config.donationUrl,
-      publicUrl: config.publicUrl,
-    };
-  });
+  app.get(
+    '/config',
+    { schema: { response: { 200: publicConfigSchema } } },
+    async (): Promise<PublicConfig> => {
+      const { config } = app;
+      return {
+        schoolEmailDomain: config.schoolEmailDomain,
+        groupmeLinkPrefix: config.groupmeLinkPrefix,
+        donationUrl: config.donationUrl,
+        publicUrl: config.publicUrl,
+      };
+    },
+  );
 }

@@ -1,12 +1,25 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { errorResponses } from '@campus-books/common/api';
+import { listingSchema } from '@campus-books/common/listing.schemas';
 import { toListing } from './listing.serializer';
-import { useListingLink, verifyListingLink } from './listing-links';
+import {
+  LISTING_LINK_ACTIONS,
+  type ListingLinkAction,
+  useListingLink,
+  verifyListingLink,
+} from './listing-links';
 
 const tokenParams = z.object({ token: z.string().max(200) });
 
-const DONE: Record<string, string> = {
+const linkAction = z.enum(LISTING_LINK_ACTIONS);
+const linkErrors = errorResponses({
+  400: 'The link is not valid',
+  410: 'The link was used, is out of date, or its listing is gone',
+});
+
+const DONE: Record<ListingLinkAction, string> = {
   extend: 'Thanks: your listing is confirmed available',
   sold: 'Your listing is marked as sold',
   remove: 'Your listing is removed',
@@ -20,18 +33,44 @@ const DONE: Record<string, string> = {
 export default async function listingLinkRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
-  app.get('/:token', { schema: { params: tokenParams } }, async (request) => {
-    const { listing, action } = await verifyListingLink(app, request.params.token);
-    return { action, listing: toListing(listing) };
-  });
+  app.get(
+    '/:token',
+    {
+      schema: {
+        params: tokenParams,
+        response: { 200: z.object({ action: linkAction, listing: listingSchema }), ...linkErrors },
+      },
+    },
+    async (request) => {
+      const { listing, action } = await verifyListingLink(app, request.params.token);
+      return { action, listing: toListing(listing) };
+    },
+  );
 
-  app.post('/:token', { schema: { params: tokenParams } }, async (request) => {
-    const { action, listing } = await useListingLink(app, request.params.token);
-    return {
-      success: true,
-      message: DONE[action],
-      action,
-      listing: listing ? toListing(listing) : null,
-    };
-  });
+  app.post(
+    '/:token',
+    {
+      schema: {
+        params: tokenParams,
+        response: {
+          200: z.object({
+            success: z.literal(true),
+            message: z.string(),
+            action: linkAction,
+            listing: listingSchema.nullable().describe('null once removed'),
+          }),
+          ...linkErrors,
+        },
+      },
+    },
+    async (request) => {
+      const { action, listing } = await useListingLink(app, request.params.token);
+      return {
+        success: true as const,
+        message: DONE[action],
+        action,
+        listing: listing ? toListing(listing) : null,
+      };
+    },
+  );
 }

@@ -1,10 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { apiMessageSchema, errorResponses } from '@campus-books/common/api';
 import {
   TOTAL_COUNT_CAPPED_HEADER,
   TOTAL_COUNT_HEADER,
   listingCreateSchema,
+  listingSchema,
   listingSearchSchema,
   listingUpdateSchema,
 } from '@campus-books/common/listing.schemas';
@@ -25,6 +27,15 @@ import {
 
 const idParams = z.object({ id: z.string() });
 
+const listingsAnswer = z.array(listingSchema);
+const savedListingAnswer = listingSchema.extend({ success: z.literal(true) });
+const updatedListingAnswer = savedListingAnswer.extend({ message: z.string() });
+const ownerErrors = errorResponses({
+  401: 'Not signed in',
+  403: 'Not verified, or not the seller of this listing',
+  404: 'No such listing',
+});
+
 /** /api/listing: search, read, and the owner's create / update / sold / relist / delete. */
 export default async function listingsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -32,15 +43,34 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
   const ownerOnly = { preValidation: app.requireVerifiedUser };
 
   // The answer stays an array (the spec's contract); the search's total travels in headers.
-  app.get('/get', { schema: { querystring: listingSearchSchema } }, async (request, reply) => {
-    const page = await searchListings(app, request.query);
-    void reply.header(TOTAL_COUNT_HEADER, String(page.total));
-    if (page.isTotalCapped) void reply.header(TOTAL_COUNT_CAPPED_HEADER, 'true');
-    return page.rows.map(toListing);
-  });
+  app.get(
+    '/get',
+    {
+      schema: {
+        querystring: listingSearchSchema,
+        response: { 200: listingsAnswer, ...errorResponses({ 400: 'A parameter is not valid' }) },
+      },
+    },
+    async (request, reply) => {
+      const page = await searchListings(app, request.query);
+      void reply.header(TOTAL_COUNT_HEADER, String(page.total));
+      if (page.isTotalCapped) void reply.header(TOTAL_COUNT_CAPPED_HEADER, 'true');
+      return page.rows.map(toListing);
+    },
+  );
 
-  app.get('/get/:id', { schema: { params: idParams } }, async (request) =>
-    toListing(await getVisibleListing(app, request, request.params.id)),
+  app.get(
+    '/get/:id',
+    {
+      schema: {
+        params: idParams,
+        response: {
+          200: listingSchema,
+          ...errorResponses({ 404: 'No such listing, or not visible' }),
+        },
+      },
+    },
+    async (request) => toListing(await getVisibleListing(app, request, request.params.id)),
   );
 
   // One account filled the home page in a second: creations per account and hour are capped.
@@ -56,7 +86,7 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
     const key = idempotencyKeyOf(request);
     if (key === undefined) return;
     const made = await findListingByIdempotencyKey(app.database.db, currentUser(request).id, key);
-    if (made) return reply.status(201).send({ success: true, ...toListing(made) });
+    if (made) return reply.status(201).send({ success: true as const, ...toListing(made) });
   }
 
   app.post(
@@ -64,7 +94,18 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
     {
       ...ownerOnly,
       preHandler: [replayKnownKey, createLimit],
-      schema: { body: listingCreateSchema },
+      schema: {
+        body: listingCreateSchema,
+        response: {
+          201: savedListingAnswer,
+          ...errorResponses({
+            400: 'The body is not valid',
+            401: 'Not signed in',
+            403: 'E-mail not verified',
+            429: 'Too many listings created this hour',
+          }),
+        },
+      },
     },
     async (request, reply) => {
       const listing = await createListing(
@@ -73,32 +114,64 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
         request.body,
         idempotencyKeyOf(request),
       );
-      return reply.status(201).send({ success: true, ...toListing(listing) });
+      return reply.status(201).send({ success: true as const, ...toListing(listing) });
     },
   );
 
   app.post(
     '/update/:id',
-    { ...ownerOnly, schema: { params: idParams, body: listingUpdateSchema } },
+    {
+      ...ownerOnly,
+      schema: {
+        params: idParams,
+        body: listingUpdateSchema,
+        response: {
+          200: updatedListingAnswer,
+          ...ownerErrors,
+          ...errorResponses({ 400: 'The body is not valid' }),
+        },
+      },
+    },
     async (request) => {
       const listing = await getOwnListing(app, currentUser(request), request.params.id);
       const updated = await updateListing(app, listing, request.body);
-      return { success: true, message: 'Listing updated', ...toListing(updated) };
+      return { success: true as const, message: 'Listing updated', ...toListing(updated) };
     },
   );
 
-  app.post('/mark-as-sold/:id', { ...ownerOnly, schema: { params: idParams } }, async (request) => {
-    await markListingSold(app, await getOwnListing(app, currentUser(request), request.params.id));
-    return { success: true, message: 'Listing marked as sold' };
-  });
+  app.post(
+    '/mark-as-sold/:id',
+    {
+      ...ownerOnly,
+      schema: { params: idParams, response: { 200: apiMessageSchema, ...ownerErrors } },
+    },
+    async (request) => {
+      await markListingSold(app, await getOwnListing(app, currentUser(request), request.params.id));
+      return { success: true as const, message: 'Listing marked as sold' };
+    },
+  );
 
-  app.post('/relist/:id', { ...ownerOnly, schema: { params: idParams } }, async (request) => {
-    await relistListing(app, await getOwnListing(app, currentUser(request), request.params.id));
-    return { success: true, message: 'Listing is for sale again' };
-  });
+  app.post(
+    '/relist/:id',
+    {
+      ...ownerOnly,
+      schema: { params: idParams, response: { 200: apiMessageSchema, ...ownerErrors } },
+    },
+    async (request) => {
+      await relistListing(app, await getOwnListing(app, currentUser(request), request.params.id));
+      return { success: true as const, message: 'Listing is for sale again' };
+    },
+  );
 
-  app.delete('/delete/:id', { ...ownerOnly, schema: { params: idParams } }, async (request) => {
-    await deleteListing(app, await getOwnListing(app, currentUser(request), request.params.id));
-    return { success: true, message: 'Listing deleted' };
-  });
+  app.delete(
+    '/delete/:id',
+    {
+      ...ownerOnly,
+      schema: { params: idParams, response: { 200: apiMessageSchema, ...ownerErrors } },
+    },
+    async (request) => {
+      await deleteListing(app, await getOwnListing(app, currentUser(request), request.params.id));
+      return { success: true as const, message: 'Listing deleted' };
+    },
+  );
 }

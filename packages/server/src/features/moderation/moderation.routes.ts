@@ -1,7 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { moderationReasonSchema } from '@campus-books/common/moderation.schemas';
+import { apiMessageSchema, errorResponses } from '@campus-books/common/api';
+import {
+  moderationLogEntrySchema,
+  moderationQueueItemSchema,
+  moderationReasonSchema,
+} from '@campus-books/common/moderation.schemas';
 import { currentUser } from '../../plugins/sessions';
 import {
   dismissReports,
@@ -16,48 +21,78 @@ import { moderatorHooks } from './moderators';
 const listingParams = z.object({ listingId: z.string() });
 const userParams = z.object({ userId: z.string() });
 
+const moderatorErrors = errorResponses({ 401: 'Not signed in', 403: 'Not a campus moderator' });
+const actionErrors = errorResponses({
+  400: 'The body is not valid',
+  401: 'Not signed in',
+  403: 'Not a campus moderator',
+  404: 'No such listing or user',
+  409: 'Nothing to do: already done',
+});
+const actionResponse = { 200: apiMessageSchema, ...actionErrors };
+
 /** /api/moderation: the campus moderators' queue, actions and audit log (403 for anyone else). */
 export default async function moderationRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const moderatorOnly = moderatorHooks(app);
 
-  app.get('/queue', moderatorOnly, async () => moderationQueue(app));
-  app.get('/log', moderatorOnly, async () => moderationLogEntries(app));
+  app.get(
+    '/queue',
+    {
+      ...moderatorOnly,
+      schema: { response: { 200: z.array(moderationQueueItemSchema), ...moderatorErrors } },
+    },
+    async () => moderationQueue(app),
+  );
+  app.get(
+    '/log',
+    {
+      ...moderatorOnly,
+      schema: { response: { 200: z.array(moderationLogEntrySchema), ...moderatorErrors } },
+    },
+    async () => moderationLogEntries(app),
+  );
 
   app.post(
     '/listings/:listingId/dismiss',
-    { ...moderatorOnly, schema: { params: listingParams } },
+    { ...moderatorOnly, schema: { params: listingParams, response: actionResponse } },
     async (request) => {
       await dismissReports(app, currentUser(request), request.params.listingId);
-      return { success: true, message: 'Reports dismissed' };
+      return { success: true as const, message: 'Reports dismissed' };
     },
   );
 
   app.post(
     '/listings/:listingId/remove',
-    { ...moderatorOnly, schema: { params: listingParams, body: moderationReasonSchema } },
+    {
+      ...moderatorOnly,
+      schema: { params: listingParams, body: moderationReasonSchema, response: actionResponse },
+    },
     async (request) => {
       const { listingId } = request.params;
       await removeListing(app, currentUser(request), listingId, request.body.reason);
-      return { success: true, message: 'Listing removed; the seller was told why' };
+      return { success: true as const, message: 'Listing removed; the seller was told why' };
     },
   );
 
   app.post(
     '/users/:userId/suspend',
-    { ...moderatorOnly, schema: { params: userParams, body: moderationReasonSchema } },
+    {
+      ...moderatorOnly,
+      schema: { params: userParams, body: moderationReasonSchema, response: actionResponse },
+    },
     async (request) => {
       await suspendUser(app, currentUser(request), request.params.userId, request.body.reason);
-      return { success: true, message: 'Seller suspended' };
+      return { success: true as const, message: 'Seller suspended' };
     },
   );
 
   app.post(
     '/users/:userId/unsuspend',
-    { ...moderatorOnly, schema: { params: userParams } },
+    { ...moderatorOnly, schema: { params: userParams, response: actionResponse } },
     async (request) => {
       await unsuspendUser(app, currentUser(request), request.params.userId);
-      return { success: true, message: 'Seller unsuspended' };
+      return { success: true as const, message: 'Seller unsuspended' };
     },
   );
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { apiMessageSchema, errorResponses } from '@campus-books/common/api';
 import { reportSchema } from '@campus-books/common/moderation.schemas';
 import { currentUser } from '../../plugins/sessions';
 import { reportListing } from './reports.service';
@@ -12,13 +13,26 @@ export default async function reportRoutes(fastify: FastifyInstance) {
     '/:listingId',
     {
       preValidation: app.requireVerifiedUser,
-      schema: { params: z.object({ listingId: z.string() }), body: reportSchema },
+      schema: {
+        params: z.object({ listingId: z.string() }),
+        body: reportSchema,
+        response: {
+          201: apiMessageSchema,
+          ...errorResponses({
+            400: 'The body is not valid',
+            401: 'Not signed in',
+            403: 'E-mail not verified, or your own listing',
+            404: 'No such listing',
+            409: 'Already reported by you',
+          }),
+        },
+      },
     },
     async (request, reply) => {
       await reportListing(app, currentUser(request), request.params.listingId, request.body);
       return reply
         .status(201)
-        .send({ success: true, message: 'Thanks: the campus moderators will look at it' });
+        .send({ success: true as const, message: 'Thanks: the campus moderators will look at it' });
     },
   );
 }

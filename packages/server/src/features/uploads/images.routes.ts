@@ -6,6 +6,7 @@ import {
   imageVariantFallbacks,
   type ImageVariant,
 } from '@campus-books/common/images';
+import { errorResponses } from '@campus-books/common/api';
 import { notFound } from '../../lib/errors';
 import { imageFolder } from './images.service';
 
@@ -33,9 +34,21 @@ const CACHE_STAND_IN = 'public, max-age=86400';
  * that file: it is answered with the next larger variant it has, never a 404.
  */
 export default async function imagesRoutes(app: FastifyInstance) {
-  app
-    .withTypeProvider<ZodTypeProvider>()
-    .get('/:id/:file', { schema: { params } }, async (request, reply) => {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/:id/:file',
+    {
+      schema: {
+        params,
+        response: {
+          200: {
+            description: 'The WebP file (or the next larger variant the image has)',
+            content: { 'image/webp': { schema: z.string().meta({ format: 'binary' }) } },
+          },
+          ...errorResponses({ 400: 'Not an image URL', 404: 'No such image' }),
+        },
+      },
+    },
+    async (request, reply) => {
       const { id, file } = request.params;
       if (!IMAGE_ID.test(id)) throw notFound('Image not found');
       const folder = imageFolder(id);
@@ -51,11 +64,15 @@ export default async function imagesRoutes(app: FastifyInstance) {
         cacheControl = CACHE_STAND_IN;
       }
       if (!bytes) throw notFound('Image not found');
-      return reply
-        .header('Content-Type', 'image/webp')
-        .header('Cache-Control', cacheControl)
-        .header('X-Content-Type-Options', 'nosniff')
-        .header('Content-Security-Policy', "default-src 'none'; sandbox")
-        .send(bytes);
-    });
+      return (
+        reply
+          .header('Content-Type', 'image/webp')
+          .header('Cache-Control', cacheControl)
+          .header('X-Content-Type-Options', 'nosniff')
+          .header('Content-Security-Policy', "default-src 'none'; sandbox")
+          // A Buffer is sent as it is; the schema above only documents it.
+          .send(bytes as unknown as string)
+      );
+    },
+  );
 }

@@ -1,5 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { apiMessageSchema, errorResponses } from '@campus-books/common/api';
 import { MAX_UPLOADS_PER_HOUR } from '@campus-books/common/images';
 import { images, type ImageRow } from '../../db/schema';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
@@ -15,6 +17,34 @@ import { DatabaseLocker } from './upload-locker';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+
+/**
+ * What tus writes (the routes hand the raw response over, so these schemas document, they do not
+ * serialise): headers for every step, and the stored image as JSON when the last chunk arrives.
+ */
+const uploadedImage = z.object({
+  success: z.literal(true),
+  _id: z.string(),
+  url: z.string().describe("The image's URL, for a listing's imageUrls or an avatar"),
+  width: z.number().int(),
+  height: z.number().int(),
+});
+const uploaderErrors = errorResponses({
+  400: 'A query string, or a tus header is missing',
+  401: 'Not signed in',
+  403: 'E-mail not verified',
+  404: 'No such upload of yours',
+  409: 'The image is being processed or is in use',
+  413: 'The image is too large',
+  415: 'Not a JPEG, PNG, WebP or HEIC image',
+  429: 'Too many uploads this hour',
+});
+const uploadResponses = {
+  200: uploadedImage.describe('The last chunk arrived: the image is stored'),
+  201: z.undefined().describe('Created: the Location header names the upload'),
+  204: z.undefined().describe('Chunk stored: Upload-Offset says how far (tus)'),
+  ...uploaderErrors,
+};
 
 export const UPLOAD_QUERY_REFUSED = 'Upload URLs take no query string';
 const BEING_PROCESSED = 'This image is still being processed: try again in a moment';
@@ -111,8 +141,10 @@ export default async function uploadsRoutes(app: FastifyInstance) {
     }
   }
 
-  app.post('/', { preHandler: [app.requireVerifiedUser, countUpload] }, (request, reply) =>
-    handOver(request, reply),
+  app.post(
+    '/',
+    { preHandler: [app.requireVerifiedUser, countUpload], schema: { response: uploadResponses } },
+    (request, reply) => handOver(request, reply),
   );
 
   /** Why a request about an upload in this state is refused. */
@@ -127,6 +159,12 @@ export default async function uploadsRoutes(app: FastifyInstance) {
     method: ['HEAD', 'PATCH'],
     url: '/:id',
     ...guard,
+    schema: {
+      response: {
+        ...uploadResponses,
+        200: uploadedImage.describe('HEAD: Upload-Offset says how far; PATCH: the image is stored'),
+      },
+    },
     handler: async (request, reply) => {
       const row = await ownUpload(request);
       if (row.status !== 'uploading') throw refusal(row.status);
@@ -137,18 +175,29 @@ export default async function uploadsRoutes(app: FastifyInstance) {
   // tus termination of an upload in progress, and deletion of a processed one nothing uses yet. The
   // row's status is re-checked in the deleting statement itself, so of racing requests (two
   // DELETEs, a DELETE and the PATCH finishing the upload) exactly one acts and the others get 4xx.
-  app.delete<{ Params: { id: string } }>('/:id', guard, async (request, reply) => {
-    const row = await ownUpload(request);
-    if (row.status !== 'uploading' && row.status !== 'ready') throw refusal(row.status);
-    const userId = currentUser(request).id;
-    if (!(await deleteImageIn(app, row.id, ['uploading', 'ready'], userId))) {
-      const [now] = await app.database.db.select().from(images).where(eq(images.id, row.id));
-      throw refusal(now?.status ?? 'deleting');
-    }
-    if (row.status === 'uploading')
-      return reply.header('Tus-Resumable', '1.0.0').status(204).send();
-    return { success: true, message: 'Image deleted' };
-  });
+  const deleteSchema = {
+    response: {
+      200: apiMessageSchema.describe('A processed image nothing uses was deleted'),
+      204: z.undefined().describe('An upload in progress was terminated (tus)'),
+      ...uploaderErrors,
+    },
+  };
+  app.delete<{ Params: { id: string } }>(
+    '/:id',
+    { ...guard, schema: deleteSchema },
+    async (request, reply) => {
+      const row = await ownUpload(request);
+      if (row.status !== 'uploading' && row.status !== 'ready') throw refusal(row.status);
+      const userId = currentUser(request).id;
+      if (!(await deleteImageIn(app, row.id, ['uploading', 'ready'], userId))) {
+        const [now] = await app.database.db.select().from(images).where(eq(images.id, row.id));
+        throw refusal(now?.status ?? 'deleting');
+      }
+      if (row.status === 'uploading')
+        return reply.header('Tus-Resumable', '1.0.0').status(204).send();
+      return { success: true, message: 'Image deleted' };
+    },
+  );
 
   // Background jobs (app.jobs): run by one app server, retried when they fail.
   app.jobs.register(

@@ -6,6 +6,8 @@ import {
   profileUpdateNeedsPassword,
   profileUpdateSchema,
 } from '@campus-books/common/account.schemas';
+import { apiMessageSchema, errorResponses } from '@campus-books/common/api';
+import { currentUserSchema, sellerSchema } from '@campus-books/common/account.schemas';
 import { MESSAGES } from '@campus-books/common/messages';
 import { AppError, forbidden, notFound } from '../../lib/errors';
 import { byEmail } from '../../plugins/rate-limit';
@@ -16,6 +18,13 @@ import { findUserById } from './users.repository';
 import { deleteAccount, updateProfile } from './users.service';
 
 const userIdParams = z.object({ id: z.uuid({ error: 'must be a user id' }) });
+
+const ownAccountErrors = errorResponses({
+  400: 'The body is not valid, or the current password is wrong',
+  401: 'Not signed in',
+  403: 'Not this account',
+  429: 'Too many wrong passwords or e-mail changes',
+});
 
 /** preValidation: only the signed-in owner of /:id, checked before the body is even read. */
 async function ownerOnly(request: FastifyRequest) {
@@ -73,7 +82,14 @@ export default async function usersRoutes(fastify: FastifyInstance) {
     '/update/:id',
     {
       preValidation: [app.requireUser, ownerOnly],
-      schema: { params: userIdParams, body: profileUpdateSchema(rules) },
+      schema: {
+        params: userIdParams,
+        body: profileUpdateSchema(rules),
+        response: {
+          200: currentUserSchema.extend({ success: z.literal(true), message: z.string() }),
+          ...ownAccountErrors,
+        },
+      },
       preHandler: [passwordGuesses, checkCurrentPassword, ...emailChangeLimits],
     },
     async (request) => {
@@ -84,7 +100,7 @@ export default async function usersRoutes(fastify: FastifyInstance) {
         session.sessionId,
         request.body,
       );
-      return { success: true, message, ...toCurrentUser(user) };
+      return { success: true as const, message, ...toCurrentUser(user) };
     },
   );
 
@@ -92,23 +108,41 @@ export default async function usersRoutes(fastify: FastifyInstance) {
     '/delete/:id',
     {
       preValidation: [app.requireUser, ownerOnly],
-      schema: { params: userIdParams, body: deleteAccountSchema },
+      schema: {
+        params: userIdParams,
+        body: deleteAccountSchema,
+        response: { 200: apiMessageSchema, ...ownAccountErrors },
+      },
       preHandler: [passwordGuesses, checkCurrentPassword],
     },
     async (request, reply) => {
       await deleteAccount(app, currentUser(request).id);
       await app.sessions.end(request, reply);
-      return { success: true, message: 'Your account was deleted.' };
+      return { success: true as const, message: 'Your account was deleted.' };
     },
   );
 
   app.get(
     '/get/:id',
-    { preValidation: app.requireVerifiedUser, schema: { params: userIdParams } },
+    {
+      preValidation: app.requireVerifiedUser,
+      schema: {
+        params: userIdParams,
+        response: {
+          200: sellerSchema.extend({ success: z.literal(true) }),
+          ...errorResponses({
+            400: 'Not a user id',
+            401: 'Not signed in',
+            403: 'E-mail not verified',
+            404: 'No such user',
+          }),
+        },
+      },
+    },
     async (request) => {
       const seller = await findUserById(app.database.db, request.params.id);
       if (!seller) throw notFound('No user found');
-      return { success: true, ...toSeller(seller) };
+      return { success: true as const, ...toSeller(seller) };
     },
   );
 }
