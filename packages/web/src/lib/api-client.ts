@@ -1,4 +1,6 @@
 import type { ApiErrorBody } from '@campus-books/common/api';
+import { FROM_CACHE_HEADER } from './offline-cache';
+import { noteApiAnswer } from './offline-status';
 
 /** A failed API call: the server's message, HTTP status (0 for a network failure) and field errors. */
 export class ApiError extends Error {
@@ -15,6 +17,13 @@ export class ApiError extends Error {
 }
 
 const GENERIC_MESSAGE = 'Something went wrong';
+/** A write refused before it left the device: the browser is offline. Nothing is queued. */
+export const OFFLINE_WRITE_MESSAGE =
+  "You're offline: nothing was sent. Try again when you're back online.";
+/** A write whose connection failed while the browser thought it was online: it may have arrived. */
+const LOST_WRITE_MESSAGE =
+  'The connection failed, so your change may not have been saved. Check your connection and try again.';
+const OFFLINE_READ_MESSAGE = "You're offline, and this page isn't saved on this device yet.";
 
 function isErrorBody(value: unknown): value is ApiErrorBody {
   return (
@@ -36,10 +45,13 @@ export async function apiRequest<T>(
   } = {},
 ): Promise<T> {
   const hasBody = init.body !== undefined;
+  const method = init.method ?? (hasBody ? 'POST' : 'GET');
+  const isWrite = method !== 'GET';
+  if (isWrite && !navigator.onLine) throw new ApiError(OFFLINE_WRITE_MESSAGE, 0);
   let response: Response;
   try {
     response = await fetch(path, {
-      method: init.method ?? (hasBody ? 'POST' : 'GET'),
+      method,
       credentials: 'same-origin',
       headers: {
         ...(hasBody ? { 'Content-Type': 'application/json' } : {}),
@@ -51,8 +63,11 @@ export async function apiRequest<T>(
     });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError(GENERIC_MESSAGE, 0);
+    const offline = !navigator.onLine;
+    if (isWrite) throw new ApiError(offline ? OFFLINE_WRITE_MESSAGE : LOST_WRITE_MESSAGE, 0);
+    throw new ApiError(offline ? OFFLINE_READ_MESSAGE : GENERIC_MESSAGE, 0);
   }
+  if (!isWrite) noteApiAnswer(response.headers.has(FROM_CACHE_HEADER));
 
   let data: unknown = null;
   const text = await response.text().catch(() => '');
