@@ -67,7 +67,8 @@ export async function apiRequest<T>(
     if (isWrite) throw new ApiError(offline ? OFFLINE_WRITE_MESSAGE : LOST_WRITE_MESSAGE, 0);
     throw new ApiError(offline ? OFFLINE_READ_MESSAGE : GENERIC_MESSAGE, 0);
   }
-  if (!isWrite) noteApiAnswer(response.headers.has(FROM_CACHE_HEADER));
+  // The configuration every page reads says nothing about whether the page's own data is live.
+  if (!isWrite && path !== '/api/config') noteApiAnswer(response.headers.has(FROM_CACHE_HEADER));
 
   let data: unknown = null;
   const text = await response.text().catch(() => '');
