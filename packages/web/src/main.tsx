@@ -11,6 +11,14 @@ import './index.css';
 
 prefetchLandingData(queryClient, window.location);
 
+// The service worker (src/sw.ts) keeps the app and the listings seen for offline use; it is
+// registered once the page has loaded, so it never competes with the first paint.
+if (import.meta.env.PROD && 'serviceWorker' in navigator) {
+  window.addEventListener('load', () => {
+    navigator.serviceWorker.register('/sw.js').catch(() => undefined);
+  });
+}
+
 // A transition lets React render the first page in slices, yielding to the browser between them,
 // rather than in one long task that would hold up a phone's main thread.
 startTransition(() => {

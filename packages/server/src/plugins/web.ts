@@ -13,6 +13,10 @@ export const WEB_DIST_DIR = path.resolve(
   '../../../web/dist',
 );
 
+/** The service worker (docs/decisions/011): the browser must ask for a new one on every visit. */
+const SERVICE_WORKER_FILE = 'sw.js';
+const MANIFEST_FILE = 'manifest.webmanifest';
+
 /** Paths the single-page app never answers: API calls, and anything that looks like a file. */
 function isAppRoute(url: string): boolean {
   const pathname = url.split('?')[0] ?? '/';
@@ -58,8 +62,14 @@ export default fp(
       preCompressed: true,
       setHeaders(res, filePath) {
         res.header('X-Content-Type-Options', 'nosniff');
+        const name = path.basename(filePath).replace(/\.(br|gz)$/, '');
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
           res.header('Cache-Control', 'public, max-age=31536000, immutable');
+        } else if (name === SERVICE_WORKER_FILE) {
+          // Checked on every visit, so a deploy's worker (and its new shell) is found at once.
+          res.header('Cache-Control', 'no-cache');
+        } else if (name === MANIFEST_FILE) {
+          res.header('Cache-Control', 'public, max-age=600');
         } else {
           res.header('Cache-Control', 'public, max-age=3600');
         }

@@ -2,6 +2,7 @@ import { Suspense } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { Footer } from '../components/layout/footer';
 import { Header } from '../components/layout/header';
+import { OfflineNotice } from '../components/layout/offline-notice';
 import { Loading } from '../components/ui/spinner';
 import { RouteErrorBoundary } from './route-error-boundary';
 import { ScrollToTop } from './scroll-to-top';
@@ -19,6 +20,7 @@ export function RootLayout() {
       </a>
       <ScrollToTop />
       <Header />
+      <OfflineNotice />
       {/* At least a screen high (less the header), so the footer starts below the fold and does
           not jump down when the page's data arrives. */}
       <main

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiRequest } from './api-client';
+import { ApiError, apiRequest, OFFLINE_WRITE_MESSAGE } from './api-client';
 
-function answer(status: number, body: unknown) {
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async () => new Response(JSON.stringify(body), { status })),
-  );
+function answer(status: number, body: unknown, onLine = true) {
+  vi.stubGlobal('navigator', { onLine });
+  const fetch = vi.fn(async () => new Response(JSON.stringify(body), { status }));
+  vi.stubGlobal('fetch', fetch);
+  return fetch;
 }
 
 describe('apiRequest errors', () => {
@@ -25,5 +25,45 @@ describe('apiRequest errors', () => {
     answer(429, { success: false, statusCode: 429, message: 'Too many attempts.' });
     const refused = await apiRequest('/api/auth/signin', { body: {} }).catch((e: unknown) => e);
     expect(refused).toMatchObject({ status: 429, challengeRequired: false });
+  });
+});
+
+describe('apiRequest offline', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('refuses a write while the browser is offline, without sending it', async () => {
+    const fetch = answer(200, { success: true }, false);
+    for (const method of ['POST', 'DELETE'] as const) {
+      const refused = await apiRequest('/api/listing/create', { method, body: {} }).catch(
+        (e: unknown) => e,
+      );
+      expect(refused).toBeInstanceOf(ApiError);
+      expect(refused).toMatchObject({ status: 0, message: OFFLINE_WRITE_MESSAGE });
+    }
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('says whether a write whose connection failed may have arrived', async () => {
+    const navigator = { onLine: true };
+    vi.stubGlobal('navigator', navigator);
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        throw new TypeError('Failed to fetch');
+      }),
+    );
+    const send = () => apiRequest('/api/listing/create', { body: {} }).catch((e: unknown) => e);
+    // Online as far as the browser knows: the request may have reached the server.
+    expect(await send()).toMatchObject({ status: 0, message: expect.stringContaining('may not') });
+    // Offline: the browser sent nothing.
+    navigator.onLine = false;
+    const read = await apiRequest('/api/listing/get').catch((e: unknown) => e);
+    expect(read).toMatchObject({ status: 0, message: expect.stringContaining("You're offline") });
+  });
+
+  it('still reads while the browser says it is offline (the service worker may answer)', async () => {
+    const fetch = answer(200, [{ id: 'a' }], false);
+    await expect(apiRequest('/api/listing/get')).resolves.toEqual([{ id: 'a' }]);
+    expect(fetch).toHaveBeenCalledOnce();
   });
 });

@@ -1,4 +1,6 @@
 import type { ApiErrorBody } from '@campus-books/common/api';
+import { FROM_CACHE_HEADER } from './offline-cache';
+import { noteApiAnswer } from './offline-status';
 
 /** A failed API call: the server's message, HTTP status (0 for a network failure) and field errors. */
 export class ApiError extends Error {
@@ -15,6 +17,13 @@ export class ApiError extends Error {
 }
 
 const GENERIC_MESSAGE = 'Something went wrong';
+/** A write refused before it left the device: the browser is offline. Nothing is queued. */
+export const OFFLINE_WRITE_MESSAGE =
+  "You're offline: nothing was sent. Try again when you're back online.";
+/** A write whose connection failed while the browser thought it was online: it may have arrived. */
+const LOST_WRITE_MESSAGE =
+  'The connection failed, so your change may not have been saved. Check your connection and try again.';
+const OFFLINE_READ_MESSAGE = "You're offline, and this page isn't saved on this device yet.";
 
 function isErrorBody(value: unknown): value is ApiErrorBody {
   return (
@@ -43,10 +52,13 @@ export async function apiResponse<T>(
   init: RequestInit = {},
 ): Promise<{ data: T; headers: Headers }> {
   const hasBody = init.body !== undefined;
+  const method = init.method ?? (hasBody ? 'POST' : 'GET');
+  const isWrite = method !== 'GET';
+  if (isWrite && !navigator.onLine) throw new ApiError(OFFLINE_WRITE_MESSAGE, 0);
   let response: Response;
   try {
     response = await fetch(path, {
-      method: init.method ?? (hasBody ? 'POST' : 'GET'),
+      method,
       credentials: 'same-origin',
       headers: {
         ...(hasBody ? { 'Content-Type': 'application/json' } : {}),
@@ -58,8 +70,12 @@ export async function apiResponse<T>(
     });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError(GENERIC_MESSAGE, 0);
+    const offline = !navigator.onLine;
+    if (isWrite) throw new ApiError(offline ? OFFLINE_WRITE_MESSAGE : LOST_WRITE_MESSAGE, 0);
+    throw new ApiError(offline ? OFFLINE_READ_MESSAGE : GENERIC_MESSAGE, 0);
   }
+  // The configuration every page reads says nothing about whether the page's own data is live.
+  if (!isWrite && path !== '/api/config') noteApiAnswer(response.headers.has(FROM_CACHE_HEADER));
 
   let data: unknown = null;
   const text = await response.text().catch(() => '');

@@ -10,6 +10,7 @@ import {
   type ReactNode,
 } from 'react';
 import { apiRequest } from './api-client';
+import { API_CACHE } from './offline-cache';
 import { SESSION_STORAGE_KEY, readStoredUser, writeStoredUser } from './session-storage';
 
 export interface Session {
@@ -74,6 +75,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     } finally {
       setUser(null);
       queryClient.clear();
+      // What this browser kept for offline use goes too (caches is absent on plain http).
+      void globalThis.caches?.delete(API_CACHE).catch(() => undefined);
     }
   }, [queryClient, setUser]);
 
