@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TEST_ENGINE } from '../../test/helpers';
-import { addUser, createInstallation, startApp } from './ops-test-helpers';
+import { addUser, createInstallation, startApp } from '../../test/support/ops-installations';
 
 const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), 'cli.ts');
 

@@ -5,7 +5,7 @@ import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config/config';
 import { createUser, openTestDatabase, TEST_ENGINE, type TestApp, type TestUser } from '../helpers';
 import { createListingAs } from '../listing-fixtures';
-import { createUploadedImage } from '../../src/features/uploads/test-uploaded-image';
+import { createUploadedImage } from '../support/test-uploaded-image';
 import { printFigure } from './security-helpers';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
