@@ -43,8 +43,8 @@ describe(`the server process (${TEST_ENGINE})`, () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   // Each engine proves its own start-up path; the other engine's case is not declared at all.
-  const onPostgres = TEST_ENGINE === 'postgres' ? it : () => {};
-  const onPglite = TEST_ENGINE === 'pglite' ? it : () => {};
+  const onPostgres = it.runIf(TEST_ENGINE === 'postgres');
+  const onPglite = it.runIf(TEST_ENGINE === 'pglite');
 
   onPostgres(
     'migrates an empty PostgreSQL database at start-up and shuts down cleanly',

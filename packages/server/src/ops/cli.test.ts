@@ -34,7 +34,7 @@ describe(`the ops commands as processes (${TEST_ENGINE})`, () => {
   });
 
   // A PostgreSQL source keeps this test fast (no initdb); both engines' code paths have their own tests.
-  const onPostgres = TEST_ENGINE === 'postgres' ? it : it.skip;
+  const onPostgres = it.runIf(TEST_ENGINE === 'postgres');
   onPostgres(
     'backs up with a one-line summary, and exits 65 on a corrupted archive and 66 on a full target',
     async () => {

@@ -48,7 +48,7 @@ async function answers(t: TestApp, catalogue: Catalogue) {
 }
 
 // The source is always the embedded database; the target needs the PostgreSQL server.
-const onPostgres = TEST_ENGINE === 'postgres' ? describe : describe.skip;
+const onPostgres = describe.runIf(TEST_ENGINE === 'postgres');
 
 onPostgres('migrate-data: embedded installation to PostgreSQL and S3', () => {
   let s3: TestS3Server;

@@ -57,7 +57,7 @@ async function startWebApp(): Promise<TestApp & { origin: string }> {
 
 // The browser sees only HTML and the API's answers, which the engine does not change: it runs on
 // one engine; the Open Graph check (server-rendered from the database) runs on both.
-const onPglite = TEST_ENGINE === 'pglite' ? it : () => {};
+const onPglite = it.runIf(TEST_ENGINE === 'pglite');
 
 describe(`stored XSS in a real browser (${TEST_ENGINE})`, () => {
   let t: TestApp & { origin: string };
