@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { PageTitle } from '../../components/page-title';
 import { Button } from '../../components/ui/button';
 import { paths } from '../../config/paths';
-import { useAlerts, useDeleteAlert, useUpdateAlert } from './alerts-api';
+import { useAlerts, useDeleteAlert, useUpdateAlert } from '../../api/alerts-api';
 
 /** What an alert watches, in words. */
 export function describeAlert(alert: Alert): string {

@@ -2,7 +2,7 @@ import { Link, useSearchParams } from 'react-router';
 import { PageTitle } from '../../components/page-title';
 import { Button } from '../../components/ui/button';
 import { paths } from '../../config/paths';
-import { useUnsubscribe } from './alerts-api';
+import { useUnsubscribe } from '../../api/alerts-api';
 
 /**
  * /alerts/unsubscribe?token=…: the page an alert mail links to. Opening it changes nothing (mail

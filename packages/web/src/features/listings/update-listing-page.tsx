@@ -5,7 +5,7 @@ import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
 import { useSession } from '../../lib/session';
 import { useListing } from './api/get-listing';
-import { useRelistListing } from './api/relist-listing';
+import { useRelistListing } from '../../api/listings/relist-listing';
 import { useUpdateListing } from './api/update-listing';
 import { ListingForm } from './listing-form';
 import { ListingFormLayout } from './listing-form-layout';

@@ -36,7 +36,7 @@ export function AccountActions({
   }, []);
   const leaveThen = (run: () => void) => {
     afterLeaving.current = run;
-    navigate(paths.home, { replace: true });
+    void navigate(paths.home, { replace: true });
   };
 
   const confirmDelete = () =>

@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
 import { PageTitle } from '../../components/page-title';
 import { paths } from '../../config/paths';
-import { ListingCard, PHONE_CARD_SIZES } from '../listings/listing-card';
-import { useSavedListings } from './saved-api';
+import { ListingCard, PHONE_CARD_SIZES } from '../../components/listing-card';
+import { useSavedListings } from '../../api/saved-api';
 
 /** /saved: the listings the student saved; sold ones stay, marked sold. */
 export default function SavedPage() {

@@ -5,8 +5,8 @@ import {
   type ReportReason,
 } from '@campus-books/common/constants';
 import { useEffect, useId, useRef, useState } from 'react';
-import { Button } from '../../components/ui/button';
-import { useReportListing } from './api/report-listing';
+import { Button } from './ui/button';
+import { useReportListing } from '../api/report-listing';
 
 /** "Report" on a listing page: a reason from the fixed list and an optional note, in a dialog. */
 export function ReportListing({ listingId }: { listingId: string }) {
