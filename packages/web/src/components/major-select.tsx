@@ -18,6 +18,9 @@ interface Option {
   value: string;
 }
 
+/** 'Any major' leaves the box empty, showing its placeholder. */
+const textOf = (option: Option | null | undefined) => (option?.value ? option.label : '');
+
 /** A searchable dropdown over the campus majors (downshift's WAI-ARIA combobox with a listbox popup). */
 export function MajorSelect({
   id,
@@ -44,10 +47,12 @@ export function MajorSelect({
     useCombobox<Option>({
       items: options,
       inputId,
-      itemToString: (option) => option?.label ?? '',
+      itemToString: textOf,
       itemToKey: (option) => option?.value,
       selectedItem: selected,
-      inputValue: query ?? selectedLabel,
+      // The box's text is downshift's own (a controlled text drops keys typed fast); what was typed
+      // filters the options until the list closes.
+      initialInputValue: selectedLabel,
       onInputValueChange: ({ inputValue, type }) => {
         if (type === useCombobox.stateChangeTypes.InputChange) setQuery(inputValue);
       },
@@ -58,6 +63,14 @@ export function MajorSelect({
         if (!opened) setQuery(null);
       },
       stateReducer: (state, { type, changes }) => {
+        // Closing shows the chosen major again, whatever was typed.
+        if (state.isOpen && changes.isOpen === false) {
+          const chosen =
+            type === useCombobox.stateChangeTypes.InputBlur
+              ? state.selectedItem
+              : changes.selectedItem;
+          return { ...changes, selectedItem: chosen, inputValue: textOf(chosen) };
+        }
         switch (type) {
           case useCombobox.stateChangeTypes.InputChange:
             // Typing highlights the first major found, not the 'Any major' row above it.
@@ -68,7 +81,11 @@ export function MajorSelect({
             };
           case useCombobox.stateChangeTypes.InputBlur:
             // Leaving the box (Tab, a tap elsewhere) chooses nothing: only Enter or a click does.
-            return { ...changes, selectedItem: state.selectedItem };
+            return {
+              ...changes,
+              selectedItem: state.selectedItem,
+              inputValue: textOf(state.selectedItem),
+            };
           default:
             return changes;
         }
