@@ -4,12 +4,16 @@
  *   node --import tsx bench/explain.ts --engine postgres --size 100000 [--runs 30] [--plans]
  * or on a catalogue already generated (bench/generate/cli.ts), which is migrated first:
  *   node --import tsx bench/explain.ts --database-url postgres://…/db | --data-dir DIR
+ * With --shapes, instead of the bench's scenarios: the full plan of each query shape in
+ * docs/search-query-plans.md (the search's main shapes, a seller's listings, by id), as Markdown.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { sql } from 'drizzle-orm';
-import { listingSearchSchema } from '@campus-books/common/listing.schemas';
-import { openDatabase } from '../packages/server/src/db/database';
+import { eq, sql } from 'drizzle-orm';
+import { listingSearchSchema, type ListingSearchQuery } from '@campus-books/common/listing.schemas';
+import { openDatabase, type Db } from '../packages/server/src/db/database';
+import { listings } from '../packages/server/src/db/schema';
+import { findListingsQuery } from '../packages/server/src/features/listings/listings.repository';
 import {
   searchListings,
   searchStatements,
@@ -26,6 +30,7 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '42' },
     runs: { type: 'string', default: '30' },
     plans: { type: 'boolean', default: false },
+    shapes: { type: 'boolean', default: false },
     'postgres-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
     'database-url': { type: 'string' },
     'data-dir': { type: 'string' },
@@ -68,6 +73,72 @@ function literal(value: unknown): string {
   return `'${String(value).replace(/'/g, "''")}'`;
 }
 
+/** The query shapes of docs/search-query-plans.md. */
+const SHAPES: [string, ListingSearchQuery][] = [
+  ['Default search (home, /search with no filter)', {}],
+  ['Name search: searchTerm=calculus', { searchTerm: 'calculus' }],
+  ['Name search with a typo: searchTerm=calclus', { searchTerm: 'calclus' }],
+  ['Two words, each misspelled: searchTerm=orgnic chemstry', { searchTerm: 'orgnic chemstry' }],
+  [
+    'Name search, explicit sort: searchTerm=calculus&sort=createdAt',
+    { searchTerm: 'calculus', sort: 'createdAt' },
+  ],
+  [
+    'condition + school + major, price sort',
+    {
+      condition: 'good',
+      Bschool: 'true',
+      major: 'Computer Science',
+      sort: 'regularPrice',
+      order: 'asc',
+    },
+  ],
+  ['Price sort, no filter: sort=regularPrice&order=desc', { sort: 'regularPrice', order: 'desc' }],
+  ['Course number: courseNumber=211', { courseNumber: '211' }],
+  ['Deep page: startIndex=900', { startIndex: 900 }],
+];
+
+async function explainShape(
+  db: Db,
+  title: string,
+  query: { toSQL(): { sql: string; params: unknown[] } },
+) {
+  const built = query.toSQL();
+  const text = built.sql.replace(/\$(\d+)/g, (_m, n: string) =>
+    literal(built.params[Number(n) - 1]),
+  );
+  const plan = (await db.execute(sql.raw(`EXPLAIN (ANALYZE, BUFFERS) ${text}`))) as unknown as {
+    rows: Record<string, string>[];
+  };
+  const lines = plan.rows.map((r) => Object.values(r)[0]!);
+  console.log(`\n### ${title}\n\n\`\`\`\n${lines.join('\n')}\n\`\`\``);
+}
+
+async function explainShapes(db: Db) {
+  for (const [title, query] of SHAPES) {
+    const statements = await searchStatements(db, query);
+    for (const [i, statement] of statements.entries()) {
+      const part = statements.length > 1 ? (i === 0 ? ' (best matches)' : ' (other matches)') : '';
+      await explainShape(db, title + part, statement);
+    }
+  }
+  const [sample] = await db
+    .select({ id: listings.id, userId: listings.userId })
+    .from(listings)
+    .limit(1);
+  if (!sample) return;
+  await explainShape(
+    db,
+    "A seller's own listings: GET /api/user/listings/{id}",
+    findListingsQuery(db, sample.userId),
+  );
+  await explainShape(
+    db,
+    'By id: GET /api/listing/get/{id}',
+    db.select().from(listings).where(eq(listings.id, sample.id)),
+  );
+}
+
 try {
   const [{ n }] = (
     (await database.db.execute(sql`SELECT count(*)::int AS n FROM listings`)) as unknown as {
@@ -75,7 +146,8 @@ try {
     }
   ).rows as [{ n: number }];
   console.log(`${engine}, ${n.toLocaleString('en-US')} listings`);
-  for (const scenario of SCENARIOS.filter((s) => s.group === 'search')) {
+  if (values.shapes) await explainShapes(database.db);
+  for (const scenario of values.shapes ? [] : SCENARIOS.filter((s) => s.group === 'search')) {
     let load: ReturnType<(typeof scenario)['load']>;
     try {
       load = scenario.load({ seed: prepared.seed, mainScript: null, mixed: null });

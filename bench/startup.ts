@@ -5,13 +5,16 @@
  *   node --import tsx bench/startup.ts --data-dir DIR [--runs 5] [--no-pin]
  * DIR is a DATA_DIR made by bench/generate/cli.ts. The server is pinned to one core, as in the bench.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { canPin, ROOT, SERVER_BUNDLE, SERVER_CORE } from './lib/server-process';
+import {
+  freePort,
+  spawnServer,
+  stopServer,
+  waitHealthy,
+} from '../packages/server/test/support/server-process';
+import { canPin, pinned, ROOT, SERVER_BUNDLE, SERVER_CORE } from './lib/server-process';
 
 const { values } = parseArgs({
   options: {
@@ -34,57 +37,18 @@ interface Startup {
   listening: number;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 async function startOnce(): Promise<{ readyMs: number; startup?: Startup }> {
-  const port = await freePort();
-  const node = [process.execPath, SERVER_BUNDLE];
-  const [command, ...args] = pin ? ['taskset', '-c', String(SERVER_CORE), ...node] : node;
-  const started = performance.now();
-  const child = spawn(command!, args, {
+  const server = spawnServer(await freePort(), {
+    entry: path.join(ROOT, SERVER_BUNDLE),
     cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    wrap: pinned(pin),
+    env: { DATA_DIR: dataDir, LOG_LEVEL: 'info' },
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  let readyMs = NaN;
-  while (Number.isNaN(readyMs)) {
-    if (child.exitCode !== null) throw new Error(`The server exited during start-up:\n${stderr}`);
-    if (performance.now() - started > 60_000) {
-      child.kill('SIGKILL');
-      throw new Error(`The server did not answer /api/health within 60 s:\n${stderr}`);
-    }
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/api/health`);
-      await res.arrayBuffer();
-      if (res.ok) readyMs = performance.now() - started;
-    } catch {
-      // not listening yet
-    }
-    if (Number.isNaN(readyMs)) await sleep(20);
-  }
-  child.kill('SIGTERM');
-  const code = await exited;
-  if (code !== 0) throw new Error(`The server exited with ${code} on SIGTERM:\n${stderr}`);
-  const line = stdout
+  const readyMs = await waitHealthy(server, { timeoutMs: 60_000 });
+  const code = await stopServer(server);
+  if (code !== 0) throw new Error(`The server exited with ${code} on SIGTERM:\n${server.output()}`);
+  const line = server
+    .output()
     .split('\n')
     .map((l) => {
       try {

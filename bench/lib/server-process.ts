@@ -1,7 +1,12 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  freePort,
+  spawnServer,
+  stopServer,
+  waitHealthy,
+} from '../../packages/server/test/support/server-process';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
 /** The server gets core 0, the load generator (this process) core 1. */
@@ -13,17 +18,6 @@ export function canPin(): boolean {
     spawnSync('taskset', ['-c', String(SERVER_CORE), 'true']).status === 0 &&
     spawnSync('nproc').stdout?.toString().trim() !== '1'
   );
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 /**
@@ -85,6 +79,10 @@ function vmHwmMb(pid: number): number {
 /** The server as `npm start` runs it: bundled by `npm run build` (packages/server/scripts/build.mjs). */
 export const SERVER_BUNDLE = 'packages/server/dist/server.js';
 
+/** Runs `argv` on the server's core when pinning. */
+export const pinned = (pin: boolean) => (argv: string[]) =>
+  pin ? ['taskset', '-c', String(SERVER_CORE), ...argv] : argv;
+
 /** Starts the production server as `npm start` does (one node process, pinned to its core). */
 export async function startServer(options: {
   dataDir: string;
@@ -92,53 +90,26 @@ export async function startServer(options: {
   logLevel: string;
   pin: boolean;
 }): Promise<RunningServer> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
   if (!existsSync(`${ROOT}${SERVER_BUNDLE}`)) {
     throw new Error(
       `${SERVER_BUNDLE} is missing: run npm run build, or the bench without --no-build`,
     );
   }
-  const node = [process.execPath, SERVER_BUNDLE];
-  const [command, ...args] = options.pin ? ['taskset', '-c', String(SERVER_CORE), ...node] : node;
-  const started = performance.now();
-  const child: ChildProcess = spawn(command!, args, {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const server = spawnServer(port, {
+    entry: `${ROOT}${SERVER_BUNDLE}`,
     cwd: ROOT,
+    wrap: pinned(options.pin),
     env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: String(port),
       PUBLIC_URL: url,
       DATA_DIR: options.dataDir,
       LOG_LEVEL: options.logLevel,
       ...options.env,
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
   });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  let hasExited = false;
-  void exited.then(() => (hasExited = true));
-
-  let readySeconds = NaN;
-  while (Number.isNaN(readySeconds)) {
-    if (hasExited) throw new Error(`The server exited during start-up:\n${stderr}`);
-    if (performance.now() - started > 60_000) {
-      child.kill('SIGKILL');
-      throw new Error(`The server did not answer /api/health within 60 s:\n${stderr}`);
-    }
-    try {
-      const res = await fetch(`${url}/api/health`);
-      if (res.ok) readySeconds = (performance.now() - started) / 1000;
-    } catch {
-      // not listening yet
-    }
-    if (Number.isNaN(readySeconds)) await sleep(20);
-  }
-
-  const pid = child.pid!;
+  const readySeconds = (await waitHealthy(server, { timeoutMs: 60_000 })) / 1000;
+  const pid = server.child.pid!;
   return {
     url,
     pid,
@@ -146,11 +117,7 @@ export async function startServer(options: {
     peakRssMb: () => vmHwmMb(pid),
     cpuMs: () => cpuMsOf(pid),
     async stop() {
-      if (hasExited) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
+      await stopServer(server);
     },
   };
 }

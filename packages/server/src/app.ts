@@ -16,6 +16,7 @@ import docsRoutes from './features/docs/docs.routes';
 import healthRoutes from './features/health/health.routes';
 import listingCachesPlugin from './features/listings/listings.cache';
 import listingExpiryPlugin from './features/listings/listing-expiry';
+import { findListingPageHead } from './features/listings/listing-page-meta';
 import listingLinkRoutes from './features/listings/listing-links.routes';
 import moderationRoutes from './features/moderation/moderation.routes';
 import reportRoutes from './features/moderation/reports.routes';
@@ -134,7 +135,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     { prefix: '/api' },
   );
 
-  if (options.serveWeb) await app.register(webPlugin, { distDir: options.webDistDir });
+  if (options.serveWeb)
+    await app.register(webPlugin, {
+      distDir: options.webDistDir,
+      listingPageHead: findListingPageHead,
+    });
   else app.setNotFoundHandler(sendRouteNotFound);
   return app;
 }

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import {
   chmodSync,
   lstatSync,
@@ -10,52 +9,18 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase, TEST_ENGINE } from './helpers';
-
-const SERVER_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
+import { freePort, spawnServer, waitHealthy } from './support/server-process';
 
 /** The server from its sources, the way `npm run dev` and the e2e suite start it, with umask 022. */
-function startServer(env: Record<string, string>) {
-  const node = JSON.stringify(process.execPath);
-  const child = spawn('/bin/sh', ['-c', `umask 022 && exec ${node} --import tsx src/server.ts`], {
-    cwd: SERVER_ROOT,
-    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, exited, output: () => output };
-}
-
-async function waitForHealth(port: number, child: ChildProcess, output: () => string) {
-  for (let i = 0; i < 1200; i += 1) {
-    if (child.exitCode !== null) throw new Error(`server exited:\n${output()}`);
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/api/health`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('server did not become healthy');
-}
+const withUmask022 = (argv: string[]) => [
+  '/bin/sh',
+  '-c',
+  `umask 022 && exec ${argv.map((arg) => JSON.stringify(arg)).join(' ')}`,
+];
 
 const modeOf = (file: string) => lstatSync(file).mode & 0o777;
 
@@ -97,14 +62,13 @@ describe(`DATA_DIR is private to the server's account (${TEST_ENGINE})`, () => {
 
     const database = TEST_ENGINE === 'postgres' ? await createPostgresDatabase(false) : undefined;
     const port = await freePort();
-    const server = startServer({
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      ...(database ? { DATABASE_URL: database.url } : {}),
+    const server = spawnServer(port, {
+      env: { DATA_DIR: dataDir, ...(database ? { DATABASE_URL: database.url } : {}) },
+      wrap: withUmask022,
     });
     try {
-      await waitForHealth(port, server.child, server.output);
-      const signUp = await fetch(`http://127.0.0.1:${port}/api/auth/signup`, {
+      await waitHealthy(server);
+      const signUp = await fetch(`${server.url}/api/auth/signup`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({

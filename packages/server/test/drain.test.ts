@@ -40,7 +40,7 @@ describe(`graceful drain on SIGTERM (${TEST_ENGINE})`, () => {
         controller.close();
       },
     });
-    const inFlight = fetch(`${server.base}/api/auth/signin`, {
+    const inFlight = fetch(`${server.url}/api/auth/signin`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body,
@@ -51,7 +51,7 @@ describe(`graceful drain on SIGTERM (${TEST_ENGINE})`, () => {
     server.child.kill('SIGTERM');
     let health: { status: number; body: unknown } | undefined;
     for (let tries = 0; tries < 200 && !health; tries += 1) {
-      const res = await fetch(`${server.base}/api/health`);
+      const res = await fetch(`${server.url}/api/health`);
       if (res.status === 503) health = { status: res.status, body: await res.json() };
       else await res.body?.cancel();
     }

@@ -1,6 +1,6 @@
 import type { Listing } from '@campus-books/common/listing.schemas';
 import { listings } from '../src/db/schema';
-import { createUploadedImage } from '../src/features/uploads/test-uploaded-image';
+import { createUploadedImage } from './support/test-uploaded-image';
 import type { TestApp, TestUser } from './helpers';
 
 /** A body the create form would send (spec section 3 defaults). */

@@ -199,6 +199,50 @@ test('the Major box finds what students mean: "comp sci", "CS", "econ"', async (
   await expect(options.filter({ hasText: 'Economics (Business)' })).toBeVisible();
 });
 
+test('the Major box works from the keyboard: type, filter, arrows, Enter, Escape', async ({
+  page,
+}) => {
+  await page.goto('/search');
+  await expect(page.getByRole('heading', { name: 'Listing results' })).toBeVisible();
+  const toggle = page.getByRole('button', { name: 'Search filters' });
+  if (await toggle.isVisible()) await toggle.click();
+  const major = page.getByRole('combobox', { name: 'Major' });
+  const listbox = page.getByRole('listbox', { name: 'Major' });
+  const options = listbox.getByRole('option');
+
+  await major.focus();
+  await major.pressSequentially('econ');
+  // Filtered: 'Any major' and the three economics majors, the first one found highlighted.
+  await expect(options).toHaveText([
+    'Any major',
+    'Economics (Arts & Sciences)',
+    'Economics (Business)',
+    'Mathematical Economics',
+  ]);
+  await expect(major).toHaveAttribute(
+    'aria-activedescendant',
+    (await options.nth(1).getAttribute('id'))!,
+  );
+  await major.press('ArrowDown');
+  await expect(major).toHaveAttribute(
+    'aria-activedescendant',
+    (await options.nth(2).getAttribute('id'))!,
+  );
+  await major.press('Enter');
+  await expect(major).toHaveValue('Economics (Business)');
+  await expect(listbox).toBeHidden();
+
+  // An alias by keyboard too; Escape closes without choosing, and the choice stays.
+  await major.fill('');
+  await major.pressSequentially('CS');
+  await expect(options.nth(1)).toHaveText('Computer Science');
+  await major.press('Escape');
+  await expect(listbox).toBeHidden();
+  await expect(major).toHaveValue('Economics (Business)');
+  await page.getByRole('form', { name: 'Filters' }).getByRole('button', { name: 'Search' }).click();
+  await expect(page).toHaveURL(/major=Economics(\+|%20)Business/);
+});
+
 test('search: the spec\'s sort order and a visible "Loading..."', async ({ page }, testInfo) => {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));

@@ -8,12 +8,12 @@ import { IMAGE_VARIANTS, imageIdFromUrl } from '@campus-books/common/images';
 import { TEST_ENGINE, createTestApp, openTestDatabase } from '../../test/helpers';
 import { createListingAs } from '../../test/listing-fixtures';
 import { releaseImages } from '../features/uploads/images.service';
-import { uploadImage } from '../features/uploads/tus-test-client';
+import { uploadImage } from '../../test/support/tus-test-client';
 import { createLocalStorage } from '../lib/storage/local-storage';
 import type { Storage } from '../lib/storage/storage';
 import { allImageFileKeys, imageFileKeys, writeBackup } from './backup';
-import { photo } from './catalogue';
-import { addUser } from './ops-test-helpers';
+import { photo } from '../../test/support/catalogue';
+import { addUser } from '../../test/support/ops-installations';
 import { restoreBackup } from './restore';
 
 describe(`a backup while the data changes (${TEST_ENGINE})`, () => {

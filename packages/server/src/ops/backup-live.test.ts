@@ -6,11 +6,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { TEST_ENGINE } from '../../test/helpers';
 import { listingBody } from '../../test/listing-fixtures';
 import { runBackup } from './backup-command';
-import { photo } from './catalogue';
-import { addUser, createInstallation, startApp } from './ops-test-helpers';
+import { photo } from '../../test/support/catalogue';
+import { addUser, createInstallation, startApp } from '../../test/support/ops-installations';
 import { noProgress } from './progress';
 import { runRestore } from './restore-command';
-import { startServerProcess } from './server-process';
+import { startServer, stopServer } from '../../test/support/server-process';
 
 const WRITES_PER_SELLER = 8;
 
@@ -66,10 +66,8 @@ describe(`a backup of a running server while students write (${TEST_ENGINE})`, (
       const sellers = [await addUser(seed), await addUser(seed), await addUser(seed)];
       await seed.close();
 
-      const server = await startServerProcess({
-        ...source.env,
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'warn',
+      const server = await startServer({
+        env: { ...source.env, NODE_ENV: 'production', LOG_LEVEL: 'warn' },
       });
       const archive = path.join(work, 'live.tar');
       try {
@@ -123,7 +121,7 @@ describe(`a backup of a running server while students write (${TEST_ENGINE})`, (
         await Promise.all(writers);
         expect(summary).toMatch(/^backup: 3 users, \d+ listings/);
       } finally {
-        expect(await server.stop()).toBe(0);
+        expect(await stopServer(server)).toBe(0);
       }
 
       // The restore verifies counts, checksums and that every listing's images are stored.

@@ -6,9 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ENGINE, type TestApp } from '../../test/helpers';
 import type { Db } from '../db/database';
 import { runBackup } from './backup-command';
-import { generateCatalogue, type Catalogue } from './catalogue';
+import { generateCatalogue, type Catalogue } from '../../test/support/catalogue';
 import { ArchiveError, RestoreRefusedError, sha256 } from './manifest';
-import { addUser, createInstallation, startApp, type Installation } from './ops-test-helpers';
+import {
+  addUser,
+  createInstallation,
+  startApp,
+  type Installation,
+} from '../../test/support/ops-installations';
 import { noProgress } from './progress';
 import { runRestore } from './restore-command';
 import { embeddedDbDir } from './targets';

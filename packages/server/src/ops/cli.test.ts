@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TEST_ENGINE } from '../../test/helpers';
-import { addUser, createInstallation, startApp } from './ops-test-helpers';
+import { addUser, createInstallation, startApp } from '../../test/support/ops-installations';
 
 const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), 'cli.ts');
 
@@ -34,7 +34,7 @@ describe(`the ops commands as processes (${TEST_ENGINE})`, () => {
   });
 
   // A PostgreSQL source keeps this test fast (no initdb); both engines' code paths have their own tests.
-  const onPostgres = TEST_ENGINE === 'postgres' ? it : it.skip;
+  const onPostgres = it.runIf(TEST_ENGINE === 'postgres');
   onPostgres(
     'backs up with a one-line summary, and exits 65 on a corrupted archive and 66 on a full target',
     async () => {

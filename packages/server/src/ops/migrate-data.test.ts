@@ -3,12 +3,16 @@ import { IMAGE_VARIANTS } from '@campus-books/common/images';
 import { buildApp } from '../app';
 import { loadConfig } from '../config/config';
 import { openDatabase } from '../db/database';
-import { startTestS3Server, type TestS3Server } from '../lib/storage/s3-test-server';
+import { startTestS3Server, type TestS3Server } from '../../test/support/s3-test-server';
 import { createPostgresDatabase, TEST_ENGINE, type TestApp } from '../../test/helpers';
-import { generateCatalogue, type Catalogue } from './catalogue';
+import { generateCatalogue, type Catalogue } from '../../test/support/catalogue';
 import { sha256 } from './manifest';
 import { runMigrateData } from './migrate-data-command';
-import { createInstallation, startApp, type Installation } from './ops-test-helpers';
+import {
+  createInstallation,
+  startApp,
+  type Installation,
+} from '../../test/support/ops-installations';
 import { noProgress } from './progress';
 
 /** The catalogue's 6 images, each stored as every variant. */
@@ -44,7 +48,7 @@ async function answers(t: TestApp, catalogue: Catalogue) {
 }
 
 // The source is always the embedded database; the target needs the PostgreSQL server.
-const onPostgres = TEST_ENGINE === 'postgres' ? describe : describe.skip;
+const onPostgres = describe.runIf(TEST_ENGINE === 'postgres');
 
 onPostgres('migrate-data: embedded installation to PostgreSQL and S3', () => {
   let s3: TestS3Server;

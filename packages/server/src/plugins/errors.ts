@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import type { ApiErrorBody } from '@campus-books/common/api';
 import { MESSAGES } from '@campus-books/common/messages';
-import { AppError } from '../lib/errors';
+import { AppError, errorBody } from '../lib/errors';
 import { setBareSecurityHeaders } from './security-headers';
 
 interface ValidationIssue {
@@ -43,7 +43,7 @@ function describeValidation(error: FastifyError): ApiErrorBody {
       message = `Invalid parameter '${first.field}': ${first.message}`;
     else message = `${first.field}: ${first.message}`;
   }
-  return { success: false, statusCode: 400, message, errors };
+  return errorBody(400, message, { errors });
 }
 
 /** Network errors and PostgreSQL's "connection" / "operator intervention" classes (08, 57P). */
@@ -75,13 +75,10 @@ export default fp(async function errorsPlugin(app: FastifyInstance) {
       return reply.status(400).send(describeValidation(error));
     }
     if (error instanceof AppError) {
-      const body: ApiErrorBody = {
-        success: false,
-        statusCode: error.statusCode,
-        message: error.message,
+      const body = errorBody(error.statusCode, error.message, {
         ...(error.errors ? { errors: error.errors } : {}),
         ...error.extra,
-      };
+      });
       return reply.status(error.statusCode).send(body);
     }
     const status = isDatabaseUnavailable(error) ? 503 : (error.statusCode ?? 500);
@@ -95,27 +92,24 @@ export default fp(async function errorsPlugin(app: FastifyInstance) {
                 error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
               ? 'The request body is not valid JSON'
               : error.message;
-      return reply.status(status).send({ success: false, statusCode: status, message });
+      return reply.status(status).send(errorBody(status, message));
     }
     request.log.error({ err: error }, 'request failed');
-    const unavailable = status === 503;
-    return reply.status(unavailable ? 503 : 500).send({
-      success: false,
-      statusCode: unavailable ? 503 : 500,
-      message: unavailable
-        ? 'The service is temporarily unavailable, please try again shortly'
-        : 'Something went wrong on our side, please try again',
-    });
+    return status === 503
+      ? reply
+          .status(503)
+          .send(errorBody(503, 'The service is temporarily unavailable, please try again shortly'))
+      : reply
+          .status(500)
+          .send(errorBody(500, 'Something went wrong on our side, please try again'));
   });
 });
 
 /** 404 for an unknown route, in the API's error shape. */
 export function sendRouteNotFound(request: FastifyRequest, reply: FastifyReply) {
-  return reply.status(404).send({
-    success: false,
-    statusCode: 404,
-    message: `Not found: ${request.method} ${request.url.split('?')[0]}`,
-  });
+  return reply
+    .status(404)
+    .send(errorBody(404, `Not found: ${request.method} ${request.url.split('?')[0]}`));
 }
 
 /**
@@ -132,5 +126,5 @@ export function sendFrameworkError(
     status === 414 ? 'A path parameter is too long' : 'The request path is not a valid URL';
   request.log.info({ err: error }, 'refused by the router');
   setBareSecurityHeaders(reply);
-  return reply.status(status).send({ success: false, statusCode: status, message });
+  return reply.status(status).send(errorBody(status, message));
 }

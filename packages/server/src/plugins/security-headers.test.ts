@@ -7,7 +7,7 @@ import { buildApp } from '../app';
 import { loadConfig } from '../config/config';
 import { createUser, openTestDatabase, TEST_ENGINE, type TestApp } from '../../test/helpers';
 import { createListingAs } from '../../test/listing-fixtures';
-import { createUploadedImage } from '../features/uploads/test-uploaded-image';
+import { createUploadedImage } from '../../test/support/test-uploaded-image';
 
 const SHELL = `<!doctype html>
 <html lang="en">

@@ -4,7 +4,6 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { findListingPageHead, type PageHead } from '../features/listings/listing-page-meta';
 import { escapeHtml } from '../lib/html';
 import { sendRouteNotFound } from './errors';
 
@@ -32,9 +31,19 @@ export function withPageHead(indexHtml: string, head: PageHead): string {
   return withTitle.replace(/<\/head>/i, () => `  ${head.tags}\n  </head>`);
 }
 
+/** What a page adds to the shell's head (Open Graph tags of a shared link). */
+export interface PageHead {
+  /** Plain text; the shell escapes it. */
+  title: string;
+  /** Ready-to-insert, escaped `<meta>` and `<link>` tags. */
+  tags: string;
+}
+
 export interface WebPluginOptions {
   /** Folder of the built web app (tests point it at a small one). */
   distDir?: string;
+  /** The head of /listing/:id (features/listings), or undefined for the plain shell. */
+  listingPageHead?: (app: FastifyInstance, id: string) => Promise<PageHead | undefined>;
 }
 
 declare module 'fastify' {
@@ -88,7 +97,8 @@ export default fp(
 
     // A shared listing link previews the book; an unknown id (or a database hiccup) gets the plain shell.
     app.get<{ Params: { id: string } }>('/listing/:id', async (request, reply) => {
-      const head = await findListingPageHead(app, request.params.id).catch((error: unknown) => {
+      const findHead = options.listingPageHead ?? (async () => undefined);
+      const head = await findHead(app, request.params.id).catch((error: unknown) => {
         request.log.warn({ err: error }, 'listing page head failed');
         return undefined;
       });

@@ -34,19 +34,19 @@ describe('the PostgreSQL server stops for 30 s under traffic', () => {
   });
 
   it('answers 503 quickly while it is down and recovers by itself', async () => {
-    const user = await signUpVerified(server.base, dataDir);
-    const cover = await upload(server.base, user.cookie, await photo(1));
+    const user = await signUpVerified(server.url, dataDir);
+    const cover = await upload(server.url, user.cookie, await photo(1));
     expect(cover.status).toBe(200);
     const requests = [
-      () => call(server.base, 'GET', '/api/listing/get', { timeoutMs: HANG_MS }),
-      () => call(server.base, 'GET', '/api/auth/me', { cookie: user.cookie, timeoutMs: HANG_MS }),
+      () => call(server.url, 'GET', '/api/listing/get', { timeoutMs: HANG_MS }),
+      () => call(server.url, 'GET', '/api/auth/me', { cookie: user.cookie, timeoutMs: HANG_MS }),
       () =>
-        call(server.base, 'POST', '/api/listing/create', {
+        call(server.url, 'POST', '/api/listing/create', {
           cookie: user.cookie,
           json: listingBody('Outage book', [cover.url!]),
           timeoutMs: HANG_MS,
         }),
-      () => call(server.base, 'GET', '/api/health', { timeoutMs: HANG_MS }),
+      () => call(server.url, 'GET', '/api/health', { timeoutMs: HANG_MS }),
     ];
     for (const request of requests) expect([200, 201]).toContain((await request()).status);
 

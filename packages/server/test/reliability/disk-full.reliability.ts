@@ -37,11 +37,11 @@ describe('the disk fills up during an upload', () => {
   });
 
   it('refuses the upload clearly, keeps no partial file, changes no data, keeps serving reads', async () => {
-    const seller = await signUpVerified(server.base, dataDir);
+    const seller = await signUpVerified(server.url, dataDir);
     const photo = await bigPhoto();
-    const first = await upload(server.base, seller.cookie, photo);
+    const first = await upload(server.url, seller.cookie, photo);
     expect(first.status, JSON.stringify(first.body)).toBe(200);
-    const listing = await call(server.base, 'POST', '/api/listing/create', {
+    const listing = await call(server.url, 'POST', '/api/listing/create', {
       cookie: seller.cookie,
       json: listingBody('Before the disk filled', [first.url!]),
     });
@@ -53,14 +53,14 @@ describe('the disk fills up during an upload', () => {
       path.join(uploads, 'filler'),
       Buffer.alloc(Math.max(0, free() - photo.length - 200 * 1024)),
     );
-    const before = await call(server.base, 'GET', '/api/listing/get');
+    const before = await call(server.url, 'GET', '/api/listing/get');
 
-    const refused = await upload(server.base, seller.cookie, photo);
+    const refused = await upload(server.url, seller.cookie, photo);
     const afterFiles = free();
 
-    const search = await call(server.base, 'GET', '/api/listing/get');
-    const image = await fetch(`${server.base}${first.url!.replace(/[^/]+\.webp$/, '640.webp')}`);
-    const health = await call(server.base, 'GET', '/api/health');
+    const search = await call(server.url, 'GET', '/api/listing/get');
+    const image = await fetch(`${server.url}${first.url!.replace(/[^/]+\.webp$/, '640.webp')}`);
+    const health = await call(server.url, 'GET', '/api/health');
     console.log(
       `[figure] disk full: ${JSON.stringify({
         uploadStatus: refused.status,

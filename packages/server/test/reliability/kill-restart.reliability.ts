@@ -97,7 +97,7 @@ describe.each(['pglite', 'postgres'] as const)(
 
         // Everything acknowledged before any earlier kill is still there.
         for (const [id, names] of ack.listings) {
-          const res = await call(server.base, 'GET', `/api/listing/get/${id}`);
+          const res = await call(server.url, 'GET', `/api/listing/get/${id}`);
           if (res.status === 404 && ack.maybeDeleted.has(id)) {
             ack.listings.delete(id);
             continue;
@@ -107,14 +107,14 @@ describe.each(['pglite', 'postgres'] as const)(
           expect([...names]).toContain(res.body.name);
         }
         for (const id of ack.deleted) {
-          expect((await call(server.base, 'GET', `/api/listing/get/${id}`)).status).toBe(404);
+          expect((await call(server.url, 'GET', `/api/listing/get/${id}`)).status).toBe(404);
         }
 
         // A fresh seller per round: uploads are capped per user and hour.
-        const seller = await signUpVerified(server.base, dataDir);
+        const seller = await signUpVerified(server.url, dataDir);
         const stop = { now: false };
         const writers = Array.from({ length: WRITERS }, () =>
-          writer(server.base, seller.cookie, ack, stop),
+          writer(server.url, seller.cookie, ack, stop),
         );
         await sleep(300 + Math.random() * 1500);
         server.child.kill('SIGKILL');
@@ -135,7 +135,7 @@ describe.each(['pglite', 'postgres'] as const)(
       );
       for (const url of [...ack.images].filter((u) => !goneWithListing.has(u))) {
         const variant = url.replace(/\/[^/]+\.webp$/, '/640.webp');
-        const res = await fetch(`${server.base}${variant}`);
+        const res = await fetch(`${server.url}${variant}`);
         if (res.status !== 200) missingImages.push(`${variant}: ${res.status}`);
       }
       server.child.kill('SIGTERM');

@@ -13,7 +13,7 @@ import { imageUrl } from '@campus-books/common/images';
 import { openDatabase, type Database } from '../../src/db/database';
 import { images, jobs, listings, users } from '../../src/db/schema';
 import { hashPassword } from '../../src/features/auth/password';
-import { startTestS3Server, type TestS3Server } from '../../src/lib/storage/s3-test-server';
+import { startTestS3Server, type TestS3Server } from '../support/s3-test-server';
 import { freePort, sleep, startServer, waitHealthy, type ServerProcess } from './processes';
 
 export const HAPROXY = '/usr/sbin/haproxy';

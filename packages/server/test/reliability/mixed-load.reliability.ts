@@ -42,7 +42,7 @@ describe(`mixed load for ${SECONDS} s`, () => {
   });
 
   it('searches while listings are created, edited, sold, deleted and images uploaded', async () => {
-    const base = server.base;
+    const base = server.url;
     const listings = new Map<string, { name: string; state: State }>();
     const counts: Record<string, number> = {};
     const unexpected: string[] = [];

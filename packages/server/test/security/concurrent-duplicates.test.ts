@@ -15,8 +15,8 @@ import {
 import { signListingLink } from '../../src/features/listings/listing-links';
 import { signUnsubscribeToken } from '../../src/features/alerts/unsubscribe-token';
 import { issueEmailToken } from '../../src/features/auth/email-tokens';
-import { createUpload } from '../../src/features/uploads/tus-test-client';
-import { createUploadedImage } from '../../src/features/uploads/test-uploaded-image';
+import { createUpload } from '../support/tus-test-client';
+import { createUploadedImage } from '../support/test-uploaded-image';
 import { signUpBody } from '../accounts';
 import { createUser, TEST_ENGINE, type TestUser } from '../helpers';
 import { createListingAs, listingBody } from '../listing-fixtures';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { images } from '../../src/db/schema';
-import { createUpload } from '../../src/features/uploads/tus-test-client';
+import { createUpload } from '../support/tus-test-client';
 import { createUser, TEST_ENGINE, type TestUser } from '../helpers';
 import { checkAnswer } from './check-answer';
 import {

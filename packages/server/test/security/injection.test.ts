@@ -40,6 +40,8 @@ describe(`search: wildcards are literal, injected SQL never runs (${TEST_ENGINE}
   });
 
   it('runs no pg_sleep payload in any text parameter (each answer printed with its time)', async () => {
+    // Each payload sleeps 2 s if it runs: an answer in less is one where the sleep did not run.
+    const SLEEP_MS = 2000;
     const payloads = [
       "x' || pg_sleep(2) || '",
       "x'); SELECT pg_sleep(2); --",
@@ -57,6 +59,9 @@ describe(`search: wildcards are literal, injected SQL never runs (${TEST_ENGINE}
       }
     }
     printFigure(`pg_sleep payload answer times ms (${TEST_ENGINE})`, timings);
+    for (const [request, ms] of Object.entries(timings)) {
+      expect(ms, `${request} took as long as the injected sleep`).toBeLessThan(SLEEP_MS);
+    }
     expect(await names({})).toHaveLength(5);
   });
 });

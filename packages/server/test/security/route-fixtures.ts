@@ -1,7 +1,7 @@
 import { signUpBody } from '../accounts';
 import { createTestApp, createUser, type TestApp, type TestUser } from '../helpers';
 import { createListingAs, listingBody } from '../listing-fixtures';
-import { createUploadedImage } from '../../src/features/uploads/test-uploaded-image';
+import { createUploadedImage } from '../support/test-uploaded-image';
 import { listRoutes, type RouteEntry } from './security-helpers';
 
 /** Routes the contract promises (spec section 7 and docs/api/*.md); the app must have each. */

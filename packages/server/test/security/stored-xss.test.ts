@@ -5,7 +5,7 @@ import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config/config';
 import { createUser, openTestDatabase, TEST_ENGINE, type TestApp, type TestUser } from '../helpers';
 import { createListingAs } from '../listing-fixtures';
-import { createUploadedImage } from '../../src/features/uploads/test-uploaded-image';
+import { createUploadedImage } from '../support/test-uploaded-image';
 import { printFigure } from './security-helpers';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -57,7 +57,7 @@ async function startWebApp(): Promise<TestApp & { origin: string }> {
 
 // The browser sees only HTML and the API's answers, which the engine does not change: it runs on
 // one engine; the Open Graph check (server-rendered from the database) runs on both.
-const onPglite = TEST_ENGINE === 'pglite' ? it : () => {};
+const onPglite = it.runIf(TEST_ENGINE === 'pglite');
 
 describe(`stored XSS in a real browser (${TEST_ENGINE})`, () => {
   let t: TestApp & { origin: string };

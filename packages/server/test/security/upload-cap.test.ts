@@ -1,11 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_UPLOADS_PER_HOUR } from '@campus-books/common/images';
-import { textFile } from '../../src/features/uploads/test-images';
-import {
-  createUpload,
-  deleteUpload,
-  uploadImage,
-} from '../../src/features/uploads/tus-test-client';
+import { textFile } from '../support/test-images';
+import { createUpload, deleteUpload, uploadImage } from '../support/tus-test-client';
 import { TOO_MANY_UPLOADS } from '../../src/features/uploads/tus-server';
 import { createTestApp, createUser, TEST_ENGINE, type TestApp, type TestUser } from '../helpers';
 import { printFigure } from './security-helpers';

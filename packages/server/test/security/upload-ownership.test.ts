@@ -1,13 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { images } from '../../src/db/schema';
-import { pngImage } from '../../src/features/uploads/test-images';
-import {
-  createUpload,
-  headUpload,
-  patchUpload,
-  type TusAnswer,
-} from '../../src/features/uploads/tus-test-client';
+import { pngImage } from '../support/test-images';
+import { createUpload, headUpload, patchUpload, type TusAnswer } from '../support/tus-test-client';
 import { UPLOAD_QUERY_REFUSED } from '../../src/features/uploads/uploads.routes';
 import { createTestApp, createUser, TEST_ENGINE, type TestApp, type TestUser } from '../helpers';
 import { checkAnswer } from './check-answer';

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { IMAGE_VARIANTS } from '@campus-books/common/images';
 import { images } from '../../src/db/schema';
 import { sweepImages } from '../../src/features/uploads/images.service';
-import { pngImage, textFile } from '../../src/features/uploads/test-images';
+import { pngImage, textFile } from '../support/test-images';
 import { createUser, TEST_ENGINE, type TestApp, type TestUser } from '../helpers';
-import { createUploadTestApp } from '../../src/features/uploads/upload-test-app';
+import { createUploadTestApp } from '../support/upload-test-app';
 import { printFigure } from './security-helpers';
 
 /**

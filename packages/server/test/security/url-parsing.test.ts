@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { images, listings, users } from '../../src/db/schema';
-import { createUpload, headUpload } from '../../src/features/uploads/tus-test-client';
-import { createUploadedImage } from '../../src/features/uploads/test-uploaded-image';
+import { createUpload, headUpload } from '../support/tus-test-client';
+import { createUploadedImage } from '../support/test-uploaded-image';
 import { createUser, TEST_ENGINE, type TestUser } from '../helpers';
 import { createListingAs, listingBody } from '../listing-fixtures';
 import { checkAnswer } from './check-answer';

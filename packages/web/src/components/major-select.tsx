@@ -1,5 +1,6 @@
 import { findMajors, majorLabel } from '@campus-books/common/campus';
-import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useCombobox } from 'downshift';
+import { useId, useMemo, useState } from 'react';
 
 export interface MajorSelectProps {
   id?: string;
@@ -17,7 +18,10 @@ interface Option {
   value: string;
 }
 
-/** A searchable dropdown over the campus majors (WAI-ARIA combobox with a listbox popup). */
+/** 'Any major' leaves the box empty, showing its placeholder. */
+const textOf = (option: Option | null | undefined) => (option?.value ? option.label : '');
+
+/** A searchable dropdown over the campus majors (downshift's WAI-ARIA combobox with a listbox popup). */
 export function MajorSelect({
   id,
   label,
@@ -28,122 +32,78 @@ export function MajorSelect({
 }: MajorSelectProps) {
   const generatedId = useId();
   const inputId = id ?? generatedId;
-  const listboxId = `${inputId}-listbox`;
   const errorId = `${inputId}-error`;
   const selectedLabel = value ? (majorLabel(value) ?? value) : '';
 
+  // What the student typed since opening; null shows the chosen major and every option.
   const [query, setQuery] = useState<string | null>(null);
-  const [isOpen, setIsOpen] = useState(false);
-  const [activeIndex, setActiveIndex] = useState(0);
-  const listRef = useRef<HTMLUListElement>(null);
-
   const options = useMemo<Option[]>(() => {
     // Abbreviations and short names find what students mean ('CS', 'comp sci', 'econ').
     return [{ label: emptyLabel, value: '' }, ...findMajors(query ?? '')];
   }, [query, emptyLabel]);
+  const selected = options.find((o) => o.value === value) ?? { label: selectedLabel, value };
 
-  function open(
-    index = Math.max(
-      0,
-      options.findIndex((o) => o.value === value),
-    ),
-  ) {
-    setIsOpen(true);
-    setActiveIndex(index);
-    scrollIntoView(index);
-  }
-
-  function close() {
-    setIsOpen(false);
-    setQuery(null);
-  }
-
-  function choose(option: Option) {
-    onChange(option.value);
-    close();
-  }
-
-  function scrollIntoView(index: number) {
-    requestAnimationFrame(() => {
-      listRef.current?.children[index]?.scrollIntoView({ block: 'nearest' });
+  const { isOpen, highlightedIndex, getLabelProps, getInputProps, getMenuProps, getItemProps } =
+    useCombobox<Option>({
+      items: options,
+      inputId,
+      itemToString: textOf,
+      itemToKey: (option) => option?.value,
+      selectedItem: selected,
+      // The box's text is downshift's own (a controlled text drops keys typed fast); what was typed
+      // filters the options until the list closes.
+      initialInputValue: selectedLabel,
+      onInputValueChange: ({ inputValue, type }) => {
+        if (type === useCombobox.stateChangeTypes.InputChange) setQuery(inputValue);
+      },
+      onSelectedItemChange: ({ selectedItem }) => {
+        if (selectedItem) onChange(selectedItem.value);
+      },
+      onIsOpenChange: ({ isOpen: opened }) => {
+        if (!opened) setQuery(null);
+      },
+      stateReducer: (state, { type, changes }) => {
+        // Closing shows the chosen major again, whatever was typed.
+        if (state.isOpen && changes.isOpen === false) {
+          const chosen =
+            type === useCombobox.stateChangeTypes.InputBlur
+              ? state.selectedItem
+              : changes.selectedItem;
+          return { ...changes, selectedItem: chosen, inputValue: textOf(chosen) };
+        }
+        switch (type) {
+          case useCombobox.stateChangeTypes.InputChange:
+            // Typing highlights the first major found, not the 'Any major' row above it.
+            return {
+              ...changes,
+              highlightedIndex:
+                changes.inputValue?.trim() && findMajors(changes.inputValue).length ? 1 : 0,
+            };
+          case useCombobox.stateChangeTypes.InputBlur:
+            // Leaving the box (Tab, a tap elsewhere) chooses nothing: only Enter or a click does.
+            return {
+              ...changes,
+              selectedItem: state.selectedItem,
+              inputValue: textOf(state.selectedItem),
+            };
+          default:
+            return changes;
+        }
+      },
     });
-  }
-
-  function move(delta: number) {
-    if (!isOpen) return open();
-    const next = (activeIndex + delta + options.length) % options.length;
-    setActiveIndex(next);
-    scrollIntoView(next);
-  }
-
-  function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
-    switch (event.key) {
-      case 'ArrowDown':
-        event.preventDefault();
-        if (event.altKey) open();
-        else move(1);
-        break;
-      case 'ArrowUp':
-        event.preventDefault();
-        move(-1);
-        break;
-      case 'Home':
-      case 'End':
-        if (isOpen) {
-          event.preventDefault();
-          const index = event.key === 'Home' ? 0 : options.length - 1;
-          setActiveIndex(index);
-          scrollIntoView(index);
-        }
-        break;
-      case 'Enter': {
-        const option = options[activeIndex];
-        if (isOpen && option) {
-          event.preventDefault();
-          choose(option);
-        }
-        break;
-      }
-      case 'Escape':
-        if (isOpen) {
-          event.preventDefault();
-          close();
-        }
-        break;
-      case 'Tab':
-        close();
-        break;
-    }
-  }
-
-  const activeOption = isOpen ? options[activeIndex] : undefined;
 
   return (
     <div className="relative">
-      <label htmlFor={inputId} className="mb-1 block text-sm font-semibold text-slate-800">
+      <label {...getLabelProps()} className="mb-1 block text-sm font-semibold text-slate-800">
         {label}
       </label>
       <input
-        id={inputId}
+        {...getInputProps({
+          'aria-invalid': error ? true : undefined,
+          'aria-describedby': error ? errorId : undefined,
+        })}
         type="text"
-        role="combobox"
-        autoComplete="off"
-        aria-autocomplete="list"
-        aria-expanded={isOpen}
-        aria-controls={listboxId}
-        aria-activedescendant={activeOption ? `${listboxId}-${activeIndex}` : undefined}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
         placeholder={emptyLabel}
-        value={query ?? selectedLabel}
-        onChange={(event) => {
-          setQuery(event.target.value);
-          setIsOpen(true);
-          setActiveIndex(event.target.value.trim() ? 1 : 0);
-        }}
-        onClick={() => (isOpen ? close() : open())}
-        onKeyDown={onKeyDown}
-        onBlur={close}
         className="block w-full rounded-lg border border-slate-400 bg-white py-2.5 pr-9 pl-3 text-base text-slate-900 shadow-sm placeholder:text-slate-600 aria-invalid:border-red-600"
       />
       <svg
@@ -154,30 +114,24 @@ export function MajorSelect({
         <path d="M5 7l5 6 5-6z" fill="currentColor" />
       </svg>
       <ul
-        ref={listRef}
-        id={listboxId}
-        role="listbox"
-        aria-label={label}
+        {...getMenuProps()}
         hidden={!isOpen}
         className="absolute z-20 mt-1 max-h-64 w-full overflow-auto rounded-lg border border-slate-300 bg-white py-1 shadow-lg"
       >
-        {options.map((option, index) => (
-          <li
-            key={option.value || '__empty'}
-            id={`${listboxId}-${index}`}
-            role="option"
-            aria-selected={option.value === value}
-            onMouseDown={(event) => event.preventDefault()}
-            onClick={() => choose(option)}
-            onMouseMove={() => setActiveIndex(index)}
-            className={`cursor-pointer px-3 py-2 text-sm ${
-              index === activeIndex ? 'bg-brand-100 text-brand-900' : 'text-slate-900'
-            } ${option.value === value ? 'font-semibold' : ''}`}
-          >
-            {option.label}
-          </li>
-        ))}
-        {options.length === 1 ? (
+        {isOpen
+          ? options.map((option, index) => (
+              <li
+                key={option.value || '__empty'}
+                {...getItemProps({ item: option, index })}
+                className={`cursor-pointer px-3 py-2 text-sm ${
+                  index === highlightedIndex ? 'bg-brand-100 text-brand-900' : 'text-slate-900'
+                } ${option.value === value ? 'font-semibold' : ''}`}
+              >
+                {option.label}
+              </li>
+            ))
+          : null}
+        {isOpen && options.length === 1 ? (
           <li role="presentation" className="px-3 py-2 text-sm text-slate-600">
             No major matches
           </li>

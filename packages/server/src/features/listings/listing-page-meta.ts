@@ -4,14 +4,10 @@ import { imageSrcSet, imageVariantUrl, LISTING_PHOTO_SIZES } from '@campus-books
 import type { FastifyInstance } from 'fastify';
 import type { ListingRow } from '../../db/schema';
 import { escapeHtml } from '../../lib/html';
+import type { PageHead } from '../../plugins/web';
 import { findListingById } from './listings.repository';
 
-export interface PageHead {
-  /** Plain text; the shell escapes it. */
-  title: string;
-  /** Ready-to-insert, escaped `<meta>` and `<link>` tags. */
-  tags: string;
-}
+export type { PageHead };
 
 /**
  * Open Graph and Twitter tags so a shared /listing/{id} link previews the book (product decisions),

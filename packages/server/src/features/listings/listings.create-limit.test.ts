@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listingBody } from '../../../test/listing-fixtures';
 import { createTestApp, createUser, TEST_ENGINE, type TestApp } from '../../../test/helpers';
-import { createUploadedImage } from '../uploads/test-uploaded-image';
+import { createUploadedImage } from '../../../test/support/test-uploaded-image';
 
 /** One account created 100 listings in 0.7 s and filled the home page (issue 11, item 10c). */
 describe(`listings created per account and hour (${TEST_ENGINE})`, () => {

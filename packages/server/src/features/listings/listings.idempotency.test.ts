@@ -10,7 +10,7 @@ import {
   type TestUser,
 } from '../../../test/helpers';
 import { listingBody } from '../../../test/listing-fixtures';
-import { createUploadedImage } from '../uploads/test-uploaded-image';
+import { createUploadedImage } from '../../../test/support/test-uploaded-image';
 import { BAD_IDEMPOTENCY_KEY } from './idempotency-key';
 
 describe(`listings: create with an Idempotency-Key (${TEST_ENGINE})`, () => {

@@ -7,7 +7,7 @@ import {
   type TestUser,
 } from '../../../test/helpers';
 import { createListingAs, listingBody } from '../../../test/listing-fixtures';
-import { createUploadedImage } from '../uploads/test-uploaded-image';
+import { createUploadedImage } from '../../../test/support/test-uploaded-image';
 
 /** A sold listing is shown as sold and frozen; the owner relists it to change it (product decisions). */
 describe(`listings: editing a sold listing (${TEST_ENGINE})`, () => {

@@ -8,7 +8,7 @@ import {
   type TestUser,
 } from '../../../test/helpers';
 import { createListingAs, listingBody } from '../../../test/listing-fixtures';
-import { createUploadedImage } from '../uploads/test-uploaded-image';
+import { createUploadedImage } from '../../../test/support/test-uploaded-image';
 
 describe(`listings: validation of spec section 5 (${TEST_ENGINE})`, () => {
   let t: TestApp;

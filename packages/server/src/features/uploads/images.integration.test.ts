@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMAGE_VARIANTS, imageIdFromUrl } from '@campus-books/common/images';
 import { NOT_YOUR_IMAGES } from './images.service';
-import { pngImage } from './test-images';
-import { uploadImage } from './tus-test-client';
-import { STORE_KINDS, createUploadTestApp } from './upload-test-app';
+import { pngImage } from '../../../test/support/test-images';
+import { uploadImage } from '../../../test/support/tus-test-client';
+import { STORE_KINDS, createUploadTestApp } from '../../../test/support/upload-test-app';
 import { createUser, type TestApp, type TestUser } from '../../../test/helpers';
 import { listingBody } from '../../../test/listing-fixtures';
 

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMAGE_WIDTHS, imageUrl } from '@campus-books/common/images';
 import { createUser, type TestApp, type TestUser } from '../../../test/helpers';
 import { claimImages } from './images.service';
-import { webpImage } from './test-images';
-import { uploadImage } from './tus-test-client';
-import { STORE_KINDS, createUploadTestApp } from './upload-test-app';
+import { webpImage } from '../../../test/support/test-images';
+import { uploadImage } from '../../../test/support/tus-test-client';
+import { STORE_KINDS, createUploadTestApp } from '../../../test/support/upload-test-app';
 
 describe.each(STORE_KINDS)('serving and deleting images, %s store', (kind) => {
   let t: TestApp;

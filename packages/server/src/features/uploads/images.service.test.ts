@@ -12,9 +12,9 @@ import {
   releaseImages,
   sweepImages,
 } from './images.service';
-import { pngImage } from './test-images';
-import { uploadImage } from './tus-test-client';
-import { STORE_KINDS, createUploadTestApp } from './upload-test-app';
+import { pngImage } from '../../../test/support/test-images';
+import { uploadImage } from '../../../test/support/tus-test-client';
+import { STORE_KINDS, createUploadTestApp } from '../../../test/support/upload-test-app';
 
 describe.each(STORE_KINDS)('image lifecycle, %s store', (kind) => {
   let t: TestApp;

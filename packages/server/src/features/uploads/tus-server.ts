@@ -7,7 +7,7 @@ import { MAX_IMAGE_BYTES } from '@campus-books/common/constants';
 import { UPLOAD_ENDPOINT, imageUrl } from '@campus-books/common/images';
 import { MESSAGES } from '@campus-books/common/messages';
 import { images } from '../../db/schema';
-import { AppError } from '../../lib/errors';
+import { AppError, errorBody } from '../../lib/errors';
 import { deletePrefix } from '../../lib/storage/storage';
 import { deleteImageIn, imageFolder } from './images.service';
 import { processImage } from './image-processing';
@@ -42,7 +42,7 @@ function uploaderOfRequest(req: unknown): string {
 function tusError(statusCode: number, message: string) {
   return {
     status_code: statusCode,
-    body: JSON.stringify({ success: false, statusCode, message }),
+    body: JSON.stringify(errorBody(statusCode, message)),
   };
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Lock, Locker, RequestRelease } from '@tus/server';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/database';
+import { errorBody } from '../../lib/errors';
 
 export interface UploadLockerOptions {
   /** How long a lock holds without renewal (a server that died loses its locks after this). */
@@ -20,11 +21,7 @@ export interface UploadLockerOptions {
  */
 export const LOCK_TIMEOUT = {
   status_code: 423,
-  body: JSON.stringify({
-    success: false,
-    statusCode: 423,
-    message: 'This upload is busy on another request: try again',
-  }),
+  body: JSON.stringify(errorBody(423, 'This upload is busy on another request: try again')),
 };
 
 const RELEASE_REQUESTED = 'upload_lock_release';

@@ -6,10 +6,15 @@ import { MESSAGES } from '@campus-books/common/messages';
 import { images } from '../../db/schema';
 import { createUser, type TestApp, type TestUser } from '../../../test/helpers';
 import { IMAGE_TOO_MANY_PIXELS } from './image-processing';
-import { htmlFile, pngClaimingHugeSize, svgWithScript, textFile } from './test-images';
-import { createUpload, patchUpload, uploadImage } from './tus-test-client';
+import {
+  htmlFile,
+  pngClaimingHugeSize,
+  svgWithScript,
+  textFile,
+} from '../../../test/support/test-images';
+import { createUpload, patchUpload, uploadImage } from '../../../test/support/tus-test-client';
 import { TOO_MANY_UPLOADS } from './tus-server';
-import { STORE_KINDS, createUploadTestApp } from './upload-test-app';
+import { STORE_KINDS, createUploadTestApp } from '../../../test/support/upload-test-app';
 
 describe.each(STORE_KINDS)('uploads refused, %s store', (kind) => {
   let t: TestApp;

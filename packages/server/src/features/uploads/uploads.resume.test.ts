@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestApp, type TestUser } from '../../../test/helpers';
 import { processImage } from './image-processing';
-import { phoneJpeg } from './test-images';
-import { createUpload, headUpload, patchUpload } from './tus-test-client';
-import { STORE_KINDS, createUploadTestApp } from './upload-test-app';
+import { phoneJpeg } from '../../../test/support/test-images';
+import { createUpload, headUpload, patchUpload } from '../../../test/support/tus-test-client';
+import { STORE_KINDS, createUploadTestApp } from '../../../test/support/upload-test-app';
 
 /** Sends the start of a PATCH over a real socket, then drops the connection mid-body. */
 function patchThenDisconnect(

@@ -4,15 +4,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imageUrl } from '@campus-books/common/images';
 import { images } from '../../db/schema';
 import { createUser, type TestApp, type TestUser } from '../../../test/helpers';
-import { CAMERA_MARKER, GPS_MARKER, gifImage, phoneJpeg, pngImage, webpImage } from './test-images';
+import {
+  CAMERA_MARKER,
+  GPS_MARKER,
+  gifImage,
+  phoneJpeg,
+  pngImage,
+  webpImage,
+} from '../../../test/support/test-images';
 import {
   createUpload,
   deleteUpload,
   headUpload,
   patchUpload,
   uploadImage,
-} from './tus-test-client';
-import { STORE_KINDS, createUploadTestApp } from './upload-test-app';
+} from '../../../test/support/tus-test-client';
+import { STORE_KINDS, createUploadTestApp } from '../../../test/support/upload-test-app';
 
 describe.each(STORE_KINDS)('uploads over tus, %s store', (kind) => {
   let t: TestApp;

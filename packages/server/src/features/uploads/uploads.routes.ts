@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { apiMessageSchema, errorResponses } from '@campus-books/common/api';
 import { MAX_UPLOADS_PER_HOUR } from '@campus-books/common/images';
 import { images, type ImageRow } from '../../db/schema';
-import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
+import { AppError, badRequest, conflict, errorBody, notFound } from '../../lib/errors';
 import { currentUser } from '../../plugins/sessions';
 import {
   TOO_MANY_UPLOADS,
@@ -101,9 +101,7 @@ export default async function uploadsRoutes(app: FastifyInstance) {
       request.log.error({ err: error }, 'tus handler failed');
       if (!reply.raw.headersSent) {
         reply.raw.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
-        reply.raw.end(
-          JSON.stringify({ success: false, statusCode: 500, message: 'The upload failed' }),
-        );
+        reply.raw.end(JSON.stringify(errorBody(500, 'The upload failed')));
       } else reply.raw.destroy();
     }
   }

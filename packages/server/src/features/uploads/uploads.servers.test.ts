@@ -4,9 +4,14 @@ import { UPLOAD_CHUNK_BYTES } from '@campus-books/common/constants';
 import { createUser, TEST_ENGINE, type TestApp, type TestUser } from '../../../test/helpers';
 import { createAppOn, openSharedDatabase } from '../../../test/shared-database';
 import { images } from '../../db/schema';
-import { startTestS3Server, type TestS3Server } from '../../lib/storage/s3-test-server';
-import { phoneJpeg } from './test-images';
-import { createUpload, deleteUpload, headUpload, patchUpload } from './tus-test-client';
+import { startTestS3Server, type TestS3Server } from '../../../test/support/s3-test-server';
+import { phoneJpeg } from '../../../test/support/test-images';
+import {
+  createUpload,
+  deleteUpload,
+  headUpload,
+  patchUpload,
+} from '../../../test/support/tus-test-client';
 
 /**
  * Two app servers on one database and one bucket: an upload started on one can be resumed,

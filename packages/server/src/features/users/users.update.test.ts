@@ -12,7 +12,7 @@ import {
 } from '../../../test/helpers';
 import { lastMailTo, mailsTo, tokenFromLink } from '../../../test/outbox';
 import { AUTH_MESSAGES } from '../auth/auth.messages';
-import { createUploadedImage } from '../uploads/test-uploaded-image';
+import { createUploadedImage } from '../../../test/support/test-uploaded-image';
 
 describe(`POST /api/user/update/:id (${TEST_ENGINE})`, () => {
   let t: TestApp;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalStorage } from './local-storage';
 import { createS3Storage } from './s3-storage';
-import { startTestS3Server, type TestS3Server } from './s3-test-server';
+import { startTestS3Server, type TestS3Server } from '../../../test/support/s3-test-server';
 import { deletePrefix, type Storage } from './storage';
 
 interface Store {

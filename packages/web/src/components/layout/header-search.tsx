@@ -19,7 +19,7 @@ export function HeaderSearch({ className }: { className?: string }) {
     if (term) params.set('searchTerm', term);
     else params.delete('searchTerm');
     params.delete('startIndex');
-    navigate(`${paths.search}?${params.toString()}`);
+    void navigate(`${paths.search}?${params.toString()}`);
   }
 
   return (

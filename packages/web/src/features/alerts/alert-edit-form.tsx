@@ -8,7 +8,7 @@ import { MajorSelect } from '../../components/major-select';
 import { Button } from '../../components/ui/button';
 import { CheckboxField, SelectField, TextField } from '../../components/ui/form-field';
 import { ApiError } from '../../lib/api-client';
-import { useUpdateAlert } from './alerts-api';
+import { useUpdateAlert } from '../../api/alerts-api';
 
 /** The form's values: what the controls hold (text, '' for "any"), before the shared schema reads them. */
 interface AlertFormValues {

@@ -6,7 +6,8 @@ import { PageTitle } from '../../components/page-title';
 import { Button } from '../../components/ui/button';
 import { paths } from '../../config/paths';
 import { AlertEditForm } from './alert-edit-form';
-import { useAlerts, useDeleteAlert, useUpdateAlert } from './alerts-api';
+import { useAlerts, useDeleteAlert, useUpdateAlert } from '../../api/alerts-api';
+import { RequestError } from '../../components/ui/request-error';
 
 /** What an alert watches, in words. */
 export function describeAlert(alert: Alert): string {
@@ -43,11 +44,7 @@ function AlertRow({ alert }: { alert: Alert }) {
           <p className="text-sm text-slate-700">
             {alert.paused ? 'Paused' : alert.digest ? 'One mail a day' : 'A mail at once'}
           </p>
-          {error ? (
-            <p role="alert" className="text-sm text-red-800">
-              {error.message}
-            </p>
-          ) : null}
+          <RequestError error={error} />
         </div>
         <div className="flex flex-wrap gap-2">
           <Button
@@ -103,9 +100,7 @@ export default function AlertsPage() {
       {isPending ? (
         <p>Loading...</p>
       ) : error ? (
-        <p role="alert" className="text-red-800">
-          {error.message}
-        </p>
+        <RequestError error={error} />
       ) : data.length === 0 ? (
         <p className="text-slate-800">You have no alerts yet.</p>
       ) : (

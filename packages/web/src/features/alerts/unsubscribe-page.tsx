@@ -2,7 +2,8 @@ import { Link, useSearchParams } from 'react-router';
 import { PageTitle } from '../../components/page-title';
 import { Button } from '../../components/ui/button';
 import { paths } from '../../config/paths';
-import { useUnsubscribe } from './alerts-api';
+import { useUnsubscribe } from '../../api/alerts-api';
+import { RequestError } from '../../components/ui/request-error';
 
 /**
  * /alerts/unsubscribe?token=…: the page an alert mail links to. Opening it changes nothing (mail
@@ -29,11 +30,7 @@ export default function UnsubscribePage() {
           <Button onClick={() => unsubscribe.mutate(token)} isLoading={unsubscribe.isPending}>
             Unsubscribe
           </Button>
-          {unsubscribe.error ? (
-            <p role="alert" className="mt-3 text-red-800">
-              {unsubscribe.error.message}
-            </p>
-          ) : null}
+          <RequestError error={unsubscribe.error} className="mt-3" />
         </>
       )}
     </section>

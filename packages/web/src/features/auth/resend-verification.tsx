@@ -4,6 +4,7 @@ import { useForm } from 'react-hook-form';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/form-field';
 import { useResendVerification } from './api/resend-verification';
+import { RequestError } from '../../components/ui/request-error';
 
 const SENT_FALLBACK =
   'If this account is waiting for verification, a new link is on its way. Check your school email.';
@@ -51,11 +52,7 @@ export function ResendVerification({ email }: { email?: string }) {
       >
         Resend verification e-mail
       </Button>
-      {resend.isError ? (
-        <p role="alert" className="text-sm text-red-700">
-          {resend.error.message}
-        </p>
-      ) : null}
+      <RequestError error={resend.error} />
     </form>
   );
 }

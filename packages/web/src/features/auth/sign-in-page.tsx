@@ -36,7 +36,7 @@ export default function SignInPage() {
     signIn.mutate(input, {
       onSuccess: (user) => {
         setUser(user);
-        navigate(safeRedirectPath(searchParams.get('redirectTo')), { replace: true });
+        void navigate(safeRedirectPath(searchParams.get('redirectTo')), { replace: true });
       },
     });
 

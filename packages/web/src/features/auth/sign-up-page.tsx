@@ -43,7 +43,7 @@ export default function SignUpPage() {
     signUp.mutate(body, {
       onSuccess: (answer) => {
         const state: SignInNotice = { notice: answer.message || CHECK_INBOX };
-        navigate(paths.signIn, { state });
+        void navigate(paths.signIn, { state });
       },
     });
   const onSubmit = (input: SignUpInput) =>

@@ -7,7 +7,7 @@ import { Loading } from '../../components/ui/spinner';
 import { paths, signInPath } from '../../config/paths';
 import { usePublicConfig } from '../../lib/public-config';
 import { useSession } from '../../lib/session';
-import { useSeller } from './api/get-seller';
+import { useSeller } from '../../api/get-seller';
 
 const REMINDERS = [
   'The date and time you would like to meet',

@@ -4,8 +4,8 @@ import { PageTitle } from '../../components/page-title';
 import { Loading } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
 import { useCourse } from './api/get-course';
-import { NotifyMeButton } from '../alerts/notify-me-button';
-import { DemandLine } from '../alerts/demand';
+import { NotifyMeButton } from '../../components/notify-me-button';
+import { DemandLine } from '../../components/demand';
 import { ButtonLink } from '../../components/ui/button-link';
 
 /** /course/{SUBJECT}-{number}: every active listing of a course, grouped by book. */

@@ -38,8 +38,8 @@ export default function GroupmeInstructionsPage() {
   function goBack() {
     window.scrollTo(0, 0);
     // Opened directly (no page of ours before it): go to sign-up, where the link usually is.
-    if (location.key === 'default') navigate(paths.signUp);
-    else navigate(-1);
+    if (location.key === 'default') void navigate(paths.signUp);
+    else void navigate(-1);
   }
 
   return (

@@ -4,7 +4,7 @@ import { ButtonLink } from '../../components/ui/button-link';
 import { paths } from '../../config/paths';
 import { useSession } from '../../lib/session';
 import { HomeSearchForm } from './home-search-form';
-import { MostWanted } from '../alerts/demand';
+import { MostWanted } from '../../components/demand';
 import { RecentAdditions } from './recent-additions';
 
 const STEPS = [

@@ -12,7 +12,9 @@ export function HomeSearchForm() {
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const term = String(new FormData(event.currentTarget).get('searchTerm') ?? '').trim();
-    navigate(term ? `${paths.search}?${new URLSearchParams({ searchTerm: term })}` : paths.search);
+    void navigate(
+      term ? `${paths.search}?${new URLSearchParams({ searchTerm: term })}` : paths.search,
+    );
   }
 
   return (

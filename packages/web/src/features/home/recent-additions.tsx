@@ -1,7 +1,7 @@
 import { HOME_RECENT_COUNT } from '@campus-books/common/constants';
 import { Link } from 'react-router';
 import { paths } from '../../config/paths';
-import { ListingCard, ListingGridSkeleton, PHONE_CARD_SIZES } from '../listings/listing-card';
+import { ListingCard, ListingGridSkeleton, PHONE_CARD_SIZES } from '../../components/listing-card';
 import { useRecentListings } from './api/get-recent-listings';
 
 const GRID = 'grid grid-cols-2 gap-4 md:grid-cols-4';

@@ -17,7 +17,7 @@ import { Button } from '../../components/ui/button';
 import { SelectField, TextField } from '../../components/ui/form-field';
 import { importPublisherCover, lookupBook } from './api/books';
 import { CoursePriceHint, IsbnPriceHint } from './price-hint';
-import { DemandLine } from '../alerts/demand';
+import { DemandLine } from '../../components/demand';
 import type { ListingFormValues } from './listing-form-values';
 
 type Form = {

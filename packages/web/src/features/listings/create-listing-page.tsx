@@ -74,7 +74,7 @@ export default function CreateListingPage() {
             {
               onSuccess: (listing) => {
                 if (userId) clearListingDraft(userId);
-                navigate(paths.listing(listing._id));
+                void navigate(paths.listing(listing._id));
               },
             },
           )

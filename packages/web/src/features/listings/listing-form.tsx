@@ -12,7 +12,7 @@ import { Button } from '../../components/ui/button';
 import { TextAreaField, TextField } from '../../components/ui/form-field';
 import { ApiError } from '../../lib/api-client';
 import { useLeaveWarning } from '../../lib/use-leave-warning';
-import { ImagePicker } from '../uploads/image-picker';
+import { ImagePicker } from '../../components/uploads/image-picker';
 import { BookFields } from './book-fields';
 import { ConditionChoice, SchoolChoices } from './listing-form-choices';
 import type { ListingFormValues } from './listing-form-values';

@@ -8,6 +8,7 @@ import { ButtonLink } from '../../components/ui/button-link';
 import { Loading } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
 import { apiRequest } from '../../lib/api-client';
+import { RequestError } from '../../components/ui/request-error';
 
 type LinkAction = 'extend' | 'sold' | 'remove';
 const LABELS: Record<LinkAction, { title: string; button: string }> = {
@@ -65,11 +66,7 @@ export default function ListingLinkPage() {
           {labels.button}
         </Button>
       )}
-      {use.error ? (
-        <p role="alert" className="mt-3 font-medium text-red-700">
-          {use.error.message}
-        </p>
-      ) : null}
+      <RequestError error={use.error} className="mt-3" />
     </div>
   );
 }

@@ -19,17 +19,17 @@ import { paths } from '../../config/paths';
 import { timeAgo } from '../../lib/relative-time';
 import { useSession } from '../../lib/session';
 import { Avatar } from '../../components/avatar';
-import { useSeller } from '../contact-seller/api/get-seller';
+import { useSeller } from '../../api/get-seller';
 import { useListing } from './api/get-listing';
 import { ImageGallery } from './image-gallery';
 import { ListingAction } from './listing-action';
 import { PriceTable } from './price-table';
 import { OtherCopies } from './other-copies';
 import { ShareButton } from './share-button';
-import { NotifyMeButton } from '../alerts/notify-me-button';
-import { SaveButton } from '../saved/save-button';
-import { DemandLine } from '../alerts/demand';
-import { ReportListing } from '../moderation/report-listing';
+import { NotifyMeButton } from '../../components/notify-me-button';
+import { SaveButton } from '../../components/save-button';
+import { DemandLine } from '../../components/demand';
+import { ReportListing } from '../../components/report-listing';
 
 function Detail({ term, children }: { term: string; children: ReactNode }) {
   return (

@@ -5,11 +5,12 @@ import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
 import { useSession } from '../../lib/session';
 import { useListing } from './api/get-listing';
-import { useRelistListing } from './api/relist-listing';
+import { useRelistListing } from '../../api/listings/relist-listing';
 import { useUpdateListing } from './api/update-listing';
 import { ListingForm } from './listing-form';
 import { ListingFormLayout } from './listing-form-layout';
 import { listingFormValues } from './listing-form-values';
+import { RequestError } from '../../components/ui/request-error';
 
 function loadErrorMessage(error: Error): string {
   return error instanceof ApiError && error.status !== 0
@@ -57,11 +58,7 @@ export default function UpdateListingPage() {
         <p role="status" className="font-medium text-slate-900">
           This listing is marked as sold. Relist it first to edit.
         </p>
-        {relist.error ? (
-          <p role="alert" className="font-medium text-red-700">
-            {relist.error.message}
-          </p>
-        ) : null}
+        <RequestError error={relist.error} />
         <Button
           isLoading={relist.isPending}
           loadingText="Saving..."

@@ -14,6 +14,7 @@ import {
   useModerationQueue,
   type ModerationAction,
 } from './api/moderation';
+import { RequestError } from '../../components/ui/request-error';
 
 function QueueItem({ item }: { item: ModerationQueueItem }) {
   const action = useModerationAction();
@@ -50,11 +51,7 @@ function QueueItem({ item }: { item: ModerationQueueItem }) {
         onChange={(event) => setReason(event.target.value)}
         className="mt-1 w-full rounded-lg border border-slate-400 p-2"
       />
-      {action.error ? (
-        <p role="alert" className="mt-2 text-sm font-medium text-red-700">
-          {action.error.message}
-        </p>
-      ) : null}
+      <RequestError error={action.error} className="mt-2" />
       <div className="mt-3 flex flex-wrap gap-2">
         <Button
           className="min-h-11"
@@ -120,7 +117,7 @@ export default function ModerationPage() {
           Reported listings
         </h1>
         {queue.isPending ? <Loading /> : null}
-        {queue.error ? <p role="alert">{queue.error.message}</p> : null}
+        <RequestError error={queue.error} />
         {queue.data && queue.data.length === 0 ? (
           <p className="mt-2 text-slate-700">Nothing to look at: no open reports.</p>
         ) : null}

@@ -8,6 +8,7 @@ import { ConfirmModal } from '../../components/ui/modal';
 import { paths } from '../../config/paths';
 import { useSession } from '../../lib/session';
 import { useDeleteUser } from './api/delete-user';
+import { RequestError } from '../../components/ui/request-error';
 
 /** Create Listing, My Listings, Delete account and Sign out; the last two ask for confirmation. */
 export function AccountActions({
@@ -36,7 +37,7 @@ export function AccountActions({
   }, []);
   const leaveThen = (run: () => void) => {
     afterLeaving.current = run;
-    navigate(paths.home, { replace: true });
+    void navigate(paths.home, { replace: true });
   };
 
   const confirmDelete = () =>
@@ -111,11 +112,7 @@ export function AccountActions({
           value={currentPassword}
           onChange={(event) => setCurrentPassword(event.target.value)}
         />
-        {deleteUser.isError ? (
-          <p role="alert" className="mt-2 font-medium text-red-700">
-            {deleteUser.error.message}
-          </p>
-        ) : null}
+        <RequestError error={deleteUser.error} className="mt-2" />
       </ConfirmModal>
       <ConfirmModal
         open={dialog === 'sign-out'}

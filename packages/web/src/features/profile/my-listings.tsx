@@ -7,11 +7,11 @@ import { ButtonLink } from '../../components/ui/button-link';
 import { ConfirmModal } from '../../components/ui/modal';
 import { Loading } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
-import { useDeleteListing } from '../listings/api/delete-listing';
-import { useUserListings } from '../listings/api/get-user-listings';
-import { useMarkListingSold } from '../listings/api/mark-listing-sold';
-import { useRelistListing } from '../listings/api/relist-listing';
-import { ListingCard, PHONE_CARD_SIZES } from '../listings/listing-card';
+import { useDeleteListing } from '../../api/listings/delete-listing';
+import { useUserListings } from '../../api/listings/get-user-listings';
+import { useMarkListingSold } from '../../api/listings/mark-listing-sold';
+import { useRelistListing } from '../../api/listings/relist-listing';
+import { ListingCard, PHONE_CARD_SIZES } from '../../components/listing-card';
 import type { BannerTone } from '../../components/ui/banner';
 
 /** A cover's width in these grids: three columns from md, four from lg (page at most 1152 px). */

@@ -12,7 +12,7 @@ import { TextField } from '../../components/ui/form-field';
 import { ApiError } from '../../lib/api-client';
 import { useAccountRules } from '../../lib/public-config';
 import { useSession } from '../../lib/session';
-import { AvatarUpload } from '../uploads/avatar-upload';
+import { AvatarUpload } from '../../components/uploads/avatar-upload';
 import { useUpdateUser } from './api/update-user';
 import { changedProfileFields, profileFormValues, type ProfileFormValues } from './profile-changes';
 

@@ -1,8 +1,9 @@
 import { Link } from 'react-router';
 import { PageTitle } from '../../components/page-title';
 import { paths } from '../../config/paths';
-import { ListingCard, PHONE_CARD_SIZES } from '../listings/listing-card';
-import { useSavedListings } from './saved-api';
+import { ListingCard, PHONE_CARD_SIZES } from '../../components/listing-card';
+import { useSavedListings } from '../../api/saved-api';
+import { RequestError } from '../../components/ui/request-error';
 
 /** /saved: the listings the student saved; sold ones stay, marked sold. */
 export default function SavedPage() {
@@ -14,9 +15,7 @@ export default function SavedPage() {
       {isPending ? (
         <p>Loading...</p>
       ) : error ? (
-        <p role="alert" className="text-red-800">
-          {error.message}
-        </p>
+        <RequestError error={error} />
       ) : data.length === 0 ? (
         <p className="text-slate-800">
           Nothing saved yet: press the heart on a listing to keep it here.{' '}

@@ -3,10 +3,10 @@ import { Button } from '../../components/ui/button';
 import { ButtonLink } from '../../components/ui/button-link';
 import { paths } from '../../config/paths';
 import { activeFilterChips, resultCountText, type SearchFilters } from './search-filters';
-import { ListingCard, ListingGridSkeleton, PHONE_CARD_SIZES } from '../listings/listing-card';
+import { ListingCard, ListingGridSkeleton, PHONE_CARD_SIZES } from '../../components/listing-card';
 import { useSearchListings } from './api/search-listings';
-import { NotifyMeButton } from '../alerts/notify-me-button';
-import type { AlertBody } from '../alerts/alerts-api';
+import { NotifyMeButton } from '../../components/notify-me-button';
+import type { AlertBody } from '../../api/alerts-api';
 
 const GRID = 'grid grid-cols-2 gap-4 lg:grid-cols-3';
 /** A cover's width in this grid: beside the 256 px filter column from md, three columns from lg. */

@@ -1,7 +1,7 @@
 import type { Listing, ListingCreateInput } from '@campus-books/common/listing.schemas';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
-import { invalidateListings } from './invalidate-listings';
+import { invalidateListings } from '../../../api/listings/invalidate-listings';
 import { requireListingId } from './require-listing-id';
 
 /**

@@ -1,7 +1,7 @@
 import type { Listing } from '@campus-books/common/listing.schemas';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
-import { listingKeys } from './listing-keys';
+import { listingKeys } from '../../../api/listings/listing-keys';
 
 /** GET /api/listing/get/{id}: one listing, for anyone. */
 export function getListing(listingId: string, signal?: AbortSignal): Promise<Listing> {

@@ -5,7 +5,7 @@ import type {
 } from '@campus-books/common/moderation.schemas';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
-import { invalidateListings } from '../../listings/api/invalidate-listings';
+import { invalidateListings } from '../../../api/listings/invalidate-listings';
 
 const moderationKeys = { all: ['moderation'] as const };
 

@@ -1,12 +1,12 @@
 import path from 'node:path';
-import { buildApp } from '../app';
-import { loadConfig } from '../config/config';
-import { openDatabase } from '../db/database';
+import { buildApp } from '../../src/app';
+import { loadConfig } from '../../src/config/config';
+import { openDatabase } from '../../src/db/database';
 import { generateCatalogue } from './catalogue';
 
 /**
  * Fills an EMPTY embedded installation with a generated catalogue, for measuring the ops commands
- * (docs/operations.md): node --import tsx packages/server/src/ops/generate-catalogue.script.ts
+ * (docs/operations.md): node --import tsx packages/server/test/support/generate-catalogue.script.ts
  *   <DATA_DIR> [listings=1000] [users=100] [images=300]
  */
 const [dataDir, listings = '1000', users = '100', images = '300'] = process.argv.slice(2);

@@ -1,7 +1,7 @@
 import type { ApiMessage } from '@campus-books/common/api';
 import type { Listing } from '@campus-books/common/listing.schemas';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../lib/api-client';
+import { apiRequest } from '../lib/api-client';
 
 const savedKey = ['saved'] as const;
 

@@ -1,6 +1,6 @@
 import type { Listing } from '@campus-books/common/listing.schemas';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { apiRequest } from '../../lib/api-client';
 import { listingKeys } from './listing-keys';
 
 /** GET /api/user/listings/{id}: the signed-in user's own listings, active and sold. */

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { IMAGE_WIDTHS, imageUrl } from '@campus-books/common/images';
-import { images } from '../../db/schema';
-import type { TestApp } from '../../../test/helpers';
-import { imageFolder } from './images.service';
+import { images } from '../../src/db/schema';
+import type { TestApp } from '../helpers';
+import { imageFolder } from '../../src/features/uploads/images.service';
 
 /**
  * Test support for other features: a processed upload owned by `userId`, as if sent over tus

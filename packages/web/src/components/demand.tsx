@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { paths } from '../../config/paths';
-import { apiRequest } from '../../lib/api-client';
+import { paths } from '../config/paths';
+import { apiRequest } from '../lib/api-client';
 
 interface WantedCourse {
   subject: string;

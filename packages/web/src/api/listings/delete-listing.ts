@@ -1,6 +1,6 @@
 import type { ApiMessage } from '@campus-books/common/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { apiRequest } from '../../lib/api-client';
 import { invalidateListings } from './invalidate-listings';
 
 /** DELETE /api/listing/delete/{id}: deletes the listing and its stored images (owner only). */

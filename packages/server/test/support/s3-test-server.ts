@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 // @ts-expect-error s3rver ships no types
 import S3rver from '@20minutes/s3rver';
-import type { S3StorageConfig } from './s3-storage';
+import type { S3StorageConfig } from '../../src/lib/storage/s3-storage';
 
 export interface TestS3Server {
   config: S3StorageConfig;

@@ -1,9 +1,9 @@
 import sharp from 'sharp';
 import { MAJORS } from '@campus-books/common/campus';
-import { listingBody } from '../../test/listing-fixtures';
-import type { TestApp, TestUser } from '../../test/helpers';
-import { uploadImage } from '../features/uploads/tus-test-client';
-import { addUser } from './ops-test-helpers';
+import { listingBody } from '../listing-fixtures';
+import type { TestApp, TestUser } from '../helpers';
+import { uploadImage } from './tus-test-client';
+import { addUser } from './ops-installations';
 
 /** Test support: a generated catalogue of real users, real uploaded images and listings. */
 

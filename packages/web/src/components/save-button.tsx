@@ -1,5 +1,5 @@
-import { useSession } from '../../lib/session';
-import { useSavedListings, useToggleSaved } from './saved-api';
+import { useSession } from '../lib/session';
+import { useSavedListings, useToggleSaved } from '../api/saved-api';
 
 /** The heart: saves a listing for a signed-in student (nothing for a visitor). */
 export function SaveButton({

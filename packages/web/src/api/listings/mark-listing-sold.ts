@@ -1,6 +1,6 @@
 import type { ApiMessage } from '@campus-books/common/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { apiRequest } from '../../lib/api-client';
 import { invalidateListings } from './invalidate-listings';
 
 /** POST /api/listing/mark-as-sold/{id}: moves the listing out of search and into the owner's Sold list (owner only). */

@@ -5,8 +5,9 @@ import {
   type ReportReason,
 } from '@campus-books/common/constants';
 import { useEffect, useId, useRef, useState } from 'react';
-import { Button } from '../../components/ui/button';
-import { useReportListing } from './api/report-listing';
+import { Button } from './ui/button';
+import { useReportListing } from '../api/report-listing';
+import { RequestError } from './ui/request-error';
 
 /** "Report" on a listing page: a reason from the fixed list and an optional note, in a dialog. */
 export function ReportListing({ listingId }: { listingId: string }) {
@@ -100,11 +101,7 @@ export function ReportListing({ listingId }: { listingId: string }) {
             onChange={(event) => setNote(event.target.value)}
             className="mt-1 w-full rounded-lg border border-slate-400 p-2"
           />
-          {report.error ? (
-            <p role="alert" className="mt-2 text-sm font-medium text-red-700">
-              {report.error.message}
-            </p>
-          ) : null}
+          <RequestError error={report.error} className="mt-2" />
           <div className="mt-6 flex flex-wrap justify-end gap-3">
             <Button
               className="min-h-11"

@@ -1,6 +1,6 @@
 import type { Seller } from '@campus-books/common/account.schemas';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { apiRequest } from '../lib/api-client';
 
 /** GET /api/user/get/{id}: a seller's name and GroupMe link (signed-in, verified students only). */
 export function getSeller(sellerId: string, signal?: AbortSignal): Promise<Seller> {

@@ -1,5 +1,5 @@
-import { startTestS3Server } from '../../lib/storage/s3-test-server';
-import { createTestApp, type TestApp } from '../../../test/helpers';
+import { startTestS3Server } from './s3-test-server';
+import { createTestApp, type TestApp } from '../helpers';
 
 /** The stores every upload test runs against: the default local disk and S3 (s3rver). */
 export const STORE_KINDS = ['local', 's3'] as const;

@@ -1,7 +1,7 @@
 import type { ApiMessage } from '@campus-books/common/api';
 import type { ReportInput } from '@campus-books/common/moderation.schemas';
 import { useMutation } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { apiRequest } from '../lib/api-client';
 
 /** POST /api/reports/{listingId}: one report per student and listing (409 for a second). */
 export function reportListing({

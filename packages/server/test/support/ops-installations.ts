@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
-import { buildApp } from '../app';
-import { loadConfig, type Config } from '../config/config';
-import { openDatabase, type Database } from '../db/database';
-import { users } from '../db/schema';
-import { hashPassword } from '../features/auth/password';
-import { createPostgresDatabase, signInAs, type TestApp, type TestUser } from '../../test/helpers';
-import { embeddedDbDir } from './targets';
+import { buildApp } from '../../src/app';
+import { loadConfig, type Config } from '../../src/config/config';
+import { openDatabase, type Database } from '../../src/db/database';
+import { users } from '../../src/db/schema';
+import { hashPassword } from '../../src/features/auth/password';
+import { createPostgresDatabase, signInAs, type TestApp, type TestUser } from '../helpers';
+import { embeddedDbDir } from '../../src/ops/targets';
 
 /** Test support: whole installations (DATA_DIR, database, store) as the ops commands see them. */
 

@@ -1,9 +1,9 @@
 import { Link, useLocation } from 'react-router';
-import { ButtonLink } from '../../components/ui/button-link';
-import { Button } from '../../components/ui/button';
-import { paths, signInPath } from '../../config/paths';
-import { useSession } from '../../lib/session';
-import { useCreateAlert, type AlertBody } from './alerts-api';
+import { ButtonLink } from './ui/button-link';
+import { Button } from './ui/button';
+import { paths, signInPath } from '../config/paths';
+import { useSession } from '../lib/session';
+import { useCreateAlert, type AlertBody } from '../api/alerts-api';
 
 /**
  * "Notify me": keeps the filters shown as an alert, so the student gets a mail when a matching

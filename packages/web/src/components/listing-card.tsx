@@ -7,12 +7,12 @@ import {
 import type { Listing } from '@campus-books/common/listing.schemas';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { CourseBadge } from '../../components/course-badge';
-import { ListingImage } from '../../components/listing-image';
-import { Badge } from '../../components/ui/badge';
-import { paths } from '../../config/paths';
-import { SaveButton } from '../saved/save-button';
-import { timeAgo } from '../../lib/relative-time';
+import { CourseBadge } from './course-badge';
+import { ListingImage } from './listing-image';
+import { Badge } from './ui/badge';
+import { paths } from '../config/paths';
+import { SaveButton } from './save-button';
+import { timeAgo } from '../lib/relative-time';
 
 /** Every grid of cards has two columns on phones: half the width less the page padding and the gap. */
 export const PHONE_CARD_SIZES = 'calc(50vw - 24px)';

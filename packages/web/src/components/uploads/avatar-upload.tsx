@@ -1,4 +1,4 @@
-import { Avatar } from '../../components/avatar';
+import { Avatar } from '../avatar';
 import { useId, useRef } from 'react';
 import { imageVariantUrl } from '@campus-books/common/images';
 import { UploadProgressList } from './upload-progress-list';

@@ -1,7 +1,7 @@
 import type { Alert } from '@campus-books/common/alert.schemas';
 import type { ApiMessage } from '@campus-books/common/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../lib/api-client';
+import { apiRequest } from '../lib/api-client';
 
 /** What a client sends to create or edit an alert (every filter optional). */
 export interface AlertBody {
