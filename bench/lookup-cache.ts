@@ -17,7 +17,10 @@ import { parseArgs } from 'node:util';
 import { openDatabase } from '../packages/server/src/db/database';
 import { openLibraryProvider } from '../packages/server/src/features/books/open-library';
 import { createBookLookup } from '../packages/server/src/features/books/books.service';
-import { FAKE_ISBNS, startFakeBookProviders } from '../packages/server/test/support/fake-book-providers';
+import {
+  FAKE_ISBNS,
+  startFakeBookProviders,
+} from '../packages/server/test/support/fake-book-providers';
 import { generateListings } from './generate/catalogue';
 
 const { values } = parseArgs({
