@@ -58,3 +58,8 @@ export const REPORT_REASON_LABELS: Record<ReportReason, string> = {
   other: 'Other',
 };
 export const REPORT_NOTE_MAX = 1000;
+
+/** Header of a search's answer: how many listings the whole search matches, counted up to a cap. */
+export const TOTAL_COUNT_HEADER = 'X-Total-Count';
+/** Header of a search's answer, `true` when more listings match than X-Total-Count (the cap) says. */
+export const TOTAL_COUNT_CAPPED_HEADER = 'X-Total-Count-Capped';

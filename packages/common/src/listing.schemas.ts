@@ -176,10 +176,6 @@ export const listingSearchSchema = z.strictObject(
 );
 export type ListingSearchQuery = z.infer<typeof listingSearchSchema>;
 export const DEFAULT_SEARCH_LIMIT = PAGE_SIZE;
-/** Header of a search's answer: how many listings the whole search matches, counted up to a cap. */
-export const TOTAL_COUNT_HEADER = 'X-Total-Count';
-/** Header of a search's answer, `true` when more listings match than X-Total-Count (the cap) says. */
-export const TOTAL_COUNT_CAPPED_HEADER = 'X-Total-Count-Capped';
 
 const schoolFlagAnswers = Object.fromEntries(
   SCHOOL_FLAGS.map((flag) => [flag, z.boolean()]),

@@ -2,9 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiMessageSchema, errorResponses } from '@campus-books/common/api';
+import { TOTAL_COUNT_CAPPED_HEADER, TOTAL_COUNT_HEADER } from '@campus-books/common/constants';
 import {
-  TOTAL_COUNT_CAPPED_HEADER,
-  TOTAL_COUNT_HEADER,
   listingCreateSchema,
   listingSchema,
   listingSearchSchema,

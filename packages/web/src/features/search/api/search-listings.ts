@@ -1,9 +1,9 @@
-import { PAGE_SIZE } from '@campus-books/common/constants';
 import {
+  PAGE_SIZE,
   TOTAL_COUNT_CAPPED_HEADER,
   TOTAL_COUNT_HEADER,
-  type Listing,
-} from '@campus-books/common/listing.schemas';
+} from '@campus-books/common/constants';
+import type { Listing } from '@campus-books/common/listing.schemas';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { apiResponse } from '../../../lib/api-client';
 
