@@ -1,3 +1,4 @@
+import { webPaths } from '@campus-books/common/paths';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -96,9 +97,9 @@ export default fp(
     );
 
     // A shared listing link previews the book; an unknown id (or a database hiccup) gets the plain shell.
-    app.get<{ Params: { id: string } }>('/listing/:id', async (request, reply) => {
+    app.get<{ Params: { listingId: string } }>(webPaths.listing.pattern, async (request, reply) => {
       const findHead = options.listingPageHead ?? (async () => undefined);
-      const head = await findHead(app, request.params.id).catch((error: unknown) => {
+      const head = await findHead(app, request.params.listingId).catch((error: unknown) => {
         request.log.warn({ err: error }, 'listing page head failed');
         return undefined;
       });

@@ -1,12 +1,13 @@
 import type { QueryClient } from '@tanstack/react-query';
+import { matchPath } from 'react-router';
+import { webPaths } from '../config/paths';
 import { recentListingsQueryOptions } from '../features/home/api/get-recent-listings';
 import { listingQueryOptions } from '../features/listings/api/get-listing';
 import { searchListingsQueryOptions } from '../features/search/api/search-listings';
 import { filtersToApiQuery, readFilters } from '../features/search/search-filters';
 
-const LISTING_PATH = /^\/listing\/([^/]+)$/;
-
-function decodeSegment(segment: string): string | null {
+function decodeSegment(segment: string | undefined): string | null {
+  if (!segment) return null;
   try {
     return decodeURIComponent(segment);
   } catch {
@@ -24,19 +25,19 @@ function decodeSegment(segment: string): string | null {
  */
 export function prefetchLandingData(queryClient: QueryClient, location: Location): void {
   const { pathname, search } = location;
-  if (pathname === '/') {
+  if (matchPath(webPaths.home.pattern, pathname)) {
     void import('../features/home/home-page');
     void queryClient.prefetchQuery(recentListingsQueryOptions);
     return;
   }
-  if (pathname === '/search') {
+  if (matchPath(webPaths.search.pattern, pathname)) {
     void import('../features/search/search-page');
     const query = filtersToApiQuery(readFilters(new URLSearchParams(search)));
     void queryClient.prefetchInfiniteQuery(searchListingsQueryOptions(query));
     return;
   }
-  const segment = LISTING_PATH.exec(pathname)?.[1];
-  const listingId = segment ? decodeSegment(segment) : null;
+  // matchPath leaves the parameter as the address has it (the router decodes it for the page).
+  const listingId = decodeSegment(matchPath(webPaths.listing.pattern, pathname)?.params.listingId);
   if (listingId) {
     void import('../features/listings/listing-page');
     void queryClient.prefetchQuery(listingQueryOptions(listingId));

@@ -1,6 +1,6 @@
 import { lazy } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
-import { paths } from '../config/paths';
+import { paths, webPaths } from '../config/paths';
 import { GuestOnlyRoute } from './guest-only-route';
 import { ProtectedRoute } from './protected-route';
 import { RedirectKeepingQuery } from './redirects';
@@ -39,35 +39,35 @@ export function AppRoutes() {
       <Route element={<RootLayout />}>
         <Route index element={<HomePage />} />
         <Route element={<GuestOnlyRoute />}>
-          <Route path={paths.signIn} element={<SignInPage />} />
-          <Route path={paths.signUp} element={<SignUpPage />} />
+          <Route path={webPaths.signIn.pattern} element={<SignInPage />} />
+          <Route path={webPaths.signUp.pattern} element={<SignUpPage />} />
         </Route>
-        <Route path="/verify-email/:token" element={<VerifyEmailPage />} />
-        <Route path={paths.forgotPassword} element={<ForgotPasswordPage />} />
-        <Route path="/reset-password/:token" element={<ResetPasswordPage />} />
-        <Route path={paths.about} element={<AboutPage />} />
-        <Route path={paths.search} element={<SearchPage />} />
-        <Route path="/listing/:listingId" element={<ListingPage />} />
-        <Route path="/course/:code" element={<CoursePage />} />
-        <Route path="/listing-link/:token" element={<ListingLinkPage />} />
-        <Route path="/contact-seller/:sellerId" element={<ContactSellerPage />} />
-        <Route path={paths.groupmeInstructions} element={<GroupmeInstructionsPage />} />
-        <Route path={paths.howToSell} element={<HowToSellPage />} />
-        <Route path={paths.componentPreview} element={<ComponentPreviewPage />} />
-        <Route path={paths.alertsUnsubscribe} element={<UnsubscribePage />} />
+        <Route path={webPaths.verifyEmail.pattern} element={<VerifyEmailPage />} />
+        <Route path={webPaths.forgotPassword.pattern} element={<ForgotPasswordPage />} />
+        <Route path={webPaths.resetPassword.pattern} element={<ResetPasswordPage />} />
+        <Route path={webPaths.about.pattern} element={<AboutPage />} />
+        <Route path={webPaths.search.pattern} element={<SearchPage />} />
+        <Route path={webPaths.listing.pattern} element={<ListingPage />} />
+        <Route path={webPaths.course.pattern} element={<CoursePage />} />
+        <Route path={webPaths.listingLink.pattern} element={<ListingLinkPage />} />
+        <Route path={webPaths.contactSeller.pattern} element={<ContactSellerPage />} />
+        <Route path={webPaths.groupmeInstructions.pattern} element={<GroupmeInstructionsPage />} />
+        <Route path={webPaths.howToSell.pattern} element={<HowToSellPage />} />
+        <Route path={webPaths.componentPreview.pattern} element={<ComponentPreviewPage />} />
+        <Route path={webPaths.alertsUnsubscribe.pattern} element={<UnsubscribePage />} />
         <Route element={<ProtectedRoute />}>
-          <Route path={paths.createListing} element={<CreateListingPage />} />
-          <Route path={paths.profile} element={<ProfilePage />} />
-          <Route path={paths.moderation} element={<ModerationPage />} />
-          <Route path="/update-listing/:listingId" element={<UpdateListingPage />} />
-          <Route path={paths.profileAlerts} element={<AlertsPage />} />
-          <Route path={paths.saved} element={<SavedPage />} />
+          <Route path={webPaths.createListing.pattern} element={<CreateListingPage />} />
+          <Route path={webPaths.profile.pattern} element={<ProfilePage />} />
+          <Route path={webPaths.moderation.pattern} element={<ModerationPage />} />
+          <Route path={webPaths.updateListing.pattern} element={<UpdateListingPage />} />
+          <Route path={webPaths.profileAlerts.pattern} element={<AlertsPage />} />
+          <Route path={webPaths.saved.pattern} element={<SavedPage />} />
         </Route>
         {/* Pages of the earlier version that were mocks now lead somewhere useful. */}
         <Route path="/new-search" element={<RedirectKeepingQuery to={paths.search} />} />
         <Route path="/updated-sign-up" element={<Navigate to={paths.signUp} replace />} />
         <Route path="/popup" element={<Navigate to={paths.home} replace />} />
-        <Route path={paths.notFound} element={<NotFoundPage />} />
+        <Route path={webPaths.notFound.pattern} element={<NotFoundPage />} />
         <Route path="*" element={<Navigate to={paths.notFound} replace />} />
       </Route>
     </Routes>

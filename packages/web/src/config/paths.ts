@@ -1,31 +1,37 @@
-/** The one route table of the web app: every link is built from here. */
+import { webPaths } from '@campus-books/common/paths';
+
+export { webPaths };
+
+/**
+ * Links to the web app's pages, built from the one route table in common/paths (which the router, the
+ * landing prefetch and the server's mails share): a string for a page without parameters, a builder
+ * that encodes them otherwise.
+ */
 export const paths = {
-  home: '/',
-  signIn: '/sign-in',
-  signUp: '/sign-up',
-  about: '/about',
-  search: '/search',
-  listing: (id: string) => `/listing/${id}`,
-  contactSeller: (id: string) => `/contact-seller/${id}`,
-  groupmeInstructions: '/groupme-instructions',
-  forgotPassword: '/forgot-password',
-  resetPassword: (token: string) => `/reset-password/${token}`,
-  verifyEmail: (token: string) => `/verify-email/${token}`,
-  howToSell: '/under-construction',
-  componentPreview: '/component-preview',
-  createListing: '/create-listing',
-  profile: '/profile',
-  profileAlerts: '/profile/alerts',
-  saved: '/saved',
-  alertsUnsubscribe: '/alerts/unsubscribe',
-  updateListing: (id: string) => `/update-listing/${id}`,
-  notFound: '/404',
-  /** A course page: `ECON-101`, or a bare number for listings without a subject. */
-  course: (code: string) => `/course/${encodeURIComponent(code)}`,
-  moderation: '/moderation',
+  home: webPaths.home.pattern,
+  signIn: webPaths.signIn.pattern,
+  signUp: webPaths.signUp.pattern,
+  about: webPaths.about.pattern,
+  search: webPaths.search.pattern,
+  listing: webPaths.listing.href,
+  listingLink: webPaths.listingLink.href,
+  contactSeller: webPaths.contactSeller.href,
+  groupmeInstructions: webPaths.groupmeInstructions.pattern,
+  forgotPassword: webPaths.forgotPassword.pattern,
+  resetPassword: webPaths.resetPassword.href,
+  verifyEmail: webPaths.verifyEmail.href,
+  howToSell: webPaths.howToSell.pattern,
+  componentPreview: webPaths.componentPreview.pattern,
+  createListing: webPaths.createListing.pattern,
+  profile: webPaths.profile.pattern,
+  profileAlerts: webPaths.profileAlerts.pattern,
+  saved: webPaths.saved.pattern,
+  alertsUnsubscribe: webPaths.alertsUnsubscribe.pattern,
+  updateListing: webPaths.updateListing.href,
+  notFound: webPaths.notFound.pattern,
+  course: webPaths.course.href,
+  moderation: webPaths.moderation.pattern,
 } as const;
 
 /** /sign-in with a way back to where the visitor was going. */
-export function signInPath(redirectTo?: string): string {
-  return redirectTo ? `${paths.signIn}?redirectTo=${encodeURIComponent(redirectTo)}` : paths.signIn;
-}
+export const signInPath = webPaths.signIn.href;

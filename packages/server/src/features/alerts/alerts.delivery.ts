@@ -1,3 +1,4 @@
+import { webPaths } from '@campus-books/common/paths';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -196,7 +197,7 @@ export function composeMail(app: FastifyInstance, rows: PendingRow[], now: Date)
       line: [what, `${conditionLabel(r.condition)} condition`, course && `Course ${course}`]
         .filter(Boolean)
         .join(' · '),
-      link: `${base}/listing/${r.listing_id}`,
+      link: `${base}${webPaths.listing.href(r.listing_id)}`,
       cover: r.image_urls[0] ? absolute(app, r.image_urls[0]) : null,
     };
   };
@@ -224,22 +225,24 @@ export function composeMail(app: FastifyInstance, rows: PendingRow[], now: Date)
   const headers: Record<string, string> = {};
   if (alertIds.length > 0) {
     const token = signUnsubscribeToken(app.config.sessionSecret, userId, alertIds, now);
-    const page = `${base}/alerts/unsubscribe?token=${token}`;
+    const page = `${base}${webPaths.alertsUnsubscribe.href(token)}`;
     headers['List-Unsubscribe'] = `<${base}/api/alerts/unsubscribe?token=${token}>`;
     headers['List-Unsubscribe-Post'] = 'List-Unsubscribe=One-Click';
     text.push(`Stop this alert: ${page}`);
     html.push(`<p><a href="${escapeHtml(page)}">Stop this alert</a></p>`);
     for (const id of alertIds.length > 1 ? alertIds : []) {
-      const one = `${base}/alerts/unsubscribe?token=${signUnsubscribeToken(app.config.sessionSecret, userId, [id], now)}`;
+      const one = `${base}${webPaths.alertsUnsubscribe.href(signUnsubscribeToken(app.config.sessionSecret, userId, [id], now))}`;
       text.push(`Stop only one of them: ${one}`);
       html.push(`<p><a href="${escapeHtml(one)}">Stop only one of them</a></p>`);
     }
-    text.push(`Manage your alerts: ${base}/profile/alerts`);
-    html.push(`<p><a href="${escapeHtml(`${base}/profile/alerts`)}">Manage your alerts</a></p>`);
+    const manage = `${base}${webPaths.profileAlerts.href()}`;
+    text.push(`Manage your alerts: ${manage}`);
+    html.push(`<p><a href="${escapeHtml(manage)}">Manage your alerts</a></p>`);
   }
   if (news.length > 0) {
-    text.push(`Your saved listings: ${base}/saved`);
-    html.push(`<p><a href="${escapeHtml(`${base}/saved`)}">Your saved listings</a></p>`);
+    const saved = `${base}${webPaths.saved.href()}`;
+    text.push(`Your saved listings: ${saved}`);
+    html.push(`<p><a href="${escapeHtml(saved)}">Your saved listings</a></p>`);
   }
   const subject =
     matches.length === 0

@@ -1,3 +1,4 @@
+import { webPaths } from '@campus-books/common/paths';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { users } from '../../db/schema';
@@ -23,7 +24,7 @@ export async function requestPasswordReset(app: FastifyInstance, email: string):
     purpose: 'reset_password',
     email: user.email,
   });
-  const link = `${app.config.publicUrl}/reset-password/${token}`;
+  const link = `${app.config.publicUrl}${webPaths.resetPassword.href(token)}`;
   app.mailer.sendInBackground(resetPasswordMail(user.email, link));
 }
 

@@ -1,3 +1,4 @@
+import { webPaths } from '@campus-books/common/paths';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { deriveUsername, type SignUpInput } from '@campus-books/common/account.schemas';
@@ -22,7 +23,7 @@ export async function sendVerificationLink(app: FastifyInstance, user: UserRow, 
     purpose: 'verify_email',
     email,
   });
-  const link = `${app.config.publicUrl}/verify-email/${token}`;
+  const link = `${app.config.publicUrl}${webPaths.verifyEmail.href(token)}`;
   app.mailer.sendInBackground(verifyEmailMail(email, link, email !== user.email));
 }
 
@@ -54,8 +55,8 @@ export async function signUp(app: FastifyInstance, input: SignUpInput): Promise<
   const existing = await findUserByEmail(db, input.email);
   if (!existing) return;
   if (existing.emailVerifiedAt) {
-    const signInLink = `${app.config.publicUrl}/sign-in`;
-    const resetLink = `${app.config.publicUrl}/forgot-password`;
+    const signInLink = `${app.config.publicUrl}${webPaths.signIn.href()}`;
+    const resetLink = `${app.config.publicUrl}${webPaths.forgotPassword.href()}`;
     app.mailer.sendInBackground(alreadyRegisteredMail(existing.email, signInLink, resetLink));
     return;
   }
@@ -78,7 +79,7 @@ export async function signUp(app: FastifyInstance, input: SignUpInput): Promise<
     });
   });
   app.mailer.sendInBackground(
-    finishSignUpMail(existing.email, `${app.config.publicUrl}/verify-email/${token}`),
+    finishSignUpMail(existing.email, `${app.config.publicUrl}${webPaths.verifyEmail.href(token)}`),
   );
 }
 
@@ -101,7 +102,7 @@ export async function resendVerification(app: FastifyInstance, email: string): P
     signupClaim,
   });
   app.mailer.sendInBackground(
-    finishSignUpMail(user.email, `${app.config.publicUrl}/verify-email/${token}`),
+    finishSignUpMail(user.email, `${app.config.publicUrl}${webPaths.verifyEmail.href(token)}`),
   );
 }
 

@@ -1,3 +1,4 @@
+import { webPaths } from '@campus-books/common/paths';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { and, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
@@ -102,7 +103,7 @@ function reminderMail(app: FastifyInstance, reminder: DueReminder, now: Date) {
       validUntil,
       confirmedAt: reminder.confirmedAt,
     });
-    return `${ACTION_LABELS[action]}: ${app.config.publicUrl}/listing-link/${token}`;
+    return `${ACTION_LABELS[action]}: ${app.config.publicUrl}${webPaths.listingLink.href(token)}`;
   });
   return {
     to: reminder.email,

@@ -1,3 +1,4 @@
+import { webPaths } from '@campus-books/common/paths';
 import { PRODUCT_NAME } from '@campus-books/common/campus';
 import { conditionLabel, displayName, formatPrice } from '@campus-books/common/display';
 import { imageSrcSet, imageVariantUrl, LISTING_PHOTO_SIZES } from '@campus-books/common/images';
@@ -27,7 +28,7 @@ export function listingPageHead(listing: ListingRow, publicUrl: string): PageHea
       'og:description',
       `${formatPrice(Number(listing.regularPrice))} · ${conditionLabel(listing.condition)} condition`,
     ],
-    ['property', 'og:url', new URL(`listing/${listing.id}`, base).toString()],
+    ['property', 'og:url', `${publicUrl}${webPaths.listing.href(listing.id)}`],
     ...(cover
       ? [['property', 'og:image', new URL(cover, base).toString()] as [string, string, string]]
       : []),

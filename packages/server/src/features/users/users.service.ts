@@ -1,3 +1,4 @@
+import { webPaths } from '@campus-books/common/paths';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ProfileUpdateInput } from '@campus-books/common/account.schemas';
@@ -83,7 +84,9 @@ export async function updateProfile(
   }
   if (changes.passwordHash) await app.sessions.endAllForUser(user.id, sessionId);
   if (takenBy) {
-    app.mailer.sendInBackground(emailInUseMail(takenBy.email, `${app.config.publicUrl}/sign-in`));
+    app.mailer.sendInBackground(
+      emailInUseMail(takenBy.email, `${app.config.publicUrl}${webPaths.signIn.href()}`),
+    );
   } else if (newEmail) {
     await sendVerificationLink(app, updated, newEmail);
   }

@@ -1,0 +1,74 @@
+/**
+ * The web app's pages: for each, its route `pattern` (React Router's form, which Fastify shares:
+ * '/listing/:listingId') and an `href` that builds a link to it, encoding its parameters. The web app's
+ * router, links and landing prefetch, and the server's mails and page heads all use this one table.
+ * (Loaded on the home page's first load: keep it free of imports.)
+ */
+
+const segment = (value: string) => encodeURIComponent(value);
+
+/** A page without parameters. */
+function page<P extends string>(pattern: P) {
+  return { pattern, href: (): P => pattern };
+}
+
+export const webPaths = {
+  home: page('/'),
+  signIn: {
+    pattern: '/sign-in',
+    /** With a way back to where the visitor was going. */
+    href: (redirectTo?: string) =>
+      redirectTo ? `/sign-in?redirectTo=${encodeURIComponent(redirectTo)}` : '/sign-in',
+  },
+  signUp: page('/sign-up'),
+  about: page('/about'),
+  search: page('/search'),
+  listing: {
+    pattern: '/listing/:listingId',
+    href: (listingId: string) => `/listing/${segment(listingId)}`,
+  },
+  /** The one-click links of expiry reminders (mark sold, relist). */
+  listingLink: {
+    pattern: '/listing-link/:token',
+    href: (token: string) => `/listing-link/${segment(token)}`,
+  },
+  contactSeller: {
+    pattern: '/contact-seller/:sellerId',
+    href: (sellerId: string) => `/contact-seller/${segment(sellerId)}`,
+  },
+  groupmeInstructions: page('/groupme-instructions'),
+  forgotPassword: page('/forgot-password'),
+  resetPassword: {
+    pattern: '/reset-password/:token',
+    href: (token: string) => `/reset-password/${segment(token)}`,
+  },
+  verifyEmail: {
+    pattern: '/verify-email/:token',
+    href: (token: string) => `/verify-email/${segment(token)}`,
+  },
+  howToSell: page('/under-construction'),
+  componentPreview: page('/component-preview'),
+  createListing: page('/create-listing'),
+  profile: page('/profile'),
+  profileAlerts: page('/profile/alerts'),
+  saved: page('/saved'),
+  alertsUnsubscribe: {
+    pattern: '/alerts/unsubscribe',
+    /** With the signed token of an alert mail (all the recipient's alerts, or one). */
+    href: (token?: string) =>
+      token ? `/alerts/unsubscribe?token=${encodeURIComponent(token)}` : '/alerts/unsubscribe',
+  },
+  updateListing: {
+    pattern: '/update-listing/:listingId',
+    href: (listingId: string) => `/update-listing/${segment(listingId)}`,
+  },
+  /** A course page: `ECON-101`, or a bare number for listings without a subject. */
+  course: {
+    pattern: '/course/:code',
+    href: (code: string) => `/course/${segment(code)}`,
+  },
+  moderation: page('/moderation'),
+  notFound: page('/404'),
+} as const;
+
+export type WebPage = keyof typeof webPaths;
