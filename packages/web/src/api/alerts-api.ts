@@ -2,6 +2,7 @@ import type { Alert } from '@campus-books/common/alert.schemas';
 import type { ApiMessage } from '@campus-books/common/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../lib/api-client';
+import { queryKeys } from '../lib/query-keys';
 
 /** What a client sends to create or edit an alert (every filter optional). */
 export interface AlertBody {
@@ -17,11 +18,9 @@ export interface AlertBody {
   paused?: boolean;
 }
 
-const alertsKey = ['alerts'] as const;
-
 export function useAlerts(enabled = true) {
   return useQuery({
-    queryKey: alertsKey,
+    queryKey: queryKeys.alerts,
     queryFn: ({ signal }) => apiRequest<Alert[]>('/api/alerts/get', { signal }),
     enabled,
   });
@@ -32,7 +31,7 @@ export function useCreateAlert() {
   return useMutation({
     mutationFn: (body: AlertBody) =>
       apiRequest<Alert>('/api/alerts/create', { method: 'POST', body }),
-    onSuccess: () => client.invalidateQueries({ queryKey: alertsKey }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.alerts }),
   });
 }
 
@@ -47,7 +46,7 @@ export function useUpdateAlert() {
         body: { ...fields, ...changes },
       });
     },
-    onSuccess: () => client.invalidateQueries({ queryKey: alertsKey }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.alerts }),
   });
 }
 
@@ -56,7 +55,7 @@ export function useDeleteAlert() {
   return useMutation({
     mutationFn: (id: string) =>
       apiRequest<ApiMessage>(`/api/alerts/delete/${encodeURIComponent(id)}`, { method: 'DELETE' }),
-    onSuccess: () => client.invalidateQueries({ queryKey: alertsKey }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.alerts }),
   });
 }
 

@@ -1,6 +1,7 @@
 import type { Seller } from '@campus-books/common/account.schemas';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../lib/api-client';
+import { queryKeys } from '../lib/query-keys';
 
 /** GET /api/user/get/{id}: a seller's name and GroupMe link (signed-in, verified students only). */
 export function getSeller(sellerId: string, signal?: AbortSignal): Promise<Seller> {
@@ -9,7 +10,7 @@ export function getSeller(sellerId: string, signal?: AbortSignal): Promise<Selle
 
 export const sellerQueryOptions = (sellerId: string) =>
   queryOptions({
-    queryKey: ['seller', sellerId],
+    queryKey: queryKeys.seller(sellerId),
     queryFn: ({ signal }) => getSeller(sellerId, signal),
   });
 

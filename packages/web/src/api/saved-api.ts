@@ -2,12 +2,11 @@ import type { ApiMessage } from '@campus-books/common/api';
 import type { Listing } from '@campus-books/common/listing.schemas';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../lib/api-client';
-
-const savedKey = ['saved'] as const;
+import { queryKeys } from '../lib/query-keys';
 
 export function useSavedListings(enabled = true) {
   return useQuery({
-    queryKey: savedKey,
+    queryKey: queryKeys.saved,
     queryFn: ({ signal }) => apiRequest<Listing[]>('/api/saved/get', { signal }),
     enabled,
     staleTime: 60_000,
@@ -24,6 +23,6 @@ export function useToggleSaved() {
           : `/api/saved/remove/${encodeURIComponent(listingId)}`,
         { method: save ? 'POST' : 'DELETE' },
       ),
-    onSuccess: () => client.invalidateQueries({ queryKey: savedKey }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.saved }),
   });
 }

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { paths } from '../config/paths';
 import { apiRequest } from '../lib/api-client';
+import { queryKeys } from '../lib/query-keys';
 
 interface WantedCourse {
   subject: string;
@@ -31,7 +32,7 @@ export function DemandLine({
       ? `subject=${encodeURIComponent(subject)}&courseNumber=${encodeURIComponent(courseNumber)}`
       : null;
   const { data } = useQuery({
-    queryKey: ['demand', query],
+    queryKey: queryKeys.demand(query),
     queryFn: ({ signal }) =>
       apiRequest<{ students: number }>(`/api/alerts/demand?${query}`, { signal }),
     enabled: query !== null,
@@ -51,7 +52,7 @@ export function DemandLine({
 /** The home page's "Most wanted this week": courses with many alerts and few listings. */
 export function MostWanted() {
   const { data } = useQuery({
-    queryKey: ['most-wanted'],
+    queryKey: queryKeys.mostWanted,
     queryFn: ({ signal }) =>
       apiRequest<{ courses: WantedCourse[] }>('/api/alerts/most-wanted', { signal }),
     staleTime: 5 * 60_000,

@@ -4,9 +4,10 @@ import { DEFAULT_GROUPME_LINK_PREFIX } from '@campus-books/common/constants';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { apiRequest } from './api-client';
+import { queryKeys } from './query-keys';
 
 export const publicConfigQueryOptions = queryOptions({
-  queryKey: ['public-config'],
+  queryKey: queryKeys.publicConfig,
   queryFn: ({ signal }) => apiRequest<PublicConfig>('/api/config', { signal }),
   staleTime: Infinity,
   gcTime: Infinity,

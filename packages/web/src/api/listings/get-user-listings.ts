@@ -1,7 +1,7 @@
 import type { Listing } from '@campus-books/common/listing.schemas';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/api-client';
-import { listingKeys } from './listing-keys';
+import { queryKeys } from '../../lib/query-keys';
 
 /** GET /api/user/listings/{id}: the signed-in user's own listings, active and sold. */
 export function getUserListings(userId: string, signal?: AbortSignal): Promise<Listing[]> {
@@ -10,7 +10,7 @@ export function getUserListings(userId: string, signal?: AbortSignal): Promise<L
 
 export const userListingsQueryOptions = (userId: string) =>
   queryOptions({
-    queryKey: listingKeys.user(userId),
+    queryKey: queryKeys.listings.user(userId),
     queryFn: ({ signal }) => getUserListings(userId, signal),
   });
 

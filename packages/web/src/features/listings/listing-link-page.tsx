@@ -9,6 +9,7 @@ import { Loading } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
 import { apiRequest } from '../../lib/api-client';
 import { RequestError } from '../../components/ui/request-error';
+import { queryKeys } from '../../lib/query-keys';
 
 type LinkAction = 'extend' | 'sold' | 'remove';
 const LABELS: Record<LinkAction, { title: string; button: string }> = {
@@ -25,7 +26,7 @@ export default function ListingLinkPage() {
   const { token = '' } = useParams();
   const path = `/api/listing-link/${encodeURIComponent(token)}`;
   const link = useQuery({
-    queryKey: ['listing-link', token],
+    queryKey: queryKeys.listingLink(token),
     queryFn: ({ signal }) => apiRequest<{ action: LinkAction; listing: Listing }>(path, { signal }),
     retry: false,
   });

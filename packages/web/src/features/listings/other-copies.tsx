@@ -4,13 +4,14 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { paths } from '../../config/paths';
 import { apiRequest } from '../../lib/api-client';
+import { queryKeys } from '../../lib/query-keys';
 
 const MAX_OTHER_COPIES = 20;
 
 /** "Other copies on campus": the active listings of the same ISBN, with their prices and conditions. */
 export function OtherCopies({ isbn13, listingId }: { isbn13: string; listingId: string }) {
   const { data } = useQuery({
-    queryKey: ['listings', 'same-isbn', isbn13],
+    queryKey: queryKeys.listings.sameIsbn(isbn13),
     queryFn: ({ signal }) =>
       apiRequest<Listing[]>(
         `/api/listing/get?${new URLSearchParams({ searchTerm: isbn13, limit: String(MAX_OTHER_COPIES) })}`,

@@ -2,6 +2,7 @@ import { HOME_RECENT_COUNT } from '@campus-books/common/constants';
 import type { Listing } from '@campus-books/common/listing.schemas';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** GET /api/listing/get?type=sale&limit=4: the home page's 'Recent Additions'. */
 export function getRecentListings(signal?: AbortSignal): Promise<Listing[]> {
@@ -9,7 +10,7 @@ export function getRecentListings(signal?: AbortSignal): Promise<Listing[]> {
 }
 
 export const recentListingsQueryOptions = queryOptions({
-  queryKey: ['listings', 'recent'],
+  queryKey: queryKeys.listings.recent,
   // The section simply stays hidden when this fails; the failure is only logged (spec).
   queryFn: ({ signal }) =>
     getRecentListings(signal).catch((error: unknown) => {

@@ -1,6 +1,7 @@
 import type { BookLookupAnswer, BookPrices, PriceSummary } from '@campus-books/common/book.schemas';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** GET /api/books/{isbn}: what the providers know of a book (signed-in sellers). */
 export function lookupBook(isbn13: string, signal?: AbortSignal): Promise<BookLookupAnswer> {
@@ -10,7 +11,7 @@ export function lookupBook(isbn13: string, signal?: AbortSignal): Promise<BookLo
 /** GET /api/books/{isbn}/prices: this campus's copies of a book (the price hint). */
 export const bookPricesQueryOptions = (isbn13: string) =>
   queryOptions({
-    queryKey: ['books', isbn13, 'prices'],
+    queryKey: queryKeys.bookPrices(isbn13),
     queryFn: ({ signal }) => apiRequest<BookPrices>(`/api/books/${isbn13}/prices`, { signal }),
   });
 
@@ -26,7 +27,7 @@ export function importPublisherCover(isbn13: string): Promise<{ url: string }> {
 /** GET /api/course/{code}/prices?title=: the price hint of a title in a course (no ISBN yet). */
 export function useCourseTitlePrices(course: string | null, title: string) {
   return useQuery({
-    queryKey: ['course', course, 'prices', title.toLowerCase()],
+    queryKey: queryKeys.course.titlePrices(course, title),
     queryFn: ({ signal }) =>
       apiRequest<PriceSummary>(
         `/api/course/${encodeURIComponent(course ?? '')}/prices?${new URLSearchParams({ title })}`,

@@ -1,7 +1,7 @@
 import type { Listing } from '@campus-books/common/listing.schemas';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
-import { listingKeys } from '../../../api/listings/listing-keys';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** GET /api/listing/get/{id}: one listing, for anyone. */
 export function getListing(listingId: string, signal?: AbortSignal): Promise<Listing> {
@@ -10,7 +10,7 @@ export function getListing(listingId: string, signal?: AbortSignal): Promise<Lis
 
 export const listingQueryOptions = (listingId: string) =>
   queryOptions({
-    queryKey: listingKeys.one(listingId),
+    queryKey: queryKeys.listing.one(listingId),
     queryFn: ({ signal }) => getListing(listingId, signal),
   });
 

@@ -6,19 +6,18 @@ import type {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
 import { invalidateListings } from '../../../api/listings/invalidate-listings';
-
-const moderationKeys = { all: ['moderation'] as const };
+import { queryKeys } from '../../../lib/query-keys';
 
 export function useModerationQueue() {
   return useQuery({
-    queryKey: [...moderationKeys.all, 'queue'],
+    queryKey: queryKeys.moderation.queue,
     queryFn: ({ signal }) => apiRequest<ModerationQueueItem[]>('/api/moderation/queue', { signal }),
   });
 }
 
 export function useModerationLog() {
   return useQuery({
-    queryKey: [...moderationKeys.all, 'log'],
+    queryKey: queryKeys.moderation.log,
     queryFn: ({ signal }) => apiRequest<ModerationLogEntry[]>('/api/moderation/log', { signal }),
   });
 }
@@ -52,7 +51,7 @@ export function useModerationAction() {
     mutationFn: runAction,
     onSuccess: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: moderationKeys.all }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.moderation.all }),
         invalidateListings(queryClient),
       ]),
   });

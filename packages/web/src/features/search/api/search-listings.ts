@@ -6,6 +6,7 @@ import {
 import type { Listing } from '@campus-books/common/listing.schemas';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { apiResponse } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** One page of results and the whole search's total (null if the answer carried none). */
 export interface SearchResultPage {
@@ -44,7 +45,7 @@ export async function searchListings(
 
 export const searchListingsQueryOptions = (query: Record<string, string>) =>
   infiniteQueryOptions({
-    queryKey: ['listings', 'search', query],
+    queryKey: queryKeys.listings.search(query),
     queryFn: ({ pageParam, signal }) => searchListings(query, pageParam, signal),
     initialPageParam: 0,
     // The next page starts at the count already loaded; a short page means there is no more.
