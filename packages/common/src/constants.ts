@@ -28,6 +28,10 @@ export type Condition = (typeof CONDITIONS)[number];
 export const LISTING_TYPES = ['sale', 'rent'] as const;
 export type ListingType = (typeof LISTING_TYPES)[number];
 
+/** What a search's `type` and `status` parameters accept (the search schema and the search page's URL). */
+export const SEARCH_TYPES = [...LISTING_TYPES, 'all'] as const;
+export const SEARCH_STATUSES = ['active_or_none', 'active'] as const;
+
 /**
  * `expired`: not confirmed in time (its seller relists it); `hidden`: reported by several students or
  * its seller suspended, until a moderator looks; `removed`: by a moderator. Only `active` is searched.

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { MAJOR_VALUES, SCHOOL_FLAGS, SUBJECT_CODES, type SchoolFlag } from './campus';
 import {
+  SEARCH_STATUSES,
+  SEARCH_TYPES,
   CONDITIONS,
   LISTING_STATUSES,
   LISTING_TYPES,
@@ -151,8 +153,8 @@ export const listingSearchSchema = z.strictObject(
       .toUpperCase()
       .refine((s) => SUBJECT_CODES.has(s), 'is not a subject of this campus')
       .optional(),
-    status: z.enum(['active_or_none', 'active'], choiceOf('status')).optional(),
-    type: z.enum([...LISTING_TYPES, 'all'], choiceOf('type')).optional(),
+    status: z.enum(SEARCH_STATUSES, choiceOf('status')).optional(),
+    type: z.enum(SEARCH_TYPES, choiceOf('type')).optional(),
     /** Whole dollars: only listings whose regularPrice is at most this (as an alert's maxPrice). */
     maxPrice: z
       .string()

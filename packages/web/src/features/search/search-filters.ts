@@ -7,9 +7,21 @@ import {
   type SchoolFlag,
 } from '@campus-books/common/campus';
 import { conditionLabel } from '@campus-books/common/display';
-import { CONDITIONS, PRICE_MAX, type Condition } from '@campus-books/common/constants';
+import {
+  CONDITIONS,
+  PRICE_MAX,
+  SEARCH_STATUSES,
+  SEARCH_TYPES,
+  type Condition,
+} from '@campus-books/common/constants';
 
-/** The search URL is the source of truth: these are the filters it carries. */
+/**
+ * The search URL is the source of truth: these are the filters it carries. It is read by the rules of
+ * the API's search schema (common/listing.schemas `listingSearchSchema`, over the same constants; a
+ * test holds the two together), except that a value the schema refuses is dropped rather than shown as
+ * an error. The reader does not use the zod schema itself: the landing prefetch reads the URL on the
+ * home page's first load, which must stay free of zod.
+ */
 export interface SearchFilters {
   searchTerm: string;
   courseNumber: string;
@@ -59,19 +71,30 @@ function readSort(params: URLSearchParams): SortChoice {
   return params.get('searchTerm') ? 'best' : 'latest';
 }
 
+const oneOf = <T extends string>(choices: readonly T[], value: string | null): value is T =>
+  choices.includes(value as T);
+
+/** A campus subject code, as the schema reads it (trimmed, upper-cased), or ''. */
+function readSubject(value: string | null): string {
+  const code = (value ?? '').trim().toUpperCase();
+  return SUBJECT_CODES.has(code) ? code : '';
+}
+
 export function readFilters(params: URLSearchParams): SearchFilters {
   const condition = params.get('condition');
+  const type = params.get('type');
+  const status = params.get('status');
   return {
     searchTerm: params.get('searchTerm') ?? '',
     courseNumber: params.get('courseNumber') ?? '',
-    subject: SUBJECT_CODES.has(params.get('subject') ?? '') ? params.get('subject')! : '',
+    subject: readSubject(params.get('subject')),
     major: params.get('major') ?? '',
     condition: isCondition(condition) ? condition : 'con-all',
     school: SCHOOL_FLAGS.find((flag) => params.get(flag) === 'true') ?? '',
     maxPrice: readMaxPrice(params.get('maxPrice')),
     sort: readSort(params),
-    type: params.get('type') ?? '',
-    status: params.get('status') ?? DEFAULT_STATUS,
+    type: oneOf(SEARCH_TYPES, type) ? type : '',
+    status: oneOf(SEARCH_STATUSES, status) ? status : DEFAULT_STATUS,
   };
 }
 
