@@ -5,16 +5,10 @@ import type {
   ModerationQueueItem,
 } from '@campus-books/common/moderation.schemas';
 import type { Db } from '../../db/database';
-import {
-  listingReports,
-  listings,
-  moderationLog,
-  sessions,
-  users,
-  type UserRow,
-} from '../../db/schema';
+import { listingReports, listings, moderationLog, users, type UserRow } from '../../db/schema';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import { toListing } from '../listings/listing.serializer';
+import { deleteSessionsOfUser } from '../../db/sessions.repository';
 import { isListingId } from '../listings/listings.repository';
 import { LISTING_NOT_FOUND } from '../listings/listings.service';
 
@@ -187,7 +181,7 @@ export async function suspendUser(
       .update(listings)
       .set({ status: 'hidden', hiddenReason: 'suspension' })
       .where(and(eq(listings.userId, userId), eq(listings.status, 'active')));
-    await tx.delete(sessions).where(eq(sessions.userId, userId));
+    await deleteSessionsOfUser(tx, userId);
     await log(tx, moderator, 'suspend', { userId, reason });
   });
   app.listingCaches.invalidate();
