@@ -8,7 +8,7 @@ import {
   isLiveEmailToken,
   issueEmailToken,
   retireEmailTokens,
-} from './email-tokens';
+} from './email-tokens.repository';
 import { hashPassword } from './password';
 
 /** Mails a reset link when the account exists; the caller answers the same either way. */

@@ -18,7 +18,7 @@ import {
   issueEmailToken,
   latestLiveSignupClaim,
   retireEmailTokens,
-} from './email-tokens';
+} from './email-tokens.repository';
 import { hashPassword } from './password';
 
 /** Mails a fresh verification link for `email` (the account's address or its pending new one). */

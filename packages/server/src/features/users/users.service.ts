@@ -5,12 +5,8 @@ import { unauthorized } from '../../lib/errors';
 import { emailInUseMail } from '../auth/account-mails';
 import { hashPassword } from '../auth/password';
 import { sendVerificationLink } from '../auth/sign-up.service';
-import {
-  claimImages,
-  deleteImages,
-  imageIdsOfUser,
-  releaseImages,
-} from '../uploads/images.service';
+import { imageIdsOfUser } from '../uploads/images.repository';
+import { claimImages, deleteImages, releaseImages } from '../uploads/images.service';
 import { deleteUser, findUserByEmail, updateUser, type UserChanges } from './users.repository';
 
 /**
