@@ -14,6 +14,14 @@ export async function insertUploadingImage(
   await db.insert(images).values(image);
 }
 
+/** The row of an image stored without tus (a publisher's cover), ready to be claimed. */
+export async function insertReadyImage(
+  db: Db,
+  image: Pick<typeof images.$inferInsert, 'id' | 'ownerId' | 'bytes' | 'width' | 'height'>,
+): Promise<void> {
+  await db.insert(images).values({ ...image, status: 'ready' });
+}
+
 /**
  * Moves an upload from 'uploading' to 'processing'. One conditional statement: of any number of
  * finishing PATCHes, on any app server, exactly one gets true and processes the upload.
