@@ -16,14 +16,17 @@ const foldersIn = (dir) =>
  * Each is a known exception, not a pattern to follow: a new one is a decision to write here.
  */
 const SERVER_FEATURE_EXCEPTIONS = {
+  // An alert's cap is counted under a lock on the user's row (users.repository).
+  alerts: ['users'],
   // Sign-in and sign-up read and write users; the session answer names moderators.
   auth: ['users', 'moderation'],
   // A publisher's cover goes through the upload pipeline's image processing.
   books: ['uploads'],
-  // Listings claim uploaded images, fan out alert mails, and hide from non-moderators.
-  listings: ['uploads', 'alerts', 'moderation'],
-  // Moderation acts on listings (hide, remove) through the listings service.
-  moderation: ['listings'],
+  // Listings claim uploaded images, fan out alert mails, hide from non-moderators, and mail their
+  // sellers (addresses from users.repository).
+  listings: ['uploads', 'alerts', 'moderation', 'users'],
+  // Moderation acts on listings (hide, remove) through the listings service, and suspends users.
+  moderation: ['listings', 'users'],
   // Saved listings are listings, serialised the same way.
   saved: ['listings'],
   // Account changes re-check passwords, send account mails, and claim avatar images.

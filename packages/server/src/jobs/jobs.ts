@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database, Db } from '../db/database';
+import { rowsOf } from '../db/rows';
 
 /** What a job's handler gets. */
 export interface JobContext<P = unknown> {
@@ -84,7 +85,6 @@ interface ClaimedRow {
 }
 
 const ts = (date: Date) => sql`${date.toISOString()}::timestamptz`;
-const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 /**
  * Jobs on the database, for one app server among several (docs/decisions/006). A due job is claimed
@@ -147,7 +147,9 @@ export class Jobs {
   ): Promise<boolean> {
     const db = options.db ?? this.database.db;
     const runAt = options.runAt ?? this.#now();
-    const result = await db.execute(sql`
+    const added = await rowsOf(
+      db,
+      sql`
       WITH added AS (
         INSERT INTO jobs (name, key, payload, run_at, max_attempts)
         VALUES (${name}, ${options.key ?? null}, ${JSON.stringify(payload)}::jsonb, ${ts(runAt)},
@@ -155,8 +157,9 @@ export class Jobs {
         ON CONFLICT (key) DO NOTHING
         RETURNING id
       )
-      SELECT id, pg_notify(${CHANNEL}, ${name}) FROM added`);
-    return rowsOf(result).length > 0;
+      SELECT id, pg_notify(${CHANNEL}, ${name}) FROM added`,
+    );
+    return added.length > 0;
   }
 
   /** Schedules the recurring jobs, then polls (and listens for enqueues) until `stop()`. */
@@ -264,7 +267,9 @@ export class Jobs {
     if (names.length === 0 || limit <= 0) return [];
     const now = this.#now();
     const token = randomUUID();
-    const result = await this.database.db.execute(sql`
+    const claimed = await rowsOf<Omit<ClaimedRow, 'token'>>(
+      this.database.db,
+      sql`
       UPDATE jobs
       SET locked_until = ${ts(new Date(now.getTime() + this.#leaseMs))}, locked_by = ${token},
         attempts = attempts + 1
@@ -280,8 +285,9 @@ export class Jobs {
         LIMIT ${limit}
         FOR UPDATE SKIP LOCKED
       )
-      RETURNING id, name, payload, run_at, interval_ms, attempts, max_attempts`);
-    return rowsOf<Omit<ClaimedRow, 'token'>>(result).map((row) => ({ ...row, token }));
+      RETURNING id, name, payload, run_at, interval_ms, attempts, max_attempts`,
+    );
+    return claimed.map((row) => ({ ...row, token }));
   }
 
   async #run(row: ClaimedRow): Promise<void> {
@@ -294,14 +300,15 @@ export class Jobs {
     const renew = setInterval(
       () => {
         const until = new Date(this.#now().getTime() + this.#leaseMs);
-        this.database.db
-          .execute(sql`UPDATE jobs SET locked_until = ${ts(until)} WHERE ${mine} RETURNING id`)
-          .then(
-            (result) => {
-              if (rowsOf(result).length === 0) lost.abort();
-            },
-            () => {},
-          );
+        rowsOf(
+          this.database.db,
+          sql`UPDATE jobs SET locked_until = ${ts(until)} WHERE ${mine} RETURNING id`,
+        ).then(
+          (renewed) => {
+            if (renewed.length === 0) lost.abort();
+          },
+          () => {},
+        );
       },
       Math.max(1000, this.#leaseMs / 3),
     );

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Database, Db } from '../db/database';
+import { rowsOf } from '../db/rows';
 import type { Storage } from '../lib/storage/storage';
 import { extractArchive } from './archive-reader';
 import { RestoreRefusedError, fileEntry, tableEntry, type Manifest } from './manifest';
@@ -32,10 +33,11 @@ export async function assertEmptyTarget(db: Db, storage: Storage | null): Promis
   const found: string[] = [];
   for (const table of await tablesInRestoreOrder(db)) {
     if (OPERATIONAL_TABLES.has(table)) continue;
-    const result = (await db.execute(
+    const [count] = await rowsOf<{ n: number }>(
+      db,
       sql.raw(`SELECT count(*)::int AS n FROM ${quote(table)}`),
-    )) as unknown as { rows: { n: number }[] };
-    const n = Number(result.rows[0]?.n ?? 0);
+    );
+    const n = Number(count?.n ?? 0);
     if (n > 0) found.push(`${table}: ${n} rows`);
   }
   if (found.length > 0) {

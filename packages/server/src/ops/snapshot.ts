@@ -1,12 +1,6 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
-
-type Executor = Pick<Db, 'execute'>;
-
-async function rowsOf<T>(db: Executor, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows: T[] };
-  return result.rows;
-}
+import { rowsOf, type Executor } from '../db/rows';
 
 /**
  * Tables of the public schema in an order that inserts parents before children (foreign keys), so a

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { imageIdFromUrl } from '@campus-books/common/images';
 import type { Db } from '../db/database';
+import { rowsOf } from '../db/rows';
 import type { Storage } from '../lib/storage/storage';
 import { imageFileKeys } from './backup';
 import { sha256, type Manifest } from './manifest';
@@ -42,10 +43,11 @@ export async function verifyInstallation(
   const problems: string[] = [];
   const tables: Verification['tables'] = [];
   for (const table of manifest.tables) {
-    const result = (await db.execute(
+    const [count] = await rowsOf<{ n: number }>(
+      db,
       sql.raw(`SELECT count(*)::int AS n FROM ${quote(table.name)}`),
-    )) as unknown as { rows: { n: number }[] };
-    const actual = Number(result.rows[0]?.n ?? -1);
+    );
+    const actual = Number(count?.n ?? -1);
     tables.push({ name: table.name, expected: table.rows, actual });
     if (actual !== table.rows)
       problems.push(`${table.name}: ${actual} rows, expected ${table.rows}`);
@@ -68,11 +70,12 @@ export async function verifyInstallation(
 
   // Listings must not point at images the store lacks (a backup's consistency promise).
   const inManifest = new Set(manifest.files.map((f) => f.key));
-  const urls = (await db.execute(
+  const urls = await rowsOf<{ url: string }>(
+    db,
     sql`SELECT DISTINCT unnest(image_urls) AS url FROM listings`,
-  )) as unknown as { rows: { url: string }[] };
+  );
   let listingImagesChecked = 0;
-  for (const { url } of urls.rows) {
+  for (const { url } of urls) {
     const id = imageIdFromUrl(url);
     if (!id) continue;
     listingImagesChecked += 1;

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
+import { rowsOf } from '../db/rows';
 
 /** What one counted attempt came to. */
 export interface Hit {
@@ -63,8 +64,6 @@ export function createMemoryStore(clock: Clock = Date.now): LimitStore {
   };
 }
 
-type Rows<T> = { rows: T[] };
-
 /**
  * Counters in the `rate_limits` table (migration 0007), shared by every app server on the database.
  * One statement counts an attempt: an upsert that starts a new window when the old one is over and
@@ -74,7 +73,9 @@ export function createDatabaseStore(db: Db, clock: Clock = Date.now): LimitStore
   return {
     async take(key, max, windowMs) {
       const now = clock();
-      const counted = (await db.execute(sql`
+      const [row] = await rowsOf<{ count: number; window_start: number; expires_at: number }>(
+        db,
+        sql`
         INSERT INTO rate_limits AS r (key, window_start, count, expires_at)
         VALUES (${key}, ${now}, 1, ${now + windowMs})
         ON CONFLICT (key) DO UPDATE SET
@@ -83,8 +84,8 @@ export function createDatabaseStore(db: Db, clock: Clock = Date.now): LimitStore
           expires_at = CASE WHEN r.expires_at <= ${now} THEN ${now + windowMs} ELSE r.expires_at END
         WHERE r.expires_at <= ${now} OR r.count < ${max}
         RETURNING count, window_start::float8 AS window_start, expires_at::float8 AS expires_at
-      `)) as unknown as Rows<{ count: number; window_start: number; expires_at: number }>;
-      const row = counted.rows[0];
+      `,
+      );
       if (row) {
         const windowStart = Number(row.window_start);
         return {
@@ -99,10 +100,12 @@ export function createDatabaseStore(db: Db, clock: Clock = Date.now): LimitStore
           },
         };
       }
-      const current = (await db.execute(sql`
+      const [existing] = await rowsOf<{ count: number; expires_at: number }>(
+        db,
+        sql`
         SELECT count, expires_at::float8 AS expires_at FROM rate_limits WHERE key = ${key}
-      `)) as unknown as Rows<{ count: number; expires_at: number }>;
-      const existing = current.rows[0];
+      `,
+      );
       return {
         allowed: false,
         count: Number(existing?.count ?? max),
@@ -111,10 +114,13 @@ export function createDatabaseStore(db: Db, clock: Clock = Date.now): LimitStore
       };
     },
     async sweep() {
-      const deleted = (await db.execute(sql`
+      const deleted = await rowsOf<{ key: string }>(
+        db,
+        sql`
         DELETE FROM rate_limits WHERE expires_at <= ${clock()} RETURNING key
-      `)) as unknown as Rows<{ key: string }>;
-      return deleted.rows.length;
+      `,
+      );
+      return deleted.length;
     },
   };
 }

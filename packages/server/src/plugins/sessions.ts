@@ -1,8 +1,13 @@
-import { and, eq, gt, isNull, ne } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { SignJWT, jwtVerify } from 'jose';
-import { sessions, users, type UserRow } from '../db/schema';
+import type { UserRow } from '../db/schema';
+import {
+  deleteSession,
+  deleteSessionsOfUser,
+  findLiveSession,
+  insertSession,
+} from '../db/sessions.repository';
 import { forbidden, unauthorized } from '../lib/errors';
 
 export const SESSION_COOKIE = 'cb_session';
@@ -55,30 +60,24 @@ export default fp(
     const sessionsApi: Sessions = {
       async start(reply, userId) {
         const expiresAt = new Date(Date.now() + SESSION_TTL_SECONDS * 1000);
-        const [row] = await db.insert(sessions).values({ userId, expiresAt }).returning();
-        const token = await new SignJWT({ sid: row!.id })
+        const sessionId = await insertSession(db, userId, expiresAt);
+        const token = await new SignJWT({ sid: sessionId })
           .setProtectedHeader({ alg: ALGORITHM })
           .setSubject(userId)
           .setIssuedAt()
           .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
           .sign(key);
         reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, expires: expiresAt });
-        return row!.id;
+        return sessionId;
       },
       async end(request, reply) {
         const current = await sessionsApi.read(request);
-        if (current) await db.delete(sessions).where(eq(sessions.id, current.sessionId));
+        if (current) await deleteSession(db, current.sessionId);
         request.session = null;
         reply.clearCookie(SESSION_COOKIE, cookieOptions);
       },
       async endAllForUser(userId, keepSessionId) {
-        await db
-          .delete(sessions)
-          .where(
-            keepSessionId
-              ? and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId))
-              : eq(sessions.userId, userId),
-          );
+        await deleteSessionsOfUser(db, userId, keepSessionId);
       },
       async read(request) {
         if (request.session !== undefined) return request.session;
@@ -94,20 +93,7 @@ export default fp(
           return null; // bad signature, expired, malformed: simply not signed in
         }
         // Not caught: a database that does not answer is a 503, not a signed-out visitor.
-        const [row] = await db
-          .select({ user: users, sessionId: sessions.id })
-          .from(sessions)
-          .innerJoin(users, eq(users.id, sessions.userId))
-          .where(
-            and(
-              eq(sessions.id, claims.sid),
-              eq(sessions.userId, claims.sub),
-              gt(sessions.expiresAt, new Date()),
-              // A suspended account is signed out everywhere (features/moderation).
-              isNull(users.suspendedAt),
-            ),
-          );
-        request.session = row ?? null;
+        request.session = (await findLiveSession(db, claims.sid, claims.sub)) ?? null;
         return request.session;
       },
     };

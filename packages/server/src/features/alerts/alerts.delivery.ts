@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { conditionLabel, formatPrice } from '@campus-books/common/display';
 import type { Db } from '../../db/database';
+import { rowsOf } from '../../db/rows';
 import type { JobContext } from '../../jobs/jobs';
 import { signUnsubscribeToken } from './unsubscribe-token';
 
@@ -19,7 +20,6 @@ const DAY_MS = 24 * 60 * 60_000;
 /** How long a sender holds a student's rows while it mails them. */
 const CLAIM_MS = 5 * 60_000;
 
-const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 const ts = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 
 /**
@@ -50,7 +50,9 @@ export async function matchListingEvent(
   await app.database.db.transaction(async (tx) => {
     let queued = 0;
     if (event !== 'sold') {
-      const result = await tx.execute(sql`
+      const matched = await rowsOf<{ digest: boolean }>(
+        tx,
+        sql`
         INSERT INTO alert_deliveries (user_id, listing_id, alert_id, event, digest)
         SELECT DISTINCT ON (a.user_id) a.user_id, l.id, a.id, 'alert', a.digest
         FROM listings l
@@ -67,20 +69,24 @@ export async function matchListingEvent(
         WHERE l.id = ${listingId} AND l.status = 'active'
         ORDER BY a.user_id, a.digest, a.created_at
         ON CONFLICT (user_id, listing_id, event) DO NOTHING
-        RETURNING digest`);
-      queued += rowsOf<{ digest: boolean }>(result).filter((r) => !r.digest).length;
+        RETURNING digest`,
+      );
+      queued += matched.filter((r) => !r.digest).length;
     }
     if (event === 'sold' || event === 'price-drop') {
       const savedEvent =
         event === 'sold' ? 'sold' : `price:${Number(payload.price ?? 0).toFixed(2)}`;
-      const result = await tx.execute(sql`
+      const saved = await rowsOf(
+        tx,
+        sql`
         INSERT INTO alert_deliveries (user_id, listing_id, event)
         SELECT s.user_id, l.id, ${savedEvent}
         FROM saved_listings s JOIN listings l ON l.id = s.listing_id
         WHERE s.listing_id = ${listingId} AND s.user_id <> l.user_id
         ON CONFLICT (user_id, listing_id, event) DO NOTHING
-        RETURNING id`);
-      queued += rowsOf(result).length;
+        RETURNING id`,
+      );
+      queued += saved.length;
     }
     if (queued > 0) await app.jobs.enqueue(SEND_JOB, {}, { db: tx });
   });
@@ -121,8 +127,9 @@ export async function sendPending(
   for (let round = 0; round < 100_000; round += 1) {
     if (options.signal?.aborted) break;
     const token = randomUUID();
-    const claimed = rowsOf<{ user_id: string }>(
-      await db.execute(sql`
+    const claimed = await rowsOf<{ user_id: string }>(
+      db,
+      sql`
         UPDATE alert_deliveries SET claimed_by = ${token}, claimed_until = ${ts(new Date(now.getTime() + CLAIM_MS))}
         WHERE id IN (
           SELECT id FROM alert_deliveries
@@ -134,18 +141,19 @@ export async function sendPending(
                 AND (claimed_until IS NULL OR claimed_until < ${ts(now)})
               LIMIT 1 FOR UPDATE SKIP LOCKED)
           FOR UPDATE SKIP LOCKED)
-        RETURNING user_id`),
+        RETURNING user_id`,
     );
     if (claimed.length === 0) break;
-    const rows = rowsOf<PendingRow>(
-      await db.execute(sql`
+    const rows = await rowsOf<PendingRow>(
+      db,
+      sql`
         SELECT d.id, d.user_id, d.alert_id, d.event, u.email, l.id AS listing_id, l.name,
           l.regular_price, l.condition, l.subject, l.course_number, l.image_urls, l.status
         FROM alert_deliveries d
         JOIN users u ON u.id = d.user_id
         JOIN listings l ON l.id = d.listing_id
         WHERE d.claimed_by = ${token}
-        ORDER BY d.created_at, d.id`),
+        ORDER BY d.created_at, d.id`,
     );
     // A matched listing sold before its mail went is not worth a mail any more.
     const worth = rows.filter((r) => r.event !== 'alert' || r.status === 'active');

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { rowsOf } from '../../db/rows';
 
-const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 const WEEK_MS = 7 * 24 * 60 * 60_000;
 
 /**
@@ -19,14 +19,17 @@ export async function countDemand(
   const listingWhere = isbn
     ? sql`l.isbn = ${isbn}`
     : sql`l.subject = ${subject ?? null} AND l.course_number = ${courseNumber ?? null}`;
-  const result = await app.database.db.execute(sql`
+  const [row] = await rowsOf<{ students: number }>(
+    app.database.db,
+    sql`
     SELECT count(*)::int AS students FROM (
       SELECT a.user_id FROM alerts a WHERE NOT a.paused AND ${alertWhere}
       UNION
       SELECT s.user_id FROM saved_listings s JOIN listings l ON l.id = s.listing_id
       WHERE l.status = 'active' AND ${listingWhere}
-    ) AS wanting`);
-  return rowsOf<{ students: number }>(result)[0]?.students ?? 0;
+    ) AS wanting`,
+  );
+  return row?.students ?? 0;
 }
 
 export interface WantedCourse {
@@ -43,7 +46,9 @@ export async function mostWanted(
   limit = 5,
 ): Promise<WantedCourse[]> {
   const since = new Date(now.getTime() - WEEK_MS).toISOString();
-  const result = await app.database.db.execute(sql`
+  return rowsOf<WantedCourse>(
+    app.database.db,
+    sql`
     SELECT a.subject, a.course_number AS "courseNumber", count(DISTINCT a.user_id)::int AS students,
       (SELECT count(*)::int FROM listings l
         WHERE l.subject = a.subject AND l.course_number = a.course_number AND l.status = 'active') AS listings
@@ -52,6 +57,6 @@ export async function mostWanted(
       AND a.created_at > ${since}::timestamptz
     GROUP BY a.subject, a.course_number
     ORDER BY students DESC, listings ASC, a.subject, a.course_number
-    LIMIT ${limit}`);
-  return rowsOf<WantedCourse>(result);
+    LIMIT ${limit}`,
+  );
 }

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import {
   ALERT_MESSAGES,
@@ -7,7 +7,8 @@ import {
   type AlertInput,
 } from '@campus-books/common/alert.schemas';
 import { toIsbn13 } from '@campus-books/common/isbn';
-import { alerts, users, type AlertRow } from '../../db/schema';
+import { alerts, type AlertRow } from '../../db/schema';
+import { lockUserRow } from '../users/users.repository';
 import { AppError, notFound } from '../../lib/errors';
 import { readUnsubscribeToken } from './unsubscribe-token';
 
@@ -81,7 +82,7 @@ export async function createAlert(
   input: AlertInput,
 ): Promise<AlertRow> {
   return app.database.db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT 1 FROM ${users} WHERE ${users.id} = ${userId} FOR UPDATE`);
+    await lockUserRow(tx, userId);
     const [{ value } = { value: 0 }] = await tx
       .select({ value: count() })
       .from(alerts)
@@ -132,7 +133,7 @@ export async function updateAlert(
   if (!UUID.test(id)) throw notFound(ALERT_MESSAGES.notFound);
   const columns = alertColumns(input);
   return app.database.db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT 1 FROM ${users} WHERE ${users.id} = ${userId} FOR UPDATE`);
+    await lockUserRow(tx, userId);
     const mine = await tx.select().from(alerts).where(eq(alerts.userId, userId));
     const current = mine.find((a) => a.id === id);
     if (!current) throw notFound(ALERT_MESSAGES.notFound);

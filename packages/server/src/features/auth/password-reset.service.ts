@@ -1,9 +1,7 @@
 import { webPaths } from '@campus-books/common/paths';
-import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { users } from '../../db/schema';
 import { badRequest } from '../../lib/errors';
-import { findUserByEmail, findUserById } from '../users/users.repository';
+import { findUserByEmail, findUserById, setUserPassword } from '../users/users.repository';
 import { resetPasswordMail } from './account-mails';
 import { AUTH_MESSAGES } from './auth.messages';
 import {
@@ -11,7 +9,7 @@ import {
   isLiveEmailToken,
   issueEmailToken,
   retireEmailTokens,
-} from './email-tokens';
+} from './email-tokens.repository';
 import { hashPassword } from './password';
 
 /** Mails a reset link when the account exists; the caller answers the same either way. */
@@ -46,17 +44,7 @@ export async function resetPassword(
     const used = await consumeEmailToken(tx, token, 'reset_password');
     const user = used && (await findUserById(tx, used.userId));
     if (!used || !user) throw badRequest(AUTH_MESSAGES.resetInvalid);
-    const provesAddress = used.email === user.email;
-    await tx
-      .update(users)
-      .set({
-        passwordHash,
-        updatedAt: sql`now()`,
-        ...(provesAddress
-          ? { emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` }
-          : {}),
-      })
-      .where(eq(users.id, user.id));
+    await setUserPassword(tx, user.id, passwordHash, used.email === user.email);
     await retireEmailTokens(tx, user.id, 'reset_password');
     return user.id;
   });

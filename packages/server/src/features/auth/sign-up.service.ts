@@ -1,10 +1,16 @@
 import { webPaths } from '@campus-books/common/paths';
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { deriveUsername, type SignUpInput } from '@campus-books/common/account.schemas';
-import { users, type UserRow } from '../../db/schema';
+import type { UserRow } from '../../db/schema';
 import { badRequest, conflict } from '../../lib/errors';
-import { findUserByEmail, findUserById, isUniqueViolation } from '../users/users.repository';
+import {
+  confirmUserEmail,
+  findUserByEmail,
+  findUserById,
+  insertUserUnlessEmailTaken,
+  isUniqueViolation,
+  markUserEmailVerified,
+} from '../users/users.repository';
 import { alreadyRegisteredMail, finishSignUpMail, verifyEmailMail } from './account-mails';
 import { AUTH_MESSAGES } from './auth.messages';
 import {
@@ -13,7 +19,7 @@ import {
   issueEmailToken,
   latestLiveSignupClaim,
   retireEmailTokens,
-} from './email-tokens';
+} from './email-tokens.repository';
 import { hashPassword } from './password';
 
 /** Mails a fresh verification link for `email` (the account's address or its pending new one). */
@@ -36,18 +42,14 @@ export async function signUp(app: FastifyInstance, input: SignUpInput): Promise<
   const { db } = app.database;
   // Hashed in both cases, so the answer takes as long for a known address as for a new one.
   const passwordHash = await hashPassword(input.password);
-  const [created] = await db
-    .insert(users)
-    .values({
-      firstName: input.firstName,
-      lastName: input.lastName,
-      username: input.username || deriveUsername(input.firstName, input.lastName),
-      email: input.email.toLowerCase(),
-      passwordHash,
-      groupmelink: input.groupmelink,
-    })
-    .onConflictDoNothing({ target: users.email })
-    .returning();
+  const created = await insertUserUnlessEmailTaken(db, {
+    firstName: input.firstName,
+    lastName: input.lastName,
+    username: input.username || deriveUsername(input.firstName, input.lastName),
+    email: input.email,
+    passwordHash,
+    groupmelink: input.groupmelink,
+  });
   if (created) {
     await sendVerificationLink(app, created, created.email);
     return;
@@ -130,24 +132,8 @@ export async function verifyEmail(app: FastifyInstance, token: string): Promise<
     if (used.email === user.email) {
       if (user.emailVerifiedAt) return { result: 'alreadyVerified' as const };
       const claim = used.signupClaim;
-      const [row] = await tx
-        .update(users)
-        .set({
-          emailVerifiedAt: sql`now()`,
-          ...(claim
-            ? {
-                passwordHash: claim.passwordHash,
-                firstName: claim.firstName,
-                lastName: claim.lastName,
-                username: claim.username,
-                groupmelink: claim.groupmelink,
-                updatedAt: sql`now()`,
-              }
-            : {}),
-        })
-        .where(and(eq(users.id, user.id), isNull(users.emailVerifiedAt)))
-        .returning({ id: users.id });
-      if (!row) return { result: 'alreadyVerified' as const }; // a parallel link won
+      const verified = await markUserEmailVerified(tx, user.id, claim);
+      if (!verified) return { result: 'alreadyVerified' as const }; // a parallel link won
       // Every other link of the unfinished sign-ups is moot now.
       await retireEmailTokens(tx, user.id, 'verify_email');
       if (claim) await retireEmailTokens(tx, user.id, 'reset_password');
@@ -159,15 +145,7 @@ export async function verifyEmail(app: FastifyInstance, token: string): Promise<
     const owner = await findUserByEmail(tx, used.email);
     if (owner) throw conflict(AUTH_MESSAGES.emailTaken);
     try {
-      await tx
-        .update(users)
-        .set({
-          email: used.email,
-          pendingEmail: null,
-          emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())`,
-          updatedAt: sql`now()`,
-        })
-        .where(eq(users.id, user.id));
+      await confirmUserEmail(tx, user.id, used.email);
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(AUTH_MESSAGES.emailTaken);
       throw error;

@@ -3,9 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { MAX_IMAGE_BYTES } from '@campus-books/common/constants';
 import { MAX_UPLOADS_PER_HOUR, imageUrl } from '@campus-books/common/images';
 import { MESSAGES } from '@campus-books/common/messages';
-import { images } from '../../db/schema';
 import { AppError, notFound } from '../../lib/errors';
 import { processImage } from '../uploads/image-processing';
+import { insertReadyImage } from '../uploads/images.repository';
 import { TOO_MANY_UPLOADS, UPLOAD_CAP, imageFolder } from '../uploads/images.service';
 import { LOOKUP_TIMEOUT_MS } from './book-lookup';
 import type { BookLookup } from './books.service';
@@ -89,10 +89,9 @@ export async function importPublisherCover(
     for (const variant of processed.variants) {
       await app.storage.put(`${imageFolder(id)}${variant.name}.webp`, variant.data, 'image/webp');
     }
-    await db.insert(images).values({
+    await insertReadyImage(db, {
       id,
       ownerId: userId,
-      status: 'ready',
       bytes: bytes.length,
       width: processed.width,
       height: processed.height,

@@ -1,8 +1,9 @@
 import { webPaths } from '@campus-books/common/paths';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { and, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
-import { listings, users } from '../../db/schema';
+import { and, eq, gt, isNull, lte, sql } from 'drizzle-orm';
+import { listings } from '../../db/schema';
+import { emailsOfUsers } from '../users/users.repository';
 import { signListingLink, type ListingLinkAction } from './listing-links';
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -76,11 +77,10 @@ async function claimReminders(
     userId: listings.userId,
   });
   if (claimed.length === 0) return [];
-  const sellers = await db
-    .select({ id: users.id, email: users.email })
-    .from(users)
-    .where(inArray(users.id, [...new Set(claimed.map((c) => c.userId))]));
-  const emailOf = new Map(sellers.map((s) => [s.id, s.email]));
+  const emailOf = await emailsOfUsers(
+    db,
+    claimed.map((c) => c.userId),
+  );
   return claimed.flatMap((c) => {
     const email = emailOf.get(c.userId);
     return email ? [{ ...c, email }] : [];

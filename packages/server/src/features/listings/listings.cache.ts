@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { rowsOf } from '../../db/rows';
 import { WriteInvalidatedCache } from './search-cache';
 import type { SearchPage, TermResolution } from './listings.search';
 
@@ -64,10 +65,11 @@ export default fp(
     const ensureFresh =
       app.database.engine === 'postgres'
         ? async () => {
-            const result = (await app.database.db.execute(
+            const [row] = await rowsOf<{ version: string | number }>(
+              app.database.db,
               sql`SELECT version FROM catalogue_version WHERE id = 1`,
-            )) as unknown as { rows: { version: string | number }[] };
-            moved(Number(result.rows[0]?.version ?? 0));
+            );
+            moved(Number(row?.version ?? 0));
           }
         : async () => {};
     app.decorate('listingCaches', { terms, searches, ensureFresh, invalidate });

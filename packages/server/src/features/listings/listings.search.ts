@@ -20,6 +20,7 @@ import {
 } from '@campus-books/common/listing.schemas';
 import type { Db } from '../../db/database';
 import { preparedOnce } from '../../db/prepared';
+import { rowsOf } from '../../db/rows';
 import { listings, listingWords, type ListingRow } from '../../db/schema';
 import type { WriteInvalidatedCache } from './search-cache';
 
@@ -56,7 +57,9 @@ export interface SearchCaches {
 async function resolveTerm(db: Db, term: string): Promise<TermResolution> {
   // One statement: the term is split by the same function as the names. LIKE and `%` (pg_trgm's
   // similarity at its 0.3 default) walk listing_words_trgm_idx; the similarity floor refines.
-  const result = (await db.execute(sql`
+  const rows = await rowsOf<{ term: string; word: string | null; kind: 'exact' | 'other' | null }>(
+    db,
+    sql`
     SELECT t.w AS term, v.word, v.kind
     FROM listing_name_words(${term}) AS t(w)
     LEFT JOIN LATERAL (
@@ -70,11 +73,10 @@ async function resolveTerm(db: Db, term: string): Promise<TermResolution> {
         WHERE word % t.w AND similarity(word, t.w) >= ${WORD_SIMILARITY}
           AND word NOT LIKE '%' || t.w || '%'
         ORDER BY similarity(word, t.w) DESC, word LIMIT ${SIMILAR_PER_WORD})
-    ) AS v ON true`)) as unknown as {
-    rows: { term: string; word: string | null; kind: 'exact' | 'other' | null }[];
-  };
+    ) AS v ON true`,
+  );
   const words = new Map<string, TermResolution['words'][number]>();
-  for (const row of result.rows) {
+  for (const row of rows) {
     const entry = words.get(row.term) ?? { word: row.term, exact: false, others: [] };
     words.set(row.term, entry);
     if (row.kind === 'exact') entry.exact = true;

@@ -1,21 +1,21 @@
 import type { FastifyInstance } from 'fastify';
-import { and, desc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type {
   ModerationLogEntry,
   ModerationQueueItem,
 } from '@campus-books/common/moderation.schemas';
 import type { Db } from '../../db/database';
-import {
-  listingReports,
-  listings,
-  moderationLog,
-  sessions,
-  users,
-  type UserRow,
-} from '../../db/schema';
+import { listingReports, listings, moderationLog, users, type UserRow } from '../../db/schema';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import { toListing } from '../listings/listing.serializer';
+import { deleteSessionsOfUser } from '../../db/sessions.repository';
 import { isListingId } from '../listings/listings.repository';
+import {
+  findUserEmail,
+  suspendUserRow,
+  unsuspendUserRow,
+  userExists,
+} from '../users/users.repository';
 import { LISTING_NOT_FOUND } from '../listings/listings.service';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -132,11 +132,7 @@ export async function removeListing(
       .set({ resolvedAt: new Date() })
       .where(and(eq(listingReports.listingId, listingId), isNull(listingReports.resolvedAt)));
     await log(tx, moderator, 'remove', { listingId, userId: row.userId, reason });
-    const [seller] = await tx
-      .select({ email: users.email })
-      .from(users)
-      .where(eq(users.id, row.userId));
-    return { name: row.name, email: seller?.email };
+    return { name: row.name, email: await findUserEmail(tx, row.userId) };
   });
   app.listingCaches.invalidate();
   if (removed.email) {
@@ -174,12 +170,7 @@ export async function suspendUser(
   if (!isListingId(userId)) throw notFound(USER_NOT_FOUND);
   if (userId === moderator.id) throw badRequest('You cannot suspend yourself');
   await app.database.db.transaction(async (tx) => {
-    const [user] = await tx
-      .update(users)
-      .set({ suspendedAt: new Date() })
-      .where(and(eq(users.id, userId), isNull(users.suspendedAt)))
-      .returning({ id: users.id });
-    if (!user)
+    if (!(await suspendUserRow(tx, userId)))
       throw (await userExists(tx, userId))
         ? conflict('Already suspended')
         : notFound(USER_NOT_FOUND);
@@ -187,7 +178,7 @@ export async function suspendUser(
       .update(listings)
       .set({ status: 'hidden', hiddenReason: 'suspension' })
       .where(and(eq(listings.userId, userId), eq(listings.status, 'active')));
-    await tx.delete(sessions).where(eq(sessions.userId, userId));
+    await deleteSessionsOfUser(tx, userId);
     await log(tx, moderator, 'suspend', { userId, reason });
   });
   app.listingCaches.invalidate();
@@ -200,12 +191,7 @@ export async function unsuspendUser(
 ): Promise<void> {
   if (!isListingId(userId)) throw notFound(USER_NOT_FOUND);
   await app.database.db.transaction(async (tx) => {
-    const [user] = await tx
-      .update(users)
-      .set({ suspendedAt: null })
-      .where(and(eq(users.id, userId), isNotNull(users.suspendedAt)))
-      .returning({ id: users.id });
-    if (!user)
+    if (!(await unsuspendUserRow(tx, userId)))
       throw (await userExists(tx, userId)) ? conflict('Not suspended') : notFound(USER_NOT_FOUND);
     await tx
       .update(listings)
@@ -220,11 +206,6 @@ export async function unsuspendUser(
     await log(tx, moderator, 'unsuspend', { userId });
   });
   app.listingCaches.invalidate();
-}
-
-async function userExists(tx: Tx, userId: string): Promise<boolean> {
-  const [row] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId));
-  return row !== undefined;
 }
 
 /** The audit log, newest first (read-only: no route changes it, and the table refuses changes). */

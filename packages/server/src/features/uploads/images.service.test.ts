@@ -8,10 +8,10 @@ import {
   UNATTACHED_IMAGE_TTL_MS,
   claimImages,
   deleteImages,
-  imageIdsOfUser,
   releaseImages,
   sweepImages,
 } from './images.service';
+import { imageIdsOfUser } from './images.repository';
 import { pngImage } from '../../../test/support/test-images';
 import { uploadImage } from '../../../test/support/tus-test-client';
 import { STORE_KINDS, createUploadTestApp } from '../../../test/support/upload-test-app';

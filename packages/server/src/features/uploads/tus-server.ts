@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Server, type Locker } from '@tus/server';
-import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { MAX_IMAGE_BYTES } from '@campus-books/common/constants';
 import { UPLOAD_ENDPOINT, imageUrl } from '@campus-books/common/images';
 import { MESSAGES } from '@campus-books/common/messages';
-import { images } from '../../db/schema';
 import { AppError, errorBody } from '../../lib/errors';
 import { deletePrefix } from '../../lib/storage/storage';
+import { claimImageForProcessing, insertUploadingImage, markImageReady } from './images.repository';
 import { deleteImageIn, imageFolder } from './images.service';
 import { processImage } from './image-processing';
 import type { StorageDataStore } from './tus-storage-store';
@@ -88,7 +87,7 @@ export function createTusServer(
 
     async onUploadCreate(req, upload) {
       const ownerId = uploaderOfRequest(req);
-      await db.insert(images).values({ id: upload.id, ownerId, bytes: upload.size ?? 0 });
+      await insertUploadingImage(db, { id: upload.id, ownerId, bytes: upload.size ?? 0 });
       return {};
     },
 
@@ -96,12 +95,8 @@ export function createTusServer(
       // Any number of PATCHes may arrive here for the same upload (an empty PATCH at the final
       // offset "finishes" it again), on any app server: one statement lets exactly one of them
       // process it. The others are refused; the row is never touched by a request that lost.
-      const [claimed] = await db
-        .update(images)
-        .set({ status: 'processing' })
-        .where(and(eq(images.id, upload.id), eq(images.status, 'uploading')))
-        .returning({ id: images.id });
-      if (!claimed) throw tusError(409, UPLOAD_ALREADY_FINISHED);
+      if (!(await claimImageForProcessing(db, upload.id)))
+        throw tusError(409, UPLOAD_ALREADY_FINISHED);
 
       let processed;
       let bytes: Buffer;
@@ -113,23 +108,18 @@ export function createTusServer(
         if (error instanceof AppError) throw tusError(error.statusCode, error.message);
         throw error;
       }
-      let ready;
+      let ready = false;
       try {
         for (const variant of processed.variants) {
           const key = `${imageFolder(upload.id)}${variant.name}.webp`;
           await app.storage.put(key, variant.data, 'image/webp');
         }
         // Still `processing` unless the account was deleted meanwhile (deleteImages marks all).
-        [ready] = await db
-          .update(images)
-          .set({
-            status: 'ready',
-            bytes: bytes.length,
-            width: processed.width,
-            height: processed.height,
-          })
-          .where(and(eq(images.id, upload.id), eq(images.status, 'processing')))
-          .returning({ id: images.id });
+        ready = await markImageReady(db, upload.id, {
+          bytes: bytes.length,
+          width: processed.width,
+          height: processed.height,
+        });
       } catch (error) {
         app.log.error({ err: error, imageId: upload.id }, 'storing an image failed');
         await discard(upload.id);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Lock, Locker, RequestRelease } from '@tus/server';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/database';
+import { rowsOf } from '../../db/rows';
 import { errorBody } from '../../lib/errors';
 
 export interface UploadLockerOptions {
@@ -28,7 +29,6 @@ const RELEASE_REQUESTED = 'upload_lock_release';
 const RELEASED = 'upload_lock_released';
 
 const ts = (date: Date) => sql`${date.toISOString()}::timestamptz`;
-const rowsOf = (result: unknown) => (result as { rows: unknown[] }).rows;
 
 /**
  * The tus `Locker` of every app server (docs/decisions/006): one request at a time may write an
@@ -160,14 +160,17 @@ class DatabaseLock implements Lock {
   async #tryAcquire(): Promise<boolean> {
     const now = this.locker.now();
     const until = new Date(now.getTime() + this.locker.leaseMs);
-    const result = await this.locker.database.db.execute(sql`
+    const acquired = await rowsOf(
+      this.locker.database.db,
+      sql`
       INSERT INTO upload_locks (upload_id, holder, expires_at)
       VALUES (${this.id}, ${this.#token}, ${ts(until)})
       ON CONFLICT (upload_id) DO UPDATE
         SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
         WHERE upload_locks.expires_at <= ${ts(now)}
-      RETURNING holder`);
-    return rowsOf(result).length > 0;
+      RETURNING holder`,
+    );
+    return acquired.length > 0;
   }
 
   async #renew(): Promise<void> {

@@ -1,9 +1,8 @@
-import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { apiMessageSchema, errorResponses } from '@campus-books/common/api';
 import { MAX_UPLOADS_PER_HOUR } from '@campus-books/common/images';
-import { images, type ImageRow } from '../../db/schema';
+import type { ImageRow } from '../../db/schema';
 import { AppError, badRequest, conflict, errorBody, notFound } from '../../lib/errors';
 import { currentUser } from '../../plugins/sessions';
 import {
@@ -13,6 +12,7 @@ import {
   retryImageDeletion,
   sweepImages,
 } from './images.service';
+import { findImage, findOwnImage } from './images.repository';
 import { DatabaseLocker } from './upload-locker';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -110,10 +110,7 @@ export default async function uploadsRoutes(app: FastifyInstance) {
   async function ownUpload(request: FastifyRequest<{ Params: { id: string } }>) {
     const { id } = request.params;
     if (!UUID.test(id)) throw notFound('Upload not found');
-    const [row] = await app.database.db
-      .select()
-      .from(images)
-      .where(and(eq(images.id, id), eq(images.ownerId, currentUser(request).id)));
+    const row = await findOwnImage(app.database.db, id, currentUser(request).id);
     if (!row) throw notFound('Upload not found');
     return row;
   }
@@ -188,7 +185,7 @@ export default async function uploadsRoutes(app: FastifyInstance) {
       if (row.status !== 'uploading' && row.status !== 'ready') throw refusal(row.status);
       const userId = currentUser(request).id;
       if (!(await deleteImageIn(app, row.id, ['uploading', 'ready'], userId))) {
-        const [now] = await app.database.db.select().from(images).where(eq(images.id, row.id));
+        const now = await findImage(app.database.db, row.id);
         throw refusal(now?.status ?? 'deleting');
       }
       if (row.status === 'uploading')

@@ -1,19 +1,14 @@
 import { webPaths } from '@campus-books/common/paths';
-import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ProfileUpdateInput } from '@campus-books/common/account.schemas';
-import { users, type UserRow } from '../../db/schema';
+import type { UserRow } from '../../db/schema';
 import { unauthorized } from '../../lib/errors';
 import { emailInUseMail } from '../auth/account-mails';
 import { hashPassword } from '../auth/password';
 import { sendVerificationLink } from '../auth/sign-up.service';
-import {
-  claimImages,
-  deleteImages,
-  imageIdsOfUser,
-  releaseImages,
-} from '../uploads/images.service';
-import { findUserByEmail } from './users.repository';
+import { imageIdsOfUser } from '../uploads/images.repository';
+import { claimImages, deleteImages, releaseImages } from '../uploads/images.service';
+import { deleteUser, findUserByEmail, updateUser, type UserChanges } from './users.repository';
 
 /**
  * The one place that decides whether a user may use `avatar` as their picture: their own processed
@@ -45,7 +40,7 @@ export async function updateProfile(
   input: ProfileUpdateInput,
 ): Promise<ProfileUpdateResult> {
   const { db } = app.database;
-  const changes: Partial<typeof users.$inferInsert> = {};
+  const changes: UserChanges = {};
   if (input.username !== undefined) changes.username = input.username;
   if (input.groupmelink !== undefined) changes.groupmelink = input.groupmelink;
   if (input.avatar !== undefined) {
@@ -69,12 +64,7 @@ export async function updateProfile(
 
   let updated = user;
   if (Object.keys(changes).length > 0) {
-    const [row] = await db
-      .update(users)
-      .set({ ...changes, updatedAt: sql`now()` })
-      .where(eq(users.id, user.id))
-      .returning();
-    updated = row ?? user;
+    updated = (await updateUser(db, user.id, changes)) ?? user;
   }
   if (user.avatar && changes.avatar !== undefined && changes.avatar !== user.avatar) {
     // The replaced picture's files go once nothing refers to it; a failure is retried by the sweep.
@@ -109,12 +99,8 @@ export async function updateProfile(
  */
 export async function deleteAccount(app: FastifyInstance, userId: string): Promise<void> {
   const imageIds = await imageIdsOfUser(app.database.db, userId);
-  const deleted = await app.database.db
-    .delete(users)
-    .where(eq(users.id, userId))
-    .returning({ id: users.id });
   // Of copies of one request racing here, one deletes; the others find no account any more.
-  if (deleted.length === 0) throw unauthorized();
+  if (!(await deleteUser(app.database.db, userId))) throw unauthorized();
   await deleteImages(app, imageIds).catch((error: unknown) =>
     app.log.warn({ err: error }, 'deleting account images failed; the sweep will retry'),
   );
