@@ -332,6 +332,21 @@ function firstPage(db: Db, query: ListingSearchQuery, limit: number) {
   return statement.execute({ limit });
 }
 
+/** The first page of the active copies of one book (listings_isbn_idx), as a prepared statement. */
+function isbnFirstPage(db: Db, query: ListingSearchQuery, isbn: string, limit: number) {
+  const name = `listings_isbn_first_page_${query.order ?? 'desc'}`;
+  const statement = preparedOnce(db, name, (n) =>
+    db
+      .select()
+      .from(listings)
+      .where(and(eq(listings.status, 'active'), eq(listings.isbn, sql.placeholder('isbn'))))
+      .orderBy(...orderOf(query))
+      .limit(sql.placeholder('limit'))
+      .prepare(n),
+  );
+  return statement.execute({ isbn, limit });
+}
+
 async function countActive(db: Db): Promise<number> {
   const statement = preparedOnce(db, 'listings_active_count_capped', (n) => {
     const upToCap = db
@@ -359,7 +374,21 @@ export async function searchListings(
     const [rows, counted] = await Promise.all([firstPage(db, query, limit), countActive(db)]);
     return { rows, ...cappedTotal(counted) };
   }
+  const isbn = toIsbn13(query.searchTerm?.trim() ?? '');
+  if (isbn && offset === 0 && filtersOf(query).length === 1 && !query.sort) {
+    // A scanned or typed ISBN with no other filter: one prepared statement; the page holds every copy
+    // unless it is full.
+    const rows = await isbnFirstPage(db, query, isbn, limit);
+    if (rows.length < limit) return { rows, ...cappedTotal(rows.length) };
+  }
   const groups = await searchGroups(db, query, caches);
+  if (offset === 0 && isbn) {
+    // An ISBN names a handful of copies: the first page almost always holds them all, and then its
+    // length is the total, with no count to run.
+    const rows = await pageOfGroups(db, query, groups, offset, limit);
+    const counted = rows.length < limit ? rows.length : await countMatches(db, groups.all);
+    return { rows, ...cappedTotal(counted) };
+  }
   const [rows, counted] = await Promise.all([
     pageOfGroups(db, query, groups, offset, limit),
     countMatches(db, groups.all),
