@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -68,7 +68,7 @@ export interface TestApp {
 /** The real app on a fresh database and a temporary DATA_DIR; env overrides configuration. */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { now?: () => Date } = {},
+  options: { now?: () => Date; webDistDir?: string } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-test-'));
   // Book lookup off unless a test points it at its fake providers: no test reaches the internet.
@@ -80,7 +80,12 @@ export async function createTestApp(
     ...env,
   });
   const database = await openTestDatabase();
-  const app = await buildApp({ config, database, jobs: options.now ? { now: options.now } : {} });
+  const app = await buildApp({
+    config,
+    database,
+    jobs: options.now ? { now: options.now } : {},
+    ...(options.webDistDir ? { serveWeb: true, webDistDir: options.webDistDir } : {}),
+  });
   await app.ready();
   return {
     app,
@@ -91,6 +96,29 @@ export async function createTestApp(
       await app.close();
       await database.close();
       rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The real app serving a small built web app: `files` (path in the build folder to its contents)
+ * are written to a temporary folder, removed again on close.
+ */
+export async function createWebTestApp(
+  files: Record<string, string | Buffer>,
+  env: Record<string, string> = {},
+): Promise<TestApp> {
+  const distDir = mkdtempSync(path.join(tmpdir(), 'cb-web-dist-'));
+  for (const [name, contents] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(distDir, name)), { recursive: true });
+    writeFileSync(path.join(distDir, name), contents);
+  }
+  const t = await createTestApp(env, { webDistDir: distDir });
+  return {
+    ...t,
+    close: async () => {
+      await t.close();
+      rmSync(distDir, { recursive: true, force: true });
     },
   };
 }

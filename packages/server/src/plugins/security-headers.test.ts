@@ -1,11 +1,6 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app';
-import { loadConfig } from '../config/config';
-import { createUser, openTestDatabase, TEST_ENGINE, type TestApp } from '../../test/helpers';
+import { createUser, createWebTestApp, TEST_ENGINE, type TestApp } from '../../test/helpers';
 import { createListingAs } from '../../test/listing-fixtures';
 import { createUploadedImage } from '../../test/support/test-uploaded-image';
 
@@ -17,33 +12,11 @@ const SHELL = `<!doctype html>
 `;
 
 /** The real app serving a small built web app, at `publicUrl`. */
-async function createWebApp(publicUrl: string): Promise<TestApp> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-headers-data-'));
-  const distDir = mkdtempSync(path.join(tmpdir(), 'cb-headers-dist-'));
-  writeFileSync(path.join(distDir, 'index.html'), SHELL);
-  mkdirSync(path.join(distDir, 'assets'));
-  writeFileSync(path.join(distDir, 'assets', 'app-1234.js'), 'console.log(1)');
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    PUBLIC_URL: publicUrl,
-  });
-  const database = await openTestDatabase();
-  const app = await buildApp({ config, database, serveWeb: true, webDistDir: distDir });
-  await app.ready();
-  return {
-    app,
-    database,
-    config,
-    dataDir,
-    close: async () => {
-      await app.close();
-      await database.close();
-      rmSync(dataDir, { recursive: true, force: true });
-      rmSync(distDir, { recursive: true, force: true });
-    },
-  };
+function createWebApp(publicUrl: string): Promise<TestApp> {
+  return createWebTestApp(
+    { 'index.html': SHELL, 'assets/app-1234.js': 'console.log(1)' },
+    { PUBLIC_URL: publicUrl },
+  );
 }
 
 /** `default-src 'self'; img-src 'self' data:` as a map of directive to its sources. */

@@ -1,39 +1,24 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app';
-import { loadConfig } from '../config/config';
-import { openTestDatabase, TEST_ENGINE } from '../../test/helpers';
+import { createWebTestApp, TEST_ENGINE } from '../../test/helpers';
 
 const WORKER = `self.addEventListener('fetch', () => {}); // ${'x'.repeat(2000)}`;
 const MANIFEST = JSON.stringify({ name: 'Campus Books', start_url: '/', display: 'standalone' });
 
 /** The app serving a built web app; `withWorker: false` is a build without the PWA files. */
-async function serve(withWorker: boolean) {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-web-data-'));
-  const distDir = mkdtempSync(path.join(tmpdir(), 'cb-web-dist-'));
-  writeFileSync(path.join(distDir, 'index.html'), '<!doctype html><title>Campus Books</title>');
-  mkdirSync(path.join(distDir, 'assets'));
-  writeFileSync(path.join(distDir, 'assets', 'index-abc123.js'), 'console.log(1)');
-  if (withWorker) {
-    writeFileSync(path.join(distDir, 'sw.js'), WORKER);
-    writeFileSync(path.join(distDir, 'sw.js.br'), brotliCompressSync(WORKER));
-    writeFileSync(path.join(distDir, 'manifest.webmanifest'), MANIFEST);
-  }
-  const database = await openTestDatabase();
-  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-  const app = await buildApp({ config, database, serveWeb: true, webDistDir: distDir });
-  await app.ready();
-  const close = async () => {
-    await app.close();
-    await database.close();
-    rmSync(dataDir, { recursive: true, force: true });
-    rmSync(distDir, { recursive: true, force: true });
-  };
-  return { app, close };
+function serve(withWorker: boolean) {
+  return createWebTestApp({
+    'index.html': '<!doctype html><title>Campus Books</title>',
+    'assets/index-abc123.js': 'console.log(1)',
+    ...(withWorker
+      ? {
+          'sw.js': WORKER,
+          'sw.js.br': brotliCompressSync(WORKER),
+          'manifest.webmanifest': MANIFEST,
+        }
+      : {}),
+  });
 }
 
 const csp = (headers: Record<string, unknown>) => String(headers['content-security-policy']);

@@ -1,10 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app';
-import { loadConfig } from '../config/config';
-import { createUser, openTestDatabase, TEST_ENGINE, type TestApp } from '../../test/helpers';
+import { createUser, createWebTestApp, TEST_ENGINE, type TestApp } from '../../test/helpers';
 import { insertListings } from '../../test/listing-fixtures';
 
 const SHELL = `<!doctype html>
@@ -18,33 +13,11 @@ const SHELL = `<!doctype html>
 `;
 
 /** The real app serving a small built web app from a temporary folder. */
-async function createWebApp(): Promise<TestApp> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-web-data-'));
-  const distDir = mkdtempSync(path.join(tmpdir(), 'cb-web-dist-'));
-  writeFileSync(path.join(distDir, 'index.html'), SHELL);
-  mkdirSync(path.join(distDir, 'assets'));
-  writeFileSync(path.join(distDir, 'assets', 'app-1234.js'), 'console.log(1)');
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    PUBLIC_URL: 'https://books.example.edu',
-  });
-  const database = await openTestDatabase();
-  const app = await buildApp({ config, database, serveWeb: true, webDistDir: distDir });
-  await app.ready();
-  return {
-    app,
-    database,
-    config,
-    dataDir,
-    close: async () => {
-      await app.close();
-      await database.close();
-      rmSync(dataDir, { recursive: true, force: true });
-      rmSync(distDir, { recursive: true, force: true });
-    },
-  };
+function createWebApp(): Promise<TestApp> {
+  return createWebTestApp(
+    { 'index.html': SHELL, 'assets/app-1234.js': 'console.log(1)' },
+    { PUBLIC_URL: 'https://books.example.edu' },
+  );
 }
 
 describe(`web shell: Open Graph tags on /listing/{id} (${TEST_ENGINE})`, () => {
