@@ -1,10 +1,9 @@
 import { readdir } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_ENGINE, type TestApp } from '../../test/helpers';
 import { parseMail, readOutbox } from '../../test/outbox';
+import { startSmtpInbox, type SmtpInbox } from '../../test/support/smtp-inbox';
 
 const mail = {
   to: 'reader@richmond.edu',
@@ -45,36 +44,21 @@ describe(`mail without SMTP_URL: the outbox (${TEST_ENGINE})`, () => {
 
 describe(`mail with SMTP_URL: a real SMTP conversation (${TEST_ENGINE})`, () => {
   const received: { envelopeTo: string[]; raw: Buffer }[] = [];
-  let smtp: SMTPServer;
+  let smtp: SmtpInbox;
   let t: TestApp;
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          received.push({
-            envelopeTo: session.envelope.rcptTo.map((r) => r.address),
-            raw: Buffer.concat(chunks),
-          });
-          callback();
-        });
-      },
+    smtp = await startSmtpInbox((raw, envelopeTo) => {
+      received.push({ envelopeTo, raw });
     });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const { port } = smtp.server.address() as AddressInfo;
     t = await createTestApp({
-      SMTP_URL: `smtp://127.0.0.1:${port}`,
+      SMTP_URL: smtp.url,
       MAIL_FROM: 'Campus Books <books@richmond.edu>',
     });
   });
   afterAll(async () => {
     await t.close();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp.close();
   });
 
   it('delivers the mail to the SMTP server, not to the outbox', async () => {

@@ -1,10 +1,9 @@
-import type { AddressInfo } from 'node:net';
 import { simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GENEROUS_LIMITS } from '../../../test/accounts';
 import { createTestApp, createUser, TEST_ENGINE, type TestApp } from '../../../test/helpers';
 import { createListingAs } from '../../../test/listing-fixtures';
+import { startSmtpInbox, type SmtpInbox } from '../../../test/support/smtp-inbox';
 
 interface Received {
   to: string;
@@ -16,42 +15,33 @@ interface Received {
 
 describe(`alert mails over a real SMTP conversation (${TEST_ENGINE})`, () => {
   const inbox: Received[] = [];
-  let smtp: SMTPServer;
+  let smtp: SmtpInbox;
   let t: TestApp;
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData(stream, _session, callback) {
-        simpleParser(stream).then((parsed) => {
-          const to = Array.isArray(parsed.to) ? parsed.to[0] : parsed.to;
-          const header = (name: string) => {
-            const line = parsed.headerLines.find((h) => h.key === name)?.line ?? '';
-            return line
-              .slice(line.indexOf(':') + 1)
-              .replace(/\s+/g, ' ')
-              .trim();
-          };
-          inbox.push({
-            to: to?.value[0]?.address ?? '',
-            subject: parsed.subject ?? '',
-            text: parsed.text ?? '',
-            listUnsubscribe: header('list-unsubscribe'),
-            listUnsubscribePost: header('list-unsubscribe-post'),
-          });
-          callback();
-        }, callback);
-      },
+    smtp = await startSmtpInbox(async (raw) => {
+      const parsed = await simpleParser(raw);
+      const to = Array.isArray(parsed.to) ? parsed.to[0] : parsed.to;
+      const header = (name: string) => {
+        const line = parsed.headerLines.find((h) => h.key === name)?.line ?? '';
+        return line
+          .slice(line.indexOf(':') + 1)
+          .replace(/\s+/g, ' ')
+          .trim();
+      };
+      inbox.push({
+        to: to?.value[0]?.address ?? '',
+        subject: parsed.subject ?? '',
+        text: parsed.text ?? '',
+        listUnsubscribe: header('list-unsubscribe'),
+        listUnsubscribePost: header('list-unsubscribe-post'),
+      });
     });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const { port } = smtp.server.address() as AddressInfo;
-    t = await createTestApp({ ...GENEROUS_LIMITS, SMTP_URL: `smtp://127.0.0.1:${port}` });
+    t = await createTestApp({ ...GENEROUS_LIMITS, SMTP_URL: smtp.url });
   });
   afterAll(async () => {
     await t.close();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp.close();
   });
 
   it('delivers the match with its one-click unsubscribe, which works; the next match sends nothing', async () => {

@@ -1,38 +1,23 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GENEROUS_LIMITS, post, signUpBody } from '../../../test/accounts';
 import { createTestApp, TEST_ENGINE, type TestApp } from '../../../test/helpers';
 import { parseMail, tokenFromLink, type SentMail } from '../../../test/outbox';
+import { startSmtpInbox, type SmtpInbox } from '../../../test/support/smtp-inbox';
 
 describe(`account links delivered over SMTP (${TEST_ENGINE})`, () => {
   const inbox: SentMail[] = [];
-  let smtp: SMTPServer;
+  let smtp: SmtpInbox;
   let t: TestApp;
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData(stream, _session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          parseMail(Buffer.concat(chunks)).then((mail) => {
-            inbox.push(mail);
-            callback();
-          }, callback);
-        });
-      },
+    smtp = await startSmtpInbox(async (raw) => {
+      inbox.push(await parseMail(raw));
     });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const { port } = smtp.server.address() as AddressInfo;
-    t = await createTestApp({ ...GENEROUS_LIMITS, SMTP_URL: `smtp://127.0.0.1:${port}` });
+    t = await createTestApp({ ...GENEROUS_LIMITS, SMTP_URL: smtp.url });
   });
   afterAll(async () => {
     await t.close();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp.close();
   });
 
   const lastTo = async (address: string) => {
