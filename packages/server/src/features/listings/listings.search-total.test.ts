@@ -61,6 +61,20 @@ describe(`the total of a search (${TEST_ENGINE})`, () => {
     expect((await search('searchTerm=nonexistentword')).total).toBe('0');
   });
 
+  it('counts an ISBN with more active copies than the page holds', async () => {
+    const isbn = '9780262033848';
+    await insertListings(t, seller.id, [
+      { name: 'Algorithms', courseNumber: '301', isbn },
+      { name: 'Algorithms', courseNumber: '301', isbn },
+      { name: 'Algorithms', courseNumber: '301', isbn },
+      { name: 'Algorithms', courseNumber: '301', isbn, status: 'sold' },
+    ]);
+    const page = await search(`searchTerm=${isbn}&limit=2`);
+    expect(page.names).toHaveLength(2);
+    expect(page.total).toBe('3');
+    expect((await search(`searchTerm=${isbn}`)).total).toBe('3');
+  });
+
   it('answers a repeated search with its total, and a write changes it at once', async () => {
     const first = await search('searchTerm=organic&courseNumber=205');
     const cached = t.app.listingCaches.searches?.size ?? 0;

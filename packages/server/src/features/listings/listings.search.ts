@@ -379,7 +379,11 @@ export async function searchListings(
     // A scanned or typed ISBN with no other filter: one prepared statement; the page holds every copy
     // unless it is full.
     const rows = await isbnFirstPage(db, query, isbn, limit);
-    if (rows.length < limit) return { rows, ...cappedTotal(rows.length) };
+    const counted =
+      rows.length < limit
+        ? rows.length
+        : await countMatches(db, and(eq(listings.status, 'active'), eq(listings.isbn, isbn)));
+    return { rows, ...cappedTotal(counted) };
   }
   const groups = await searchGroups(db, query, caches);
   if (offset === 0 && isbn) {
