@@ -12,19 +12,23 @@ import alertsRoutes from './features/alerts/alerts.routes';
 import authRoutes from './features/auth/auth.routes';
 import booksRoutes from './features/books/books.routes';
 import coursesRoutes from './features/courses/courses.routes';
+import { coursePageData } from './features/courses/courses.service';
 import docsRoutes from './features/docs/docs.routes';
 import healthRoutes from './features/health/health.routes';
 import listingCachesPlugin from './features/listings/listings.cache';
 import listingExpiryPlugin from './features/listings/listing-expiry';
 import { findListingPageHead } from './features/listings/listing-page-meta';
+import { homePageData, listingPageData, searchPageData } from './features/listings/listing-pages';
 import listingLinkRoutes from './features/listings/listing-links.routes';
 import moderationRoutes from './features/moderation/moderation.routes';
+import { isModerator } from './features/moderation/moderators';
 import reportRoutes from './features/moderation/reports.routes';
 import listingRoutes from './features/listings/listings.routes';
 import userListingsRoutes from './features/listings/user-listings.routes';
 import imagesRoutes from './features/uploads/images.routes';
 import uploadRoutes from './features/uploads/uploads.routes';
 import savedRoutes from './features/saved/saved.routes';
+import { toCurrentUser } from './features/users/current-user';
 import userRoutes from './features/users/users.routes';
 import apiDocsPlugin from './plugins/api-docs';
 import compressionPlugin from './plugins/compression';
@@ -139,6 +143,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await app.register(webPlugin, {
       distDir: options.webDistDir,
       listingPageHead: findListingPageHead,
+      serverRendering: {
+        loaders: {
+          home: homePageData,
+          search: searchPageData,
+          listing: listingPageData,
+          course: coursePageData,
+        },
+        currentUser: async (app, request) => {
+          const session = await app.sessions.read(request);
+          return session ? toCurrentUser(session.user, isModerator(app, session.user)) : null;
+        },
+      },
     });
   else app.setNotFoundHandler(sendRouteNotFound);
   return app;

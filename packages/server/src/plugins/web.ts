@@ -1,7 +1,15 @@
+import type { CurrentUser } from '@campus-books/common/account.schemas';
 import { webPaths } from '@campus-books/common/paths';
+import {
+  SSR_STATE_ELEMENT_ID,
+  type LandingPage,
+  type LandingPageData,
+  type ServerRenderer,
+} from '@campus-books/common/server-rendering';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { Readable } from 'node:stream';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -12,6 +20,8 @@ export const WEB_DIST_DIR = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
   '../../../web/dist',
 );
+/** The web app's server build (packages/web/src/entry-server.tsx), beside its dist folder. */
+const SSR_ENTRY_PATH = 'dist-ssr/entry-server.js';
 
 /** The service worker (docs/decisions/011): the browser must ask for a new one on every visit. */
 const SERVICE_WORKER_FILE = 'sw.js';
@@ -40,11 +50,70 @@ export interface PageHead {
   tags: string;
 }
 
+/** Loads a landing page's data with the API's own service functions (features; app.ts wires them). */
+type RenderedPage = Exclude<LandingPage, { kind: 'redirect' }>;
+
+export type LandingPageLoaders = {
+  [Kind in RenderedPage['kind']]: (
+    app: FastifyInstance,
+    page: Extract<LandingPage, { kind: Kind }>,
+    request: FastifyRequest,
+  ) => Promise<LandingPageData | null>;
+};
+
+export interface ServerRenderingOptions {
+  /** The web app's server build (a test may point it elsewhere). */
+  entry?: string;
+  loaders: LandingPageLoaders;
+  /** The signed-in user as GET /api/auth/session answers it, or null. */
+  currentUser: (app: FastifyInstance, request: FastifyRequest) => Promise<CurrentUser | null>;
+}
+
 export interface WebPluginOptions {
   /** Folder of the built web app (tests point it at a small one). */
   distDir?: string;
   /** The head of /listing/:id (features/listings), or undefined for the plain shell. */
   listingPageHead?: (app: FastifyInstance, id: string) => Promise<PageHead | undefined>;
+  /** Render the landing pages' first screen on the server (docs/decisions/012); else the shell. */
+  serverRendering?: ServerRenderingOptions;
+}
+
+/** The shell around the app's HTML: everything before the root element's content, and after. */
+function splitShell(html: string): { before: string; after: string } | null {
+  const marker = '<div id="root"></div>';
+  const at = html.indexOf(marker);
+  if (at < 0) return null;
+  const open = at + marker.length - '</div>'.length;
+  return { before: html.slice(0, open), after: html.slice(open) };
+}
+
+/** How much of React's output is read before the page's <head> is sent: its preamble is far smaller. */
+const PREAMBLE_SCAN_BYTES = 16_384;
+const PREAMBLE = /^(?:<title>[^<]*<\/title>|<(?:link|meta)\b[^>]*>)+/;
+
+/** React's hoisted elements at the start of its output, and the rest. */
+export function splitPreamble(html: string): { head: string; body: string } {
+  const head = PREAMBLE.exec(html)?.[0] ?? '';
+  return { head, body: html.slice(head.length) };
+}
+
+/** The shell's head with the page's own <title> (in place of the shell's) and hoisted tags. */
+function withHoisted(before: string, hoisted: string): string {
+  if (!hoisted) return before;
+  const title = /<title>[^<]*<\/title>/.exec(hoisted)?.[0];
+  let tags = title ? hoisted.replace(title, '') : hoisted;
+  // A listing's head preloads its photo already (listing-page-meta): once is enough.
+  if (before.includes('<link rel="preload" as="image"')) {
+    tags = tags.replace(/<link rel="preload" as="image"[^>]*>/g, '');
+  }
+  const withTitle = title ? before.replace(/<title>[\s\S]*?<\/title>/i, () => title) : before;
+  return withTitle.replace(/<\/head>/i, () => `${tags}</head>`);
+}
+
+async function loadRenderer(entry: string): Promise<ServerRenderer | null> {
+  if (!existsSync(entry)) return null;
+  const module = (await import(pathToFileURL(entry).href)) as { renderer: ServerRenderer };
+  return module.renderer;
 }
 
 declare module 'fastify' {
@@ -96,19 +165,115 @@ export default fp(
       sendShell(reply, indexHtml),
     );
 
+    const ssr = options.serverRendering;
+    const entry = ssr?.entry ?? path.resolve(distDir, '..', SSR_ENTRY_PATH);
+    const renderer = ssr ? await loadRenderer(entry) : null;
+    if (ssr && !renderer) {
+      app.log.warn(
+        'The web app has no server build (run npm run build): pages render in the browser',
+      );
+    }
+
     // A shared listing link previews the book; an unknown id (or a database hiccup) gets the plain shell.
-    app.get<{ Params: { listingId: string } }>(webPaths.listing.pattern, async (request, reply) => {
+    async function shellFor(request: FastifyRequest, listingId: string | undefined) {
+      if (listingId === undefined) return indexHtml;
       const findHead = options.listingPageHead ?? (async () => undefined);
-      const head = await findHead(app, request.params.listingId).catch((error: unknown) => {
+      const head = await findHead(app, listingId).catch((error: unknown) => {
         request.log.warn({ err: error }, 'listing page head failed');
         return undefined;
       });
-      return sendShell(reply, head ? withPageHead(indexHtml, head) : indexHtml);
-    });
+      return head ? withPageHead(indexHtml, head) : indexHtml;
+    }
+
+    async function loadPageData(request: FastifyRequest, page: RenderedPage) {
+      const loaders = ssr!.loaders;
+      switch (page.kind) {
+        case 'home':
+          return loaders.home(app, page, request);
+        case 'search':
+          return loaders.search(app, page, request);
+        case 'listing':
+          return loaders.listing(app, page, request);
+        case 'course':
+          return loaders.course(app, page, request);
+      }
+    }
+
+    /**
+     * A landing page (/, /search, /listing/{id}, /course/{code}) answers HTML that already shows its
+     * data, streamed out of React, with the answers it was rendered with for the browser to hydrate
+     * from; any other app route (or a render that fails) answers the app shell.
+     */
+    async function sendPage(request: FastifyRequest, reply: FastifyReply) {
+      const queryAt = request.url.indexOf('?');
+      const pathname = queryAt < 0 ? request.url : request.url.slice(0, queryAt);
+      const search = queryAt < 0 ? '' : request.url.slice(queryAt);
+      const page = renderer?.matchLandingPage(pathname, search) ?? null;
+      const routeListingId = (request.params as { listingId?: string } | undefined)?.listingId;
+      const shell = await shellFor(
+        request,
+        page?.kind === 'listing' ? page.listingId : routeListingId,
+      );
+      const parts = splitShell(shell);
+      if (!page || !renderer || !parts || request.method !== 'GET') return sendShell(reply, shell);
+      // The address the page would replace at once (a search given its default filter).
+      if (page.kind === 'redirect') return reply.redirect(page.location, 302);
+
+      let rendered;
+      try {
+        const [data, user] = await Promise.all([
+          loadPageData(request, page),
+          ssr!.currentUser(app, request),
+        ]);
+        rendered = await renderer.renderPage({
+          url: request.url,
+          page,
+          data,
+          user,
+          renderedAt: Date.now(),
+          onRecoverableError: (error) =>
+            request.log.warn({ err: error }, 'server rendering: a part is left to the browser'),
+        });
+      } catch (error) {
+        request.log.error({ err: error }, 'server rendering failed: answering the app shell');
+        return sendShell(reply, shell);
+      }
+      const { html, stateJson } = rendered;
+      async function* document() {
+        // React writes the page's <title> and preloads first; they belong in the <head>.
+        let start = '';
+        const chunks = html[Symbol.asyncIterator]();
+        const decoder = new TextDecoder();
+        while (start.length < PREAMBLE_SCAN_BYTES) {
+          const next = await chunks.next();
+          if (next.done) break;
+          start += typeof next.value === 'string' ? next.value : decoder.decode(next.value);
+        }
+        const { head, body } = splitPreamble(start);
+        yield withHoisted(parts!.before, head);
+        yield body;
+        for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+          yield next.value;
+        }
+        yield `</div><script type="application/json" id="${SSR_STATE_ELEMENT_ID}">${stateJson}</script>`;
+        yield parts!.after.slice('</div>'.length);
+      }
+      return (
+        reply
+          .status(rendered.status)
+          // The page shows who is signed in: never kept by a shared cache.
+          .header('Cache-Control', 'private, no-cache')
+          .header('X-Content-Type-Options', 'nosniff')
+          .type('text/html; charset=utf-8')
+          .send(Readable.from(document()))
+      );
+    }
+
+    app.get(webPaths.listing.pattern, sendPage);
 
     app.setNotFoundHandler((request, reply) => {
       if ((request.method === 'GET' || request.method === 'HEAD') && isAppRoute(request.url)) {
-        return app.renderAppShell(request, reply);
+        return sendPage(request, reply);
       }
       return sendRouteNotFound(request, reply);
     });

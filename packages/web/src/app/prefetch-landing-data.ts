@@ -1,10 +1,16 @@
+import type { LandingPage } from '@campus-books/common/server-rendering';
 import type { QueryClient } from '@tanstack/react-query';
 import { matchPath } from 'react-router';
 import { webPaths } from '../config/paths';
+import { courseQueryOptions } from '../features/courses/api/get-course';
 import { recentListingsQueryOptions } from '../features/home/api/get-recent-listings';
 import { listingQueryOptions } from '../features/listings/api/get-listing';
 import { searchListingsQueryOptions } from '../features/search/api/search-listings';
-import { filtersToApiQuery, readFilters } from '../features/search/search-filters';
+import {
+  addressWithDefaultStatus,
+  filtersToApiQuery,
+  readFilters,
+} from '../features/search/search-filters';
 
 function decodeSegment(segment: string | undefined): string | null {
   if (!segment) return null;
@@ -16,30 +22,74 @@ function decodeSegment(segment: string | undefined): string | null {
 }
 
 /**
+ * Which landing page an address shows, read by the router's own matching (the server renders these
+ * pages from the same reading, so it loads exactly what the page will ask for).
+ */
+export function matchLandingPage(pathname: string, search: string): LandingPage | null {
+  if (matchPath(webPaths.home.pattern, pathname)) return { kind: 'home' };
+  if (matchPath(webPaths.search.pattern, pathname)) {
+    const location = addressWithDefaultStatus(search);
+    if (location) return { kind: 'redirect', location };
+    return { kind: 'search', query: filtersToApiQuery(readFilters(new URLSearchParams(search))) };
+  }
+  // matchPath leaves a parameter as the address has it (the router decodes it for the page).
+  const listingId = decodeSegment(matchPath(webPaths.listing.pattern, pathname)?.params.listingId);
+  if (listingId) return { kind: 'listing', listingId };
+  const code = decodeSegment(matchPath(webPaths.course.pattern, pathname)?.params.code);
+  if (code) return { kind: 'course', code };
+  return null;
+}
+
+/** Starts loading a landing page's code (the router's lazy page imports the same module). */
+export function loadLandingPageCode(page: LandingPage): void {
+  switch (page.kind) {
+    case 'redirect':
+      return;
+    case 'home':
+      void import('../features/home/home-page');
+      return;
+    case 'search':
+      void import('../features/search/search-page');
+      return;
+    case 'listing':
+      void import('../features/listings/listing-page');
+      return;
+    case 'course':
+      void import('../features/courses/course-page');
+  }
+}
+
+/**
  * Starts loading the code and the API request of the page the visitor lands on as soon as the app's
  * code runs, side by side, instead of one after the other once React has rendered the route: the page
  * shows its listings (and so its largest image) round trips sooner. The router's lazy pages import the
  * same modules (the browser loads each once) and the page's query has the same key, so both take over
- * what was started here. Only the pages visitors arrive at from links; failures are left to the page.
- * (The query options are small and imported here directly, so the request needs no chunk first.)
+ * what was started here. Failures are left to the page. (The query options are small and imported
+ * here directly, so the request needs no chunk first.) A server-rendered page brought its data, so
+ * only its code is loaded.
  */
-export function prefetchLandingData(queryClient: QueryClient, location: Location): void {
-  const { pathname, search } = location;
-  if (matchPath(webPaths.home.pattern, pathname)) {
-    void import('../features/home/home-page');
-    void queryClient.prefetchQuery(recentListingsQueryOptions);
-    return;
-  }
-  if (matchPath(webPaths.search.pattern, pathname)) {
-    void import('../features/search/search-page');
-    const query = filtersToApiQuery(readFilters(new URLSearchParams(search)));
-    void queryClient.prefetchInfiniteQuery(searchListingsQueryOptions(query));
-    return;
-  }
-  // matchPath leaves the parameter as the address has it (the router decodes it for the page).
-  const listingId = decodeSegment(matchPath(webPaths.listing.pattern, pathname)?.params.listingId);
-  if (listingId) {
-    void import('../features/listings/listing-page');
-    void queryClient.prefetchQuery(listingQueryOptions(listingId));
+export function prefetchLandingData(
+  queryClient: QueryClient,
+  location: Location,
+  options: { serverRendered: boolean },
+): void {
+  const page = matchLandingPage(location.pathname, location.search);
+  if (!page) return;
+  loadLandingPageCode(page);
+  if (options.serverRendered) return;
+  switch (page.kind) {
+    case 'redirect':
+      return;
+    case 'home':
+      void queryClient.prefetchQuery(recentListingsQueryOptions);
+      return;
+    case 'search':
+      void queryClient.prefetchInfiniteQuery(searchListingsQueryOptions(page.query));
+      return;
+    case 'listing':
+      void queryClient.prefetchQuery(listingQueryOptions(page.listingId));
+      return;
+    case 'course':
+      void queryClient.prefetchQuery(courseQueryOptions(page.code));
   }
 }

@@ -4,6 +4,7 @@ import { Footer } from '../components/layout/footer';
 import { Header } from '../components/layout/header';
 import { OfflineNotice } from '../components/layout/offline-notice';
 import { Loading } from '../components/ui/spinner';
+import { RenderClock } from '../lib/render-clock';
 import { RouteErrorBoundary } from './route-error-boundary';
 import { ScrollToTop } from './scroll-to-top';
 
@@ -31,7 +32,9 @@ export function RootLayout() {
         {/* Keyed by path, so leaving a failed page clears the error. */}
         <RouteErrorBoundary key={pathname}>
           <Suspense fallback={<Loading />}>
-            <Outlet />
+            <RenderClock>
+              <Outlet />
+            </RenderClock>
           </Suspense>
         </RouteErrorBoundary>
       </main>

@@ -12,6 +12,7 @@ import { ListingImage } from './listing-image';
 import { Badge } from './ui/badge';
 import { paths } from '../config/paths';
 import { SaveButton } from './save-button';
+import { useNow } from '../lib/render-clock';
 import { timeAgo } from '../lib/relative-time';
 
 /** Every grid of cards has two columns on phones: half the width less the page padding and the gap. */
@@ -23,10 +24,20 @@ const CARD =
 /**
  * The price's font size: 1.125rem, or less when the text would not fit the card's width. A bold
  * digit or $ is at most ~0.7em wide, a comma or point ~0.4em; cqw is a hundredth of the card body.
+ * Classes, not a style attribute: a server-rendered style attribute is refused by the page's CSP.
  */
-function priceSize(price: string) {
+const PRICE_SIZES: [maxEms: number, className: string][] = [
+  [3, 'text-[length:min(1.125rem,33.3cqw)]'],
+  [4, 'text-[length:min(1.125rem,25cqw)]'],
+  [5, 'text-[length:min(1.125rem,20cqw)]'],
+  [6, 'text-[length:min(1.125rem,16.6cqw)]'],
+  [7, 'text-[length:min(1.125rem,14.2cqw)]'],
+  [8, 'text-[length:min(1.125rem,12.5cqw)]'],
+];
+
+function priceSizeClass(price: string): string {
   const ems = [...price].reduce((sum, c) => sum + (/[0-9$]/.test(c) ? 0.7 : 0.4), 0);
-  return { fontSize: `min(1.125rem, ${(100 / ems).toFixed(2)}cqw)` };
+  return PRICE_SIZES.find(([maxEms]) => ems <= maxEms)?.[1] ?? 'text-[length:min(1.125rem,10cqw)]';
 }
 
 /**
@@ -46,6 +57,7 @@ export function ListingCard({
   const href = paths.listing(listing._id);
   const name = displayName(listing.name);
   const price = formatPrice(listing.regularPrice);
+  const now = useNow();
   return (
     <article className={`${CARD} relative transition-shadow hover:shadow-md`}>
       <SaveButton
@@ -93,11 +105,11 @@ export function ListingCard({
           {listing.status === 'sold' ? <Badge color="grey">Sold</Badge> : null}
         </div>
         {/* Never wider than the card: a long price (up to $10,000,000.00) is set smaller. */}
-        <p className="font-bold whitespace-nowrap text-brand-900" style={priceSize(price)}>
+        <p className={`font-bold whitespace-nowrap text-brand-900 ${priceSizeClass(price)}`}>
           {price}
         </p>
         <p className="-mt-1 text-xs text-slate-600">
-          <time dateTime={listing.createdAt}>{timeAgo(listing.createdAt)}</time>
+          <time dateTime={listing.createdAt}>{timeAgo(listing.createdAt, now)}</time>
         </p>
         {actions ? <div className="mt-auto flex flex-wrap gap-2 pt-1">{actions}</div> : null}
       </div>

@@ -27,6 +27,9 @@ function subscribe(listener: () => void) {
 const readState = (): OfflineState =>
   showingCopy ? 'offline-copy' : navigator.onLine ? 'online' : 'offline';
 
+/** A page rendered on the server, and its hydration, are online. */
+const readServerState = (): OfflineState => 'online';
+
 export function useOfflineState(): OfflineState {
-  return useSyncExternalStore(subscribe, readState);
+  return useSyncExternalStore(subscribe, readState, readServerState);
 }

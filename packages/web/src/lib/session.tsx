@@ -37,10 +37,19 @@ export async function fetchSessionUser(signal?: AbortSignal): Promise<CurrentUse
  * GET /api/auth/session then confirms it (a session set by the cookie alone is found too), and a
  * null answer signs the visitor out cleanly.
  */
-export function SessionProvider({ children }: { children: ReactNode }) {
+export function SessionProvider({
+  children,
+  initialUser,
+}: {
+  children: ReactNode;
+  /** The user the server rendered the page for (a server-rendered page): already confirmed. */
+  initialUser?: CurrentUser | null;
+}) {
   const queryClient = useQueryClient();
-  const [user, setUserState] = useState<CurrentUser | null>(readStoredUser);
-  const [isLoading, setIsLoading] = useState(true);
+  const [user, setUserState] = useState<CurrentUser | null>(() =>
+    initialUser === undefined ? readStoredUser() : initialUser,
+  );
+  const [isLoading, setIsLoading] = useState(initialUser === undefined);
 
   const setUser = useCallback((next: CurrentUser | null) => {
     writeStoredUser(next);
@@ -48,6 +57,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   useEffect(() => {
+    // The server read the session cookie for this page: keep this device's copy in step with it.
+    if (initialUser !== undefined) {
+      writeStoredUser(initialUser);
+      return;
+    }
     const controller = new AbortController();
     fetchSessionUser(controller.signal)
       .then((current) => setUser(current))
@@ -58,7 +72,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         if (!controller.signal.aborted) setIsLoading(false);
       });
     return () => controller.abort();
-  }, [setUser]);
+  }, [initialUser, setUser]);
 
   // Another tab signed in or out: follow it.
   useEffect(() => {

@@ -2,14 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '@campus-books/common/api';
-import {
-  courseAnswerSchema,
-  priceSummarySchema,
-  type CourseAnswer,
-} from '@campus-books/common/book.schemas';
-import { subjectName } from '@campus-books/common/campus';
-import { formatCourse, parseCourseCode } from '@campus-books/common/course';
-import { findCourseBooks, findCourseTitlePrices } from './course-books';
+import { courseAnswerSchema, priceSummarySchema } from '@campus-books/common/book.schemas';
+import { parseCourseCode } from '@campus-books/common/course';
+import { findCourseTitlePrices } from './course-books';
+import { courseAnswer } from './courses.service';
 
 const courseParams = z.object({
   code: z
@@ -42,17 +38,7 @@ export default async function coursesRoutes(fastify: FastifyInstance) {
         },
       },
     },
-    async (request): Promise<{ success: true } & CourseAnswer> => {
-      const course = request.params.code;
-      return {
-        success: true as const,
-        subject: course.subject,
-        subjectName: subjectName(course.subject) ?? null,
-        courseNumber: course.courseNumber,
-        label: formatCourse(course.subject, course.courseNumber),
-        books: await findCourseBooks(app.database.db, course),
-      };
-    },
+    async (request) => courseAnswer(app, request.params.code),
   );
 
   // The create form's price hint before an ISBN is known: the same title in the same course.

@@ -16,6 +16,9 @@ import { Badge } from '../../components/ui/badge';
 import { ButtonLink } from '../../components/ui/button-link';
 import { Loading } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
+import { NotFound } from '../../components/not-found';
+import { ApiError } from '../../lib/api-client';
+import { useNow } from '../../lib/render-clock';
 import { timeAgo } from '../../lib/relative-time';
 import { useSession } from '../../lib/session';
 import { Avatar } from '../../components/avatar';
@@ -41,8 +44,8 @@ function Detail({ term, children }: { term: string; children: ReactNode }) {
 }
 
 /** "Confirmed available N days ago", from when the seller last confirmed the listing. */
-function confirmedAgo(confirmedAt: string): string {
-  const days = Math.floor((Date.now() - new Date(confirmedAt).getTime()) / 86_400_000);
+function confirmedAgo(confirmedAt: string, now: number): string {
+  const days = Math.floor((now - new Date(confirmedAt).getTime()) / 86_400_000);
   if (days <= 0) return 'Confirmed available today';
   return `Confirmed available ${days} day${days === 1 ? '' : 's'} ago`;
 }
@@ -55,8 +58,11 @@ export default function ListingPage() {
   // one: deferring it lets React render it in slices instead of one long task on a phone. (The
   // layout remounts this page for every path, so no other listing's value is ever shown here.)
   const listing = useDeferredValue(data);
+  const now = useNow();
 
   if (isPending || (data && !listing)) return <Loading />;
+  // No such listing (or one hidden from this visitor): the not-found page, as the server answers 404.
+  if (error instanceof ApiError && error.status === 404) return <NotFound />;
   if (error || !listing) {
     return (
       <div role="alert" className="py-12 text-center">
@@ -122,7 +128,7 @@ export default function ListingPage() {
           </p>
         ) : null}
         {listing.status === 'active' ? (
-          <p className="text-sm text-slate-700">{confirmedAgo(listing.confirmedAt)}</p>
+          <p className="text-sm text-slate-700">{confirmedAgo(listing.confirmedAt, now)}</p>
         ) : null}
         <dl className="divide-y divide-slate-200 border-y border-slate-200">
           {listing.isbn || listing.authors || listing.edition ? (
@@ -195,6 +201,7 @@ function SellerLine({ listing }: { listing: Listing }) {
     enabled: Boolean(user?.emailVerified) && !mine,
   });
   const sellerName = mine ? 'You' : seller.data?.username;
+  const now = useNow();
   return (
     <p className="mt-3 flex items-center gap-2 text-sm text-slate-700">
       <Avatar name={(mine ? user?.username : sellerName) ?? ''} size="sm" />
@@ -204,7 +211,7 @@ function SellerLine({ listing }: { listing: Listing }) {
         ) : (
           'A student'
         )}
-        {' · '}listed <time dateTime={listing.createdAt}>{timeAgo(listing.createdAt)}</time>
+        {' · '}listed <time dateTime={listing.createdAt}>{timeAgo(listing.createdAt, now)}</time>
       </span>
     </p>
   );

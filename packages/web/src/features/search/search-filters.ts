@@ -1,3 +1,4 @@
+import { webPaths } from '@campus-books/common/paths';
 import {
   SCHOOLS,
   SCHOOL_FLAGS,
@@ -50,6 +51,17 @@ export const SORT_CHOICES = [
 export type SortChoice = (typeof SORT_CHOICES)[number]['value'];
 
 export const DEFAULT_STATUS = 'active_or_none';
+
+/**
+ * The search address a search without a status filter is sent to (the default filter added), or
+ * null when it has one. The page replaces the history entry; the server answers a redirect.
+ */
+export function addressWithDefaultStatus(search: string): string | null {
+  const params = new URLSearchParams(search);
+  if (params.has('status')) return null;
+  params.set('status', DEFAULT_STATUS);
+  return `${webPaths.search.pattern}?${params.toString()}`;
+}
 
 function isCondition(value: string | null): value is Condition {
   return CONDITIONS.includes(value as Condition);

@@ -5,8 +5,8 @@ import { SelectField } from '../../components/ui/form-field';
 import { paths } from '../../config/paths';
 import { FilterPanel } from './filter-panel';
 import {
-  DEFAULT_STATUS,
   SORT_CHOICES,
+  addressWithDefaultStatus,
   filtersToApiQuery,
   filtersToParams,
   readFilters,
@@ -41,11 +41,8 @@ export default function SearchPage() {
   const apiQuery = useMemo(() => filtersToApiQuery(filters), [filters]);
 
   // A search without a status filter is given the default one, replacing the history entry.
-  if (!searchParams.has('status')) {
-    const withStatus = new URLSearchParams(searchParams);
-    withStatus.set('status', DEFAULT_STATUS);
-    return <Navigate to={`${paths.search}?${withStatus.toString()}`} replace />;
-  }
+  const withDefaultStatus = addressWithDefaultStatus(search);
+  if (withDefaultStatus) return <Navigate to={withDefaultStatus} replace />;
 
   const pushFilters = (next: SearchFilters) =>
     navigate(`${paths.search}?${filtersToParams(next).toString()}`);

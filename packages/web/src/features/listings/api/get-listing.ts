@@ -12,6 +12,8 @@ export const listingQueryOptions = (listingId: string) =>
   queryOptions({
     queryKey: queryKeys.listing.one(listingId),
     queryFn: ({ signal }) => getListing(listingId, signal),
+    // A listing the server rendered as not found is not asked for again when the page hydrates.
+    retryOnMount: false,
   });
 
 export function useListing(listingId: string | undefined) {

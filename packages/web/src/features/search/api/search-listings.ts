@@ -4,17 +4,13 @@ import {
   TOTAL_COUNT_HEADER,
 } from '@campus-books/common/constants';
 import type { Listing } from '@campus-books/common/listing.schemas';
+import type { SearchResultPage } from '@campus-books/common/server-rendering';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { apiResponse } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
 /** One page of results and the whole search's total (null if the answer carried none). */
-export interface SearchResultPage {
-  listings: Listing[];
-  total: number | null;
-  /** More match than `total` (the server counts up to a cap). */
-  isTotalCapped: boolean;
-}
+export type { SearchResultPage };
 
 function totalOf(headers: Headers): number | null {
   const value = headers.get(TOTAL_COUNT_HEADER);

@@ -1,0 +1,64 @@
+import type { CurrentUser } from './account.schemas';
+import type { CourseAnswer } from './book.schemas';
+import type { Listing } from './listing.schemas';
+
+/**
+ * The contract between the server and the web app's server renderer (docs/decisions/012): which
+ * landing page an address shows (the web app reads the address with its router's own rules), the
+ * data the server loads for it with the API's own service functions, and the rendered page.
+ */
+export type LandingPage =
+  | { kind: 'home' }
+  /** The query the search page sends to GET /api/listing/get, before paging. */
+  | { kind: 'search'; query: Record<string, string> }
+  | { kind: 'listing'; listingId: string }
+  | { kind: 'course'; code: string }
+  /** An address the page itself would replace (a search without a status filter): a redirect. */
+  | { kind: 'redirect'; location: string };
+
+/** One page of search results as the web app holds it: the answer and its X-Total-Count. */
+export interface SearchResultPage {
+  listings: Listing[];
+  total: number | null;
+  /** More match than `total` (the server counts up to a cap). */
+  isTotalCapped: boolean;
+}
+
+/** What each landing page is rendered with: exactly what its API call would have answered. */
+export type LandingPageData =
+  | { kind: 'home'; recent: Listing[] }
+  | { kind: 'search'; firstPage: SearchResultPage }
+  | { kind: 'listing'; listing: Listing }
+  /** No such listing (or hidden from this visitor): the not-found page, with the API's message. */
+  | { kind: 'listing'; listing: null; message: string }
+  | { kind: 'course'; course: { success: true } & CourseAnswer };
+
+export interface RenderPageInput {
+  /** The request's path and query, as the browser will see them. */
+  url: string;
+  page: LandingPage;
+  /** Null when it could not be loaded: the page renders as it does before its data arrives. */
+  data: LandingPageData | null;
+  user: CurrentUser | null;
+  renderedAt: number;
+  /** Told of an error React recovered from (the part is rendered in the browser instead). */
+  onRecoverableError: (error: unknown) => void;
+}
+
+export interface RenderedPage {
+  /** The app's HTML for <div id="root">, as it streams out of React. */
+  html: AsyncIterable<string | Uint8Array>;
+  /** The JSON the browser hydrates with (already safe inside a <script> element). */
+  stateJson: string;
+  /** 404 for a listing that does not exist, else 200. */
+  status: number;
+}
+
+/** The id of the <script type="application/json"> a server-rendered page carries its state in. */
+export const SSR_STATE_ELEMENT_ID = 'ssr-state';
+
+/** The module the web app's server build exports (packages/web/src/entry-server.tsx). */
+export interface ServerRenderer {
+  matchLandingPage(pathname: string, search: string): LandingPage | null;
+  renderPage(input: RenderPageInput): Promise<RenderedPage>;
+}

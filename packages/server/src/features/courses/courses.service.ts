@@ -1,0 +1,35 @@
+import type { CourseAnswer } from '@campus-books/common/book.schemas';
+import { subjectName } from '@campus-books/common/campus';
+import { formatCourse, parseCourseCode, type CourseCode } from '@campus-books/common/course';
+import type { LandingPage, LandingPageData } from '@campus-books/common/server-rendering';
+import type { FastifyInstance } from 'fastify';
+import { findCourseBooks } from './course-books';
+
+/** GET /api/course/{code}'s answer: the course's name and its books on campus. */
+export async function courseAnswer(
+  app: FastifyInstance,
+  course: CourseCode,
+): Promise<{ success: true } & CourseAnswer> {
+  return {
+    success: true as const,
+    subject: course.subject,
+    subjectName: subjectName(course.subject) ?? null,
+    courseNumber: course.courseNumber,
+    label: formatCourse(course.subject, course.courseNumber),
+    books: await findCourseBooks(app.database.db, course),
+  };
+}
+
+/**
+ * `/course/{code}`, rendered on the server (docs/decisions/012): the same answer as the API, or null
+ * for an address that is not a course of this campus (the page asks the API and shows its message).
+ */
+export async function coursePageData(
+  app: FastifyInstance,
+  page: Extract<LandingPage, { kind: 'course' }>,
+): Promise<LandingPageData | null> {
+  const course = page.code.length <= 20 ? parseCourseCode(page.code) : null;
+  if (!course) return null;
+  const answer = await courseAnswer(app, course);
+  return { kind: 'course', course: JSON.parse(JSON.stringify(answer)) as typeof answer };
+}

@@ -1,0 +1,122 @@
+// The web app's server build (docs/decisions/012-server-rendering.md): `vite build --ssr` turns this
+// into dist-ssr/entry-server.js, which the server imports to render the landing pages' first screen.
+import './zod-config';
+import type {
+  LandingPage,
+  LandingPageData,
+  RenderPageInput,
+  RenderedPage,
+  ServerRenderer,
+} from '@campus-books/common/server-rendering';
+import { QueryClient } from '@tanstack/react-query';
+import { PassThrough } from 'node:stream';
+import { renderToPipeableStream } from 'react-dom/server';
+import { StaticRouter } from 'react-router';
+import { AppProviders } from './app/app-providers';
+import { matchLandingPage } from './app/prefetch-landing-data';
+import { AppRoutes } from './app/router';
+import { seedQueryClient, type SsrQuery, type SsrState } from './app/ssr-state';
+import { courseQueryOptions } from './features/courses/api/get-course';
+import { recentListingsQueryOptions } from './features/home/api/get-recent-listings';
+import { listingQueryOptions } from './features/listings/api/get-listing';
+import { searchListingsQueryOptions } from './features/search/api/search-listings';
+
+/** A render that has not finished by then (it never waits on the network) is given up. */
+const RENDER_TIMEOUT_MS = 10_000;
+
+/** The page's answers under the keys its queries use, so the browser's cache takes them as they are. */
+function queriesOf(page: LandingPage, data: LandingPageData | null): SsrQuery[] {
+  if (!data || data.kind !== page.kind) return [];
+  switch (page.kind) {
+    case 'home':
+      return data.kind === 'home'
+        ? [{ queryKey: recentListingsQueryOptions.queryKey, data: data.recent }]
+        : [];
+    case 'search':
+      return data.kind === 'search'
+        ? [
+            {
+              queryKey: searchListingsQueryOptions(page.query).queryKey,
+              data: { pages: [data.firstPage], pageParams: [0] },
+            },
+          ]
+        : [];
+    case 'listing': {
+      if (data.kind !== 'listing') return [];
+      const { queryKey } = listingQueryOptions(page.listingId);
+      return data.listing
+        ? [{ queryKey, data: data.listing }]
+        : [{ queryKey, error: { message: data.message, status: 404 } }];
+    }
+    case 'course':
+      return data.kind === 'course'
+        ? [{ queryKey: courseQueryOptions(page.code).queryKey, data: data.course }]
+        : [];
+  }
+}
+
+/** JSON that cannot end its <script> element early: every '<' is escaped (so are U+2028/9). */
+function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+function renderPage(input: RenderPageInput): Promise<RenderedPage> {
+  const state: SsrState = {
+    renderedAt: input.renderedAt,
+    user: input.user,
+    queries: queriesOf(input.page, input.data),
+  };
+  // A cache of its own per request (never shared between visitors). Queries run only in the browser:
+  // one without an answer here renders as loading, as it does in the browser's first render.
+  const queryClient = new QueryClient({
+    defaultOptions: { queries: { staleTime: Infinity, retry: false } },
+  });
+  seedQueryClient(queryClient, state.queries);
+  const status =
+    input.data?.kind === 'listing' && input.data.listing === null && input.page.kind === 'listing'
+      ? 404
+      : 200;
+
+  return new Promise((resolve, reject) => {
+    const html = new PassThrough();
+    const { pipe, abort } = renderToPipeableStream(
+      <AppProviders
+        queryClient={queryClient}
+        initialUser={state.user}
+        renderedAt={state.renderedAt}
+      >
+        <StaticRouter location={input.url}>
+          <AppRoutes />
+        </StaticRouter>
+      </AppProviders>,
+      {
+        // Every part inline, in order: the HTML reads whole without JavaScript, and React's
+        // out-of-order parts would need inline scripts the Content-Security-Policy refuses.
+        progressiveChunkSize: Number.POSITIVE_INFINITY,
+        // Everything the page shows is already in the cache; the only wait is a page's code
+        // (loaded once per process). Waiting for all of it keeps the HTML whole without JavaScript.
+        onAllReady() {
+          clearTimeout(timer);
+          pipe(html);
+          resolve({ html, stateJson: scriptSafeJson(state), status });
+        },
+        onShellError(error) {
+          clearTimeout(timer);
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+        onError(error) {
+          input.onRecoverableError(error);
+        },
+      },
+    );
+    const timer = setTimeout(
+      () => abort(new Error('Server rendering timed out')),
+      RENDER_TIMEOUT_MS,
+    );
+  });
+}
+
+export const renderer: ServerRenderer = { matchLandingPage, renderPage };
