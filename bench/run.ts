@@ -203,8 +203,9 @@ async function main() {
         result.runs.push(await runScenarios(server, prepared, options));
         if (target?.engine === engine && target.size === size) {
           const id = prepared.seed.sampleListingIds[0]!;
+          const course = prepared.seed.sampleCourses[0]!;
           const pages = [];
-          for (const page of ['/', '/search', `/listing/${id}`]) {
+          for (const page of ['/', '/search', `/listing/${id}`, `/course/${course}`]) {
             log(`  lighthouse ${page}`);
             pages.push(await auditPage(page, `${server.url}${page}`));
           }

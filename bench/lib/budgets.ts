@@ -10,7 +10,9 @@ export const BUDGET = {
   postgresByIdRps: 3000,
   pgliteSearchP99Ms: 100,
   searchGrowth: 3,
-  lighthousePerformance: 95,
+  lighthousePerformance: 98,
+  lcpMs: 1800,
+  tbtMs: 100,
   cls: 0.02,
   homeJsBytes: 110_000,
   homeCssBytes: 20_000,
@@ -164,7 +166,7 @@ export function checkBudgets(result: BenchResult): BudgetCheck[] {
 
   const pages = result.lighthouse?.pages ?? [];
   name =
-    'Lighthouse mobile: performance ≥ 95, accessibility / best practices / SEO 100, CLS < 0.02';
+    'Lighthouse mobile: performance ≥ 98, accessibility / best practices / SEO 100, CLS < 0.02, LCP ≤ 1.8 s, TBT ≤ 100 ms';
   checks.push(
     pages.length === 0
       ? notMeasured(name, 'Lighthouse not run')
@@ -176,13 +178,15 @@ export function checkBudgets(result: BenchResult): BudgetCheck[] {
               p.scores.accessibility === 100 &&
               p.scores['best-practices'] === 100 &&
               p.scores.seo === 100 &&
-              p.cls < BUDGET.cls,
+              p.cls < BUDGET.cls &&
+              p.lcpMs <= BUDGET.lcpMs &&
+              p.tbtMs <= BUDGET.tbtMs,
           ),
           pages
             .map((p) =>
               p.error
                 ? `${p.page} not audited (${p.error})`
-                : `${p.page} ${p.scores.performance}/${p.scores.accessibility}/${p.scores['best-practices']}/${p.scores.seo} CLS ${p.cls.toFixed(3)}`,
+                : `${p.page} ${p.scores.performance}/${p.scores.accessibility}/${p.scores['best-practices']}/${p.scores.seo} CLS ${p.cls.toFixed(3)} LCP ${(p.lcpMs / 1000).toFixed(2)} s TBT ${p.tbtMs.toFixed(0)} ms`,
             )
             .join('; '),
         ),

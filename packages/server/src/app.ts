@@ -60,6 +60,8 @@ export interface AppOptions {
   serveWeb?: boolean;
   /** Folder of the built web app, when not packages/web/dist (tests of the web shell). */
   webDistDir?: string;
+  /** The web app's server build, when not beside packages/web/dist (tests of server rendering). */
+  webServerEntry?: string;
   /** The background jobs' clock and polling (tests: an injected clock, no polling). */
   jobs?: JobsPluginOptions;
 }
@@ -144,6 +146,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       distDir: options.webDistDir,
       listingPageHead: findListingPageHead,
       serverRendering: {
+        entry: options.webServerEntry,
         loaders: {
           home: homePageData,
           search: searchPageData,

@@ -68,7 +68,7 @@ export interface TestApp {
 /** The real app on a fresh database and a temporary DATA_DIR; env overrides configuration. */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { now?: () => Date; webDistDir?: string } = {},
+  options: { now?: () => Date; webDistDir?: string; webServerEntry?: string } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-test-'));
   // Book lookup off unless a test points it at its fake providers: no test reaches the internet.
@@ -84,7 +84,9 @@ export async function createTestApp(
     config,
     database,
     jobs: options.now ? { now: options.now } : {},
-    ...(options.webDistDir ? { serveWeb: true, webDistDir: options.webDistDir } : {}),
+    ...(options.webDistDir
+      ? { serveWeb: true, webDistDir: options.webDistDir, webServerEntry: options.webServerEntry }
+      : {}),
   });
   await app.ready();
   return {
@@ -107,13 +109,14 @@ export async function createTestApp(
 export async function createWebTestApp(
   files: Record<string, string | Buffer>,
   env: Record<string, string> = {},
+  options: { webServerEntry?: string } = {},
 ): Promise<TestApp> {
   const distDir = mkdtempSync(path.join(tmpdir(), 'cb-web-dist-'));
   for (const [name, contents] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(distDir, name)), { recursive: true });
     writeFileSync(path.join(distDir, name), contents);
   }
-  const t = await createTestApp(env, { webDistDir: distDir });
+  const t = await createTestApp(env, { webDistDir: distDir, ...options });
   return {
     ...t,
     close: async () => {

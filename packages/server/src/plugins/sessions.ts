@@ -57,6 +57,22 @@ export default fp(
 
     app.decorateRequest('session', undefined);
 
+    const pendingReads = new WeakMap<FastifyRequest, Promise<SessionUser | null>>();
+    async function readSession(request: FastifyRequest): Promise<SessionUser | null> {
+      const token = request.cookies[SESSION_COOKIE];
+      if (!token) return null;
+      let claims: { sid: string; sub: string };
+      try {
+        const { payload } = await jwtVerify(token, key, { algorithms: [ALGORITHM] });
+        if (!isUuid(payload.sid) || !isUuid(payload.sub)) return null;
+        claims = { sid: payload.sid, sub: payload.sub };
+      } catch {
+        return null; // bad signature, expired, malformed: simply not signed in
+      }
+      // Not caught: a database that does not answer is a 503, not a signed-out visitor.
+      return (await findLiveSession(db, claims.sid, claims.sub)) ?? null;
+    }
+
     const sessionsApi: Sessions = {
       async start(reply, userId) {
         const expiresAt = new Date(Date.now() + SESSION_TTL_SECONDS * 1000);
@@ -79,22 +95,19 @@ export default fp(
       async endAllForUser(userId, keepSessionId) {
         await deleteSessionsOfUser(db, userId, keepSessionId);
       },
-      async read(request) {
-        if (request.session !== undefined) return request.session;
-        request.session = null;
-        const token = request.cookies[SESSION_COOKIE];
-        if (!token) return null;
-        let claims: { sid: string; sub: string };
-        try {
-          const { payload } = await jwtVerify(token, key, { algorithms: [ALGORITHM] });
-          if (!isUuid(payload.sid) || !isUuid(payload.sub)) return null;
-          claims = { sid: payload.sid, sub: payload.sub };
-        } catch {
-          return null; // bad signature, expired, malformed: simply not signed in
+      read(request) {
+        if (request.session !== undefined) return Promise.resolve(request.session);
+        // Two reads at once (a page loading its data and its user side by side) share one lookup.
+        let pending = pendingReads.get(request);
+        if (!pending) {
+          pending = readSession(request).then((session) => {
+            request.session = session;
+            return session;
+          });
+          pendingReads.set(request, pending);
+          void pending.finally(() => pendingReads.delete(request)).catch(() => undefined);
         }
-        // Not caught: a database that does not answer is a 503, not a signed-out visitor.
-        request.session = (await findLiveSession(db, claims.sid, claims.sub)) ?? null;
-        return request.session;
+        return pending;
       },
     };
 

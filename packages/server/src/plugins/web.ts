@@ -21,7 +21,7 @@ export const WEB_DIST_DIR = path.resolve(
   '../../../web/dist',
 );
 /** The web app's server build (packages/web/src/entry-server.tsx), beside its dist folder. */
-const SSR_ENTRY_PATH = 'dist-ssr/entry-server.js';
+const DEFAULT_SSR_ENTRY = path.resolve(WEB_DIST_DIR, '../dist-ssr/entry-server.js');
 
 /** The service worker (docs/decisions/011): the browser must ask for a new one on every visit. */
 const SERVICE_WORKER_FILE = 'sw.js';
@@ -62,7 +62,7 @@ export type LandingPageLoaders = {
 };
 
 export interface ServerRenderingOptions {
-  /** The web app's server build (a test may point it elsewhere). */
+  /** The web app's server build (a test may name a stand-in). */
   entry?: string;
   loaders: LandingPageLoaders;
   /** The signed-in user as GET /api/auth/session answers it, or null. */
@@ -166,9 +166,10 @@ export default fp(
     );
 
     const ssr = options.serverRendering;
-    const entry = ssr?.entry ?? path.resolve(distDir, '..', SSR_ENTRY_PATH);
-    const renderer = ssr ? await loadRenderer(entry) : null;
-    if (ssr && !renderer) {
+    // Beside the built web app's folder; a test's own folder renders nothing unless it names an entry.
+    const entry = ssr?.entry ?? (options.distDir ? undefined : DEFAULT_SSR_ENTRY);
+    const renderer = entry ? await loadRenderer(entry) : null;
+    if (ssr && options.distDir === undefined && !renderer) {
       app.log.warn(
         'The web app has no server build (run npm run build): pages render in the browser',
       );

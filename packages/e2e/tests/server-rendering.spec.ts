@@ -1,0 +1,148 @@
+import type { Listing } from '@campus-books/common/listing.schemas';
+import type { Page } from '@playwright/test';
+import { expect, signInBrowser, test as base } from '../src/fixtures';
+import { createListing, createUser, deleteUser, type TestUser } from '../src/users';
+
+// The landing pages are rendered on the server (docs/decisions/012-server-rendering.md): their HTML
+// holds the data before any script runs, and the browser takes the page over without a change.
+
+/** One seller's listing in a course of its own, for the whole file, per project. */
+const test = base.extend<object, { seller: TestUser; listing: Listing }>({
+  seller: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture's dependencies from it
+    async ({}, use) => {
+      const seller = await createUser('ssrseller');
+      await use(seller);
+      await deleteUser(seller);
+    },
+    { scope: 'worker' },
+  ],
+  listing: [
+    async ({ seller }, use) => {
+      await use(
+        await createListing(seller, {
+          name: `rendered geology ${Date.now().toString(36)}`,
+          subject: 'ECON',
+          courseNumber: '377',
+          regularPrice: 31,
+        }),
+      );
+    },
+    { scope: 'worker' },
+  ],
+});
+
+const PAGES: { name: string; path(listing: Listing): string }[] = [
+  { name: 'home', path: () => '/' },
+  {
+    name: 'search',
+    path: (listing) =>
+      `/search?searchTerm=${encodeURIComponent(listing.name)}&status=active_or_none`,
+  },
+  { name: 'listing', path: (listing) => `/listing/${listing._id}` },
+  { name: 'course', path: () => '/course/ECON-377' },
+];
+
+/** The API calls a page makes, by path (images left out: they are not the page's data). */
+function watchApiCalls(page: Page): string[] {
+  const calls: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith('/api/') && !url.pathname.startsWith('/api/images/')) {
+      calls.push(url.pathname);
+    }
+  });
+  return calls;
+}
+
+test.describe('with JavaScript off', () => {
+  test.use({ javaScriptEnabled: false });
+
+  for (const { name, path } of PAGES) {
+    test(`the ${name} page's HTML shows the listing before any script runs`, async ({
+      page,
+      listing,
+    }) => {
+      const response = await page.goto(path(listing));
+      expect(response?.status()).toBe(200);
+      await expect(page.getByRole('main').getByText(listing.name).first()).toBeVisible();
+      await expect(page.getByRole('main').getByText('$31').first()).toBeVisible();
+    });
+  }
+
+  test('a listing that does not exist answers 404 with the not-found page', async ({ page }) => {
+    const response = await page.goto('/listing/00000000-0000-4000-8000-000000000000');
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole('heading', { name: 'Uh-Oh! Page Not Found' })).toBeVisible();
+    await expect(page).toHaveTitle(/Page Not Found/);
+  });
+
+  test('the page title is in the head, and the data the page was rendered with is JSON, never a script', async ({
+    request,
+    listing,
+  }) => {
+    const html = await (await request.get(`/listing/${listing._id}`)).text();
+    const head = html.slice(0, html.indexOf('</head>'));
+    // The page's own title, once, in the head (React writes it first; the server moves it up).
+    expect(html.match(/<title>/g)).toHaveLength(1);
+    expect(head).toMatch(/<title>Rendered Geology [^<]* \| Campus Books<\/title>/i);
+    expect(html).toMatch(/<script type="application\/json" id="ssr-state">\{/);
+    // No inline script at all: the page's Content-Security-Policy allows none.
+    expect(html.match(/<script(?![^>]*type="application\/json")(?![^>]*\bsrc=)[^>]*>/g)).toBeNull();
+  });
+});
+
+test.describe('hydration', () => {
+  for (const { name, path } of PAGES) {
+    test(`the ${name} page hydrates without a warning and asks the API for none of its data`, async ({
+      page,
+      listing,
+    }) => {
+      const messages: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error' || message.type() === 'warning') {
+          messages.push(`${message.type()}: ${message.text()}`);
+        }
+      });
+      page.on('pageerror', (error) => messages.push(`pageerror: ${error.message}`));
+      const calls = watchApiCalls(page);
+      await page.goto(path(listing));
+      // Hydrated: a client-side link works (the router, not a new document).
+      await expect(page.getByRole('main').getByText(listing.name).first()).toBeVisible();
+      await page.waitForLoadState('networkidle');
+      expect(messages).toEqual([]);
+      expect(calls.filter((call) => call.startsWith('/api/listing/get'))).toEqual([]);
+      expect(calls.filter((call) => call.startsWith('/api/course/'))).toEqual([]);
+    });
+  }
+
+  test('a signed-in student sees their own header in the server-rendered page', async ({
+    page,
+    makeUser,
+    listing,
+  }) => {
+    const buyer = await makeUser('ssrbuyer');
+    await signInBrowser(page, buyer, '/');
+    const messages: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') messages.push(message.text());
+    });
+    const response = await page.request.get(`/listing/${listing._id}`);
+    // The header the server rendered is the signed-in one (no "Login" link to flash and vanish).
+    const html = await response.text();
+    expect(html).not.toMatch(/href="\/sign-in"[^>]*>Login</);
+    expect(response.headers()['cache-control']).toBe('private, no-cache');
+    await page.goto(`/listing/${listing._id}`);
+    await expect(page.getByRole('main').getByText(listing.name).first()).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect(messages).toEqual([]);
+  });
+});
+
+test('a search without a status filter is redirected to the one the page shows', async ({
+  request,
+}) => {
+  const response = await request.get('/search?searchTerm=calculus', { maxRedirects: 0 });
+  expect(response.status()).toBe(302);
+  expect(response.headers().location).toBe('/search?searchTerm=calculus&status=active_or_none');
+});

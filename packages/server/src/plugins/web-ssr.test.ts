@@ -1,0 +1,146 @@
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser, createWebTestApp, TEST_ENGINE, type TestApp } from '../../test/helpers';
+import { insertListings } from '../../test/listing-fixtures';
+import { rendered } from '../../test/support/stand-in-renderer';
+
+const SHELL = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="UTF-8" />
+    <title>Campus Books</title>
+  </head>
+  <body><div id="root"></div></body>
+</html>
+`;
+
+const STAND_IN = fileURLToPath(new URL('../../test/support/stand-in-renderer.ts', import.meta.url));
+
+/** The section the stand-in renders: the data the server loaded for the page, as JSON. */
+function renderedData(html: string): unknown {
+  const json = /<section id="data">([\s\S]*?)<\/section>/.exec(html)?.[1];
+  return json === undefined ? undefined : JSON.parse(json.replace(/&lt;/g, '<'));
+}
+
+describe(`server rendering of the landing pages (${TEST_ENGINE})`, () => {
+  let t: TestApp;
+  let seller: Awaited<ReturnType<typeof createUser>>;
+  let activeId: string;
+  let hiddenId: string;
+
+  beforeAll(async () => {
+    t = await createWebTestApp({ 'index.html': SHELL }, {}, { webServerEntry: STAND_IN });
+    seller = await createUser(t);
+    const ids = await insertListings(t, seller.id, [
+      { name: 'rendered calculus', subject: 'ECON', courseNumber: '101', regularPrice: 25 },
+      { name: 'hidden chemistry', status: 'hidden' },
+    ]);
+    [activeId, hiddenId] = [ids[0]!, ids[1]!];
+  });
+  afterAll(() => t.close());
+
+  it('answers / with the recent listings the API would answer, inside the shell, not cached by others', async () => {
+    const response = await t.app.inject('/');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('private, no-cache');
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    const api = (await t.app.inject('/api/listing/get?type=sale&limit=4')).json();
+    expect(renderedData(response.body)).toEqual({ kind: 'home', recent: api });
+    expect(response.body).toContain('<script type="application/json" id="ssr-state">');
+    expect(response.body.trimEnd().endsWith('</html>')).toBe(true);
+  });
+
+  it("moves the page's title and preloads, written first by the renderer, into the head", async () => {
+    const html = (await t.app.inject('/')).body;
+    const head = html.slice(0, html.indexOf('</head>'));
+    expect(html.match(/<title>/g)).toHaveLength(1);
+    expect(head).toContain('<title>Rendered home</title>');
+    expect(head).toContain('<link rel="preload" as="image" href="/p.webp"/>');
+    expect(html).toContain('<div id="root"><section id="data">');
+  });
+
+  it('answers /listing/{id} with the listing, and 404 for one that does not exist or is hidden', async () => {
+    const page = await t.app.inject(`/listing/${activeId}`);
+    expect(page.statusCode).toBe(200);
+    const answer = (await t.app.inject(`/api/listing/get/${activeId}`)).json();
+    expect(renderedData(page.body)).toEqual({ kind: 'listing', listing: answer });
+
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'not-an-id', hiddenId]) {
+      const missing = await t.app.inject(`/listing/${id}`);
+      expect(missing.statusCode, id).toBe(404);
+      expect(renderedData(missing.body)).toEqual({
+        kind: 'listing',
+        listing: null,
+        message: 'Listing not found',
+      });
+    }
+    // The seller sees their hidden listing, as the API shows it to them.
+    const asSeller = { headers: { cookie: seller.cookie } };
+    const api = await t.app.inject({ url: `/api/listing/get/${hiddenId}`, ...asSeller });
+    const own = await t.app.inject({ url: `/listing/${hiddenId}`, ...asSeller });
+    expect(api.statusCode).toBe(200);
+    expect(own.statusCode).toBe(200);
+  });
+
+  it('renders for the signed-in user the session cookie names', async () => {
+    await t.app.inject({ url: '/', headers: { cookie: seller.cookie } });
+    expect(rendered.at(-1)?.user?._id).toBe(seller.id);
+    await t.app.inject('/');
+    expect(rendered.at(-1)?.user).toBeNull();
+  });
+
+  it("answers /search with the API's first page and total; a query the API refuses renders without data", async () => {
+    const page = await t.app.inject('/search?searchTerm=calculus&status=active_or_none');
+    const data = renderedData(page.body) as { firstPage: { listings: { _id: string }[] } };
+    expect(data).toMatchObject({ kind: 'search', firstPage: { total: 1, isTotalCapped: false } });
+    expect(data.firstPage.listings.map((l) => l._id)).toEqual([activeId]);
+
+    const refused = await t.app.inject('/search?status=active_or_none&maxPrice=lots');
+    expect(refused.statusCode).toBe(200);
+    expect(renderedData(refused.body)).toBeNull();
+  });
+
+  it('answers /course/{code} with the course answer; an address that is no course renders without data', async () => {
+    const page = await t.app.inject('/course/ECON-101');
+    const api = (await t.app.inject('/api/course/ECON-101')).json();
+    expect(renderedData(page.body)).toEqual({ kind: 'course', course: api });
+    expect(renderedData((await t.app.inject('/course/ZZZZZ-1')).body)).toBeNull();
+    expect(renderedData((await t.app.inject(`/course/${'9'.repeat(40)}`)).body)).toBeNull();
+  });
+
+  it('redirects an address the page would replace', async () => {
+    const response = await t.app.inject('/search?searchTerm=a');
+    expect(response.statusCode).toBe(302);
+    expect(response.headers.location).toBe('/search?searchTerm=a&status=x');
+  });
+
+  it('answers the plain shell for other routes, HEAD, and a render that fails', async () => {
+    for (const request of [
+      { method: 'GET' as const, url: '/about' },
+      { method: 'HEAD' as const, url: '/' },
+      { method: 'GET' as const, url: '/boom' },
+    ]) {
+      const response = await t.app.inject(request);
+      expect(response.statusCode, request.url).toBe(200);
+      expect(response.headers['cache-control'], request.url).toBe('no-cache');
+      if (request.method === 'GET') expect(response.body).toBe(SHELL);
+    }
+  });
+
+  it('never answers 5xx to an encoded or odd listing address', async () => {
+    const before = rendered.length;
+    for (const url of [
+      '/listing/%2e%2e%2fadmin',
+      '/listing/..%2f..%2fetc%2fpasswd',
+      '/listing/%252e%252e',
+      '/listing/%E0%A4%A',
+      `/listing/${activeId}%3Fx=1`,
+      `/listing/${activeId}?startIndex=-1`,
+      '/listing/' + 'a'.repeat(5000),
+    ]) {
+      const response = await t.app.inject(url);
+      expect(response.statusCode, url).toBeLessThan(500);
+    }
+    expect(rendered.length).toBeGreaterThan(before);
+  });
+});
