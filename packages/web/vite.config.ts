@@ -56,5 +56,6 @@ export default defineConfig({
   server: {
     proxy: { '/api': 'http://localhost:3000' },
   },
-  build: { outDir: 'dist', sourcemap: false },
+  // The manifest maps each page's source to its chunk: the server preloads a landing page's code.
+  build: { outDir: 'dist', sourcemap: false, manifest: true },
 });

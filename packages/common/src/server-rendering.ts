@@ -52,6 +52,8 @@ export interface RenderedPage {
   stateJson: string;
   /** 404 for a listing that does not exist, else 200. */
   status: number;
+  /** The page's own code (sources, as the build manifest names them), for the browser to preload. */
+  modules: string[];
 }
 
 /** The id of the <script type="application/json"> a server-rendered page carries its state in. */

@@ -3,10 +3,15 @@ import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { AppProviders } from './app/app-providers';
-import { prefetchLandingData } from './app/prefetch-landing-data';
+import {
+  loadLandingPageCode,
+  matchLandingPage,
+  prefetchLandingData,
+} from './app/prefetch-landing-data';
 import { queryClient } from './app/query-client';
 import { AppRoutes } from './app/router';
 import { readSsrState, seedQueryClient } from './app/ssr-state';
+import { noteApiAnswer } from './lib/offline-status';
 import './index.css';
 
 // The service worker (src/sw.ts) keeps the app and the listings seen for offline use; it is
@@ -22,23 +27,31 @@ const ssrState = readSsrState(document);
 
 if (ssrState) {
   // A server-rendered page (docs/decisions/012): the answers it was rendered with go into the cache
-  // under the same keys, so hydration renders exactly the server's HTML and fetches nothing.
+  // under the same keys, and its page's code is loaded first (the server preloads it), so hydration
+  // renders exactly the server's HTML in one pass and fetches nothing.
   seedQueryClient(queryClient, ssrState.queries);
-  prefetchLandingData(queryClient, window.location, { serverRendered: true });
-  hydrateRoot(
-    container,
-    <AppProviders
-      queryClient={queryClient}
-      initialUser={ssrState.user}
-      renderedAt={ssrState.renderedAt}
-    >
-      <BrowserRouter>
-        <AppRoutes />
-      </BrowserRouter>
-    </AppProviders>,
-  );
+  // A page the service worker kept, opened offline: the notice says it is what was seen last.
+  if (ssrState.offlineCopy) noteApiAnswer(true);
+  const page = matchLandingPage(window.location.pathname, window.location.search);
+  const pageCode = page ? loadLandingPageCode(page) : Promise.resolve();
+  void pageCode
+    .catch(() => undefined)
+    .then(() =>
+      hydrateRoot(
+        container,
+        <AppProviders
+          queryClient={queryClient}
+          initialUser={ssrState.user}
+          renderedAt={ssrState.renderedAt}
+        >
+          <BrowserRouter>
+            <AppRoutes />
+          </BrowserRouter>
+        </AppProviders>,
+      ),
+    );
 } else {
-  prefetchLandingData(queryClient, window.location, { serverRendered: false });
+  prefetchLandingData(queryClient, window.location);
   // A transition lets React render the first page in slices, yielding to the browser between them,
   // rather than in one long task that would hold up a phone's main thread.
   startTransition(() => {

@@ -3,11 +3,19 @@
 // the listings a student has seen kept for when the network is gone. docs/decisions/011.
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
 import { clientsClaim } from 'workbox-core';
-import { ExpirationPlugin } from 'workbox-expiration';
+import { CacheExpiration, ExpirationPlugin } from 'workbox-expiration';
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkFirst, NetworkOnly } from 'workbox-strategies';
-import { API_CACHE, FROM_CACHE_HEADER, isOfflineReadableApi } from './lib/offline-cache';
+import { addressWithDefaultStatus } from './features/search/search-filters';
+import {
+  API_CACHE,
+  FROM_CACHE_HEADER,
+  PAGE_CACHE,
+  isOfflineReadableApi,
+  isServerRenderedPage,
+  markOfflineCopy,
+} from './lib/offline-cache';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -15,16 +23,52 @@ declare const self: ServiceWorkerGlobalScope;
 void self.skipWaiting();
 clientsClaim();
 
-// Pages: the network first, so a deploy shows at once; the precached shell when it is unreachable.
-// Registered before the precache route, which would otherwise answer "/" from the cache.
+// Pages: the network first, so a deploy shows at once. The server-rendered pages seen online are kept
+// (they carry their data: docs/decisions/012) and opened from here when the network fails, marked as
+// a copy; any other page gets the precached shell. Registered before the precache route, which would
+// otherwise answer "/" from the cache.
 const pageFromNetwork = new NetworkOnly({ networkTimeoutSeconds: 5 });
+const keptPages = new CacheExpiration(PAGE_CACHE, {
+  maxEntries: 50,
+  maxAgeSeconds: 7 * 24 * 60 * 60,
+});
+
+async function keepPage(url: string, response: Response): Promise<void> {
+  const cache = await caches.open(PAGE_CACHE);
+  await cache.put(url, response);
+  await keptPages.updateTimestamp(url);
+  await keptPages.expireEntries();
+}
+
+async function keptPage(url: URL): Promise<Response | undefined> {
+  // A search without a status filter is redirected online; offline too, to the page kept for it.
+  const withStatus = url.pathname === '/search' ? addressWithDefaultStatus(url.search) : null;
+  if (withStatus) return Response.redirect(new URL(withStatus, url).href, 302);
+  const kept = await caches.match(url.href, { cacheName: PAGE_CACHE });
+  if (!kept) return undefined;
+  return new Response(markOfflineCopy(await kept.text()), {
+    status: kept.status,
+    headers: kept.headers,
+  });
+}
+
 registerRoute(
   new NavigationRoute(
     async (options) => {
+      const url = new URL(options.request.url);
+      const rendered = isServerRenderedPage(url.pathname);
       try {
-        return await pageFromNetwork.handle(options);
+        const response = await pageFromNetwork.handle(options);
+        if (rendered && response.ok && response.type === 'basic') {
+          options.event.waitUntil(keepPage(url.href, response.clone()).catch(() => undefined));
+        }
+        return response;
       } catch {
-        return (await matchPrecache('/index.html')) ?? Response.error();
+        return (
+          (rendered ? await keptPage(url) : undefined) ??
+          (await matchPrecache('/index.html')) ??
+          Response.error()
+        );
       }
     },
     { denylist: [/^\/api(\/|$)/] },

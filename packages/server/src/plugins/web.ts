@@ -110,6 +110,41 @@ function withHoisted(before: string, hoisted: string): string {
   return withTitle.replace(/<\/head>/i, () => `${tags}</head>`);
 }
 
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+}
+
+/**
+ * `<link rel="modulepreload">` tags for a page's own code and the chunks it imports, from the client
+ * build's manifest (dist/.vite/manifest.json), leaving out what the shell already loads.
+ */
+export function modulePreloads(
+  manifest: Record<string, ManifestChunk>,
+  modules: string[],
+  shell: string,
+): string {
+  const files = new Set<string>();
+  const visit = (key: string) => {
+    const chunk = manifest[key];
+    if (!chunk || files.has(chunk.file)) return;
+    files.add(chunk.file);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  modules.forEach(visit);
+  return [...files]
+    .filter((file) => !shell.includes(`/${file}"`))
+    .map((file) => `<link rel="modulepreload" crossorigin href="/${escapeHtml(file)}">`)
+    .join('');
+}
+
+function readManifest(distDir: string): Record<string, ManifestChunk> {
+  const file = path.join(distDir, '.vite', 'manifest.json');
+  return existsSync(file)
+    ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, ManifestChunk>)
+    : {};
+}
+
 async function loadRenderer(entry: string): Promise<ServerRenderer | null> {
   if (!existsSync(entry)) return null;
   const module = (await import(pathToFileURL(entry).href)) as { renderer: ServerRenderer };
@@ -169,6 +204,7 @@ export default fp(
     // Beside the built web app's folder; a test's own folder renders nothing unless it names an entry.
     const entry = ssr?.entry ?? (options.distDir ? undefined : DEFAULT_SSR_ENTRY);
     const renderer = entry ? await loadRenderer(entry) : null;
+    const manifest = renderer ? readManifest(distDir) : {};
     if (ssr && options.distDir === undefined && !renderer) {
       app.log.warn(
         'The web app has no server build (run npm run build): pages render in the browser',
@@ -240,6 +276,7 @@ export default fp(
         return sendShell(reply, shell);
       }
       const { html, stateJson } = rendered;
+      const preloads = modulePreloads(manifest, rendered.modules, shell);
       async function* document() {
         // React writes the page's <title> and preloads first; they belong in the <head>.
         let start = '';
@@ -251,7 +288,7 @@ export default fp(
           start += typeof next.value === 'string' ? next.value : decoder.decode(next.value);
         }
         const { head, body } = splitPreamble(start);
-        yield withHoisted(parts!.before, head);
+        yield withHoisted(parts!.before, head + preloads);
         yield body;
         for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
           yield next.value;

@@ -43,6 +43,7 @@ async function renderPage(input: RenderPageInput): Promise<RenderedPage> {
     html: chunks(),
     stateJson: JSON.stringify({ user: input.user?._id ?? null }),
     status: missing ? 404 : 200,
+    modules: [],
   };
 }
 

@@ -2,6 +2,7 @@ import type { LandingPage } from '@campus-books/common/server-rendering';
 import type { QueryClient } from '@tanstack/react-query';
 import { matchPath } from 'react-router';
 import { webPaths } from '../config/paths';
+import { CoursePage, HomePage, ListingPage, SearchPage } from './router';
 import { courseQueryOptions } from '../features/courses/api/get-course';
 import { recentListingsQueryOptions } from '../features/home/api/get-recent-listings';
 import { listingQueryOptions } from '../features/listings/api/get-listing';
@@ -40,22 +41,19 @@ export function matchLandingPage(pathname: string, search: string): LandingPage 
   return null;
 }
 
-/** Starts loading a landing page's code (the router's lazy page imports the same module). */
-export function loadLandingPageCode(page: LandingPage): void {
+/** Loads a landing page's code (the router's page then renders without suspending). */
+export function loadLandingPageCode(page: LandingPage): Promise<unknown> {
   switch (page.kind) {
     case 'redirect':
-      return;
+      return Promise.resolve();
     case 'home':
-      void import('../features/home/home-page');
-      return;
+      return HomePage.load();
     case 'search':
-      void import('../features/search/search-page');
-      return;
+      return SearchPage.load();
     case 'listing':
-      void import('../features/listings/listing-page');
-      return;
+      return ListingPage.load();
     case 'course':
-      void import('../features/courses/course-page');
+      return CoursePage.load();
   }
 }
 
@@ -65,18 +63,13 @@ export function loadLandingPageCode(page: LandingPage): void {
  * shows its listings (and so its largest image) round trips sooner. The router's lazy pages import the
  * same modules (the browser loads each once) and the page's query has the same key, so both take over
  * what was started here. Failures are left to the page. (The query options are small and imported
- * here directly, so the request needs no chunk first.) A server-rendered page brought its data, so
- * only its code is loaded.
+ * here directly, so the request needs no chunk first.) For the app shell only: a server-rendered page
+ * brought its data.
  */
-export function prefetchLandingData(
-  queryClient: QueryClient,
-  location: Location,
-  options: { serverRendered: boolean },
-): void {
+export function prefetchLandingData(queryClient: QueryClient, location: Location): void {
   const page = matchLandingPage(location.pathname, location.search);
   if (!page) return;
-  loadLandingPageCode(page);
-  if (options.serverRendered) return;
+  void loadLandingPageCode(page);
   switch (page.kind) {
     case 'redirect':
       return;

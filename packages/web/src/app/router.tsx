@@ -1,4 +1,4 @@
-import { lazy } from 'react';
+import { lazy, type ComponentType } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { paths, webPaths } from '../config/paths';
 import { GuestOnlyRoute } from './guest-only-route';
@@ -6,17 +6,37 @@ import { ProtectedRoute } from './protected-route';
 import { RedirectKeepingQuery } from './redirects';
 import { RootLayout } from './root-layout';
 
+/**
+ * A page whose code can be loaded ahead (`load()`): once loaded it renders at once, without
+ * suspending, so a server-rendered page hydrates in one pass (docs/decisions/012).
+ */
+function preloadablePage(importPage: () => Promise<{ default: ComponentType }>) {
+  let loaded: ComponentType | undefined;
+  const load = () =>
+    importPage().then((module) => {
+      loaded = module.default;
+      return module;
+    });
+  const Lazy = lazy(load);
+  function Page() {
+    const Loaded = loaded;
+    return Loaded ? <Loaded /> : <Lazy />;
+  }
+  return Object.assign(Page, { load });
+}
+
 // Every page is its own chunk, loaded when first visited. (The declarative router is used rather than
-// createBrowserRouter: it is ~17 KB gzip smaller, which keeps the home page inside its budget.)
-const HomePage = lazy(() => import('../features/home/home-page'));
+// createBrowserRouter: it is ~17 KB gzip smaller, which keeps the home page inside its budget.) The
+// landing pages can be loaded ahead, before the page they render is hydrated.
+export const HomePage = preloadablePage(() => import('../features/home/home-page'));
 const SignInPage = lazy(() => import('../features/auth/sign-in-page'));
 const SignUpPage = lazy(() => import('../features/auth/sign-up-page'));
 const VerifyEmailPage = lazy(() => import('../features/auth/verify-email-page'));
 const ForgotPasswordPage = lazy(() => import('../features/auth/forgot-password-page'));
 const ResetPasswordPage = lazy(() => import('../features/auth/reset-password-page'));
 const AboutPage = lazy(() => import('../features/about/about-page'));
-const SearchPage = lazy(() => import('../features/search/search-page'));
-const ListingPage = lazy(() => import('../features/listings/listing-page'));
+export const SearchPage = preloadablePage(() => import('../features/search/search-page'));
+export const ListingPage = preloadablePage(() => import('../features/listings/listing-page'));
 const ContactSellerPage = lazy(() => import('../features/contact-seller/contact-seller-page'));
 const GroupmeInstructionsPage = lazy(() => import('../features/groupme/groupme-instructions-page'));
 const HowToSellPage = lazy(() => import('../features/guides/how-to-sell-page'));
@@ -25,7 +45,7 @@ const CreateListingPage = lazy(() => import('../features/listings/create-listing
 const ProfilePage = lazy(() => import('../features/profile/profile-page'));
 const UpdateListingPage = lazy(() => import('../features/listings/update-listing-page'));
 const NotFoundPage = lazy(() => import('../features/errors/not-found-page'));
-const CoursePage = lazy(() => import('../features/courses/course-page'));
+export const CoursePage = preloadablePage(() => import('../features/courses/course-page'));
 const AlertsPage = lazy(() => import('../features/alerts/alerts-page'));
 const UnsubscribePage = lazy(() => import('../features/alerts/unsubscribe-page'));
 const SavedPage = lazy(() => import('../features/saved/saved-page'));

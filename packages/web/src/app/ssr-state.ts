@@ -15,6 +15,8 @@ export interface SsrState {
   renderedAt: number;
   user: CurrentUser | null;
   queries: SsrQuery[];
+  /** Set by the service worker on a page it kept, opened offline (src/sw.ts). */
+  offlineCopy?: boolean;
 }
 
 /** One query's answer, or its failure (a missing listing renders the not-found page). */

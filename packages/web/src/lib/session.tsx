@@ -10,7 +10,7 @@ import {
   type ReactNode,
 } from 'react';
 import { apiRequest } from './api-client';
-import { API_CACHE } from './offline-cache';
+import { API_CACHE, PAGE_CACHE } from './offline-cache';
 import { SESSION_STORAGE_KEY, readStoredUser, writeStoredUser } from './session-storage';
 
 export interface Session {
@@ -90,7 +90,9 @@ export function SessionProvider({
       setUser(null);
       queryClient.clear();
       // What this browser kept for offline use goes too (caches is absent on plain http).
-      void globalThis.caches?.delete(API_CACHE).catch(() => undefined);
+      for (const cache of [API_CACHE, PAGE_CACHE]) {
+        void globalThis.caches?.delete(cache).catch(() => undefined);
+      }
     }
   }, [queryClient, setUser]);
 
