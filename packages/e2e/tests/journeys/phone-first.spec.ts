@@ -250,7 +250,10 @@ test('search: the spec\'s sort order and a visible "Loading..."', async ({ page 
     await released;
     await route.continue();
   });
-  await page.goto('/search');
+  // A landing page arrives rendered with its results; the loading state is seen when the search
+  // page is opened from within the app.
+  await page.goto('/');
+  await page.getByRole('contentinfo').getByRole('link', { name: 'Search Books' }).click();
   await expect(page.getByText('Loading...', { exact: true })).toBeVisible();
   await screenshot(page, testInfo, 'search-loading');
   release();
