@@ -12,6 +12,7 @@ import alertsRoutes from './features/alerts/alerts.routes';
 import authRoutes from './features/accounts/auth.routes';
 import userRoutes from './features/accounts/user.routes';
 import booksRoutes from './features/books/books.routes';
+import configRoutes from './features/config/config.routes';
 import coursesRoutes from './features/courses/courses.routes';
 import docsRoutes from './features/docs/docs.routes';
 import healthRoutes from './features/health/health.routes';
@@ -114,6 +115,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       await api.register(healthRoutes);
+      await api.register(configRoutes);
       await api.register(authRoutes, { prefix: '/auth' });
       await api.register(userRoutes, { prefix: '/user' });
       await api.register(listingRoutes, { prefix: '/listing' });
