@@ -17,18 +17,20 @@ const foldersIn = (dir) =>
  */
 const SERVER_FEATURE_EXCEPTIONS = {
   // Sign-in refuses suspended accounts and the session answer names moderators; avatars are
-  // uploaded images; /api/user/listings/:id answers with the seller's listings.
-  accounts: ['moderation', 'uploads', 'listings'],
+  // images; /api/user/listings/:id answers with the seller's listings.
+  accounts: ['moderation', 'images', 'listings'],
   // An alert's cap is counted under a lock on the user's row (users.repository).
   alerts: ['accounts'],
   // A publisher's cover goes through the upload pipeline's image processing.
-  books: ['uploads'],
-  // Listings claim uploaded images, fan out alert mails, and hide from non-moderators.
-  listings: ['uploads', 'alerts', 'moderation'],
+  books: ['images'],
+  // Listings claim images, fan out alert mails, and hide from non-moderators.
+  listings: ['images', 'alerts', 'moderation'],
   // Moderation acts on listings (hide, remove) through the listings service.
   moderation: ['listings'],
   // Saved listings are listings, serialised the same way.
   saved: ['listings'],
+  // A finished tus upload becomes an image (processing, the images row, the hourly cap).
+  uploads: ['images'],
 };
 
 /** One zone a feature folder: it may import only itself (and the listed exceptions). */

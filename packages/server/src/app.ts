@@ -23,7 +23,8 @@ import listingLinkRoutes from './features/listings/listing-links.routes';
 import moderationRoutes from './features/moderation/moderation.routes';
 import reportRoutes from './features/moderation/reports.routes';
 import listingRoutes from './features/listings/listings.routes';
-import imagesRoutes from './features/uploads/images.routes';
+import imageJobsPlugin from './features/images/images.jobs';
+import imagesRoutes from './features/images/images.routes';
 import uploadRoutes from './features/uploads/uploads.routes';
 import savedRoutes from './features/saved/saved.routes';
 import apiDocsPlugin from './plugins/api-docs';
@@ -110,7 +111,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(mailPlugin);
   await app.register(rateLimitPlugin);
   await app.register(storagePlugin);
+  // Scheduled and background work (app.jobs), run by one app server per job.
   await app.register(listingExpiryPlugin);
+  await app.register(imageJobsPlugin);
 
   await app.register(
     async (api) => {

@@ -6,8 +6,8 @@ import { unauthorized } from '../../lib/errors';
 import { emailInUseMail } from './account-mails';
 import { hashPassword } from './password';
 import { sendVerificationLink } from './sign-up.service';
-import { imageIdsOfUser } from '../uploads/images.repository';
-import { claimImages, deleteImages, releaseImages } from '../uploads/images.service';
+import { imageIdsOfUser } from '../images/images.repository';
+import { claimImages, deleteImages, releaseImages } from '../images/images.service';
 import { deleteUser, findUserByEmail, updateUser, type UserChanges } from './users.repository';
 
 /**
