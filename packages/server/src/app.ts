@@ -8,6 +8,7 @@ import {
 import type { Config } from './config/config';
 import type { Database } from './db/database';
 import adminRoutes from './features/admin/admin.routes';
+import alertJobsPlugin from './features/alerts/alerts.delivery';
 import alertsRoutes from './features/alerts/alerts.routes';
 import authRoutes from './features/accounts/auth.routes';
 import userRoutes from './features/accounts/user.routes';
@@ -113,6 +114,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(storagePlugin);
   // Scheduled and background work (app.jobs), run by one app server per job.
   await app.register(listingExpiryPlugin);
+  await app.register(alertJobsPlugin);
   await app.register(imageJobsPlugin);
 
   await app.register(
