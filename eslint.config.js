@@ -16,21 +16,21 @@ const foldersIn = (dir) =>
  * Each is a known exception, not a pattern to follow: a new one is a decision to write here.
  */
 const SERVER_FEATURE_EXCEPTIONS = {
+  // Sign-in refuses suspended accounts and the session answer names moderators; avatars are
+  // images; /api/user/listings/:id answers with the seller's listings.
+  accounts: ['moderation', 'images', 'listings'],
   // An alert's cap is counted under a lock on the user's row (users.repository).
-  alerts: ['users'],
-  // Sign-in and sign-up read and write users; the session answer names moderators.
-  auth: ['users', 'moderation'],
+  alerts: ['accounts'],
   // A publisher's cover goes through the upload pipeline's image processing.
-  books: ['uploads'],
-  // Listings claim uploaded images, fan out alert mails, hide from non-moderators, and mail their
-  // sellers (addresses from users.repository).
-  listings: ['uploads', 'alerts', 'moderation', 'users'],
-  // Moderation acts on listings (hide, remove) through the listings service, and suspends users.
-  moderation: ['listings', 'users'],
+  books: ['images'],
+  // Listings claim images, fan out alert mails, and hide from non-moderators.
+  listings: ['images', 'alerts', 'moderation'],
+  // Moderation acts on listings (hide, remove) through the listings service.
+  moderation: ['listings'],
   // Saved listings are listings, serialised the same way.
   saved: ['listings'],
-  // Account changes re-check passwords, send account mails, and claim avatar images.
-  users: ['auth', 'uploads'],
+  // A finished tus upload becomes an image (processing, the images row, the hourly cap).
+  uploads: ['images'],
 };
 
 /** One zone a feature folder: it may import only itself (and the listed exceptions). */

@@ -7,8 +7,8 @@ import { images } from '../../packages/server/src/db/schema';
 import {
   processImage,
   type ProcessedVariant,
-} from '../../packages/server/src/features/uploads/image-processing';
-import { imageFolder } from '../../packages/server/src/features/uploads/images.service';
+} from '../../packages/server/src/features/images/image-processing';
+import { imageFolder } from '../../packages/server/src/features/images/images.service';
 import { SeededRandom } from './random';
 
 /** Distinct photos in the catalogue; listings share them (what matters is real bytes at real sizes). */

@@ -5,7 +5,7 @@ import { toIsbn13 } from '@campus-books/common/isbn';
 import { CONDITIONS } from '@campus-books/common/constants';
 import { openDatabase, type Database } from '../../packages/server/src/db/database';
 import { listings, users } from '../../packages/server/src/db/schema';
-import { verifyPassword } from '../../packages/server/src/features/auth/password';
+import { verifyPassword } from '../../packages/server/src/features/accounts/password';
 import { CATALOGUE_END, externalImageUrl, generateListings } from './catalogue';
 import { BENCH_OWNED_LISTINGS, BENCH_USER, seedCatalogue, type SeedResult } from './seed';
 import { schoolsForMajor } from './textbooks';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../packages/server/src/db/database';
 import { listings, users } from '../../packages/server/src/db/schema';
-import { hashPassword } from '../../packages/server/src/features/auth/password';
+import { hashPassword } from '../../packages/server/src/features/accounts/password';
 import {
   CATALOGUE_END,
   externalImageUrl,

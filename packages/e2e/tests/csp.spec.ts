@@ -1,22 +1,21 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Listing } from '@campus-books/common/listing.schemas';
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { expect, signInBrowser, test as base } from '../src/fixtures';
 import { phonePhoto } from '../src/images';
 import { imagePicker, jpegFile, pickImages } from '../src/picker';
-import { createListing, createUser, deleteUser, type TestUser } from '../src/users';
+import { openRoutePage, ROUTE_PAGES, type RoutePageData } from '../src/route-pages';
+import { createListing, createUser, deleteUser } from '../src/users';
 
 /**
  * The app runs under its Content-Security-Policy without a single violation, on every page of the
- * route table (pages.spec.ts), signed out and signed in, and while the image picker downsizes and
- * uploads a phone photo; and it refuses to render inside another site's frame.
+ * route table (src/route-pages.ts, the pages pages.spec.ts checks), signed out and signed in, and
+ * while the image picker downsizes and uploads a phone photo; and it refuses to render inside
+ * another site's frame.
  */
 
-interface PageData {
-  seller: TestUser;
-  buyer: TestUser;
-  listing: Listing;
+interface PageData extends RoutePageData {
   soldListing: Listing;
 }
 
@@ -73,139 +72,14 @@ async function watchViolations(page: Page): Promise<() => Promise<string[]>> {
   };
 }
 
-type Viewer = 'visitor' | 'seller' | 'buyer';
-interface PageCase {
-  name: string;
-  as: Viewer;
-  path(data: PageData): string;
-  ready(page: Page): Locator;
-  /** The style guide shows the 'Loading...' state on purpose. */
-  showsLoading?: boolean;
-  then?(page: Page, data: PageData): Promise<void>;
-}
-
-const heading = (name: string | RegExp) => (page: Page) =>
-  page.getByRole('heading', { level: 1, name });
-
-const PAGES: PageCase[] = [
-  { name: 'home', as: 'visitor', path: () => '/', ready: (p) => p.getByText('Recent Additions') },
-  { name: 'sign-in', as: 'visitor', path: () => '/sign-in', ready: heading('Sign In') },
-  { name: 'sign-up', as: 'visitor', path: () => '/sign-up', ready: heading(/Welcome to/) },
-  { name: 'about', as: 'visitor', path: () => '/about', ready: heading(/About/) },
-  {
-    name: 'search',
-    as: 'visitor',
-    path: () => '/search',
-    ready: (p) => p.getByRole('region', { name: 'Listing results' }).getByRole('listitem'),
+/** What this file checks beyond the policy on some pages. */
+const MORE_CHECKS: Record<string, (page: Page, data: PageData) => Promise<void>> = {
+  'contact-seller': async (page, data) => {
+    // The GroupMe deep link and the donation link are plain links: the policy leaves them alone.
+    const groupme = page.locator(`a[href="${data.seller.groupmelink}"]`).first();
+    await expect(groupme).toBeVisible();
   },
-  {
-    name: 'listing',
-    as: 'visitor',
-    path: (d) => `/listing/${d.listing._id}`,
-    ready: (p) => p.getByRole('link', { name: 'Sign In to Contact Seller' }),
-  },
-  {
-    name: 'contact-seller-signed-out',
-    as: 'visitor',
-    path: (d) => `/contact-seller/${d.seller.id}`,
-    ready: (p) => p.getByRole('link', { name: 'Sign in to continue' }),
-  },
-  {
-    name: 'groupme-instructions',
-    as: 'visitor',
-    path: () => '/groupme-instructions',
-    ready: heading(/GroupMe/i),
-  },
-  {
-    name: 'forgot-password',
-    as: 'visitor',
-    path: () => '/forgot-password',
-    ready: heading('Forgot Password'),
-  },
-  {
-    name: 'reset-password',
-    as: 'visitor',
-    path: () => '/reset-password/some-token',
-    ready: heading('Reset Password'),
-  },
-  {
-    name: 'verify-email-invalid',
-    as: 'visitor',
-    path: () => '/verify-email/not-a-token',
-    ready: (p) => p.getByRole('alert'),
-  },
-  {
-    name: 'how-to-sell',
-    as: 'visitor',
-    path: () => '/under-construction',
-    ready: (p) => p.getByRole('heading', { name: /How to sell a book/i }),
-  },
-  {
-    name: 'component-preview',
-    as: 'visitor',
-    path: () => '/component-preview',
-    ready: (p) => p.getByRole('heading', { level: 1 }),
-    showsLoading: true,
-  },
-  { name: 'not-found', as: 'visitor', path: () => '/404', ready: heading('Uh-Oh! Page Not Found') },
-  {
-    name: 'home-signed-in',
-    as: 'buyer',
-    path: () => '/',
-    ready: (p) => p.getByText('Recent Additions'),
-  },
-  {
-    name: 'listing-buyer',
-    as: 'buyer',
-    path: (d) => `/listing/${d.listing._id}`,
-    ready: (p) => p.getByRole('link', { name: 'Contact Seller' }),
-  },
-  {
-    name: 'listing-owner',
-    as: 'seller',
-    path: (d) => `/listing/${d.listing._id}`,
-    ready: (p) => p.getByRole('button', { name: 'Your Listing' }),
-  },
-  {
-    name: 'contact-seller',
-    as: 'buyer',
-    path: (d) => `/contact-seller/${d.seller.id}`,
-    ready: heading('Great Choice!'),
-    then: async (page, data) => {
-      // The GroupMe deep link and the donation link are plain links: the policy leaves them alone.
-      const groupme = page.locator(`a[href="${data.seller.groupmelink}"]`).first();
-      await expect(groupme).toBeVisible();
-    },
-  },
-  {
-    name: 'profile',
-    as: 'seller',
-    path: () => '/profile',
-    ready: heading('Profile'),
-    then: async (page) => {
-      await page.getByRole('button', { name: 'My Listings' }).click();
-      await expect(
-        page.getByRole('region', { name: 'Your listings' }).getByRole('listitem'),
-      ).not.toHaveCount(0);
-    },
-  },
-  {
-    name: 'profile-delete-dialog',
-    as: 'seller',
-    path: () => '/profile',
-    ready: heading('Profile'),
-    then: async (page) => {
-      await page.getByRole('button', { name: 'Delete account' }).click();
-      await expect(page.getByRole('dialog', { name: 'Delete your account?' })).toBeVisible();
-    },
-  },
-  {
-    name: 'update-listing',
-    as: 'seller',
-    path: (d) => `/update-listing/${d.listing._id}`,
-    ready: (p) => p.getByRole('button', { name: 'Update listing' }),
-  },
-];
+};
 
 test('every page is served under a strict Content-Security-Policy', async ({ request }) => {
   const res = await request.get('/');
@@ -234,17 +108,16 @@ test('a violation is caught here and reported to the server (the watch works)', 
   await expect.poll(violations).toContainEqual(expect.stringMatching(/^img-src blocked /));
 });
 
-for (const pageCase of PAGES) {
+for (const pageCase of ROUTE_PAGES) {
   test(`${pageCase.name}: no Content-Security-Policy violation`, async ({ page, data }) => {
     const violations = await watchViolations(page);
-    const path = pageCase.path(data);
-    if (pageCase.as === 'visitor') await page.goto(path);
-    else await signInBrowser(page, pageCase.as === 'seller' ? data.seller : data.buyer, path);
+    await openRoutePage(page, pageCase, data);
     await expect(pageCase.ready(page).first()).toBeVisible();
     if (!pageCase.showsLoading) {
       await expect(page.getByText('Loading...', { exact: true })).toHaveCount(0);
     }
-    await pageCase.then?.(page, data);
+    await pageCase.then?.(page);
+    await MORE_CHECKS[pageCase.name]?.(page, data);
     // Images of the page (covers, the avatar) have loaded or failed by now.
     await page.waitForLoadState('load');
     expect(await violations()).toEqual([]);

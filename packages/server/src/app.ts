@@ -8,9 +8,12 @@ import {
 import type { Config } from './config/config';
 import type { Database } from './db/database';
 import adminRoutes from './features/admin/admin.routes';
+import alertJobsPlugin from './features/alerts/alerts.delivery';
 import alertsRoutes from './features/alerts/alerts.routes';
-import authRoutes from './features/auth/auth.routes';
+import authRoutes from './features/accounts/auth.routes';
+import userRoutes from './features/accounts/user.routes';
 import booksRoutes from './features/books/books.routes';
+import configRoutes from './features/config/config.routes';
 import coursesRoutes from './features/courses/courses.routes';
 import { coursePageData } from './features/courses/courses.service';
 import docsRoutes from './features/docs/docs.routes';
@@ -24,12 +27,11 @@ import moderationRoutes from './features/moderation/moderation.routes';
 import { isModerator } from './features/moderation/moderators';
 import reportRoutes from './features/moderation/reports.routes';
 import listingRoutes from './features/listings/listings.routes';
-import userListingsRoutes from './features/listings/user-listings.routes';
-import imagesRoutes from './features/uploads/images.routes';
+import imageJobsPlugin from './features/images/images.jobs';
+import imagesRoutes from './features/images/images.routes';
 import uploadRoutes from './features/uploads/uploads.routes';
 import savedRoutes from './features/saved/saved.routes';
-import { toCurrentUser } from './features/users/current-user';
-import userRoutes from './features/users/users.routes';
+import { toCurrentUser } from './features/accounts/current-user';
 import apiDocsPlugin from './plugins/api-docs';
 import compressionPlugin from './plugins/compression';
 import databasePlugin from './plugins/database';
@@ -116,14 +118,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(mailPlugin);
   await app.register(rateLimitPlugin);
   await app.register(storagePlugin);
+  // Scheduled and background work (app.jobs), run by one app server per job.
   await app.register(listingExpiryPlugin);
+  await app.register(alertJobsPlugin);
+  await app.register(imageJobsPlugin);
 
   await app.register(
     async (api) => {
       await api.register(healthRoutes);
+      await api.register(configRoutes);
       await api.register(authRoutes, { prefix: '/auth' });
       await api.register(userRoutes, { prefix: '/user' });
-      await api.register(userListingsRoutes, { prefix: '/user' });
       await api.register(listingRoutes, { prefix: '/listing' });
       await api.register(uploadRoutes, { prefix: '/uploads' });
       await api.register(imagesRoutes, { prefix: '/images' });

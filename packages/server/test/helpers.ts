@@ -9,7 +9,7 @@ import { buildApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config/config';
 import { openDatabase, type Database } from '../src/db/database';
 import { users } from '../src/db/schema';
-import { hashPassword } from '../src/features/auth/password';
+import { hashPassword } from '../src/features/accounts/password';
 
 export const TEST_ENGINE = (process.env.TEST_DB_ENGINE ?? 'pglite') as 'pglite' | 'postgres';
 

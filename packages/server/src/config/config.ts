@@ -53,7 +53,7 @@ const envSchema = z.object({
   DONATION_URL: urlWithScheme(['https'], 'https').optional(),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  // Attempts per window (features/auth, docs/security.md "Sign-in and sign-up limits"); sized for a
+  // Attempts per window (features/accounts, docs/security.md "Sign-in and sign-up limits"); sized for a
   // campus behind a few NAT addresses. The e2e suite raises them.
   RATE_LIMIT_WINDOW_MINUTES: attemptCount.default(60),
   /** Failed sign-ins from one address before it must solve a challenge. */
@@ -140,7 +140,7 @@ export interface Config {
   /** Whether cookies get the Secure flag: true when PUBLIC_URL is https. */
   secureCookies: boolean;
   rateLimits: RateLimits;
-  /** The proof-of-work challenge an address past its ceiling solves (features/auth/challenge.ts). */
+  /** The proof-of-work challenge an address past its ceiling solves (features/accounts/challenge.ts). */
   challenge: { cost: number; maxCounter: number };
   jobs: { pollMs: number; leaseMs: number; heartbeatMs: number | null };
   /** How long SIGTERM waits for requests in flight before the process exits anyway. */

@@ -2,7 +2,7 @@ import { and, eq, gt, isNull, ne } from 'drizzle-orm';
 import type { Db } from './database';
 import { sessions, users, type UserRow } from './schema';
 
-// Sessions' queries live in db/, not in features/auth/: the sessions plugin reads them and a plugin
+// Sessions' queries live in db/, not in features/accounts/: the sessions plugin reads them and a plugin
 // imports no feature (eslint.config.js).
 
 /** Opens a session row; its id is what the signed cookie names. */

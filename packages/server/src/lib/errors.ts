@@ -6,7 +6,7 @@ export class AppError extends Error {
     readonly statusCode: number,
     message: string,
     readonly errors?: { field: string; message: string }[],
-    /** More fields of the answer, e.g. `challengeRequired: true` on a 429 (features/auth). */
+    /** More fields of the answer, e.g. `challengeRequired: true` on a 429 (features/accounts). */
     readonly extra?: Record<string, unknown>,
   ) {
     super(message);

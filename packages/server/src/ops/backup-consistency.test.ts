@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { IMAGE_VARIANTS, imageIdFromUrl } from '@campus-books/common/images';
 import { TEST_ENGINE, createTestApp, openTestDatabase } from '../../test/helpers';
 import { createListingAs } from '../../test/listing-fixtures';
-import { releaseImages } from '../features/uploads/images.service';
+import { releaseImages } from '../features/images/images.service';
 import { uploadImage } from '../../test/support/tus-test-client';
 import { createLocalStorage } from '../lib/storage/local-storage';
 import type { Storage } from '../lib/storage/storage';

@@ -18,7 +18,7 @@ import { noProgress, type Progress } from './progress';
 import { takeSnapshot, type DatabaseSnapshot, type ImageState } from './snapshot';
 
 /**
- * Storage keys of an image's files: one WebP per width and the full size (features/uploads). Every
+ * Storage keys of an image's files: one WebP per width and the full size (features/images). Every
  * processed image has the required ones; the widths added later (480, 960) are copied when present.
  */
 const fileKey = (id: string, variant: string) => `images/${id}/${variant}.webp`;

@@ -7,9 +7,9 @@ import sharp from 'sharp';
 import { IMAGE_WIDTHS, imageUrl, type ImageVariant } from '@campus-books/common/images';
 import { listingCreateSchema } from '@campus-books/common/listing.schemas';
 import { images, listings, users, type UserRow } from '../db/schema';
-import { hashPassword } from '../features/auth/password';
+import { hashPassword } from '../features/accounts/password';
 import { createListing, markListingSold } from '../features/listings/listings.service';
-import { imageFolder } from '../features/uploads/images.service';
+import { imageFolder } from '../features/images/images.service';
 import {
   DEMO_BOOKS,
   DEMO_DESCRIPTIONS,

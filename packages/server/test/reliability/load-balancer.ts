@@ -12,7 +12,7 @@ import { UPLOAD_CHUNK_BYTES } from '@campus-books/common/constants';
 import { imageUrl } from '@campus-books/common/images';
 import { openDatabase, type Database } from '../../src/db/database';
 import { images, jobs, listings, users } from '../../src/db/schema';
-import { hashPassword } from '../../src/features/auth/password';
+import { hashPassword } from '../../src/features/accounts/password';
 import { startTestS3Server, type TestS3Server } from '../support/s3-test-server';
 import { freePort, sleep, startServer, waitHealthy, type ServerProcess } from './processes';
 

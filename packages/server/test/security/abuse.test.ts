@@ -14,7 +14,7 @@ function signIn(t: TestApp, body: object, ip: string, forwardedFor?: string) {
 }
 
 /**
- * What features/auth/rate-limit.test.ts leaves out: the window ending. The shortest window the
+ * What features/accounts/rate-limit.test.ts leaves out: the window ending. The shortest window the
  * configuration takes is one minute, so the clock (Date only: the limiter reads Date.now) is moved
  * past it instead of waiting.
  */

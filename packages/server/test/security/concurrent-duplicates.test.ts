@@ -14,7 +14,7 @@ import {
 } from '../../src/db/schema';
 import { signListingLink } from '../../src/features/listings/listing-links';
 import { signUnsubscribeToken } from '../../src/features/alerts/unsubscribe-token';
-import { issueEmailToken } from '../../src/features/auth/email-tokens.repository';
+import { issueEmailToken } from '../../src/features/accounts/email-tokens.repository';
 import { createUpload } from '../support/tus-test-client';
 import { createUploadedImage } from '../support/test-uploaded-image';
 import { signUpBody } from '../accounts';

@@ -26,7 +26,7 @@ const PROTECTED = {
 
 /**
  * Complements features/listings/listings.routes.test.ts (create ignores server-owned fields) and
- * features/auth/sign-up.test.ts: the update routes, each protected field alone and all together.
+ * features/accounts/sign-up.test.ts: the update routes, each protected field alone and all together.
  */
 describe(`mass assignment on the update routes (${TEST_ENGINE})`, () => {
   let t: TestApp;

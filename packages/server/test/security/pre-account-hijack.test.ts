@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { users } from '../../src/db/schema';
 import { createTestApp, signInAs, TEST_ENGINE, type TestApp } from '../helpers';
 import { mailsTo, tokenFromLink } from '../outbox';
-import { AUTH_MESSAGES } from '../../src/features/auth/auth.messages';
+import { AUTH_MESSAGES } from '../../src/features/accounts/auth.messages';
 
 /**
  * Pre-account hijack (issue 11 item 3): an attacker signs up with a student's address and never

@@ -4,7 +4,7 @@ import { get, GENEROUS_LIMITS, post, sessionCookieOf } from '../accounts';
 import { createTestApp, createUser, TEST_ENGINE, type TestApp } from '../helpers';
 
 /**
- * What features/auth/sign-in.test.ts does not already cover: expired tokens, tokens replayed after
+ * What features/accounts/sign-in.test.ts does not already cover: expired tokens, tokens replayed after
  * account deletion, and the Secure flag. (alg none, another key, an edited subject, sign-out and
  * password reset are there and in password-reset.test.ts.)
  */

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { IMAGE_VARIANTS } from '@campus-books/common/images';
 import { images } from '../../src/db/schema';
-import { sweepImages } from '../../src/features/uploads/images.service';
+import { sweepImages } from '../../src/features/images/images.service';
 import { pngImage, textFile } from '../support/test-images';
 import { createUser, TEST_ENGINE, type TestApp, type TestUser } from '../helpers';
 import { createUploadTestApp } from '../support/upload-test-app';

@@ -8,7 +8,7 @@ import { buildApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config/config';
 import { openDatabase, type Database } from '../../src/db/database';
 import { users } from '../../src/db/schema';
-import { hashPassword } from '../../src/features/auth/password';
+import { hashPassword } from '../../src/features/accounts/password';
 import { createPostgresDatabase, signInAs, type TestApp, type TestUser } from '../helpers';
 import { embeddedDbDir } from '../../src/ops/targets';
 

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { IMAGE_WIDTHS, imageUrl } from '@campus-books/common/images';
 import { images } from '../../src/db/schema';
 import type { TestApp } from '../helpers';
-import { imageFolder } from '../../src/features/uploads/images.service';
+import { imageFolder } from '../../src/features/images/images.service';
 
 /**
  * Test support for other features: a processed upload owned by `userId`, as if sent over tus

@@ -2,6 +2,7 @@ import { webPaths } from '@campus-books/common/paths';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { conditionLabel, formatPrice } from '@campus-books/common/display';
 import type { Db } from '../../db/database';
 import { rowsOf } from '../../db/rows';
@@ -262,27 +263,30 @@ export function composeMail(app: FastifyInstance, rows: PendingRow[], now: Date)
 }
 
 /** The jobs: matching an event, mailing the outbox (right away and every minute), the daily digest. */
-export function registerAlertJobs(app: FastifyInstance): void {
-  app.jobs.register(
-    MATCH_JOB,
-    async ({ payload }: JobContext<{ listingId: string; event: ListingEvent; price?: number }>) =>
-      matchListingEvent(app, payload),
-  );
-  app.jobs.register(SEND_JOB, async ({ now, signal }) => {
-    await sendPending(app, { now, digest: false, signal });
-  });
-  app.jobs.register(
-    'alerts.send-sweep',
-    async ({ now, signal }) => {
+export default fp(
+  async function alertJobsPlugin(app: FastifyInstance) {
+    app.jobs.register(
+      MATCH_JOB,
+      async ({ payload }: JobContext<{ listingId: string; event: ListingEvent; price?: number }>) =>
+        matchListingEvent(app, payload),
+    );
+    app.jobs.register(SEND_JOB, async ({ now, signal }) => {
       await sendPending(app, { now, digest: false, signal });
-    },
-    { every: SEND_SWEEP_MS },
-  );
-  app.jobs.register(
-    DIGEST_JOB,
-    async ({ now, signal }) => {
-      await sendPending(app, { now, digest: true, signal });
-    },
-    { every: DAY_MS },
-  );
-}
+    });
+    app.jobs.register(
+      'alerts.send-sweep',
+      async ({ now, signal }) => {
+        await sendPending(app, { now, digest: false, signal });
+      },
+      { every: SEND_SWEEP_MS },
+    );
+    app.jobs.register(
+      DIGEST_JOB,
+      async ({ now, signal }) => {
+        await sendPending(app, { now, digest: true, signal });
+      },
+      { every: DAY_MS },
+    );
+  },
+  { name: 'alert-jobs', dependencies: ['jobs', 'mail'] },
+);

@@ -7,7 +7,6 @@ import { badRequest } from '../../lib/errors';
 import { currentUser } from '../../plugins/sessions';
 import { SUBJECT_CODES } from '@campus-books/common/campus';
 import { toIsbn13 } from '@campus-books/common/isbn';
-import { registerAlertJobs } from './alerts.delivery';
 import { countDemand, mostWanted } from './alerts.demand';
 import {
   createAlert,
@@ -31,7 +30,6 @@ const ownAlertErrors = errorResponses({
 /** /api/alerts: a student's alerts, and the one-click unsubscribe of their mails. */
 export default async function alertsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  registerAlertJobs(app);
   const verified = { preValidation: app.requireVerifiedUser };
 
   app.get(

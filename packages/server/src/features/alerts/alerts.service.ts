@@ -8,7 +8,7 @@ import {
 } from '@campus-books/common/alert.schemas';
 import { toIsbn13 } from '@campus-books/common/isbn';
 import { alerts, type AlertRow } from '../../db/schema';
-import { lockUserRow } from '../users/users.repository';
+import { lockUserRow } from '../accounts/users.repository';
 import { AppError, notFound } from '../../lib/errors';
 import { readUnsubscribeToken } from './unsubscribe-token';
 

@@ -4,9 +4,9 @@ import { MAX_IMAGE_BYTES } from '@campus-books/common/constants';
 import { MAX_UPLOADS_PER_HOUR, imageUrl } from '@campus-books/common/images';
 import { MESSAGES } from '@campus-books/common/messages';
 import { AppError, notFound } from '../../lib/errors';
-import { processImage } from '../uploads/image-processing';
-import { insertReadyImage } from '../uploads/images.repository';
-import { TOO_MANY_UPLOADS, UPLOAD_CAP, imageFolder } from '../uploads/images.service';
+import { processImage } from '../images/image-processing';
+import { insertReadyImage } from '../images/images.repository';
+import { TOO_MANY_UPLOADS, UPLOAD_CAP, imageFolder } from '../images/images.service';
 import { LOOKUP_TIMEOUT_MS } from './book-lookup';
 import type { BookLookup } from './books.service';
 

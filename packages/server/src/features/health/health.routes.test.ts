@@ -30,12 +30,4 @@ describe(`GET /api/health (${TEST_ENGINE})`, () => {
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ success: false, statusCode: 404 });
   });
-
-  it('publishes the account rules the web app validates with', async () => {
-    const res = await t.app.inject('/api/config');
-    expect(res.json()).toMatchObject({
-      groupmeLinkPrefix: 'https://groupme.com/',
-      schoolEmailDomain: null,
-    });
-  });
 });

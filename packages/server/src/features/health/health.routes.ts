@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { publicConfigSchema, type PublicConfig } from '@campus-books/common/api';
 
 const healthAnswer = z.object({
   success: z.boolean(),
@@ -10,7 +9,7 @@ const healthAnswer = z.object({
   engine: z.enum(['pglite', 'postgres']),
 });
 
-/** GET /api/health (server and database up or down) and GET /api/config (rules for the web app). */
+/** GET /api/health: the server and the database up or down (load balancers, monitoring). */
 export default async function healthRoutes(app: FastifyInstance) {
   const healthSchema = {
     response: {
@@ -36,18 +35,4 @@ export default async function healthRoutes(app: FastifyInstance) {
       engine: app.database.engine,
     });
   });
-
-  app.get(
-    '/config',
-    { schema: { response: { 200: publicConfigSchema } } },
-    async (): Promise<PublicConfig> => {
-      const { config } = app;
-      return {
-        schoolEmailDomain: config.schoolEmailDomain,
-        groupmeLinkPrefix: config.groupmeLinkPrefix,
-        donationUrl: config.donationUrl,
-        publicUrl: config.publicUrl,
-      };
-    },
-  );
 }

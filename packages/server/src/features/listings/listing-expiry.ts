@@ -1,9 +1,8 @@
 import { webPaths } from '@campus-books/common/paths';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { and, eq, gt, isNull, lte, sql } from 'drizzle-orm';
-import { listings } from '../../db/schema';
-import { emailsOfUsers } from '../users/users.repository';
+import { and, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { listings, users } from '../../db/schema';
 import { signListingLink, type ListingLinkAction } from './listing-links';
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -77,10 +76,12 @@ async function claimReminders(
     userId: listings.userId,
   });
   if (claimed.length === 0) return [];
-  const emailOf = await emailsOfUsers(
-    db,
-    claimed.map((c) => c.userId),
-  );
+  // Sellers deleted since are skipped: their listings went with them.
+  const sellers = await db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(inArray(users.id, [...new Set(claimed.map((c) => c.userId))]));
+  const emailOf = new Map(sellers.map((s) => [s.id, s.email]));
   return claimed.flatMap((c) => {
     const email = emailOf.get(c.userId);
     return email ? [{ ...c, email }] : [];

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { listings, type ListingRow } from '../../db/schema';
 import { AppError, badRequest } from '../../lib/errors';
-import { releaseImages } from '../uploads/images.service';
+import { releaseImages } from '../images/images.service';
 import { isListingId } from './listings.repository';
 import { expiryFrom } from './listing-expiry';
 

@@ -15,7 +15,7 @@ import {
   setListingStatus,
   updateListingRow,
 } from './listings.repository';
-import { claimImages, releaseImages } from '../uploads/images.service';
+import { claimImages, releaseImages } from '../images/images.service';
 import { enqueueListingEvent } from '../alerts/alerts.delivery';
 import { searchListings as searchListingPage, type SearchPage } from './listings.search';
 import { freshListing } from './listing-expiry';

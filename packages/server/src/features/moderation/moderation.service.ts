@@ -15,7 +15,7 @@ import {
   suspendUserRow,
   unsuspendUserRow,
   userExists,
-} from '../users/users.repository';
+} from './moderation.repository';
 import { LISTING_NOT_FOUND } from '../listings/listings.service';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];

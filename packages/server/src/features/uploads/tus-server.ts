@@ -7,12 +7,16 @@ import { UPLOAD_ENDPOINT, imageUrl } from '@campus-books/common/images';
 import { MESSAGES } from '@campus-books/common/messages';
 import { AppError, errorBody } from '../../lib/errors';
 import { deletePrefix } from '../../lib/storage/storage';
-import { claimImageForProcessing, insertUploadingImage, markImageReady } from './images.repository';
-import { deleteImageIn, imageFolder } from './images.service';
-import { processImage } from './image-processing';
+import {
+  claimImageForProcessing,
+  insertUploadingImage,
+  markImageReady,
+} from '../images/images.repository';
+import { deleteImageIn, imageFolder } from '../images/images.service';
+import { processImage } from '../images/image-processing';
 import type { StorageDataStore } from './tus-storage-store';
 
-export { TOO_MANY_UPLOADS } from './images.service';
+export { TOO_MANY_UPLOADS } from '../images/images.service';
 
 export const UPLOAD_ALREADY_FINISHED = 'This upload is already finished or cancelled';
 

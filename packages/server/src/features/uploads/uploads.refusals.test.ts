@@ -5,7 +5,7 @@ import { MAX_UPLOADS_PER_HOUR } from '@campus-books/common/images';
 import { MESSAGES } from '@campus-books/common/messages';
 import { images } from '../../db/schema';
 import { createUser, type TestApp, type TestUser } from '../../../test/helpers';
-import { IMAGE_TOO_MANY_PIXELS } from './image-processing';
+import { IMAGE_TOO_MANY_PIXELS } from '../images/image-processing';
 import {
   htmlFile,
   pngClaimingHugeSize,

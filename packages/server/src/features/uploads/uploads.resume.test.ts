@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestApp, type TestUser } from '../../../test/helpers';
-import { processImage } from './image-processing';
+import { processImage } from '../images/image-processing';
 import { phoneJpeg } from '../../../test/support/test-images';
 import { createUpload, headUpload, patchUpload } from '../../../test/support/tus-test-client';
 import { STORE_KINDS, createUploadTestApp } from '../../../test/support/upload-test-app';

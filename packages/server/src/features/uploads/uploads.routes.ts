@@ -5,18 +5,11 @@ import { MAX_UPLOADS_PER_HOUR } from '@campus-books/common/images';
 import type { ImageRow } from '../../db/schema';
 import { AppError, badRequest, conflict, errorBody, notFound } from '../../lib/errors';
 import { currentUser } from '../../plugins/sessions';
-import {
-  TOO_MANY_UPLOADS,
-  UPLOAD_CAP,
-  deleteImageIn,
-  retryImageDeletion,
-  sweepImages,
-} from './images.service';
-import { findImage, findOwnImage } from './images.repository';
+import { TOO_MANY_UPLOADS, UPLOAD_CAP, deleteImageIn } from '../images/images.service';
+import { findImage, findOwnImage } from '../images/images.repository';
 import { DatabaseLocker } from './upload-locker';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * What tus writes (the routes hand the raw response over, so these schemas document, they do not
@@ -193,16 +186,4 @@ export default async function uploadsRoutes(app: FastifyInstance) {
       return { success: true, message: 'Image deleted' };
     },
   );
-
-  // Background jobs (app.jobs): run by one app server, retried when they fail.
-  app.jobs.register(
-    'sweep-images',
-    async ({ now }) => {
-      await sweepImages(app, now);
-    },
-    { every: SWEEP_INTERVAL_MS },
-  );
-  app.jobs.register<{ id: string }>('delete-image', async ({ payload }) => {
-    await retryImageDeletion(app, payload.id);
-  });
 }

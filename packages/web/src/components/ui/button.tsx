@@ -30,3 +30,11 @@ export function Button({
     </button>
   );
 }
+
+/** A form's full-width submit button, disabled and showing `loadingText` while it is sent. */
+export function SubmitButton({
+  isPending,
+  ...rest
+}: Omit<ButtonProps, 'type' | 'isLoading'> & { isPending: boolean }) {
+  return <Button type="submit" className="w-full" isLoading={isPending} {...rest} />;
+}

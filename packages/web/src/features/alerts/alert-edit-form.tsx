@@ -7,6 +7,7 @@ import { Controller, useForm, type Resolver } from 'react-hook-form';
 import { MajorSelect } from '../../components/major-select';
 import { Button } from '../../components/ui/button';
 import { CheckboxField, SelectField, TextField } from '../../components/ui/form-field';
+import { fieldsOf } from '../../lib/form-fields';
 import { ApiError } from '../../lib/api-client';
 import { useUpdateAlert } from '../../api/alerts-api';
 
@@ -103,6 +104,7 @@ export function AlertEditForm({ alert, onDone }: { alert: Alert; onDone(): void 
     resolver: alertResolver(alert.paused),
     defaultValues: formValues(alert),
   });
+  const field = fieldsOf(register, errors);
 
   // Opening the form moves focus into it, so keyboard and screen-reader users land on it.
   useEffect(() => headingRef.current?.focus(), []);
@@ -150,18 +152,11 @@ export function AlertEditForm({ alert, onDone }: { alert: Alert; onDone(): void 
       <TextField
         label="Title words"
         hint="Words the title must contain, or an ISBN"
-        error={errors.searchTerm?.message}
-        {...register('searchTerm')}
+        {...field('searchTerm')}
       />
-      <TextField
-        label="ISBN"
-        inputMode="numeric"
-        autoComplete="off"
-        error={errors.isbn?.message}
-        {...register('isbn')}
-      />
+      <TextField label="ISBN" inputMode="numeric" autoComplete="off" {...field('isbn')} />
       <div className="grid gap-4 sm:grid-cols-2">
-        <SelectField label="Subject" error={errors.subject?.message} {...register('subject')}>
+        <SelectField label="Subject" {...field('subject')}>
           <option value="">Any subject</option>
           {SUBJECTS.map((s) => (
             <option key={s.code} value={s.code}>
@@ -169,11 +164,7 @@ export function AlertEditForm({ alert, onDone }: { alert: Alert; onDone(): void 
             </option>
           ))}
         </SelectField>
-        <TextField
-          label="Course number"
-          error={errors.courseNumber?.message}
-          {...register('courseNumber')}
-        />
+        <TextField label="Course number" {...field('courseNumber')} />
       </div>
       <Controller
         control={control}
@@ -188,14 +179,14 @@ export function AlertEditForm({ alert, onDone }: { alert: Alert; onDone(): void 
         )}
       />
       <div className="grid gap-4 sm:grid-cols-2">
-        <SelectField label="Condition" error={errors.condition?.message} {...register('condition')}>
+        <SelectField label="Condition" {...field('condition')}>
           <option value="con-all">Any condition</option>
           <option value="mint">New</option>
           <option value="excellent">Excellent</option>
           <option value="good">Good</option>
           <option value="poor">Poor</option>
         </SelectField>
-        <SelectField label="School" error={errors.school?.message} {...register('school')}>
+        <SelectField label="School" {...field('school')}>
           <option value="">Any school</option>
           {SCHOOLS.map((s) => (
             <option key={s.flag} value={s.flag}>
@@ -212,14 +203,9 @@ export function AlertEditForm({ alert, onDone }: { alert: Alert; onDone(): void 
         max={PRICE_MAX}
         step="0.01"
         hint="Leave empty for any price"
-        error={errors.maxPrice?.message}
-        {...register('maxPrice')}
+        {...field('maxPrice')}
       />
-      <CheckboxField
-        label="One mail a day (daily digest)"
-        error={errors.digest?.message}
-        {...register('digest')}
-      />
+      <CheckboxField label="One mail a day (daily digest)" {...field('digest')} />
       <div className="flex flex-wrap gap-2">
         <Button type="submit" isLoading={update.isPending} loadingText="Saving…">
           Save alert

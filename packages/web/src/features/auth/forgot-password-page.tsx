@@ -2,9 +2,10 @@ import { emailOnlySchema, type EmailOnlyInput } from '@campus-books/common/accou
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
-import { Button } from '../../components/ui/button';
+import { SubmitButton } from '../../components/ui/button';
 import { ErrorBlock } from '../../components/ui/error-block';
 import { TextField } from '../../components/ui/form-field';
+import { fieldsOf } from '../../lib/form-fields';
 import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
 import { AuthCard } from './auth-card';
@@ -17,6 +18,7 @@ export default function ForgotPasswordPage() {
     handleSubmit,
     formState: { errors },
   } = useForm({ resolver: zodResolver(emailOnlySchema), defaultValues: { email: '' } });
+  const field = fieldsOf(register, errors);
 
   const onSubmit = (input: EmailOnlyInput) => forgot.mutate(input);
   const failure =
@@ -27,21 +29,10 @@ export default function ForgotPasswordPage() {
   return (
     <AuthCard title="Forgot Password" subtitle="We will email you a link to choose a new password.">
       <form noValidate onSubmit={handleSubmit(onSubmit)} className="space-y-4">
-        <TextField
-          label="Email address"
-          type="email"
-          autoComplete="email"
-          error={errors.email?.message}
-          {...register('email')}
-        />
-        <Button
-          type="submit"
-          className="w-full"
-          isLoading={forgot.isPending}
-          loadingText="Sending..."
-        >
+        <TextField label="Email address" type="email" autoComplete="email" {...field('email')} />
+        <SubmitButton isPending={forgot.isPending} loadingText="Sending...">
           Send Password
-        </Button>
+        </SubmitButton>
       </form>
       {forgot.isSuccess ? (
         <p role="status" className="mt-5 rounded-md bg-green-50 p-3 text-sm text-green-900">

@@ -4,9 +4,10 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router';
-import { Button } from '../../components/ui/button';
+import { SubmitButton } from '../../components/ui/button';
 import { ErrorBlock } from '../../components/ui/error-block';
 import { TextField } from '../../components/ui/form-field';
+import { fieldsOf } from '../../lib/form-fields';
 import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
 import { AuthCard } from './auth-card';
@@ -21,6 +22,7 @@ export default function ResetPasswordPage() {
     handleSubmit,
     formState: { errors },
   } = useForm({ resolver: zodResolver(resetPasswordSchema), defaultValues: { password: '' } });
+  const field = fieldsOf(register, errors);
 
   const isDone = reset.isSuccess;
   useEffect(() => {
@@ -51,17 +53,9 @@ export default function ResetPasswordPage() {
             type="password"
             autoComplete="new-password"
             hint="8-12 characters"
-            error={errors.password?.message}
-            {...register('password')}
+            {...field('password')}
           />
-          <Button
-            type="submit"
-            className="w-full"
-            isLoading={reset.isPending}
-            loadingText="Loading..."
-          >
-            Reset Password
-          </Button>
+          <SubmitButton isPending={reset.isPending}>Reset Password</SubmitButton>
         </form>
       )}
       {reset.isError ? (

@@ -2,9 +2,10 @@ import { signInSchema, type SignInInput } from '@campus-books/common/account.sch
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { Button } from '../../components/ui/button';
+import { SubmitButton } from '../../components/ui/button';
 import { ErrorBlock } from '../../components/ui/error-block';
 import { TextField } from '../../components/ui/form-field';
+import { fieldsOf } from '../../lib/form-fields';
 import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
 import { useSession } from '../../lib/session';
@@ -31,6 +32,7 @@ export default function SignInPage() {
     handleSubmit,
     formState: { errors },
   } = useForm({ resolver: zodResolver(signInSchema), defaultValues: { email: '', password: '' } });
+  const field = fieldsOf(register, errors);
 
   const onSubmit = (input: SignInInput & { altcha?: string }) =>
     signIn.mutate(input, {
@@ -50,28 +52,14 @@ export default function SignInPage() {
         </p>
       ) : null}
       <form noValidate onSubmit={handleSubmit(onSubmit)} className="space-y-4">
-        <TextField
-          label="Email address"
-          type="email"
-          autoComplete="email"
-          error={errors.email?.message}
-          {...register('email')}
-        />
+        <TextField label="Email address" type="email" autoComplete="email" {...field('email')} />
         <TextField
           label="Password"
           type="password"
           autoComplete="current-password"
-          error={errors.password?.message}
-          {...register('password')}
+          {...field('password')}
         />
-        <Button
-          type="submit"
-          className="w-full"
-          isLoading={signIn.isPending}
-          loadingText="Loading..."
-        >
-          Sign In
-        </Button>
+        <SubmitButton isPending={signIn.isPending}>Sign In</SubmitButton>
       </form>
       <div className="mt-4 flex flex-wrap items-center justify-between gap-2 text-sm">
         <Link className="link" to={paths.forgotPassword}>

@@ -8,9 +8,10 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMemo } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
-import { Button } from '../../components/ui/button';
+import { SubmitButton } from '../../components/ui/button';
 import { ErrorBlock } from '../../components/ui/error-block';
 import { TextField } from '../../components/ui/form-field';
+import { fieldsOf } from '../../lib/form-fields';
 import { paths } from '../../config/paths';
 import { useAccountRules } from '../../lib/public-config';
 import { AuthCard } from './auth-card';
@@ -36,6 +37,7 @@ export default function SignUpPage() {
     resolver: zodResolver(schema),
     defaultValues: { firstName: '', lastName: '', email: '', password: '', groupmelink: '' },
   });
+  const field = fieldsOf(register, errors);
   const [firstName = '', lastName = ''] = useWatch({ control, name: ['firstName', 'lastName'] });
   const username = deriveUsername(firstName, lastName);
 
@@ -53,18 +55,8 @@ export default function SignUpPage() {
     <AuthCard title={`Welcome to ${PRODUCT_NAME}`} documentTitle="Sign Up">
       <form noValidate onSubmit={handleSubmit(onSubmit)} className="space-y-4">
         <div className="grid gap-4 sm:grid-cols-2">
-          <TextField
-            label="First name"
-            autoComplete="given-name"
-            error={errors.firstName?.message}
-            {...register('firstName')}
-          />
-          <TextField
-            label="Last name"
-            autoComplete="family-name"
-            error={errors.lastName?.message}
-            {...register('lastName')}
-          />
+          <TextField label="First name" autoComplete="given-name" {...field('firstName')} />
+          <TextField label="Last name" autoComplete="family-name" {...field('lastName')} />
         </div>
         <p className="text-sm text-slate-700">
           Buyers will see you as{' '}
@@ -74,15 +66,13 @@ export default function SignUpPage() {
           label="Email Address (.edu)"
           type="email"
           autoComplete="email"
-          error={errors.email?.message}
-          {...register('email')}
+          {...field('email')}
         />
         <TextField
           label="Password (8-12 characters long)"
           type="password"
           autoComplete="new-password"
-          error={errors.password?.message}
-          {...register('password')}
+          {...field('password')}
         />
         <div>
           <TextField
@@ -90,21 +80,13 @@ export default function SignUpPage() {
             type="url"
             inputMode="url"
             placeholder={`${rules.groupmeLinkPrefix}…`}
-            error={errors.groupmelink?.message}
-            {...register('groupmelink')}
+            {...field('groupmelink')}
           />
           <Link className="link mt-1 inline-block text-sm" to={paths.groupmeInstructions}>
             where can I find it?
           </Link>
         </div>
-        <Button
-          type="submit"
-          className="w-full"
-          isLoading={signUp.isPending}
-          loadingText="Loading..."
-        >
-          Sign Up
-        </Button>
+        <SubmitButton isPending={signUp.isPending}>Sign Up</SubmitButton>
       </form>
       {signUp.isError ? (
         <div className="mt-5 space-y-3">

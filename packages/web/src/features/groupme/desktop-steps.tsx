@@ -1,6 +1,7 @@
 import {
   ACCENT,
   Avatar,
+  Card,
   DesktopFrame,
   Highlight,
   INK,
@@ -27,16 +28,7 @@ export function DesktopStepTwo() {
     <Illustration label="A menu opened above the profile icon with the Profile entry highlighted">
       <DesktopFrame>
         <Avatar cx={38} cy={188} />
-        <rect
-          x="28"
-          y="116"
-          width="96"
-          height="60"
-          rx="8"
-          fill="#fff"
-          stroke={LINE}
-          strokeWidth="2"
-        />
+        <Card x={28} y={116} width={96} height={60} />
         <rect x="32" y="121" width="88" height="18" rx="5" fill="#dce7fd" />
         <text x="40" y="134" fontSize="11" fontWeight="700" fill={ACCENT}>
           Profile
@@ -57,16 +49,7 @@ export function DesktopStepThree() {
   return (
     <Illustration label="The profile panel scrolled to Enable sharing, with the toggle switched on and a Copy button beside the profile link">
       <DesktopFrame>
-        <rect
-          x="116"
-          y="44"
-          width="176"
-          height="152"
-          rx="8"
-          fill="#fff"
-          stroke={LINE}
-          strokeWidth="2"
-        />
+        <Card x={116} y={44} width={176} height={152} />
         <Avatar cx={204} cy={68} r={13} />
         <text x="128" y="104" fontSize="11" fontWeight="700" fill={INK}>
           Enable sharing

@@ -21,20 +21,16 @@ export function Illustration({ label, children }: { label: string; children: Rea
   );
 }
 
+/** A white card with a thin border: a window, a menu, a panel. */
+export function Card(props: { x: number; y: number; width: number; height: number; rx?: number }) {
+  return <rect rx={8} {...props} fill="#fff" stroke={LINE} strokeWidth="2" />;
+}
+
 /** A laptop-like window: title bar, a chat list on the left, a conversation on the right. */
 export function DesktopFrame({ children }: { children?: ReactNode }) {
   return (
     <g>
-      <rect
-        x="20"
-        y="16"
-        width="280"
-        height="188"
-        rx="10"
-        fill="#fff"
-        stroke={LINE}
-        strokeWidth="2"
-      />
+      <Card x={20} y={16} width={280} height={188} rx={10} />
       <rect x="20" y="16" width="280" height="20" rx="10" fill="#e2e8f0" />
       <circle cx="34" cy="26" r="3.5" fill="#f87171" />
       <circle cx="46" cy="26" r="3.5" fill="#fbbf24" />

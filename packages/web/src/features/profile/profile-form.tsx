@@ -6,9 +6,10 @@ import {
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMemo, useState } from 'react';
 import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
-import { Button } from '../../components/ui/button';
+import { SubmitButton } from '../../components/ui/button';
 import { ErrorBlock } from '../../components/ui/error-block';
 import { TextField } from '../../components/ui/form-field';
+import { fieldsOf } from '../../lib/form-fields';
 import { ApiError } from '../../lib/api-client';
 import { useAccountRules } from '../../lib/public-config';
 import { useSession } from '../../lib/session';
@@ -61,6 +62,8 @@ export function ProfileForm({
     resolver,
     defaultValues: profileFormValues(user),
   });
+
+  const field = fieldsOf(register, errors);
 
   const avatar = useWatch({ control, name: 'avatar' });
   const isAvatarUnsaved = avatar !== (user.avatar ?? '');
@@ -120,55 +123,34 @@ export function ProfileForm({
       {errors.avatar?.message ? (
         <p className="text-sm font-medium text-red-700">{errors.avatar.message}</p>
       ) : null}
-      <TextField
-        label="Username"
-        autoComplete="nickname"
-        error={errors.username?.message}
-        {...register('username')}
-      />
+      <TextField label="Username" autoComplete="nickname" {...field('username')} />
       <TextField
         label="Email"
         type="email"
         autoComplete="email"
-        error={errors.email?.message}
         hint={
           user.pendingEmail
             ? `Waiting for you to open the link sent to ${user.pendingEmail}.`
             : undefined
         }
-        {...register('email')}
+        {...field('email')}
       />
       <TextField
         label="Password"
         type="password"
         autoComplete="new-password"
         hint="Leave empty to keep your current password."
-        error={errors.password?.message}
-        {...register('password')}
+        {...field('password')}
       />
       <TextField
         label="Current password"
         type="password"
         autoComplete="current-password"
         hint="Needed only to change your email or password."
-        error={errors.currentPassword?.message}
-        {...register('currentPassword')}
+        {...field('currentPassword')}
       />
-      <TextField
-        label="GroupMe link"
-        type="url"
-        inputMode="url"
-        error={errors.groupmelink?.message}
-        {...register('groupmelink')}
-      />
-      <Button
-        type="submit"
-        className="w-full"
-        isLoading={update.isPending}
-        loadingText="Loading..."
-      >
-        Update Profile
-      </Button>
+      <TextField label="GroupMe link" type="url" inputMode="url" {...field('groupmelink')} />
+      <SubmitButton isPending={update.isPending}>Update Profile</SubmitButton>
       {notice ? (
         <p role="status" className="rounded-md bg-blue-50 p-3 text-sm text-blue-900">
           {notice}

@@ -10,7 +10,7 @@ import {
   insertUserUnlessEmailTaken,
   isUniqueViolation,
   markUserEmailVerified,
-} from '../users/users.repository';
+} from './users.repository';
 import { alreadyRegisteredMail, finishSignUpMail, verifyEmailMail } from './account-mails';
 import { AUTH_MESSAGES } from './auth.messages';
 import {

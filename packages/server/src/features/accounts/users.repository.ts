@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { users, type SignupClaim, type UserRow } from '../../db/schema';
 
@@ -115,51 +115,12 @@ export async function deleteUser(db: Db, id: string): Promise<boolean> {
   return deleted.length > 0;
 }
 
-export async function userExists(db: Db, id: string): Promise<boolean> {
-  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.id, id));
-  return row !== undefined;
-}
-
-export async function findUserEmail(db: Db, id: string): Promise<string | undefined> {
-  const [row] = await db.select({ email: users.email }).from(users).where(eq(users.id, id));
-  return row?.email;
-}
-
-/** The e-mail address of each of `ids` that still has an account. */
-export async function emailsOfUsers(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
-  const rows = await db
-    .select({ id: users.id, email: users.email })
-    .from(users)
-    .where(inArray(users.id, [...new Set(ids)]));
-  return new Map(rows.map((r) => [r.id, r.email]));
-}
-
 /**
  * Locks the user's row until the transaction ends (FOR UPDATE): a per-user cap checked after it
  * counts what the user's other transactions wrote, so parallel requests cannot pass it together.
  */
 export async function lockUserRow(tx: Db, id: string): Promise<void> {
   await tx.execute(sql`SELECT 1 FROM ${users} WHERE ${users.id} = ${id} FOR UPDATE`);
-}
-
-/** Suspends the account; false when it is missing or already suspended (acts once). */
-export async function suspendUserRow(db: Db, id: string): Promise<boolean> {
-  const [row] = await db
-    .update(users)
-    .set({ suspendedAt: new Date() })
-    .where(and(eq(users.id, id), isNull(users.suspendedAt)))
-    .returning({ id: users.id });
-  return row !== undefined;
-}
-
-/** Lifts a suspension; false when the account is missing or not suspended (acts once). */
-export async function unsuspendUserRow(db: Db, id: string): Promise<boolean> {
-  const [row] = await db
-    .update(users)
-    .set({ suspendedAt: null })
-    .where(and(eq(users.id, id), isNotNull(users.suspendedAt)))
-    .returning({ id: users.id });
-  return row !== undefined;
 }
 
 /** True for PostgreSQL's unique_violation (23505), however the driver wraps it. */

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { UserRow } from '../../db/schema';
 import { forbidden, unauthorized } from '../../lib/errors';
 import { ACCOUNT_SUSPENDED } from '../moderation/moderation.messages';
-import { findUserByEmail } from '../users/users.repository';
+import { findUserByEmail } from './users.repository';
 import { AUTH_MESSAGES } from './auth.messages';
 import { hashPassword, verifyPassword } from './password';
 

@@ -1,7 +1,7 @@
 import { webPaths } from '@campus-books/common/paths';
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../../lib/errors';
-import { findUserByEmail, findUserById, setUserPassword } from '../users/users.repository';
+import { findUserByEmail, findUserById, setUserPassword } from './users.repository';
 import { resetPasswordMail } from './account-mails';
 import { AUTH_MESSAGES } from './auth.messages';
 import {

@@ -11,7 +11,7 @@ import {
   type TestUser,
 } from '../../../test/helpers';
 import { lastMailTo, mailsTo, tokenFromLink } from '../../../test/outbox';
-import { AUTH_MESSAGES } from '../auth/auth.messages';
+import { AUTH_MESSAGES } from './auth.messages';
 import { createUploadedImage } from '../../../test/support/test-uploaded-image';
 
 describe(`POST /api/user/update/:id (${TEST_ENGINE})`, () => {

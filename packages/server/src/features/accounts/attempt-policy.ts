@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors';
 import type { Hit } from '../../plugins/limit-store';
 import { tooManyAttempts } from '../../plugins/rate-limit';
-import { findUserByEmail } from '../users/users.repository';
+import { findUserByEmail } from './users.repository';
 import { CHALLENGE_MESSAGES, spendChallenge } from './challenge';
 import { readKnownDevice, rememberDevice } from './known-device';
 

@@ -12,7 +12,7 @@ import { currentUserSchema } from '@campus-books/common/account.schemas';
 import { AppError, forbidden } from '../../lib/errors';
 import { byEmail, byIp } from '../../plugins/rate-limit';
 import { currentUser } from '../../plugins/sessions';
-import { toCurrentUser } from '../users/current-user';
+import { toCurrentUser } from './current-user';
 import { isModerator } from '../moderation/moderators';
 import { addressAttempt, beginSignIn } from './attempt-policy';
 import { AUTH_MESSAGES } from './auth.messages';

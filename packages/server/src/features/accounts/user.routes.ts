@@ -8,14 +8,17 @@ import {
 } from '@campus-books/common/account.schemas';
 import { apiMessageSchema, errorResponses } from '@campus-books/common/api';
 import { currentUserSchema, sellerSchema } from '@campus-books/common/account.schemas';
+import { listingSchema } from '@campus-books/common/listing.schemas';
 import { MESSAGES } from '@campus-books/common/messages';
 import { AppError, forbidden, notFound } from '../../lib/errors';
 import { byEmail } from '../../plugins/rate-limit';
 import { currentUser } from '../../plugins/sessions';
-import { verifyPassword } from '../auth/password';
+import { verifyPassword } from './password';
+import { toListing } from '../listings/listing.serializer';
+import { listSellerListings } from '../listings/listings.service';
 import { toCurrentUser, toSeller } from './current-user';
 import { findUserById } from './users.repository';
-import { deleteAccount, updateProfile } from './users.service';
+import { deleteAccount, updateProfile } from './user.service';
 
 const userIdParams = z.object({ id: z.uuid({ error: 'must be a user id' }) });
 
@@ -50,8 +53,11 @@ async function checkCurrentPassword(request: FastifyRequest) {
   }
 }
 
-/** /api/user: profile update, account deletion, a seller's contact (docs/api/accounts.md). */
-export default async function usersRoutes(fastify: FastifyInstance) {
+/**
+ * /api/user: profile update, account deletion, a seller's contact (docs/api/accounts.md), and the
+ * signed-in seller's own listings.
+ */
+export default async function userRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const rules = {
     schoolEmailDomain: app.config.schoolEmailDomain,
@@ -143,6 +149,25 @@ export default async function usersRoutes(fastify: FastifyInstance) {
       const seller = await findUserById(app.database.db, request.params.id);
       if (!seller) throw notFound('No user found');
       return { success: true as const, ...toSeller(seller) };
+    },
+  );
+
+  // The signed-in seller's own listings, active and sold, newest first.
+  app.get(
+    '/listings/:id',
+    {
+      preValidation: app.requireUser,
+      schema: {
+        params: z.object({ id: z.string() }),
+        response: {
+          200: z.array(listingSchema),
+          ...errorResponses({ 401: 'Not signed in', 403: "Another seller's listings" }),
+        },
+      },
+    },
+    async (request) => {
+      const rows = await listSellerListings(app, currentUser(request), request.params.id);
+      return rows.map(toListing);
     },
   );
 }

@@ -3,11 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import type { ProfileUpdateInput } from '@campus-books/common/account.schemas';
 import type { UserRow } from '../../db/schema';
 import { unauthorized } from '../../lib/errors';
-import { emailInUseMail } from '../auth/account-mails';
-import { hashPassword } from '../auth/password';
-import { sendVerificationLink } from '../auth/sign-up.service';
-import { imageIdsOfUser } from '../uploads/images.repository';
-import { claimImages, deleteImages, releaseImages } from '../uploads/images.service';
+import { emailInUseMail } from './account-mails';
+import { hashPassword } from './password';
+import { sendVerificationLink } from './sign-up.service';
+import { imageIdsOfUser } from '../images/images.repository';
+import { claimImages, deleteImages, releaseImages } from '../images/images.service';
 import { deleteUser, findUserByEmail, updateUser, type UserChanges } from './users.repository';
 
 /**
