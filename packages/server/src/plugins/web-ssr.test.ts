@@ -50,6 +50,18 @@ describe(`server rendering of the landing pages (${TEST_ENGINE})`, () => {
     expect(response.body.trimEnd().endsWith('</html>')).toBe(true);
   });
 
+  it('compresses every landing page', async () => {
+    for (const url of [
+      '/',
+      '/search?status=active_or_none',
+      `/listing/${activeId}`,
+      '/course/ECON-101',
+    ]) {
+      const response = await t.app.inject({ url, headers: { 'accept-encoding': 'br' } });
+      expect(response.headers['content-encoding'], url).toBe('br');
+    }
+  });
+
   it("moves the page's title and preloads, written first by the renderer, into the head", async () => {
     const html = (await t.app.inject('/')).body;
     const head = html.slice(0, html.indexOf('</head>'));

@@ -307,7 +307,16 @@ export default fp(
       );
     }
 
-    app.get(webPaths.listing.pattern, sendPage);
+    // The landing pages are routes of their own (the not-found handler below would answer them too,
+    // but without the compression every route gets).
+    for (const pattern of [
+      webPaths.home.pattern,
+      webPaths.search.pattern,
+      webPaths.listing.pattern,
+      webPaths.course.pattern,
+    ]) {
+      app.get(pattern, sendPage);
+    }
 
     app.setNotFoundHandler((request, reply) => {
       if ((request.method === 'GET' || request.method === 'HEAD') && isAppRoute(request.url)) {
