@@ -13,7 +13,9 @@ describe('answers serialized by their field list', () => {
 
   it('writes the fields of the schema, in its order, and nothing else', () => {
     const serialize = compile(serializedByFields(z.array(book), book));
-    const answer = [{ isbn: null, price: 5, title: 'Calculus', passwordHash: 'x', extra: { a: 1 } }];
+    const answer = [
+      { isbn: null, price: 5, title: 'Calculus', passwordHash: 'x', extra: { a: 1 } },
+    ];
     expect(serialize(answer)).toBe('[{"title":"Calculus","price":5,"isbn":null}]');
   });
 
