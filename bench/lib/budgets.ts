@@ -8,6 +8,10 @@ export const BUDGET = {
   postgresSearchP99Ms: 50,
   postgresSearchRps: 1000,
   postgresByIdRps: 3000,
+  /** The first screen in one round trip: every search at 100k on PostgreSQL, 50 connections. */
+  postgresSearchP99MsStrict: 40,
+  /** …and at least this share of the health scenario's rate in the same run (same machine load). */
+  postgresSearchShareOfHealth: 0.3,
   pgliteSearchP99Ms: 100,
   searchGrowth: 3,
   lighthousePerformance: 98,
@@ -19,6 +23,11 @@ export const BUDGET = {
   /** Images of one page of search results (9 cards) on a 375 px-wide phone at 2x. */
   searchImageBytes: 150_000,
   readySeconds: 3,
+  /**
+   * The home page's main script: 5× the 900 req/s @fastify/static served it at (0.62 ms of server
+   * CPU per answer) before the built files were served from memory.
+   */
+  mainScriptRps: 4500,
   connections: 50,
   /** A create's median answer with 1,000 matching alerts: at most this × the median without… */
   fanOutCreateFactor: 1.5,
@@ -75,6 +84,31 @@ export function checkBudgets(result: BenchResult): BudgetCheck[] {
       ),
     );
   }
+  name = 'PostgreSQL 100k: every search p99 ≤ 40 ms and ≥ 0.3 × health req/s (same run)';
+  if (pgSearch.length === 0) checks.push(notMeasured(name, 'no PostgreSQL 100k search run'));
+  else {
+    const health = pg100k!.rows.find((r) => r.scenario === 'health');
+    const ok = (r: (typeof pgSearch)[number]) =>
+      r.p99 <= BUDGET.postgresSearchP99MsStrict &&
+      r.ratioToHealth >= BUDGET.postgresSearchShareOfHealth;
+    checks.push(
+      health
+        ? check(
+            name,
+            pgSearch.every(ok) && connectionsNote === '',
+            `health ${Math.round(health.requestsPerSecond)} req/s, ${health.serverCpuMsPerRequest.toFixed(2)} ms CPU; ` +
+              pgSearch
+                .map(
+                  (r) =>
+                    `${r.scenario} p99 ${ms(r.p99)} ×${r.ratioToHealth.toFixed(2)} ${r.serverCpuMsPerRequest.toFixed(2)} ms CPU`,
+                )
+                .join('; ') +
+              connectionsNote,
+          )
+        : notMeasured(name, 'no health row in the PostgreSQL 100k run'),
+    );
+  }
+
   name = 'PostgreSQL 100k: listing by id ≥ 3,000 req/s';
   const byId = pg100k?.rows.find((r) => r.scenario === 'listing-by-id');
   checks.push(
@@ -97,6 +131,26 @@ export function checkBudgets(result: BenchResult): BudgetCheck[] {
           name,
           liteSearch.every((r) => r.p99 <= BUDGET.pgliteSearchP99Ms) && connectionsNote === '',
           liteSearch.map((r) => `${r.scenario} p99 ${ms(r.p99)}`).join('; ') + connectionsNote,
+        ),
+  );
+
+  name = 'Main script (/assets/index-*.js) ≥ 4,500 req/s (5× the 900 req/s before)';
+  const scripts = result.runs.flatMap((r) =>
+    r.rows.filter((row) => row.scenario === 'home-main-script').map((row) => ({ r, row })),
+  );
+  checks.push(
+    scripts.length === 0
+      ? notMeasured(name, 'home-main-script not run')
+      : check(
+          name,
+          scripts.every(({ row }) => row.requestsPerSecond >= BUDGET.mainScriptRps) &&
+            connectionsNote === '',
+          scripts
+            .map(
+              ({ r, row }) =>
+                `${r.engine} ${r.size}: ${Math.round(row.requestsPerSecond)} req/s, ${row.serverCpuMsPerRequest.toFixed(2)} ms CPU/answer`,
+            )
+            .join('; ') + connectionsNote,
         ),
   );
 

@@ -1,10 +1,6 @@
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import {
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config/config';
 import type { Database } from './db/database';
 import adminRoutes from './features/admin/admin.routes';
@@ -32,6 +28,7 @@ import imagesRoutes from './features/images/images.routes';
 import uploadRoutes from './features/uploads/uploads.routes';
 import savedRoutes from './features/saved/saved.routes';
 import { toCurrentUser } from './features/accounts/current-user';
+import { answerSerializerCompiler } from './lib/answer-serializers';
 import apiDocsPlugin from './plugins/api-docs';
 import compressionPlugin from './plugins/compression';
 import databasePlugin from './plugins/database';
@@ -80,7 +77,7 @@ type CompilersFactory = NonNullable<
  */
 const zodCompilers = {
   buildValidator: () => validatorCompiler,
-  buildSerializer: () => serializerCompiler,
+  buildSerializer: () => answerSerializerCompiler,
 } as unknown as CompilersFactory;
 
 /** The whole server as one Fastify instance, testable with `app.inject` and no port. */
@@ -96,7 +93,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(answerSerializerCompiler);
   // JSON only: an HTML form post (urlencoded, multipart, text/plain) gets 415 and changes nothing.
   app.removeContentTypeParser('text/plain');
 

@@ -10,11 +10,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { escapeHtml } from '../lib/html';
 import { sendRouteNotFound } from './errors';
+import webAssetsPlugin from './web-assets';
 
 export const WEB_DIST_DIR = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -22,10 +22,6 @@ export const WEB_DIST_DIR = path.resolve(
 );
 /** The web app's server build (packages/web/src/entry-server.tsx), beside its dist folder. */
 const DEFAULT_SSR_ENTRY = path.resolve(WEB_DIST_DIR, '../dist-ssr/entry-server.js');
-
-/** The service worker (docs/decisions/011): the browser must ask for a new one on every visit. */
-const SERVICE_WORKER_FILE = 'sw.js';
-const MANIFEST_FILE = 'manifest.webmanifest';
 
 /** Paths the single-page app never answers: API calls, and anything that looks like a file. */
 function isAppRoute(url: string): boolean {
@@ -169,26 +165,7 @@ export default fp(
     }
     const indexHtml = readFileSync(indexFile, 'utf8');
 
-    await app.register(fastifyStatic, {
-      root: distDir,
-      wildcard: false,
-      index: false,
-      preCompressed: true,
-      setHeaders(res, filePath) {
-        res.header('X-Content-Type-Options', 'nosniff');
-        const name = path.basename(filePath).replace(/\.(br|gz)$/, '');
-        if (filePath.includes(`${path.sep}assets${path.sep}`)) {
-          res.header('Cache-Control', 'public, max-age=31536000, immutable');
-        } else if (name === SERVICE_WORKER_FILE) {
-          // Checked on every visit, so a deploy's worker (and its new shell) is found at once.
-          res.header('Cache-Control', 'no-cache');
-        } else if (name === MANIFEST_FILE) {
-          res.header('Cache-Control', 'public, max-age=600');
-        } else {
-          res.header('Cache-Control', 'public, max-age=3600');
-        }
-      },
-    });
+    await app.register(webAssetsPlugin, { distDir });
 
     const sendShell = (reply: FastifyReply, html: string) =>
       reply

@@ -9,6 +9,7 @@ import {
   listingSearchSchema,
   listingUpdateSchema,
 } from '@campus-books/common/listing.schemas';
+import { serializedByFields } from '../../lib/answer-serializers';
 import { currentUser } from '../../plugins/sessions';
 import { idempotencyKeyOf } from './idempotency-key';
 import { toListing } from './listing.serializer';
@@ -26,7 +27,8 @@ import {
 
 const idParams = z.object({ id: z.string() });
 
-const listingsAnswer = z.array(listingSchema);
+/** The search's answer, the most frequent one: serialized by its field list (lib/answer-serializers). */
+const listingsAnswer = serializedByFields(z.array(listingSchema), listingSchema);
 const savedListingAnswer = listingSchema.extend({ success: z.literal(true) });
 const updatedListingAnswer = savedListingAnswer.extend({ message: z.string() });
 const ownerErrors = errorResponses({

@@ -5,6 +5,7 @@ import {
   count,
   desc,
   eq,
+  getTableColumns,
   inArray,
   lte,
   or,
@@ -312,24 +313,80 @@ async function countMatches(db: Db, where: Group): Promise<number> {
 }
 
 /**
- * The unfiltered first page (the home page's and /search's opening query, the most frequent search),
- * one named prepared statement per order and database handle, and so is the count of active listings:
- * neither drizzle nor PostgreSQL builds or plans them again. Only here: other searches' plans depend
+ * The page's rows carry the search's capped count as one more column, so a page and its total are one
+ * round trip: PostgreSQL runs the uncorrelated subquery once (an InitPlan), before the first row.
+ */
+const totalOf = (where: Group) =>
+  sql<number>`(SELECT count(*) FROM (SELECT 1 FROM ${listings} WHERE ${where ?? sql`true`} LIMIT ${SEARCH_COUNT_CAP + 1}) AS m)`.mapWith(
+    Number,
+  );
+const pageFields = (all: Group) => ({ ...getTableColumns(listings), searchTotal: totalOf(all) });
+
+/** The rows without the total column, and the total (null when no row came back to carry it). */
+function splitTotal(found: (ListingRow & { searchTotal: number })[]): {
+  rows: ListingRow[];
+  counted: number | null;
+} {
+  const rows = found.map(({ searchTotal: _total, ...row }) => row);
+  return { rows, counted: found[0]?.searchTotal ?? null };
+}
+
+/**
+ * The unfiltered first page (the home page's and /search's opening query, the most frequent search)
+ * with the count of active listings: one named prepared statement per order and database handle,
+ * which neither drizzle nor PostgreSQL builds or plans again. Only here: other searches' plans depend
  * on their values (a common word walks the date index, a rare one the GIN index), which a prepared
  * statement's generic plan would lose.
  */
 function firstPage(db: Db, query: ListingSearchQuery, limit: number) {
-  const name = `listings_first_page_${query.sort ?? 'createdAt'}_${query.order ?? 'desc'}`;
+  const name = `listings_first_page_counted_${query.sort ?? 'createdAt'}_${query.order ?? 'desc'}`;
+  const active = eq(listings.status, 'active');
   const statement = preparedOnce(db, name, (n) =>
     db
-      .select()
+      .select(pageFields(active))
       .from(listings)
-      .where(eq(listings.status, 'active'))
+      .where(active)
       .orderBy(...orderOf(query))
       .limit(sql.placeholder('limit'))
       .prepare(n),
   );
   return statement.execute({ limit });
+}
+
+/** One page of a group with the capped count of `all` (see totalOf). */
+async function pageWithTotal(
+  db: Db,
+  query: ListingSearchQuery,
+  where: Group,
+  all: Group,
+  offset: number,
+  limit: number,
+) {
+  const order = orderOf(query);
+  if (offset === 0) {
+    return splitTotal(
+      await db
+        .select(pageFields(all))
+        .from(listings)
+        .where(where)
+        .orderBy(...order)
+        .limit(limit),
+    );
+  }
+  const ids = db
+    .select({ id: listings.id })
+    .from(listings)
+    .where(where)
+    .orderBy(...order)
+    .offset(offset)
+    .limit(limit);
+  return splitTotal(
+    await db
+      .select(pageFields(all))
+      .from(listings)
+      .where(inArray(listings.id, ids))
+      .orderBy(...order),
+  );
 }
 
 /** The first page of the active copies of one book (listings_isbn_idx), as a prepared statement. */
@@ -347,20 +404,6 @@ function isbnFirstPage(db: Db, query: ListingSearchQuery, isbn: string, limit: n
   return statement.execute({ isbn, limit });
 }
 
-async function countActive(db: Db): Promise<number> {
-  const statement = preparedOnce(db, 'listings_active_count_capped', (n) => {
-    const upToCap = db
-      .select({ id: listings.id })
-      .from(listings)
-      .where(eq(listings.status, 'active'))
-      .limit(SEARCH_COUNT_CAP + 1)
-      .as('m');
-    return db.select({ n: count() }).from(upToCap).prepare(n);
-  });
-  const [row] = await statement.execute();
-  return row?.n ?? 0;
-}
-
 /** The page of listings a search asks for, and how many it matches in all. */
 export async function searchListings(
   db: Db,
@@ -371,8 +414,9 @@ export async function searchListings(
   const limit = query.limit ?? DEFAULT_SEARCH_LIMIT;
   const unfiltered = filtersOf(query).length === 1 && !query.searchTerm?.trim();
   if (unfiltered && offset === 0) {
-    const [rows, counted] = await Promise.all([firstPage(db, query, limit), countActive(db)]);
-    return { rows, ...cappedTotal(counted) };
+    // No row: no active listing at all.
+    const { rows, counted } = splitTotal(await firstPage(db, query, limit));
+    return { rows, ...cappedTotal(counted ?? 0) };
   }
   const isbn = toIsbn13(query.searchTerm?.trim() ?? '');
   if (isbn && offset === 0 && filtersOf(query).length === 1 && !query.sort) {
@@ -393,11 +437,11 @@ export async function searchListings(
     const counted = rows.length < limit ? rows.length : await countMatches(db, groups.all);
     return { rows, ...cappedTotal(counted) };
   }
-  const [rows, counted] = await Promise.all([
-    pageOfGroups(db, query, groups, offset, limit),
-    countMatches(db, groups.all),
-  ]);
-  return { rows, ...cappedTotal(counted) };
+  const first = groups.kind === 'single' ? groups.single : groups.best;
+  const page = await pageWithTotal(db, query, first, groups.all, offset, limit);
+  const rows = await pageOfGroups(db, query, groups, offset, limit, page.rows);
+  // An empty first group (past the end, or only other matches) carried no total: count apart.
+  return { rows, ...cappedTotal(page.counted ?? (await countMatches(db, groups.all))) };
 }
 
 async function pageOfGroups(
@@ -406,9 +450,11 @@ async function pageOfGroups(
   groups: SearchGroups,
   offset: number,
   limit: number,
+  /** The page of the first group, when already fetched. */
+  first?: ListingRow[],
 ): Promise<ListingRow[]> {
-  if (groups.kind === 'single') return pageOf(db, query, groups.single, offset, limit);
-  const best = await pageOf(db, query, groups.best, offset, limit);
+  if (groups.kind === 'single') return first ?? pageOf(db, query, groups.single, offset, limit);
+  const best = first ?? (await pageOf(db, query, groups.best, offset, limit));
   if (best.length === limit) return best;
   // The page runs past the best matches: how many there are, then the others after them.
   let bestCount = offset + best.length;

@@ -1,0 +1,191 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+
+/** The service worker (docs/decisions/011): the browser must ask for a new one on every visit. */
+const SERVICE_WORKER_FILE = 'sw.js';
+const MANIFEST_FILE = 'manifest.webmanifest';
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.wasm': 'application/wasm',
+};
+
+/**
+ * Names the router takes literally: find-my-way reads `:` and `*` as parameters, so a file with
+ * any other character is not served (Vite's hashed names never have one).
+ */
+const ROUTABLE_PATH = /^(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+$/;
+const ENCODINGS = ['br', 'gzip'] as const;
+type Encoding = (typeof ENCODINGS)[number] | 'identity';
+const SIBLING_SUFFIX: Record<Exclude<Encoding, 'identity'>, string> = { br: '.br', gzip: '.gz' };
+
+/** One encoding of a file, with every header of its 200 answer computed once at start-up. */
+interface Variant {
+  body: Buffer;
+  etag: string;
+  headers: Record<string, string>;
+}
+
+interface Asset {
+  variants: Partial<Record<Encoding, Variant>> & { identity: Variant };
+}
+
+/** The rule web.ts's @fastify/static setHeaders had: hashed assets forever, the worker never. */
+export function cacheControlFor(urlPath: string): string {
+  if (urlPath.startsWith('/assets/')) return 'public, max-age=31536000, immutable';
+  const name = urlPath.slice(urlPath.lastIndexOf('/') + 1);
+  // Checked on every visit, so a deploy's worker (and its new shell) is found at once.
+  if (name === SERVICE_WORKER_FILE) return 'no-cache';
+  if (name === MANIFEST_FILE) return 'public, max-age=600';
+  return 'public, max-age=3600';
+}
+
+function* filesUnder(dir: string, prefix = ''): Generator<{ full: string; urlPath: string }> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    // Dot files are never served; symbolic links are not followed out of the folder.
+    if (entry.name.startsWith('.')) continue;
+    const full = path.join(dir, entry.name);
+    const urlPath = `${prefix}/${entry.name}`;
+    if (entry.isDirectory()) yield* filesUnder(full, urlPath);
+    else if (entry.isFile()) yield { full, urlPath };
+  }
+}
+
+function variantOf(
+  body: Buffer,
+  urlPath: string,
+  encoding: Encoding,
+  hasSiblings: boolean,
+): Variant {
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+  const headers: Record<string, string> = {
+    'content-type':
+      CONTENT_TYPES[path.extname(urlPath).toLowerCase()] ?? 'application/octet-stream',
+    'cache-control': cacheControlFor(urlPath),
+    'x-content-type-options': 'nosniff',
+    etag,
+  };
+  if (encoding !== 'identity') headers['content-encoding'] = encoding;
+  if (hasSiblings) headers.vary = 'Accept-Encoding';
+  return { body, etag, headers };
+}
+
+/** Every file of the built app (`.br`/`.gz` siblings as encodings of their file), by URL path. */
+export function loadAssets(distDir: string): { assets: Map<string, Asset>; skipped: string[] } {
+  const files = new Map<string, string>();
+  for (const { full, urlPath } of filesUnder(distDir)) files.set(urlPath, full);
+  const assets = new Map<string, Asset>();
+  const skipped: string[] = [];
+  for (const [urlPath, full] of files) {
+    const isSibling = ENCODINGS.some(
+      (e) => urlPath.endsWith(SIBLING_SUFFIX[e]) && files.has(urlPath.slice(0, -3)),
+    );
+    if (isSibling) continue;
+    if (!ROUTABLE_PATH.test(urlPath)) {
+      skipped.push(urlPath);
+      continue;
+    }
+    const siblings = ENCODINGS.filter((e) => files.has(urlPath + SIBLING_SUFFIX[e]));
+    const hasSiblings = siblings.length > 0;
+    const variants: Asset['variants'] = {
+      identity: variantOf(readFileSync(full), urlPath, 'identity', hasSiblings),
+    };
+    for (const e of siblings)
+      variants[e] = variantOf(
+        readFileSync(files.get(urlPath + SIBLING_SUFFIX[e])!),
+        urlPath,
+        e,
+        true,
+      );
+    assets.set(urlPath, { variants });
+  }
+  return { assets, skipped };
+}
+
+/** Whether Accept-Encoding allows `coding` (named, or by `*`, with a q-value above 0). */
+export function accepts(acceptEncoding: string, coding: string): boolean {
+  let wildcard = false;
+  for (const part of acceptEncoding.split(',')) {
+    const [rawName = '', ...params] = part.split(';');
+    const name = rawName.trim().toLowerCase();
+    const q = params.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith('q='));
+    const allowed = q === undefined || Number(q.slice(2)) > 0;
+    if (name === coding) return allowed;
+    if (name === '*') wildcard = allowed;
+  }
+  return wildcard;
+}
+
+/** If-None-Match names this entity tag (weak comparison, as RFC 9110 asks for this header). */
+export function matchesEtag(ifNoneMatch: string, etag: string): boolean {
+  if (ifNoneMatch.trim() === '*') return true;
+  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+function chooseVariant(asset: Asset, acceptEncoding: string | undefined): Variant {
+  if (acceptEncoding) {
+    for (const e of ENCODINGS) {
+      const variant = asset.variants[e];
+      if (variant && accepts(acceptEncoding, e)) return variant;
+    }
+  }
+  return asset.variants.identity;
+}
+
+export interface WebAssetsOptions {
+  /** Folder of the built web app. */
+  distDir: string;
+}
+
+/**
+ * Serves the built web app's files from memory: read once at start-up with their precompressed
+ * siblings (packages/web/scripts/precompress.mjs), each answer's headers and strong ETag computed
+ * then. One exact route per file, so only those files answer: an encoded or dotted path matches none
+ * and falls to the not-found handler.
+ */
+export default fp(
+  async function webAssetsPlugin(app: FastifyInstance, options: WebAssetsOptions) {
+    const { assets, skipped } = loadAssets(options.distDir);
+    if (skipped.length > 0)
+      app.log.warn({ files: skipped }, 'web files with names the router cannot take: not served');
+
+    for (const [urlPath, asset] of assets) {
+      app.route({
+        method: 'GET',
+        url: urlPath,
+        // Outside the API's contract (no OpenAPI entry); already compressed, or not worth it.
+        schema: { hide: true },
+        compress: false,
+        // No access-log line per file (a page load asks for dozens); warnings and errors still are.
+        logLevel: 'warn',
+        handler(request: FastifyRequest, reply: FastifyReply) {
+          const variant = chooseVariant(asset, request.headers['accept-encoding']);
+          reply.headers(variant.headers);
+          const ifNoneMatch = request.headers['if-none-match'];
+          if (ifNoneMatch && matchesEtag(ifNoneMatch, variant.etag)) {
+            reply.removeHeader('content-type');
+            return reply.code(304).send();
+          }
+          return reply.send(variant.body);
+        },
+      });
+    }
+  },
+  { name: 'web-assets' },
+);
