@@ -110,7 +110,7 @@ export async function createWebTestApp(
   files: Record<string, string | Buffer>,
   env: Record<string, string> = {},
   options: { webServerEntry?: string } = {},
-): Promise<TestApp> {
+): Promise<TestApp & { distDir: string }> {
   const distDir = mkdtempSync(path.join(tmpdir(), 'cb-web-dist-'));
   for (const [name, contents] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(distDir, name)), { recursive: true });
@@ -119,6 +119,7 @@ export async function createWebTestApp(
   const t = await createTestApp(env, { webDistDir: distDir, ...options });
   return {
     ...t,
+    distDir,
     close: async () => {
       await t.close();
       rmSync(distDir, { recursive: true, force: true });

@@ -1,3 +1,5 @@
+import { utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebTestApp, TEST_ENGINE, type TestApp } from '../../test/helpers';
@@ -8,7 +10,7 @@ const WORKER = `self.addEventListener('fetch', () => {}); // ${'w'.repeat(2000)}
 const SCRIPT_URL = '/assets/index-abc123.js';
 
 describe(`built files served from memory (${TEST_ENGINE})`, () => {
-  let t: TestApp;
+  let t: TestApp & { distDir: string };
   beforeAll(async () => {
     t = await createWebTestApp({
       'index.html': '<!doctype html><title>Campus Books</title>',
@@ -108,6 +110,19 @@ describe(`built files served from memory (${TEST_ENGINE})`, () => {
     const css = await get('/assets/small-x1.css', { 'accept-encoding': 'br, gzip' });
     expect(css.headers.vary).toBeUndefined();
     expect(css.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('reads the worker again when a new one is deployed beside the running server, and nothing else', async () => {
+    const next = `${WORKER} // next`;
+    const later = new Date(Date.now() + 60_000);
+    writeFileSync(path.join(t.distDir, 'sw.js'), next);
+    writeFileSync(path.join(t.distDir, 'sw.js.gz'), gzipSync(next));
+    utimesSync(path.join(t.distDir, 'sw.js'), later, later);
+    writeFileSync(path.join(t.distDir, 'assets/small-x1.css'), 'body{color:red}');
+    expect((await get('/sw.js')).body).toBe(next);
+    expect((await get('/sw.js', { 'accept-encoding': 'gzip' })).rawPayload).toEqual(gzipSync(next));
+    // A hashed asset never changes: the copy in memory is the one served.
+    expect((await get('/assets/small-x1.css')).body).toBe('body{}');
   });
 
   it('serves a file with a query string, and answers an unknown file with the 404 JSON', async () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -87,24 +87,19 @@ function variantOf(
 }
 
 /** Every file of the built app (`.br`/`.gz` siblings as encodings of their file), by URL path. */
-export function loadAssets(distDir: string): { assets: Map<string, Asset>; skipped: string[] } {
+export function loadAssets(distDir: string): {
+  assets: Map<string, Asset>;
+  skipped: string[];
+  /** The file's path on disk, and its asset read again (a file that changed since start-up). */
+  source: (urlPath: string) => { file: string; reload: () => Asset };
+} {
   const files = new Map<string, string>();
   for (const { full, urlPath } of filesUnder(distDir)) files.set(urlPath, full);
-  const assets = new Map<string, Asset>();
-  const skipped: string[] = [];
-  for (const [urlPath, full] of files) {
-    const isSibling = ENCODINGS.some(
-      (e) => urlPath.endsWith(SIBLING_SUFFIX[e]) && files.has(urlPath.slice(0, -3)),
-    );
-    if (isSibling) continue;
-    if (!ROUTABLE_PATH.test(urlPath)) {
-      skipped.push(urlPath);
-      continue;
-    }
+  const read = (urlPath: string): Asset => {
     const siblings = ENCODINGS.filter((e) => files.has(urlPath + SIBLING_SUFFIX[e]));
     const hasSiblings = siblings.length > 0;
     const variants: Asset['variants'] = {
-      identity: variantOf(readFileSync(full), urlPath, 'identity', hasSiblings),
+      identity: variantOf(readFileSync(files.get(urlPath)!), urlPath, 'identity', hasSiblings),
     };
     for (const e of siblings)
       variants[e] = variantOf(
@@ -113,9 +108,23 @@ export function loadAssets(distDir: string): { assets: Map<string, Asset>; skipp
         e,
         true,
       );
-    assets.set(urlPath, { variants });
+    return { variants };
+  };
+  const assets = new Map<string, Asset>();
+  const skipped: string[] = [];
+  for (const urlPath of files.keys()) {
+    const isSibling = ENCODINGS.some(
+      (e) => urlPath.endsWith(SIBLING_SUFFIX[e]) && files.has(urlPath.slice(0, -3)),
+    );
+    if (isSibling) continue;
+    if (!ROUTABLE_PATH.test(urlPath)) {
+      skipped.push(urlPath);
+      continue;
+    }
+    assets.set(urlPath, read(urlPath));
   }
-  return { assets, skipped };
+  const source = (urlPath: string) => ({ file: files.get(urlPath)!, reload: () => read(urlPath) });
+  return { assets, skipped, source };
 }
 
 /** Whether Accept-Encoding allows `coding` (named, or by `*`, with a q-value above 0). */
@@ -161,11 +170,29 @@ export interface WebAssetsOptions {
  */
 export default fp(
   async function webAssetsPlugin(app: FastifyInstance, options: WebAssetsOptions) {
-    const { assets, skipped } = loadAssets(options.distDir);
+    const { assets, skipped, source } = loadAssets(options.distDir);
     if (skipped.length > 0)
       app.log.warn({ files: skipped }, 'web files with names the router cannot take: not served');
 
-    for (const [urlPath, asset] of assets) {
+    for (const [urlPath, loaded] of assets) {
+      let asset = loaded;
+      // A file the browser checks on every visit (the service worker) is read again when it
+      // changes on disk, so a worker deployed beside a running server is found; the rest never do.
+      const watched = cacheControlFor(urlPath) === 'no-cache' ? source(urlPath) : undefined;
+      let seenAt = watched ? statSync(watched.file).mtimeMs : 0;
+      const current = () => {
+        if (!watched) return asset;
+        const changedAt = statSync(watched.file, { throwIfNoEntry: false })?.mtimeMs ?? seenAt;
+        if (changedAt !== seenAt) {
+          try {
+            asset = watched.reload();
+            seenAt = changedAt;
+          } catch {
+            // Caught mid-write: the copy in memory is answered, and the file read on the next ask.
+          }
+        }
+        return asset;
+      };
       app.route({
         method: 'GET',
         url: urlPath,
@@ -175,7 +202,7 @@ export default fp(
         // No access-log line per file (a page load asks for dozens); warnings and errors still are.
         logLevel: 'warn',
         handler(request: FastifyRequest, reply: FastifyReply) {
-          const variant = chooseVariant(asset, request.headers['accept-encoding']);
+          const variant = chooseVariant(current(), request.headers['accept-encoding']);
           reply.headers(variant.headers);
           const ifNoneMatch = request.headers['if-none-match'];
           if (ifNoneMatch && matchesEtag(ifNoneMatch, variant.etag)) {
