@@ -34,21 +34,25 @@ if (ssrState) {
   if (ssrState.offlineCopy) noteApiAnswer(true);
   const page = matchLandingPage(window.location.pathname, window.location.search);
   const pageCode = page ? loadLandingPageCode(page) : Promise.resolve();
+  // Hydrated in a transition: React works through the page in slices, yielding to the browser
+  // between them, instead of one long task that would hold up a phone's main thread.
   void pageCode
     .catch(() => undefined)
     .then(() =>
-      hydrateRoot(
-        container,
-        <AppProviders
-          queryClient={queryClient}
-          initialUser={ssrState.user}
-          renderedAt={ssrState.renderedAt}
-        >
-          <BrowserRouter>
-            <AppRoutes />
-          </BrowserRouter>
-        </AppProviders>,
-      ),
+      startTransition(() => {
+        hydrateRoot(
+          container,
+          <AppProviders
+            queryClient={queryClient}
+            initialUser={ssrState.user}
+            renderedAt={ssrState.renderedAt}
+          >
+            <BrowserRouter>
+              <AppRoutes />
+            </BrowserRouter>
+          </AppProviders>,
+        );
+      }),
     );
 } else {
   prefetchLandingData(queryClient, window.location);
