@@ -40,6 +40,8 @@ export interface RenderPageInput {
   /** Null when it could not be loaded: the page renders as it does before its data arrives. */
   data: LandingPageData | null;
   user: CurrentUser | null;
+  /** A verified user's saved listings (the hearts on the cards), else null. */
+  saved: Listing[] | null;
   renderedAt: number;
   /** Told of an error React recovered from (the part is rendered in the browser instead). */
   onRecoverableError: (error: unknown) => void;

@@ -26,6 +26,7 @@ import listingRoutes from './features/listings/listings.routes';
 import imageJobsPlugin from './features/images/images.jobs';
 import imagesRoutes from './features/images/images.routes';
 import uploadRoutes from './features/uploads/uploads.routes';
+import { findSavedListings } from './features/saved/saved.repository';
 import savedRoutes from './features/saved/saved.routes';
 import { toCurrentUser } from './features/accounts/current-user';
 import { answerSerializerCompiler } from './lib/answer-serializers';
@@ -159,6 +160,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           const session = await app.sessions.read(request);
           return session ? toCurrentUser(session.user, isModerator(app, session.user)) : null;
         },
+        savedListings: (app, userId) => findSavedListings(app.database.db, userId),
       },
     });
   else app.setNotFoundHandler(sendRouteNotFound);

@@ -20,6 +20,7 @@ import { courseQueryOptions } from './features/courses/api/get-course';
 import { recentListingsQueryOptions } from './features/home/api/get-recent-listings';
 import { listingQueryOptions } from './features/listings/api/get-listing';
 import { searchListingsQueryOptions } from './features/search/api/search-listings';
+import { queryKeys } from './lib/query-keys';
 
 /** Each landing page's module, as the client build's manifest names it (preloaded by the server). */
 const PAGE_MODULES: Record<Exclude<LandingPage['kind'], 'redirect'>, string> = {
@@ -75,7 +76,11 @@ function renderPage(input: RenderPageInput): Promise<RenderedPage> {
   const state: SsrState = {
     renderedAt: input.renderedAt,
     user: input.user,
-    queries: queriesOf(input.page, input.data),
+    queries: [
+      ...queriesOf(input.page, input.data),
+      // The hearts on the cards: no request for them when the page hydrates.
+      ...(input.saved ? [{ queryKey: queryKeys.saved, data: input.saved }] : []),
+    ],
   };
   // A cache of its own per request (never shared between visitors). Queries run only in the browser:
   // one without an answer here renders as loading, as it does in the browser's first render.

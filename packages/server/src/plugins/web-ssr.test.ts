@@ -94,11 +94,25 @@ describe(`server rendering of the landing pages (${TEST_ENGINE})`, () => {
     expect(own.statusCode).toBe(200);
   });
 
-  it('renders for the signed-in user the session cookie names', async () => {
+  it('renders for the signed-in user the session cookie names, with their saved listings', async () => {
+    const saved = await t.app.inject({
+      method: 'POST',
+      url: `/api/saved/add/${activeId}`,
+      headers: { cookie: seller.cookie },
+    });
+    expect(saved.statusCode).toBe(200);
     await t.app.inject({ url: '/', headers: { cookie: seller.cookie } });
     expect(rendered.at(-1)?.user?._id).toBe(seller.id);
+    // Their saved listings too (the hearts on the cards), as GET /api/saved/get answers them.
+    const answer = await t.app.inject({
+      url: '/api/saved/get',
+      headers: { cookie: seller.cookie },
+    });
+    expect(rendered.at(-1)?.saved).toEqual(answer.json());
+    expect(rendered.at(-1)?.saved?.map((l) => l._id)).toEqual([activeId]);
     await t.app.inject('/');
     expect(rendered.at(-1)?.user).toBeNull();
+    expect(rendered.at(-1)?.saved).toBeNull();
   });
 
   it("answers /search with the API's first page and total; a query the API refuses renders without data", async () => {

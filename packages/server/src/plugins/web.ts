@@ -1,4 +1,5 @@
 import type { CurrentUser } from '@campus-books/common/account.schemas';
+import type { Listing } from '@campus-books/common/listing.schemas';
 import { webPaths } from '@campus-books/common/paths';
 import {
   SSR_STATE_ELEMENT_ID,
@@ -63,6 +64,8 @@ export interface ServerRenderingOptions {
   loaders: LandingPageLoaders;
   /** The signed-in user as GET /api/auth/session answers it, or null. */
   currentUser: (app: FastifyInstance, request: FastifyRequest) => Promise<CurrentUser | null>;
+  /** A verified user's saved listings as GET /api/saved/get answers them. */
+  savedListings: (app: FastifyInstance, userId: string) => Promise<Listing[]>;
 }
 
 export interface WebPluginOptions {
@@ -239,11 +242,13 @@ export default fp(
           loadPageData(request, page),
           ssr!.currentUser(app, request),
         ]);
+        const saved = user?.emailVerified ? await ssr!.savedListings(app, user._id) : null;
         rendered = await renderer.renderPage({
           url: request.url,
           page,
           data,
           user,
+          saved,
           renderedAt: Date.now(),
           onRecoverableError: (error) =>
             request.log.warn({ err: error }, 'server rendering: a part is left to the browser'),

@@ -1,13 +1,13 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '@campus-books/common/api';
 import { listingSchema } from '@campus-books/common/listing.schemas';
-import { listings, savedListings } from '../../db/schema';
+import { savedListings } from '../../db/schema';
 import { currentUser } from '../../plugins/sessions';
-import { toListing } from '../listings/listing.serializer';
 import { getListing } from '../listings/listings.service';
+import { findSavedListings } from './saved.repository';
 
 const idParams = z.object({ id: z.string() });
 
@@ -26,15 +26,7 @@ export default async function savedRoutes(fastify: FastifyInstance) {
   app.get(
     '/get',
     { ...verified, schema: { response: { 200: z.array(listingSchema), ...savedErrors } } },
-    async (request) => {
-      const rows = await app.database.db
-        .select({ listing: listings })
-        .from(savedListings)
-        .innerJoin(listings, eq(listings.id, savedListings.listingId))
-        .where(eq(savedListings.userId, currentUser(request).id))
-        .orderBy(desc(savedListings.createdAt), desc(listings.id));
-      return rows.map((r) => toListing(r.listing));
-    },
+    async (request) => findSavedListings(app.database.db, currentUser(request).id),
   );
 
   app.post(
