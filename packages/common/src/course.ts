@@ -6,6 +6,9 @@ export interface CourseCode {
   courseNumber: string;
 }
 
+/** The longest course code an address may carry (`/course/{code}`, `/api/course/{code}`). */
+export const COURSE_CODE_MAX_LENGTH = 20;
+
 /**
  * Reads a course code in any of the ways students type it: `ECON 101`, `econ101`, `ECON-101`,
  * `ECON_101`, or a bare number; the subject must be one of the campus's (campus.ts SUBJECTS). A

@@ -102,6 +102,17 @@ export async function createTestApp(
   };
 }
 
+/** The smallest built web app's index.html the server's page handling works with. */
+export const TEST_WEB_SHELL = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="UTF-8" />
+    <title>Campus Books</title>
+  </head>
+  <body><div id="root"></div></body>
+</html>
+`;
+
 /**
  * The real app serving a small built web app: `files` (path in the build folder to its contents)
  * are written to a temporary folder, removed again on close.

@@ -3,14 +3,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '@campus-books/common/api';
 import { courseAnswerSchema, priceSummarySchema } from '@campus-books/common/book.schemas';
-import { parseCourseCode } from '@campus-books/common/course';
+import { COURSE_CODE_MAX_LENGTH, parseCourseCode } from '@campus-books/common/course';
 import { findCourseTitlePrices } from './course-books';
 import { courseAnswer } from './courses.service';
 
 const courseParams = z.object({
   code: z
     .string()
-    .max(20, 'is not a course: use a subject and number such as ECON-101')
+    .max(COURSE_CODE_MAX_LENGTH, 'is not a course: use a subject and number such as ECON-101')
     .transform((code, ctx) => {
       const course = parseCourseCode(code);
       if (course) return course;

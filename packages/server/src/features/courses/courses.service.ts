@@ -1,6 +1,11 @@
 import type { CourseAnswer } from '@campus-books/common/book.schemas';
 import { subjectName } from '@campus-books/common/campus';
-import { formatCourse, parseCourseCode, type CourseCode } from '@campus-books/common/course';
+import {
+  COURSE_CODE_MAX_LENGTH,
+  formatCourse,
+  parseCourseCode,
+  type CourseCode,
+} from '@campus-books/common/course';
 import type { LandingPage, LandingPageData } from '@campus-books/common/server-rendering';
 import type { FastifyInstance } from 'fastify';
 import { findCourseBooks } from './course-books';
@@ -28,7 +33,7 @@ export async function coursePageData(
   app: FastifyInstance,
   page: Extract<LandingPage, { kind: 'course' }>,
 ): Promise<LandingPageData | null> {
-  const course = page.code.length <= 20 ? parseCourseCode(page.code) : null;
+  const course = page.code.length <= COURSE_CODE_MAX_LENGTH ? parseCourseCode(page.code) : null;
   if (!course) return null;
   const answer = await courseAnswer(app, course);
   return { kind: 'course', course: JSON.parse(JSON.stringify(answer)) as typeof answer };
