@@ -1,4 +1,5 @@
-import { MAJORS, type SchoolFlag } from '@campus-books/common/campus';
+import { type SchoolFlag } from '@campus-books/common/campus';
+import { MAJORS } from '@campus-books/common/campus-majors';
 import { NAME_MAX_LENGTH } from '@campus-books/common/constants';
 import type { SeededRandom } from './random';
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { apiSchemas, dateTimeSchema } from './api';
-import { MAJOR_VALUES, SCHOOL_FLAGS, SUBJECT_CODES } from './campus';
+import { SCHOOL_FLAGS, SUBJECT_CODES } from './campus';
+import { MAJOR_VALUES } from './campus-majors';
 import { CONDITIONS, PRICE_MAX } from './constants';
 import { parseIsbn } from './isbn';
 import './zod-messages';

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CREDIT_YEAR,
-  findMajors,
-  footerCredit,
-  MAJOR_ALIASES,
-  MAJORS,
-  OPERATOR_NAME,
-} from './campus';
+import { CREDIT_YEAR, footerCredit, OPERATOR_NAME } from './campus';
+import { findMajors, MAJOR_ALIASES, MAJORS } from './campus-majors';
 
 const labels = (term: string) => findMajors(term).map((m) => m.label);
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { MAJOR_VALUES, SCHOOL_FLAGS, SUBJECT_CODES, type SchoolFlag } from './campus';
+import { SCHOOL_FLAGS, SUBJECT_CODES, type SchoolFlag } from './campus';
+import { MAJOR_VALUES } from './campus-majors';
 import {
   SEARCH_STATUSES,
   SEARCH_TYPES,

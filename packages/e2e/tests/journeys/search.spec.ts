@@ -1,5 +1,5 @@
 import { displayName } from '@campus-books/common/display';
-import { MAJORS } from '@campus-books/common/campus';
+import { MAJORS } from '@campus-books/common/campus-majors';
 import { CONDITIONS } from '@campus-books/common/constants';
 import type { Page } from '@playwright/test';
 import { expect, isPhone, test } from '../../src/fixtures';

@@ -1,4 +1,4 @@
-import { MAJORS } from '@campus-books/common/campus';
+import { MAJORS } from '@campus-books/common/campus-majors';
 
 /** The books of the demo campus: what students of its majors really carry around. */
 

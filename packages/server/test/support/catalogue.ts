@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { MAJORS } from '@campus-books/common/campus';
+import { MAJORS } from '@campus-books/common/campus-majors';
 import { listingBody } from '../listing-fixtures';
 import type { TestApp, TestUser } from '../helpers';
 import { uploadImage } from './tus-test-client';

@@ -1,4 +1,4 @@
-import { findMajors, majorLabel } from '@campus-books/common/campus';
+import { findMajors, majorLabel } from '@campus-books/common/campus-majors';
 import { useCombobox } from 'downshift';
 import { useId, useMemo, useState } from 'react';
 

@@ -1,4 +1,4 @@
-import { majorLabel } from '@campus-books/common/campus';
+import { majorLabel } from '@campus-books/common/campus-majors';
 import {
   conditionColor,
   conditionLabel,

@@ -1,4 +1,5 @@
-import { activeFilterChips, type SearchFilters } from './search-filters';
+import { activeFilterChips } from './active-filter-chips';
+import type { SearchFilters } from './search-filters';
 
 /** The search term and each active filter as a chip; its × removes just that one. */
 export function FilterChips({

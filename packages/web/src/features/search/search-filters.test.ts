@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  activeFilterChips,
-  filtersToApiQuery,
-  filtersToParams,
-  readFilters,
-  resultCountText,
-} from './search-filters';
+import { activeFilterChips } from './active-filter-chips';
+import { filtersToApiQuery, filtersToParams, readFilters, resultCountText } from './search-filters';
 
 describe('the active filters as chips', () => {
   it('shows the term and every filter, each removable on its own', () => {

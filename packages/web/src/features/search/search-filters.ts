@@ -1,13 +1,5 @@
 import { webPaths } from '@campus-books/common/paths';
-import {
-  SCHOOLS,
-  SCHOOL_FLAGS,
-  SUBJECT_CODES,
-  majorLabel,
-  subjectName,
-  type SchoolFlag,
-} from '@campus-books/common/campus';
-import { conditionLabel } from '@campus-books/common/display';
+import { SCHOOL_FLAGS, SUBJECT_CODES, type SchoolFlag } from '@campus-books/common/campus';
 import {
   CONDITIONS,
   PRICE_MAX,
@@ -152,43 +144,6 @@ export function filtersToApiQuery(filters: SearchFilters): Record<string, string
     query.order = choice.order;
   }
   return query;
-}
-
-/** An active filter as a removable chip: what it shows, and the filters without it. */
-export interface FilterChip {
-  key: string;
-  label: string;
-  without: SearchFilters;
-}
-
-/** The search term and every active filter, in the order the panel shows them. */
-export function activeFilterChips(filters: SearchFilters): FilterChip[] {
-  const chips: FilterChip[] = [];
-  const add = (key: string, label: string, without: Partial<SearchFilters>) =>
-    chips.push({ key, label, without: { ...filters, ...without } });
-  const term = filters.searchTerm.trim();
-  // Without a term 'Best match' has nothing to rank by: the sort falls back to the default.
-  if (term)
-    add('searchTerm', `“${term}”`, {
-      searchTerm: '',
-      sort: filters.sort === 'best' ? 'latest' : filters.sort,
-    });
-  if (filters.subject)
-    add('subject', subjectName(filters.subject) ?? filters.subject, { subject: '' });
-  if (filters.courseNumber.trim())
-    add('courseNumber', `Course ${filters.courseNumber.trim()}`, { courseNumber: '' });
-  if (filters.major) add('major', majorLabel(filters.major) ?? filters.major, { major: '' });
-  if (filters.condition !== 'con-all')
-    add('condition', conditionLabel(filters.condition), { condition: 'con-all' });
-  if (filters.school) {
-    const school = SCHOOLS.find((s) => s.flag === filters.school);
-    add('school', school?.filterLabel ?? filters.school, { school: '' });
-  }
-  const maxPrice = readMaxPrice(filters.maxPrice);
-  if (maxPrice)
-    add('maxPrice', `Up to $${Number(maxPrice).toLocaleString('en-US')}`, { maxPrice: '' });
-  if (filters.type) add('type', filters.type === 'rent' ? 'For rent' : 'For sale', { type: '' });
-  return chips;
 }
 
 /**
