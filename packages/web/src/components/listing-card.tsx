@@ -40,18 +40,25 @@ function priceSizeClass(price: string): string {
   return PRICE_SIZES.find(([maxEms]) => ems <= maxEms)?.[1] ?? 'text-[length:min(1.125rem,10cqw)]';
 }
 
+/** How many cards of a page's first grid are in a phone's first screen (its first row). */
+export const FIRST_SCREEN_CARDS = 2;
+
 /**
  * A listing in a grid: cover, name, condition and course badges, price, and optional actions.
  * `sizes` is the cover's rendered width in that grid, so a phone downloads a small variant.
+ * `isFirstScreen` marks a card a phone shows without scrolling: its cover is fetched at once and
+ * first (the page's largest image), not lazily once laid out.
  */
 export function ListingCard({
   listing,
   sizes,
   actions,
+  isFirstScreen = false,
 }: {
   listing: Listing;
   sizes: string;
   actions?: ReactNode;
+  isFirstScreen?: boolean;
 }) {
   const cover = listing.imageUrls[0];
   const href = paths.listing(listing._id);
@@ -72,7 +79,8 @@ export function ListingCard({
             alt={name}
             width={300}
             height={400}
-            loading="lazy"
+            loading={isFirstScreen ? 'eager' : 'lazy'}
+            fetchPriority={isFirstScreen ? 'high' : undefined}
             decoding="async"
             sizes={sizes}
             className="aspect-[3/4] w-full object-cover"

@@ -1,7 +1,12 @@
 import { HOME_RECENT_COUNT } from '@campus-books/common/constants';
 import { Link } from 'react-router';
 import { paths } from '../../config/paths';
-import { ListingCard, ListingGridSkeleton, PHONE_CARD_SIZES } from '../../components/listing-card';
+import {
+  FIRST_SCREEN_CARDS,
+  ListingCard,
+  ListingGridSkeleton,
+  PHONE_CARD_SIZES,
+} from '../../components/listing-card';
 import { useRecentListings } from './api/get-recent-listings';
 
 const GRID = 'grid grid-cols-2 gap-4 md:grid-cols-4';
@@ -27,9 +32,13 @@ export function RecentAdditions() {
       </div>
       {listings ? (
         <ul className={GRID}>
-          {listings.map((listing) => (
+          {listings.map((listing, i) => (
             <li key={listing._id} className="flex">
-              <ListingCard listing={listing} sizes={COVER_SIZES} />
+              <ListingCard
+                listing={listing}
+                sizes={COVER_SIZES}
+                isFirstScreen={i < FIRST_SCREEN_CARDS}
+              />
             </li>
           ))}
         </ul>

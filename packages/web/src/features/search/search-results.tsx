@@ -2,8 +2,14 @@ import { PAGE_SIZE } from '@campus-books/common/constants';
 import { Button } from '../../components/ui/button';
 import { ButtonLink } from '../../components/ui/button-link';
 import { paths } from '../../config/paths';
-import { activeFilterChips, resultCountText, type SearchFilters } from './search-filters';
-import { ListingCard, ListingGridSkeleton, PHONE_CARD_SIZES } from '../../components/listing-card';
+import { activeFilterChips } from './active-filter-chips';
+import { resultCountText, type SearchFilters } from './search-filters';
+import {
+  FIRST_SCREEN_CARDS,
+  ListingCard,
+  ListingGridSkeleton,
+  PHONE_CARD_SIZES,
+} from '../../components/listing-card';
 import { useSearchListings } from './api/search-listings';
 import { NotifyMeButton } from '../../components/notify-me-button';
 import type { AlertBody } from '../../api/alerts-api';
@@ -106,7 +112,11 @@ export function SearchResults({
             key={listing._id}
             className={`flex ${trailingCardClass(i, listings.length, hasNextPage)}`}
           >
-            <ListingCard listing={listing} sizes={COVER_SIZES} />
+            <ListingCard
+              listing={listing}
+              sizes={COVER_SIZES}
+              isFirstScreen={i < FIRST_SCREEN_CARDS}
+            />
           </li>
         ))}
       </ul>
