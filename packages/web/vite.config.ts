@@ -57,5 +57,7 @@ export default defineConfig({
     proxy: { '/api': 'http://localhost:3000' },
   },
   // The manifest maps each page's source to its chunk: the server preloads a landing page's code.
-  build: { outDir: 'dist', sourcemap: false, manifest: true },
+  // No modulepreload polyfill in the entry script: every browser the app supports preloads modules
+  // itself (one without would only fetch a chunk when it is imported).
+  build: { outDir: 'dist', sourcemap: false, manifest: true, modulePreload: { polyfill: false } },
 });

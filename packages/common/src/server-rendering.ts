@@ -54,12 +54,27 @@ export interface RenderedPage {
   stateJson: string;
   /** 404 for a listing that does not exist, else 200. */
   status: number;
-  /** The page's own code (sources, as the build manifest names them), for the browser to preload. */
+  /**
+   * The code the page hydrates with: the app's and the page's own (sources, as the build manifest
+   * names them), for the browser to load once the first screen is painted.
+   */
   modules: string[];
 }
 
 /** The id of the <script type="application/json"> a server-rendered page carries its state in. */
 export const SSR_STATE_ELEMENT_ID = 'ssr-state';
+
+/**
+ * The id of the <script type="application/json"> holding the addresses of the code a server-rendered
+ * page hydrates with (a JSON array): the page's small entry script fetches them after the first paint.
+ */
+export const PAGE_MODULES_ELEMENT_ID = 'page-modules';
+
+/** The event the web app sends on `window` once it has hydrated a server-rendered page. */
+export const APP_HYDRATED_EVENT = 'campus-books:hydrated';
+
+/** The web app's code past its entry script (the build manifest's name for it). */
+export const APP_START_MODULE = 'src/app/start.tsx';
 
 /** The module the web app's server build exports (packages/web/src/entry-server.tsx). */
 export interface ServerRenderer {

@@ -70,6 +70,16 @@ test.describe('with JavaScript off', () => {
     });
   }
 
+  test('the search box takes a student to the results', async ({ page, listing }) => {
+    await page.goto('/');
+    await page.getByRole('search', { name: 'Books' }).getByRole('searchbox').fill(listing.name);
+    await page.getByRole('search', { name: 'Books' }).getByRole('button').click();
+    await expect(page).toHaveURL(
+      /\/search\?searchTerm=rendered\+geology\+[a-z0-9]+&status=active_or_none$/,
+    );
+    await expect(page.getByRole('main').getByText(listing.name).first()).toBeVisible();
+  });
+
   test('a listing that does not exist answers 404 with the not-found page', async ({ page }) => {
     const response = await page.goto('/listing/00000000-0000-4000-8000-000000000000');
     expect(response?.status()).toBe(404);
@@ -87,6 +97,9 @@ test.describe('with JavaScript off', () => {
     expect(html.match(/<title>/g)).toHaveLength(1);
     expect(head).toMatch(/<title>Rendered Geology [^<]* \| Campus Books<\/title>/i);
     expect(html).toMatch(/<script type="application\/json" id="ssr-state">\{/);
+    // The code it hydrates with is listed, as JSON too, not preloaded by the head.
+    expect(html).toMatch(/<script type="application\/json" id="page-modules">\["\/assets\/start-/);
+    expect(head).not.toContain('modulepreload');
     // No inline script at all: the page's Content-Security-Policy allows none.
     expect(html.match(/<script(?![^>]*type="application\/json")(?![^>]*\bsrc=)[^>]*>/g)).toBeNull();
   });
@@ -115,6 +128,58 @@ test.describe('hydration', () => {
       expect(calls.filter((call) => call.startsWith('/api/course/'))).toEqual([]);
     });
   }
+
+  test("the app's code is fetched once the first screen is shown, not beside it", async ({
+    page,
+    listing,
+  }) => {
+    await page.goto(`/listing/${listing._id}`);
+    await page.waitForLoadState('networkidle');
+    const timing = await page.evaluate(() => {
+      const [navigation] = performance.getEntriesByType(
+        'navigation',
+      ) as PerformanceNavigationTiming[];
+      const app = performance
+        .getEntriesByType('resource')
+        .find((entry) => /\/assets\/start-[^/]+\.js$/.test(entry.name));
+      const paint = performance.getEntriesByName('first-contentful-paint')[0];
+      return { load: navigation!.loadEventStart, paint: paint?.startTime, app: app?.startTime };
+    });
+    expect(timing.app).toBeGreaterThanOrEqual(timing.load);
+    expect(timing.app).toBeGreaterThanOrEqual(timing.paint!);
+  });
+
+  test('a tap, a tick and typing before the app has taken the page over are given to it, not lost', async ({
+    page,
+    listing,
+  }) => {
+    // The app's code is held back until the student has tapped (and typed) on the rendered page.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/start-[^/]+\.js$/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto(`/search?searchTerm=${encodeURIComponent(listing.name)}&status=active_or_none`);
+    const filters = page.getByRole('form', { name: 'Filters' });
+    const toggle = page.getByRole('button', { name: 'Search filters' });
+    if (await toggle.isVisible()) {
+      // A phone: the filters open from a button, which only the app can act on.
+      await toggle.click();
+      await expect(filters).toBeHidden();
+      release();
+      await expect(filters).toBeVisible();
+      return;
+    }
+    await filters.getByLabel('Max price ($)').fill('30');
+    await filters.getByRole('group', { name: 'Condition' }).getByLabel('New').check();
+    await filters.getByRole('button', { name: 'Search', exact: true }).click();
+    expect(page.url()).not.toContain('maxPrice');
+    release();
+    await expect(page).toHaveURL(/[?&]maxPrice=30(&|$)/);
+    await expect(page).toHaveURL(/[?&]condition=mint(&|$)/);
+    await expect(page.getByRole('button', { name: 'Remove filter Up to $30' })).toBeVisible();
+  });
 
   test('a signed-in student sees their own header in the server-rendered page', async ({
     page,

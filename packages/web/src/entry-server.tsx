@@ -1,12 +1,13 @@
 // The web app's server build (docs/decisions/012-server-rendering.md): `vite build --ssr` turns this
 // into dist-ssr/entry-server.js, which the server imports to render the landing pages' first screen.
 import './zod-config';
-import type {
-  LandingPage,
-  LandingPageData,
-  RenderPageInput,
-  RenderedPage,
-  ServerRenderer,
+import {
+  APP_START_MODULE,
+  type LandingPage,
+  type LandingPageData,
+  type RenderPageInput,
+  type RenderedPage,
+  type ServerRenderer,
 } from '@campus-books/common/server-rendering';
 import { QueryClient } from '@tanstack/react-query';
 import { PassThrough } from 'node:stream';
@@ -114,7 +115,8 @@ function renderPage(input: RenderPageInput): Promise<RenderedPage> {
         onAllReady() {
           clearTimeout(timer);
           pipe(html);
-          const modules = input.page.kind === 'redirect' ? [] : [PAGE_MODULES[input.page.kind]];
+          const modules =
+            input.page.kind === 'redirect' ? [] : [APP_START_MODULE, PAGE_MODULES[input.page.kind]];
           resolve({ html, stateJson: scriptSafeJson(state), status, modules });
         },
         onShellError(error) {

@@ -1,18 +1,13 @@
-import './zod-config';
-import { startTransition } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router';
-import { AppProviders } from './app/app-providers';
+// The page's entry script, kept small: the styles, the service worker, and the app's code
+// (app/start.tsx), loaded at once for the app shell and after the first paint for a server-rendered
+// page (docs/decisions/012-server-rendering.md).
 import {
-  loadLandingPageCode,
-  matchLandingPage,
-  prefetchLandingData,
-} from './app/prefetch-landing-data';
-import { queryClient } from './app/query-client';
-import { AppRoutes } from './app/router';
-import { readSsrState, seedQueryClient } from './app/ssr-state';
-import { noteApiAnswer } from './lib/offline-status';
+  APP_HYDRATED_EVENT,
+  PAGE_MODULES_ELEMENT_ID,
+  SSR_STATE_ELEMENT_ID,
+} from '@campus-books/common/server-rendering';
 import './index.css';
+import { holdEarlyInput } from './lib/early-input';
 
 // The service worker (src/sw.ts) keeps the app and the listings seen for offline use; it is
 // registered once the page has loaded, so it never competes with the first paint.
@@ -22,49 +17,81 @@ if (import.meta.env.PROD && 'serviceWorker' in navigator) {
   });
 }
 
-const container = document.getElementById('root')!;
-const ssrState = readSsrState(document);
+/** The addresses of the code a server-rendered page hydrates with (the server lists them). */
+function pageModules(): string[] {
+  const text = document.getElementById(PAGE_MODULES_ELEMENT_ID)?.textContent;
+  try {
+    const list: unknown = text ? JSON.parse(text) : [];
+    return Array.isArray(list) ? list.filter((href) => typeof href === 'string') : [];
+  } catch {
+    return [];
+  }
+}
 
-if (ssrState) {
-  // A server-rendered page (docs/decisions/012): the answers it was rendered with go into the cache
-  // under the same keys, and its page's code is loaded first (the server preloads it), so hydration
-  // renders exactly the server's HTML in one pass and fetches nothing.
-  seedQueryClient(queryClient, ssrState.queries);
-  // A page the service worker kept, opened offline: the notice says it is what was seen last.
-  if (ssrState.offlineCopy) noteApiAnswer(true);
-  const page = matchLandingPage(window.location.pathname, window.location.search);
-  const pageCode = page ? loadLandingPageCode(page) : Promise.resolve();
-  // Hydrated in a transition: React works through the page in slices, yielding to the browser
-  // between them, instead of one long task that would hold up a phone's main thread.
-  void pageCode
-    .catch(() => undefined)
-    .then(() =>
-      startTransition(() => {
-        hydrateRoot(
-          container,
-          <AppProviders
-            queryClient={queryClient}
-            initialUser={ssrState.user}
-            renderedAt={ssrState.renderedAt}
-          >
-            <BrowserRouter>
-              <AppRoutes />
-            </BrowserRouter>
-          </AppProviders>,
-        );
-      }),
-    );
-} else {
-  prefetchLandingData(queryClient, window.location);
-  // A transition lets React render the first page in slices, yielding to the browser between them,
-  // rather than in one long task that would hold up a phone's main thread.
-  startTransition(() => {
-    createRoot(container).render(
-      <AppProviders queryClient={queryClient}>
-        <BrowserRouter>
-          <AppRoutes />
-        </BrowserRouter>
-      </AppProviders>,
-    );
+function startApp(onFailure?: () => void): void {
+  // The app's chunks and the page's own, side by side rather than one import after another.
+  for (const href of pageModules()) {
+    const link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.crossOrigin = '';
+    link.href = href;
+    document.head.append(link);
+  }
+  // Without its code (offline, and not kept by the service worker) the page stays as the server
+  // rendered it: readable, its links working.
+  import('./app/start').catch(() => onFailure?.());
+}
+
+/** Resolves after the browser has painted the next frame. */
+const nextPaint = () =>
+  new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+
+/**
+ * Resolves once the browser reports the page's first contentful paint (as shown on the screen,
+ * which can be a frame or more after the main thread painted it); at once where that is not reported.
+ */
+function firstContentfulPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    if (!PerformanceObserver.supportedEntryTypes?.includes('paint')) return resolve();
+    const observer = new PerformanceObserver((entries) => {
+      if (entries.getEntriesByName('first-contentful-paint').length === 0) return;
+      observer.disconnect();
+      resolve();
+    });
+    observer.observe({ type: 'paint', buffered: true });
   });
+}
+
+/** Resolves once the page has loaded and shown its text and the photos it fetched at once. */
+async function firstScreenPainted(): Promise<void> {
+  if (document.readyState !== 'complete') {
+    await new Promise((resolve) => window.addEventListener('load', resolve, { once: true }));
+  }
+  const firstScreenPhotos = [...document.images].filter((image) => image.loading !== 'lazy');
+  // A photo that failed to load is not waited for (decode() rejects).
+  await Promise.all(firstScreenPhotos.map((image) => image.decode().catch(() => undefined)));
+  await firstContentfulPaint();
+  // The photos decoded last are on the screen a frame or two after they are painted.
+  await nextPaint();
+  await nextPaint();
+}
+
+if (document.getElementById(SSR_STATE_ELEMENT_ID)) {
+  // A server-rendered page is readable, its links and search boxes working, before any script
+  // runs: its code is fetched once that first screen, photos included, is on the screen, so on a
+  // slow phone network it never competes with the page's own HTML, styles and photos for the
+  // connection. Never later than MAX_WAIT_MS, whatever a photo does; at once if the student taps or
+  // types first, which is held and given to the app once it has taken the page over.
+  const MAX_WAIT_MS = 3_000;
+  let started = false;
+  const startOnce = () => {
+    if (started) return;
+    started = true;
+    startApp(() => earlyInput.giveUp());
+  };
+  const earlyInput = holdEarlyInput(APP_HYDRATED_EVENT, startOnce);
+  void firstScreenPainted().then(startOnce);
+  setTimeout(startOnce, MAX_WAIT_MS);
+} else {
+  startApp();
 }

@@ -1,18 +1,14 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, createWebTestApp, TEST_ENGINE, type TestApp } from '../../test/helpers';
+import {
+  createUser,
+  createWebTestApp,
+  TEST_ENGINE,
+  TEST_WEB_SHELL,
+  type TestApp,
+} from '../../test/helpers';
 import { insertListings } from '../../test/listing-fixtures';
 import { rendered } from '../../test/support/stand-in-renderer';
-
-const SHELL = `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="UTF-8" />
-    <title>Campus Books</title>
-  </head>
-  <body><div id="root"></div></body>
-</html>
-`;
 
 const STAND_IN = fileURLToPath(new URL('../../test/support/stand-in-renderer.ts', import.meta.url));
 
@@ -29,7 +25,7 @@ describe(`server rendering of the landing pages (${TEST_ENGINE})`, () => {
   let hiddenId: string;
 
   beforeAll(async () => {
-    t = await createWebTestApp({ 'index.html': SHELL }, {}, { webServerEntry: STAND_IN });
+    t = await createWebTestApp({ 'index.html': TEST_WEB_SHELL }, {}, { webServerEntry: STAND_IN });
     seller = await createUser(t);
     const ids = await insertListings(t, seller.id, [
       { name: 'rendered calculus', subject: 'ECON', courseNumber: '101', regularPrice: 25 },
@@ -149,7 +145,7 @@ describe(`server rendering of the landing pages (${TEST_ENGINE})`, () => {
       const response = await t.app.inject(request);
       expect(response.statusCode, request.url).toBe(200);
       expect(response.headers['cache-control'], request.url).toBe('no-cache');
-      if (request.method === 'GET') expect(response.body).toBe(SHELL);
+      if (request.method === 'GET') expect(response.body).toBe(TEST_WEB_SHELL);
     }
   });
 

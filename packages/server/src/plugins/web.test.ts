@@ -1,21 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, createWebTestApp, TEST_ENGINE, type TestApp } from '../../test/helpers';
+import {
+  createUser,
+  createWebTestApp,
+  TEST_ENGINE,
+  TEST_WEB_SHELL,
+  type TestApp,
+} from '../../test/helpers';
 import { insertListings } from '../../test/listing-fixtures';
-
-const SHELL = `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="UTF-8" />
-    <title>Campus Books</title>
-  </head>
-  <body><div id="root"></div></body>
-</html>
-`;
 
 /** The real app serving a small built web app from a temporary folder. */
 function createWebApp(): Promise<TestApp> {
   return createWebTestApp(
-    { 'index.html': SHELL, 'assets/app-1234.js': 'console.log(1)' },
+    { 'index.html': TEST_WEB_SHELL, 'assets/app-1234.js': 'console.log(1)' },
     { PUBLIC_URL: 'https://books.example.edu' },
   );
 }
@@ -107,12 +103,12 @@ describe(`web shell: Open Graph tags on /listing/{id} (${TEST_ENGINE})`, () => {
     for (const id of ['0c2f6f4e-5b0a-4b7e-8f3a-9d1e2c3b4a59', 'not-an-id']) {
       const res = await t.app.inject(`/listing/${id}`);
       expect(res.statusCode).toBe(200);
-      expect(res.body).toBe(SHELL);
+      expect(res.body).toBe(TEST_WEB_SHELL);
     }
   });
 
   it('keeps serving the shell, the assets and API errors as before', async () => {
-    expect((await t.app.inject('/search?searchTerm=x')).body).toBe(SHELL);
+    expect((await t.app.inject('/search?searchTerm=x')).body).toBe(TEST_WEB_SHELL);
     expect((await t.app.inject('/assets/app-1234.js')).body).toBe('console.log(1)');
     const api = await t.app.inject('/api/nope');
     expect(api.statusCode).toBe(404);

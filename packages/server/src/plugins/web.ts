@@ -2,6 +2,8 @@ import type { CurrentUser } from '@campus-books/common/account.schemas';
 import type { Listing } from '@campus-books/common/listing.schemas';
 import { webPaths } from '@campus-books/common/paths';
 import {
+  APP_START_MODULE,
+  PAGE_MODULES_ELEMENT_ID,
   SSR_STATE_ELEMENT_ID,
   type LandingPage,
   type LandingPageData,
@@ -115,14 +117,14 @@ interface ManifestChunk {
 }
 
 /**
- * `<link rel="modulepreload">` tags for a page's own code and the chunks it imports, from the client
- * build's manifest (dist/.vite/manifest.json), leaving out what the shell already loads.
+ * The addresses of modules' chunks and the chunks they import, from the client build's manifest
+ * (dist/.vite/manifest.json), leaving out what the shell already loads.
  */
-export function modulePreloads(
+export function moduleAddresses(
   manifest: Record<string, ManifestChunk>,
   modules: string[],
   shell: string,
-): string {
+): string[] {
   const files = new Set<string>();
   const visit = (key: string) => {
     const chunk = manifest[key];
@@ -131,9 +133,13 @@ export function modulePreloads(
     for (const imported of chunk.imports ?? []) visit(imported);
   };
   modules.forEach(visit);
-  return [...files]
-    .filter((file) => !shell.includes(`/${file}"`))
-    .map((file) => `<link rel="modulepreload" crossorigin href="/${escapeHtml(file)}">`)
+  return [...files].filter((file) => !shell.includes(`/${file}"`)).map((file) => `/${file}`);
+}
+
+/** `<link rel="modulepreload">` tags for those addresses. */
+function modulePreloadLinks(addresses: string[]): string {
+  return addresses
+    .map((href) => `<link rel="modulepreload" crossorigin href="${escapeHtml(href)}">`)
     .join('');
 }
 
@@ -170,12 +176,18 @@ export default fp(
 
     await app.register(webAssetsPlugin, { distDir });
 
+    const manifest = readManifest(distDir);
+    // The app shell renders in the browser: the app's code past the small entry script is wanted at
+    // once, so its head preloads it. (A server-rendered page fetches it after its first paint.)
+    const appPreloads = modulePreloadLinks(
+      moduleAddresses(manifest, [APP_START_MODULE], indexHtml),
+    );
     const sendShell = (reply: FastifyReply, html: string) =>
       reply
         .header('Cache-Control', 'no-cache')
         .header('X-Content-Type-Options', 'nosniff')
         .type('text/html; charset=utf-8')
-        .send(html);
+        .send(appPreloads ? html.replace(/<\/head>/i, () => `${appPreloads}</head>`) : html);
     app.decorate('renderAppShell', async (_request: FastifyRequest, reply: FastifyReply) =>
       sendShell(reply, indexHtml),
     );
@@ -184,7 +196,6 @@ export default fp(
     // Beside the built web app's folder; a test's own folder renders nothing unless it names an entry.
     const entry = ssr?.entry ?? (options.distDir ? undefined : DEFAULT_SSR_ENTRY);
     const renderer = entry ? await loadRenderer(entry) : null;
-    const manifest = renderer ? readManifest(distDir) : {};
     if (ssr && options.distDir === undefined && !renderer) {
       app.log.warn(
         'The web app has no server build (run npm run build): pages render in the browser',
@@ -258,7 +269,7 @@ export default fp(
         return sendShell(reply, shell);
       }
       const { html, stateJson } = rendered;
-      const preloads = modulePreloads(manifest, rendered.modules, shell);
+      const pageModules = moduleAddresses(manifest, rendered.modules, shell);
       async function* document() {
         // React writes the page's <title> and preloads first; they belong in the <head>.
         let start = '';
@@ -270,12 +281,14 @@ export default fp(
           start += typeof next.value === 'string' ? next.value : decoder.decode(next.value);
         }
         const { head, body } = splitPreamble(start);
-        yield withHoisted(parts!.before, head + preloads);
+        yield withHoisted(parts!.before, head);
         yield body;
         for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
           yield next.value;
         }
         yield `</div><script type="application/json" id="${SSR_STATE_ELEMENT_ID}">${stateJson}</script>`;
+        // JSON of hashed asset paths: nothing in it can end the element.
+        yield `<script type="application/json" id="${PAGE_MODULES_ELEMENT_ID}">${JSON.stringify(pageModules)}</script>`;
         yield parts!.after.slice('</div>'.length);
       }
       return (

@@ -5,6 +5,7 @@ import { Header } from '../components/layout/header';
 import { OfflineNotice } from '../components/layout/offline-notice';
 import { Loading } from '../components/ui/spinner';
 import { RenderClock } from '../lib/render-clock';
+import { HydratedSignal } from './hydrated-signal';
 import { RouteErrorBoundary } from './route-error-boundary';
 import { ScrollToTop } from './scroll-to-top';
 
@@ -35,6 +36,7 @@ export function RootLayout() {
             <RenderClock>
               <Outlet />
             </RenderClock>
+            <HydratedSignal />
           </Suspense>
         </RouteErrorBoundary>
       </main>

@@ -26,6 +26,8 @@ export function HeaderSearch({ className }: { className?: string }) {
     <form
       role="search"
       aria-label="Site"
+      // Before the app's code has run (or without it) the browser submits the form itself.
+      action={paths.search}
       onSubmit={onSubmit}
       className={`flex items-center ${className ?? ''}`}
     >

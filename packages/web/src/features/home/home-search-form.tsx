@@ -21,6 +21,8 @@ export function HomeSearchForm() {
     <form
       role="search"
       aria-label="Books"
+      // Before the app's code has run (or without it) the browser submits the form itself.
+      action={paths.search}
       onSubmit={onSubmit}
       className="mx-auto flex w-full max-w-xl overflow-hidden rounded-xl bg-white shadow-lg ring-1 ring-slate-300"
     >

@@ -1,0 +1,63 @@
+// The app itself: main.tsx (the page's entry script) loads it. A server-rendered page is hydrated
+// from the state it carries; any other page is rendered here.
+import '../zod-config';
+import { startTransition } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { BrowserRouter } from 'react-router';
+import { AppProviders } from './app-providers';
+import {
+  loadLandingPageCode,
+  matchLandingPage,
+  prefetchLandingData,
+} from './prefetch-landing-data';
+import { queryClient } from './query-client';
+import { AppRoutes } from './router';
+import { readSsrState, seedQueryClient } from './ssr-state';
+import { noteApiAnswer } from '../lib/offline-status';
+
+const container = document.getElementById('root')!;
+const ssrState = readSsrState(document);
+
+if (ssrState) {
+  // A server-rendered page (docs/decisions/012): the answers it was rendered with go into the cache
+  // under the same keys, and its page's code is loaded first (main.tsx preloads it), so hydration
+  // renders exactly the server's HTML in one pass and fetches nothing.
+  seedQueryClient(queryClient, ssrState.queries);
+  // A page the service worker kept, opened offline: the notice says it is what was seen last.
+  if (ssrState.offlineCopy) noteApiAnswer(true);
+  const page = matchLandingPage(window.location.pathname, window.location.search);
+  const pageCode = page ? loadLandingPageCode(page) : Promise.resolve();
+  // Hydrated in a transition: React works through the page in slices, yielding to the browser
+  // between them, instead of one long task that would hold up a phone's main thread.
+  void pageCode
+    .catch(() => undefined)
+    .then(() =>
+      startTransition(() => {
+        hydrateRoot(
+          container,
+          <AppProviders
+            queryClient={queryClient}
+            initialUser={ssrState.user}
+            renderedAt={ssrState.renderedAt}
+          >
+            <BrowserRouter>
+              <AppRoutes />
+            </BrowserRouter>
+          </AppProviders>,
+        );
+      }),
+    );
+} else {
+  prefetchLandingData(queryClient, window.location);
+  // A transition lets React render the first page in slices, yielding to the browser between them,
+  // rather than in one long task that would hold up a phone's main thread.
+  startTransition(() => {
+    createRoot(container).render(
+      <AppProviders queryClient={queryClient}>
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
+      </AppProviders>,
+    );
+  });
+}
