@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 /**
@@ -30,6 +31,10 @@ const serverProject = (engine: 'pglite' | 'postgres'): TestProjectInlineConfigur
 
 export default defineConfig({
   test: {
+    // Vitest's default is one worker less than the cores: a single one on a 2-core machine. The
+    // server's tests mostly wait on a database, a child server or HTTP, so two files run at a time
+    // on two cores (the whole run, both engines: 6.3 min for 9.6 min of test time).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     reporters: process.env.CI ? ['default', 'json'] : ['default'],
     outputFile: { json: '.tmp/vitest.json' },
     projects: [
