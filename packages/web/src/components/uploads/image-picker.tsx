@@ -48,19 +48,27 @@ export function ImagePicker({
   const [files, setFiles] = useState<File[]>([]);
   const [pickError, setPickError] = useState<string | null>(null);
 
-  // The latest list, also between renders: several uploads may finish in the same tick.
-  const valueRef = useRef(value);
-  useEffect(() => {
-    valueRef.current = value;
-  }, [value]);
   // Uploads finish in any order; keep the order the files were picked in, so the cover is the first.
   const pickOrders = useRef(new Map<string, number>());
+  const inPickOrder = (list: string[], url: string) => {
+    const order = pickOrders.current.get(url) ?? 0;
+    const later = list.findIndex((u) => (pickOrders.current.get(u) ?? 0) > order);
+    return later === -1 ? [...list, url] : [...list.slice(0, later), url, ...list.slice(later)];
+  };
+  // The latest list, also between renders: several uploads may finish before the form renders
+  // again. A render may still bring a list older than the one last sent (without an image that
+  // finished since): the images sent but not yet seen in `value` are kept, or a third upload
+  // finishing then would replace the second.
+  const valueRef = useRef(value);
+  const unseen = useRef(new Set<string>());
+  useEffect(() => {
+    for (const url of value) unseen.current.delete(url);
+    valueRef.current = [...unseen.current].reduce(inPickOrder, value);
+  }, [value]);
   const uploads = useImageUploads((url, pickOrder) => {
     pickOrders.current.set(url, pickOrder);
-    const list = valueRef.current;
-    const later = list.findIndex((u) => (pickOrders.current.get(u) ?? 0) > pickOrder);
-    const next =
-      later === -1 ? [...list, url] : [...list.slice(0, later), url, ...list.slice(later)];
+    unseen.current.add(url);
+    const next = inPickOrder(valueRef.current, url);
     valueRef.current = next;
     onChange(next);
   });
