@@ -247,17 +247,23 @@ test("a new version's shell and worker are used on the next visit", async ({ pag
   await expect(page.locator('meta[name="campus-books-build"]')).toHaveCount(1);
 
   // A new worker: found on the next check (sw.js is never cached), it takes over without a prompt
-  // or a waiting tab (skipWaiting + clientsClaim), with the new shell in its precache.
+  // or a waiting tab (skipWaiting + clientsClaim), with the new shell in its precache. The browser
+  // lets it take over only once the old one has no request in hand (a page still loading its
+  // photos or code can hold it for seconds on a busy machine), so the page is let go quiet first.
+  await page.waitForLoadState('networkidle');
   const undo = deployNextWorker();
   try {
     await page.evaluate(() => navigator.serviceWorker.getRegistration().then((r) => r?.update()));
     await expect
-      .poll(async () => ({
-        shells: await precachedShells(page),
-        waiting: await page.evaluate(async () =>
-          Boolean((await navigator.serviceWorker.getRegistration())?.waiting),
-        ),
-      }))
+      .poll(
+        async () => ({
+          shells: await precachedShells(page),
+          waiting: await page.evaluate(async () =>
+            Boolean((await navigator.serviceWorker.getRegistration())?.waiting),
+          ),
+        }),
+        { timeout: 30_000 },
+      )
       .toEqual({ shells: ['__WB_REVISION__=next-build'], waiting: false });
     expect(firstShell).not.toBe('__WB_REVISION__=next-build');
   } finally {
