@@ -76,6 +76,21 @@ export const APP_HYDRATED_EVENT = 'campus-books:hydrated';
 /** The web app's code past its entry script (the build manifest's name for it). */
 export const APP_START_MODULE = 'src/app/start.tsx';
 
+/**
+ * What the app shell (every page the server does not render) loads past its entry script, which its
+ * head preloads: the app, and the code that fetches a landing page's data side by side with its page
+ * code when the shell shows one (a server-rendered page brought its data and loads only the app).
+ */
+export const APP_SHELL_MODULES = [APP_START_MODULE, 'src/app/prefetch-landing-data.ts'];
+
+/** Each landing page's module (the build manifest's names for them). */
+export const LANDING_PAGE_MODULES: Record<Exclude<LandingPage['kind'], 'redirect'>, string> = {
+  home: 'src/features/home/home-page.tsx',
+  search: 'src/features/search/search-page.tsx',
+  listing: 'src/features/listings/listing-page.tsx',
+  course: 'src/features/courses/course-page.tsx',
+};
+
 /** The module the web app's server build exports (packages/web/src/entry-server.tsx). */
 export interface ServerRenderer {
   matchLandingPage(pathname: string, search: string): LandingPage | null;

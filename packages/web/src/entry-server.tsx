@@ -3,6 +3,7 @@
 import './zod-config';
 import {
   APP_START_MODULE,
+  LANDING_PAGE_MODULES,
   type LandingPage,
   type LandingPageData,
   type RenderPageInput,
@@ -22,14 +23,6 @@ import { recentListingsQueryOptions } from './features/home/api/get-recent-listi
 import { listingQueryOptions } from './features/listings/api/get-listing';
 import { searchListingsQueryOptions } from './features/search/api/search-listings';
 import { queryKeys } from './lib/query-keys';
-
-/** Each landing page's module, as the client build's manifest names it (preloaded by the server). */
-const PAGE_MODULES: Record<Exclude<LandingPage['kind'], 'redirect'>, string> = {
-  home: 'src/features/home/home-page.tsx',
-  search: 'src/features/search/search-page.tsx',
-  listing: 'src/features/listings/listing-page.tsx',
-  course: 'src/features/courses/course-page.tsx',
-};
 
 /** A render that has not finished by then (it never waits on the network) is given up. */
 const RENDER_TIMEOUT_MS = 10_000;
@@ -116,7 +109,9 @@ function renderPage(input: RenderPageInput): Promise<RenderedPage> {
           clearTimeout(timer);
           pipe(html);
           const modules =
-            input.page.kind === 'redirect' ? [] : [APP_START_MODULE, PAGE_MODULES[input.page.kind]];
+            input.page.kind === 'redirect'
+              ? []
+              : [APP_START_MODULE, LANDING_PAGE_MODULES[input.page.kind]];
           resolve({ html, stateJson: scriptSafeJson(state), status, modules });
         },
         onShellError(error) {

@@ -2,7 +2,7 @@ import type { CurrentUser } from '@campus-books/common/account.schemas';
 import type { Listing } from '@campus-books/common/listing.schemas';
 import { webPaths } from '@campus-books/common/paths';
 import {
-  APP_START_MODULE,
+  APP_SHELL_MODULES,
   PAGE_MODULES_ELEMENT_ID,
   SSR_STATE_ELEMENT_ID,
   type LandingPage,
@@ -179,9 +179,7 @@ export default fp(
     const manifest = readManifest(distDir);
     // The app shell renders in the browser: the app's code past the small entry script is wanted at
     // once, so its head preloads it. (A server-rendered page fetches it after its first paint.)
-    const appPreloads = modulePreloadLinks(
-      moduleAddresses(manifest, [APP_START_MODULE], indexHtml),
-    );
+    const appPreloads = modulePreloadLinks(moduleAddresses(manifest, APP_SHELL_MODULES, indexHtml));
     const sendShell = (reply: FastifyReply, html: string) =>
       reply
         .header('Cache-Control', 'no-cache')

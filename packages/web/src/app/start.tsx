@@ -5,11 +5,7 @@ import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { AppProviders } from './app-providers';
-import {
-  loadLandingPageCode,
-  matchLandingPage,
-  prefetchLandingData,
-} from './prefetch-landing-data';
+import { loadLandingPageCode, matchLandingRoute } from './landing-pages';
 import { queryClient } from './query-client';
 import { AppRoutes } from './router';
 import { readSsrState, seedQueryClient } from './ssr-state';
@@ -25,8 +21,8 @@ if (ssrState) {
   seedQueryClient(queryClient, ssrState.queries);
   // A page the service worker kept, opened offline: the notice says it is what was seen last.
   if (ssrState.offlineCopy) noteApiAnswer(true);
-  const page = matchLandingPage(window.location.pathname, window.location.search);
-  const pageCode = page ? loadLandingPageCode(page) : Promise.resolve();
+  const route = matchLandingRoute(window.location.pathname);
+  const pageCode = route ? loadLandingPageCode(route.kind) : Promise.resolve();
   // Hydrated in a transition: React works through the page in slices, yielding to the browser
   // between them, instead of one long task that would hold up a phone's main thread.
   void pageCode
@@ -48,7 +44,10 @@ if (ssrState) {
       }),
     );
 } else {
-  prefetchLandingData(queryClient, window.location);
+  // Its own chunk, which the shell's head preloads: a server-rendered page has no use for it.
+  void import('./prefetch-landing-data').then(({ prefetchLandingData }) =>
+    prefetchLandingData(queryClient, window.location),
+  );
   // A transition lets React render the first page in slices, yielding to the browser between them,
   // rather than in one long task that would hold up a phone's main thread.
   startTransition(() => {
