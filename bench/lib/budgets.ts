@@ -134,8 +134,7 @@ export function checkBudgets(result: BenchResult): BudgetCheck[] {
         ),
   );
 
-  name =
-    "Main script (the app's chunk, /assets/start-*.js) ≥ 4,500 req/s (5× the 900 req/s before)";
+  name = "Main script (the app's chunk, /assets/app-*.js) ≥ 4,500 req/s (5× the 900 req/s before)";
   const scripts = result.runs.flatMap((r) =>
     r.rows.filter((row) => row.scenario === 'home-main-script').map((row) => ({ r, row })),
   );

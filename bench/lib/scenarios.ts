@@ -103,7 +103,7 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'home-main-script',
     group: 'static',
-    description: "GET the home page's main script (the app's chunk, /assets/start-*.js)",
+    description: "GET the home page's main script (the app's chunk, /assets/app-*.js)",
     load: ({ mainScript }) => (mainScript ? { path: mainScript } : null),
   },
   {
@@ -117,9 +117,9 @@ export const SCENARIOS: Scenario[] = [
 export const SEARCH_SCENARIOS = SCENARIOS.filter((s) => s.group === 'search').map((s) => s.name);
 
 /**
- * The main script the home page loads, from the served HTML: the app's own chunk (the first of the
- * code the page lists to hydrate with, /assets/start-*.js, ~68 KB as sent), not the small entry
- * script that fetches it; the entry when the page lists none (a build without server rendering).
+ * The main script the home page loads: the largest of the code the page lists to hydrate with (the
+ * app's chunk, /assets/app-*.js, React and the app's core, ~100 KB gzipped), not the small entry script
+ * that fetches it; the entry when the page lists none (a build without server rendering).
  */
 export async function findMainScript(baseUrl: string): Promise<string | null> {
   const res = await fetch(`${baseUrl}/`);
@@ -128,6 +128,12 @@ export async function findMainScript(baseUrl: string): Promise<string | null> {
   const listed = /<script type="application\/json" id="page-modules">([^<]*)<\/script>/.exec(
     html,
   )?.[1];
-  const [appChunk] = listed ? (JSON.parse(listed) as string[]) : [];
-  return appChunk ?? /<script[^>]+type="module"[^>]+src="([^"]+)"/.exec(html)?.[1] ?? null;
+  const addresses = listed ? (JSON.parse(listed) as string[]) : [];
+  let largest: { address: string; bytes: number } | null = null;
+  for (const address of addresses) {
+    const script = await fetch(`${baseUrl}${address}`);
+    const bytes = (await script.arrayBuffer()).byteLength;
+    if (script.ok && (!largest || bytes > largest.bytes)) largest = { address, bytes };
+  }
+  return largest?.address ?? /<script[^>]+type="module"[^>]+src="([^"]+)"/.exec(html)?.[1] ?? null;
 }
