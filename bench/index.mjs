@@ -23,6 +23,13 @@ if (!isInstalled) {
   if (install.status !== 0) process.exit(install.status ?? 1);
 }
 
+if (spawnSync('wrk', ['--version']).error) {
+  console.log(
+    "[bench] wrk is not installed (Debian: apt-get install wrk): the main script's rate will be " +
+      'measured by autocannon, which cannot take in answers that large as fast, and not checked',
+  );
+}
+
 const canPin =
   spawnSync('taskset', ['-c', '0', 'true']).status === 0 &&
   Number(spawnSync('nproc').stdout?.toString().trim()) >= 2;

@@ -91,11 +91,12 @@ async function runScenarios(
       bytesPerResponse: r.bytesPerResponse,
       serverCpuMsPerRequest: r.requests > 0 ? cpuMs / r.requests : NaN,
       statusCodes: r.statusCodes,
+      generator: r.generator,
       loadAverage: os.loadavg()[0]!,
     };
     rows.push(row);
     log(
-      `  ${scenario.name.padEnd(18)} ${Math.round(row.requestsPerSecond).toString().padStart(6)} req/s  p50 ${row.p50.toFixed(1)} ms  p99 ${row.p99.toFixed(1)} ms  CPU ${row.serverCpuMsPerRequest.toFixed(2)} ms/req  errors ${row.errors}${row.errors ? ` ${JSON.stringify(row.statusCodes)}` : ''}  load ${row.loadAverage.toFixed(1)}  RSS ${Math.round(row.peakRssMb)} MB`,
+      `  ${scenario.name.padEnd(18)} ${Math.round(row.requestsPerSecond).toString().padStart(6)} req/s  p50 ${row.p50.toFixed(1)} ms  p99 ${row.p99.toFixed(1)} ms  CPU ${row.serverCpuMsPerRequest.toFixed(2)} ms/req  errors ${row.errors}${row.errors ? ` ${JSON.stringify(row.statusCodes)}` : ''}  load ${row.loadAverage.toFixed(1)}  RSS ${Math.round(row.peakRssMb)} MB${row.generator === 'autocannon' ? '' : `  (${row.generator})`}`,
     );
   }
   const hasMixed = mixed !== null && rows.some((r) => r.scenario === 'mixed');

@@ -1,5 +1,6 @@
 import type { SeedResult } from '../generate/seed';
 import type { FanOutResult } from './fanout';
+import type { LoadGenerator } from './load';
 import type { PageReport } from './lighthouse';
 import type { WriteCheck } from './mixed';
 import type { BenchOptions, Engine } from './options';
@@ -25,6 +26,8 @@ export interface ScenarioRow {
    */
   serverCpuMsPerRequest: number;
   statusCodes: Record<string, number>;
+  /** What produced the load (bench/lib/load.ts). */
+  generator: LoadGenerator;
   /** The machine's 1-minute load average at the end of the scenario: above 2 (cores) means shared CPU. */
   loadAverage: number;
 }

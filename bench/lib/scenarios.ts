@@ -104,7 +104,7 @@ export const SCENARIOS: Scenario[] = [
     name: 'home-main-script',
     group: 'static',
     description: "GET the home page's main script (the app's chunk, /assets/app-*.js)",
-    load: ({ mainScript }) => (mainScript ? { path: mainScript } : null),
+    load: ({ mainScript }) => (mainScript ? { path: mainScript, generator: 'wrk' } : null),
   },
   {
     name: 'mixed',
