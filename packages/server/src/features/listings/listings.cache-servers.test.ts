@@ -1,3 +1,4 @@
+import { TOTAL_COUNT_HEADER } from '@campus-books/common/constants';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, TEST_ENGINE, type TestApp, type TestUser } from '../../../test/helpers';
 import { createListingAs, listingBody } from '../../../test/listing-fixtures';
@@ -54,5 +55,24 @@ describe(`search on another server right after a write (${TEST_ENGINE})`, () => 
       if ((await namesOn(b, word)).join() !== name) stale += 1;
     }
     expect(stale).toBe(0);
+  });
+
+  it('counts a listing created through A in the total of a search B has just counted', async () => {
+    const word = Array.from({ length: 10 }, () => letters[Math.floor(Math.random() * 26)]).join('');
+    const totalOn = async (t: TestApp, startIndex = 0) => {
+      const res = await t.app.inject(
+        `/api/listing/get?searchTerm=${word}&startIndex=${startIndex}`,
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      return Number(res.headers[TOTAL_COUNT_HEADER.toLowerCase()]);
+    };
+    expect(await totalOn(b)).toBe(0);
+    for (let created = 1; created <= 3; created += 1) {
+      await createListingAs(a, seller, { name: `Physical Chemistry ${word}` });
+      // B counted (and kept) the total just before; A acknowledged the write: B counts it now,
+      // on the first page and past it.
+      expect(await totalOn(b)).toBe(created);
+      expect(await totalOn(b, 9)).toBe(created);
+    }
   });
 });

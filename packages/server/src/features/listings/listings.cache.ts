@@ -10,6 +10,8 @@ declare module 'fastify' {
     listingCaches: {
       /** What the vocabulary says about a search term (both engines). */
       terms: WriteInvalidatedCache<TermResolution>;
+      /** A search's total (both engines): counting is the costly part of a common word's search. */
+      totals: WriteInvalidatedCache<number>;
       /** Whole search answers (the page and its total), on the embedded engine only (null on PostgreSQL). */
       searches: WriteInvalidatedCache<SearchPage> | null;
       /**
@@ -17,7 +19,7 @@ declare module 'fastify' {
        * changed the catalogue since they were filled (one SELECT of one row).
        */
       ensureFresh(): Promise<void>;
-      /** Empties both caches. */
+      /** Empties every cache. */
       invalidate(): void;
     };
   }
@@ -27,6 +29,8 @@ declare module 'fastify' {
  * What a search can reuse, and when it must not.
  *
  * - What the vocabulary says about a search term: on both engines, for a minute.
+ * - A search's total: on both engines, for ten minutes. Counting is most of the database's work for a
+ *   search many listings match (docs/performance.md), and the total depends on the catalogue only.
  * - Whole search answers: only on the embedded engine, where PGlite runs every query on the server's
  *   one thread, so the repeated searches (the home page's, a popular title) are the ones worth not
  *   running again. On PostgreSQL the database is fast.
@@ -47,6 +51,7 @@ declare module 'fastify' {
 export default fp(
   async function listingCachesPlugin(app: FastifyInstance) {
     const terms = new WriteInvalidatedCache<TermResolution>({ maxEntries: 2_000, ttlMs: 60_000 });
+    const totals = new WriteInvalidatedCache<number>({ maxEntries: 2_000, ttlMs: 10 * 60_000 });
     const searches =
       app.database.engine === 'pglite'
         ? new WriteInvalidatedCache<SearchPage>({ maxEntries: 500, ttlMs: 10 * 60_000 })
@@ -55,6 +60,7 @@ export default fp(
     let seen = -1;
     const invalidate = () => {
       terms.invalidate();
+      totals.invalidate();
       searches?.invalidate();
     };
     const moved = (version: number) => {
@@ -72,7 +78,7 @@ export default fp(
             moved(Number(row?.version ?? 0));
           }
         : async () => {};
-    app.decorate('listingCaches', { terms, searches, ensureFresh, invalidate });
+    app.decorate('listingCaches', { terms, totals, searches, ensureFresh, invalidate });
 
     app.addHook('onSend', async (request) => {
       if (request.method !== 'GET' && request.method !== 'HEAD') invalidate();

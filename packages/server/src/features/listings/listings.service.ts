@@ -19,7 +19,6 @@ import { claimImages, releaseImages } from '../images/images.service';
 import { enqueueListingEvent } from '../alerts/alerts.delivery';
 import { searchListings as searchListingPage, type SearchPage } from './listings.search';
 import { freshListing } from './listing-expiry';
-import { toIsbn13 } from '@campus-books/common/isbn';
 import { isModerator } from '../moderation/moderators';
 
 export const LISTING_NOT_FOUND = 'Listing not found';
@@ -170,11 +169,9 @@ export async function searchListings(
   query: ListingSearchQuery,
 ): Promise<SearchPage> {
   const caches = app.listingCaches;
-  // Only a search that may answer from a cache checks that it is fresh (on PostgreSQL the vocabulary
-  // cache serves terms; the home page's search without one asks the database anyway, and so does an
-  // ISBN, which is never looked up in the vocabulary: exactMatchOf).
-  const term = query.searchTerm?.trim();
-  if (caches.searches || (term && !toIsbn13(term))) await caches.ensureFresh();
+  // Whole answers (the embedded engine) are checked fresh here; the search checks before it uses the
+  // vocabulary or the totals, which the home page's opening search and an ISBN's never do.
+  if (caches.searches) await caches.ensureFresh();
   const run = () => searchListingPage(app.database.db, query, caches);
   // The parsed query lists its keys in the schema's order, so equal searches give equal keys.
   return caches.searches ? caches.searches.getOrLoad(JSON.stringify(query), run) : run();
