@@ -49,6 +49,21 @@ describe(`the total of a search (${TEST_ENGINE})`, () => {
     expect((await search('courseNumber=999')).total).toBe('0');
   });
 
+  it('pages through every active listing in each order, with the total on every page', async () => {
+    for (const order of ['', 'order=asc', 'sort=regularPrice&order=asc', 'sort=regularPrice']) {
+      const all = await search(`${order}&limit=50`);
+      expect(all.names).toHaveLength(6);
+      for (const startIndex of [1, 2, 5]) {
+        const page = await search(`${order}&startIndex=${startIndex}&limit=2`);
+        expect(page, `${order} from ${startIndex}`).toEqual({
+          names: all.names.slice(startIndex, startIndex + 2),
+          total: '6',
+          capped: undefined,
+        });
+      }
+    }
+  });
+
   it('counts both tiers of a term search, a course code and an ISBN', async () => {
     // Best matches ('chemistry' exactly) and the others make one total.
     const term = await search('searchTerm=chemistry&limit=2');

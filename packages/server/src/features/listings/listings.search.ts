@@ -366,6 +366,32 @@ function firstPage(db: Db, query: ListingSearchQuery, limit: number) {
   return statement.execute({ limit });
 }
 
+/**
+ * A later page of the unfiltered search (a student paging through everything for sale), as the first
+ * page is: one prepared statement per order, the page's ids walked on the index (see pageOf) and the
+ * count of active listings beside them. Its only values are the page's place and size.
+ */
+function laterPage(db: Db, query: ListingSearchQuery, offset: number, limit: number) {
+  const name = `listings_later_page_counted_${query.sort ?? 'createdAt'}_${query.order ?? 'desc'}`;
+  const active = eq(listings.status, 'active');
+  const statement = preparedOnce(db, name, (n) => {
+    const ids = db
+      .select({ id: listings.id })
+      .from(listings)
+      .where(active)
+      .orderBy(...orderOf(query))
+      .offset(sql.placeholder('offset'))
+      .limit(sql.placeholder('limit'));
+    return db
+      .select(pageFields(active))
+      .from(listings)
+      .where(inArray(listings.id, ids))
+      .orderBy(...orderOf(query))
+      .prepare(n);
+  });
+  return statement.execute({ offset, limit });
+}
+
 /** One page of a group with the capped count of `all` (see totalOf). */
 async function pageWithTotal(
   db: Db,
@@ -426,10 +452,13 @@ export async function searchListings(
   const offset = query.startIndex ?? 0;
   const limit = query.limit ?? DEFAULT_SEARCH_LIMIT;
   const unfiltered = filtersOf(query).length === 1 && !query.searchTerm?.trim();
-  if (unfiltered && offset === 0) {
-    // No row: no active listing at all.
-    const { rows, counted } = splitTotal(await firstPage(db, query, limit));
-    return { rows, ...cappedTotal(counted ?? 0) };
+  if (unfiltered) {
+    const { rows, counted } = splitTotal(
+      offset === 0 ? await firstPage(db, query, limit) : await laterPage(db, query, offset, limit),
+    );
+    // No row: no active listing at all, or a page past the last one (counted apart).
+    if (counted !== null || offset === 0) return { rows, ...cappedTotal(counted ?? 0) };
+    return { rows, ...cappedTotal(await countMatches(db, eq(listings.status, 'active'))) };
   }
   const isbn = toIsbn13(query.searchTerm?.trim() ?? '');
   if (isbn && offset === 0 && filtersOf(query).length === 1 && !query.sort) {
