@@ -19,6 +19,9 @@ test('a forgotten password is reset from the mail and other sessions end', async
   await test.step('ask for a reset link', async () => {
     await page.goto('/sign-in');
     await page.getByRole('link', { name: 'Forgot Password?' }).click();
+    // The sign-in page has an 'Email address' too, and stays on the screen until the next page's code
+    // has loaded (the router's transition): the field is filled once the page is the right one.
+    await expect(page.getByRole('heading', { name: 'Forgot Password' })).toBeVisible();
     await page.getByLabel('Email address').fill(user.email);
     await page.getByRole('button', { name: 'Send Password' }).click();
     await expect(page.getByText('Password has been sent to your email')).toBeVisible();
