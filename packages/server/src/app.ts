@@ -1,6 +1,10 @@
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
 import type { Config } from './config/config';
 import type { Database } from './db/database';
 import adminRoutes from './features/admin/admin.routes';
@@ -29,7 +33,6 @@ import uploadRoutes from './features/uploads/uploads.routes';
 import { findSavedListings } from './features/saved/saved.repository';
 import savedRoutes from './features/saved/saved.routes';
 import { toCurrentUser } from './features/accounts/current-user';
-import { answerSerializerCompiler } from './lib/answer-serializers';
 import apiDocsPlugin from './plugins/api-docs';
 import compressionPlugin from './plugins/compression';
 import databasePlugin from './plugins/database';
@@ -78,7 +81,7 @@ type CompilersFactory = NonNullable<
  */
 const zodCompilers = {
   buildValidator: () => validatorCompiler,
-  buildSerializer: () => answerSerializerCompiler,
+  buildSerializer: () => serializerCompiler,
 } as unknown as CompilersFactory;
 
 /** The whole server as one Fastify instance, testable with `app.inject` and no port. */
@@ -94,7 +97,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(answerSerializerCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   // JSON only: an HTML form post (urlencoded, multipart, text/plain) gets 415 and changes nothing.
   app.removeContentTypeParser('text/plain');
 

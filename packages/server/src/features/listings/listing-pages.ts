@@ -3,7 +3,9 @@ import { listingSearchSchema, type Listing } from '@campus-books/common/listing.
 import type { LandingPage, LandingPageData } from '@campus-books/common/server-rendering';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors';
+import { jsonArray } from './listing-json';
 import { toListing } from './listing.serializer';
+import type { SearchPage } from './listings.search';
 import { getVisibleListing, searchListings } from './listings.service';
 
 // The data of the server-rendered listing pages (docs/decisions/012): the same service calls and the
@@ -14,6 +16,10 @@ import { getVisibleListing, searchListings } from './listings.service';
 function asAnswered<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
+
+/** A search page's listings as the API answers them (their JSON is written by the database). */
+const listingsOf = (page: SearchPage): Listing[] =>
+  JSON.parse(jsonArray(page.listings)) as Listing[];
 
 /** A search the API would answer, for its first page; null when the API would refuse the query. */
 async function firstSearchPage(app: FastifyInstance, query: Record<string, string>) {
@@ -30,7 +36,7 @@ async function firstSearchPage(app: FastifyInstance, query: Record<string, strin
 export async function homePageData(app: FastifyInstance): Promise<LandingPageData> {
   const query = listingSearchSchema.parse({ type: 'sale', limit: String(HOME_RECENT_COUNT) });
   const page = await searchListings(app, query);
-  return { kind: 'home', recent: asAnswered(page.rows.map(toListing)) };
+  return { kind: 'home', recent: listingsOf(page) };
 }
 
 /** `/search?…`: the first page of results and the total the X-Total-Count headers carry. */
@@ -43,7 +49,7 @@ export async function searchPageData(
   return {
     kind: 'search',
     firstPage: {
-      listings: asAnswered(results.rows.map(toListing)),
+      listings: listingsOf(results),
       total: results.total,
       isTotalCapped: results.isTotalCapped,
     },

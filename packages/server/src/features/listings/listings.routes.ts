@@ -9,9 +9,10 @@ import {
   listingSearchSchema,
   listingUpdateSchema,
 } from '@campus-books/common/listing.schemas';
-import { serializedByFields } from '../../lib/answer-serializers';
+import { sendJsonText } from '../../lib/json-text';
 import { currentUser } from '../../plugins/sessions';
 import { idempotencyKeyOf } from './idempotency-key';
+import { jsonArray } from './listing-json';
 import { toListing } from './listing.serializer';
 import { findListingByIdempotencyKey } from './listings.repository';
 import {
@@ -27,8 +28,6 @@ import {
 
 const idParams = z.object({ id: z.string() });
 
-/** The search's answer, the most frequent one: serialized by its field list (lib/answer-serializers). */
-const listingsAnswer = serializedByFields(z.array(listingSchema), listingSchema);
 const savedListingAnswer = listingSchema.extend({ success: z.literal(true) });
 const updatedListingAnswer = savedListingAnswer.extend({ message: z.string() });
 const ownerErrors = errorResponses({
@@ -49,14 +48,18 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
     {
       schema: {
         querystring: listingSearchSchema,
-        response: { 200: listingsAnswer, ...errorResponses({ 400: 'A parameter is not valid' }) },
+        response: {
+          200: z.array(listingSchema),
+          ...errorResponses({ 400: 'A parameter is not valid' }),
+        },
       },
     },
     async (request, reply) => {
       const page = await searchListings(app, request.query);
       void reply.header(TOTAL_COUNT_HEADER, String(page.total));
       if (page.isTotalCapped) void reply.header(TOTAL_COUNT_CAPPED_HEADER, 'true');
-      return page.rows.map(toListing);
+      // The listings' JSON is written by the database (listing-json.ts).
+      return sendJsonText(reply, jsonArray(page.listings));
     },
   );
 

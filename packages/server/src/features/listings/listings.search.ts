@@ -1,11 +1,10 @@
 import {
   and,
-  arrayContains,
   asc,
   count,
   desc,
   eq,
-  getTableColumns,
+  fillPlaceholders,
   inArray,
   lte,
   or,
@@ -20,9 +19,10 @@ import {
   type ListingSearchQuery,
 } from '@campus-books/common/listing.schemas';
 import type { Db } from '../../db/database';
-import { preparedOnce } from '../../db/prepared';
+import { preparedByShape, preparedOnce } from '../../db/prepared';
 import { rowsOf } from '../../db/rows';
-import { listings, listingWords, type ListingRow } from '../../db/schema';
+import { listings, listingWords } from '../../db/schema';
+import { listingJson } from './listing-json';
 import type { WriteInvalidatedCache } from './search-cache';
 
 /** Escapes LIKE's wildcards so a search for '%' or '_' matches those characters literally. */
@@ -99,12 +99,18 @@ async function resolveTerm(db: Db, term: string): Promise<TermResolution> {
   return { words: [...words.values()] };
 }
 
+/**
+ * A part of a search's SQL whose values are placeholders: it is built (by drizzle, the costly part of
+ * a search for the server) once per shape and kept (searchStatement), and each search fills it with
+ * its own values. `key` names the shape: equal keys build equal SQL.
+ */
+type Build = () => SQL;
+const p = (name: string) => sql.placeholder(name);
+
 const lowerName = sql`lower(${listings.name})`;
-const contains = (text: string) =>
-  sql`${lowerName} LIKE lower(${`%${escapeLike(text)}%`}) ESCAPE '\\'`;
+const contains: Build = () => sql`${lowerName} LIKE lower(${p('pattern')}) ESCAPE '\\'`;
 /** The words of the name (a stored generated column with the GIN index listings_name_words_idx). */
 const nameWords = listings.nameWords;
-const textArray = (values: string[]) => sql`ARRAY[${sql.join(values, sql`, `)}]::text[]`;
 
 /**
  * How a term matches a name, and which names match it best.
@@ -114,7 +120,8 @@ const textArray = (values: string[]) => sql`ARRAY[${sql.join(values, sql`, `)}]:
  * 'chemistry orgnic' finds 'Organic Chemistry', 'calc' finds both. The best matches hold every word
  * exactly (and the term as typed, if it has shorter words: 'calculus ii'). Both are array operators
  * on the GIN index of the names' words, whose statistics tell the planner how common a word is, so it
- * walks the date index for a common word and the GIN index for a rare one.
+ * walks the date index for a common word and the GIN index for a rare one (each statement is planned
+ * with its values: searchStatement).
  *
  * A term without such words ('%', 'c_p', 'ii') matches the names containing it as typed (LIKE, with
  * `%`, `_` and `\` as plain characters; the trigram index listings_name_trgm_idx serves it).
@@ -122,8 +129,10 @@ const textArray = (values: string[]) => sql`ARRAY[${sql.join(values, sql`, `)}]:
  * `matches` null: nothing can match. `best` null: nothing matches better than the rest.
  */
 export interface TermMatch {
-  matches: SQL | null;
-  best: SQL | null;
+  key: string;
+  values: Record<string, unknown>;
+  matches: Build | null;
+  best: Build | null;
 }
 
 export async function matchTerm(
@@ -135,32 +144,73 @@ export async function matchTerm(
   const { words } = await (caches.terms
     ? caches.terms.getOrLoad(key, () => resolveTerm(db, key))
     : resolveTerm(db, key));
-  if (words.length === 0) return { matches: contains(term), best: null };
+  if (words.length === 0) {
+    return {
+      key: 'contains',
+      values: { pattern: `%${escapeLike(term)}%` },
+      matches: contains,
+      best: null,
+    };
+  }
   const alternatives = words.map((w) => (w.exact ? [w.word, ...w.others] : w.others));
-  if (alternatives.some((a) => a.length === 0)) return { matches: null, best: null };
-  const matches = and(...alternatives.map((a) => sql`${nameWords} && ${textArray(a)}`))!;
-  if (!words.every((w) => w.exact)) return { matches, best: null };
+  if (alternatives.some((a) => a.length === 0)) {
+    return { key: 'nothing', values: {}, matches: null, best: null };
+  }
+  const values: Record<string, unknown> = {};
+  alternatives.forEach((a, i) => (values[`w${i}`] = a));
+  const matches = () =>
+    and(...alternatives.map((_a, i) => sql`${nameWords} && ${p(`w${i}`)}::text[]`))!;
+  const shape = `words${words.length}`;
+  if (!words.every((w) => w.exact)) return { key: shape, values, matches, best: null };
   const hasShortWords = key.split(/[^\p{L}\p{N}]+/u).some((w) => w.length > 0 && w.length < 3);
-  const exact = sql`${nameWords} @> ${textArray(words.map((w) => w.word))}`;
   // Nothing but the exact words can match (no other word contains or resembles them): one group.
-  if (!hasShortWords && words.every((w) => w.others.length === 0)) return { matches, best: null };
-  return { matches, best: hasShortWords ? and(exact, contains(term))! : exact };
+  if (!hasShortWords && words.every((w) => w.others.length === 0)) {
+    return { key: shape, values, matches, best: null };
+  }
+  values.exactWords = words.map((w) => w.word);
+  const exact = () => sql`${nameWords} @> ${p('exactWords')}::text[]`;
+  if (!hasShortWords) return { key: `${shape}:best`, values, matches, best: exact };
+  values.pattern = `%${escapeLike(term)}%`;
+  return {
+    key: `${shape}:best-as-typed`,
+    values,
+    matches,
+    best: () => and(exact(), contains())!,
+  };
 }
 
-function filtersOf(query: ListingSearchQuery): SQL[] {
+/** The search's filters: the names of those it has (its shape), their values, and their SQL. */
+function filtersOf(query: ListingSearchQuery): {
+  key: string;
+  values: Record<string, unknown>;
+  where: () => SQL[];
+} {
+  const values: Record<string, unknown> = {};
   // Both public status values (active_or_none, active) mean active: sold listings never show in search.
-  const filters: (SQL | undefined)[] = [eq(listings.status, 'active')];
-  if (query.condition && query.condition !== 'con-all')
-    filters.push(eq(listings.condition, query.condition));
+  const builders: Build[] = [() => eq(listings.status, 'active')];
+  const add = (name: string, value: unknown, build: Build) => {
+    values[name] = value;
+    builders.push(build);
+  };
+  if (query.condition && query.condition !== 'con-all') {
+    add('condition', query.condition, () => eq(listings.condition, p('condition')));
+  }
   const schools = SCHOOL_FLAGS.filter((flag) => query[flag] === 'true');
-  if (schools.length > 0) filters.push(arrayContains(listings.schools, schools));
-  if (query.major) filters.push(eq(listings.major, query.major));
-  if (query.courseNumber) filters.push(eq(listings.courseNumber, query.courseNumber));
-  if (query.subject) filters.push(eq(listings.subject, query.subject));
-  if (query.type && query.type !== 'all') filters.push(eq(listings.type, query.type));
+  if (schools.length > 0) {
+    add('schools', schools, () => sql`${listings.schools} @> ${p('schools')}::text[]`);
+  }
+  if (query.major) add('major', query.major, () => eq(listings.major, p('major')));
+  if (query.courseNumber) {
+    add('courseNumber', query.courseNumber, () => eq(listings.courseNumber, p('courseNumber')));
+  }
+  if (query.subject) add('subject', query.subject, () => eq(listings.subject, p('subject')));
+  if (query.type && query.type !== 'all')
+    add('type', query.type, () => eq(listings.type, p('type')));
   // The price an alert's maxPrice is held against too (alerts.delivery.ts): the regular price.
-  if (query.maxPrice !== undefined) filters.push(lte(listings.regularPrice, query.maxPrice));
-  return filters.filter((f): f is SQL => f !== undefined);
+  if (query.maxPrice !== undefined) {
+    add('maxPrice', query.maxPrice, () => lte(listings.regularPrice, p('maxPrice')));
+  }
+  return { key: Object.keys(values).join(','), values, where: () => builders.map((b) => b()) };
 }
 
 /**
@@ -186,31 +236,39 @@ function orderOf(query: ListingSearchQuery): SQL[] {
  * subject ('ECON 101', 'econ101', 'ECON-101') is that course first (listings_subject_course_idx),
  * then the names matching its words.
  */
-export function exactMatchOf(term: string): { kind: 'isbn' | 'course'; where: SQL } | null {
+export function exactMatchOf(
+  term: string,
+): { kind: 'isbn' | 'course'; values: Record<string, unknown>; where: Build } | null {
   const isbn = toIsbn13(term);
-  if (isbn) return { kind: 'isbn', where: eq(listings.isbn, isbn) };
+  if (isbn) return { kind: 'isbn', values: { isbn }, where: () => eq(listings.isbn, p('isbn')) };
   const course = parseCourseCode(term);
   if (course?.subject) {
     return {
       kind: 'course',
-      where: and(
-        eq(listings.subject, course.subject),
-        eq(listings.courseNumber, course.courseNumber),
-      )!,
+      values: { exactSubject: course.subject, exactCourseNumber: course.courseNumber },
+      where: () =>
+        and(
+          eq(listings.subject, p('exactSubject')),
+          eq(listings.courseNumber, p('exactCourseNumber')),
+        )!,
     };
   }
   return null;
 }
 
-/** A group of results: the listings matching `where`, in the search's order. */
-type Group = SQL | undefined;
-
 /** The groups of a search's results; `all` is every match (what the total counts). */
 type SearchGroups =
-  | { kind: 'single'; single: Group; all: Group }
-  | { kind: 'tiers'; best: Group; rest: Group; all: Group };
+  | { kind: 'single'; single: Build; all: Build }
+  | { kind: 'tiers'; best: Build; rest: Build; all: Build };
 
-const single = (where: Group): SearchGroups => ({ kind: 'single', single: where, all: where });
+/** A search as its shape (`key`, what its statements are built from) and its values. */
+interface SearchShape {
+  key: string;
+  values: Record<string, unknown>;
+  groups: SearchGroups;
+}
+
+const single = (where: Build): SearchGroups => ({ kind: 'single', single: where, all: where });
 
 /**
  * The search as groups of results (what docs/search-query-plans.md explains). Without a term, or with
@@ -218,78 +276,68 @@ const single = (where: Group): SearchGroups => ({ kind: 'single', single: where,
  * first: `best` and `rest` (the other matches) are each in date order, so each is an index walk that
  * stops at the page, or a few GIN-index hits sorted; nothing ranks every match.
  */
-export async function searchGroups(
+export async function searchShape(
   db: Db,
   query: ListingSearchQuery,
   caches: SearchCaches = {},
-): Promise<SearchGroups> {
+): Promise<SearchShape> {
   const filters = filtersOf(query);
+  const order = `${query.sort ?? 'createdAt'}:${query.order ?? 'desc'}`;
+  const shape = (term: string, values: Record<string, unknown>, groups: SearchGroups) => ({
+    key: `filters=${filters.key};term=${term};order=${order}`,
+    values: { ...filters.values, ...values },
+    groups,
+  });
   const term = query.searchTerm?.trim();
-  if (!term) return single(and(...filters));
+  if (!term)
+    return shape(
+      '',
+      {},
+      single(() => and(...filters.where())!),
+    );
   const exact = exactMatchOf(term);
-  if (exact?.kind === 'isbn') return single(and(...filters, exact.where));
-  const { matches, best } = await matchTerm(db, term, caches);
+  if (exact?.kind === 'isbn') {
+    return shape(
+      'isbn',
+      exact.values,
+      single(() => and(...filters.where(), exact.where())!),
+    );
+  }
+  const match = await matchTerm(db, term, caches);
+  const { matches, best } = match;
   if (exact) {
+    const values = { ...exact.values, ...match.values };
     // The course first, then the names matching the term's words (a null subject is no match).
-    if (!matches) return single(and(...filters, exact.where));
-    const all = and(...filters, or(exact.where, matches));
-    if (query.sort) return single(all);
-    return {
+    if (!matches) {
+      return shape(
+        'course',
+        values,
+        single(() => and(...filters.where(), exact.where())!),
+      );
+    }
+    const all = () => and(...filters.where(), or(exact.where(), matches()))!;
+    if (query.sort) return shape(`course+${match.key}`, values, single(all));
+    return shape(`course+${match.key}:tiers`, values, {
       kind: 'tiers',
-      best: and(...filters, exact.where),
-      rest: and(...filters, matches, sql`NOT coalesce(${exact.where}, false)`),
+      best: () => and(...filters.where(), exact.where())!,
+      rest: () => and(...filters.where(), matches(), sql`NOT coalesce(${exact.where()}, false)`)!,
       all,
-    };
+    });
   }
-  if (!matches) return single(sql`false`);
-  if (query.sort || !best) return single(and(...filters, matches));
-  return {
+  if (!matches)
+    return shape(
+      match.key,
+      match.values,
+      single(() => sql`false`),
+    );
+  const all = () => and(...filters.where(), matches())!;
+  if (query.sort || !best) return shape(match.key, match.values, single(all));
+  return shape(`${match.key}:tiers`, match.values, {
     kind: 'tiers',
-    best: and(...filters, matches, best),
-    rest: and(...filters, matches, sql`NOT (${best})`),
-    all: and(...filters, matches),
-  };
-}
-
-/**
- * One page of a group. Past the first page, the rows skipped are only counted on the index (the ids
- * of the page, then those rows): at startIndex=900 an index-only walk of 909 entries and 9 row
- * fetches, 0.4 ms at 100k listings, instead of fetching 909 rows to drop 900 (1.6 ms).
- */
-function pageOf(db: Db, query: ListingSearchQuery, where: Group, offset: number, limit: number) {
-  const order = orderOf(query);
-  if (offset === 0) {
-    return db
-      .select()
-      .from(listings)
-      .where(where)
-      .orderBy(...order)
-      .limit(limit)
-      .$dynamic();
-  }
-  const ids = db
-    .select({ id: listings.id })
-    .from(listings)
-    .where(where)
-    .orderBy(...order)
-    .offset(offset)
-    .limit(limit);
-  return db
-    .select()
-    .from(listings)
-    .where(inArray(listings.id, ids))
-    .orderBy(...order)
-    .$dynamic();
-}
-
-/** The statements of a search's first step, as run (for EXPLAIN: docs/search-query-plans.md). */
-export async function searchStatements(db: Db, query: ListingSearchQuery) {
-  const offset = query.startIndex ?? 0;
-  const limit = query.limit ?? DEFAULT_SEARCH_LIMIT;
-  const groups = await searchGroups(db, query);
-  return groups.kind === 'single'
-    ? [pageOf(db, query, groups.single, offset, limit)]
-    : [pageOf(db, query, groups.best, offset, limit), pageOf(db, query, groups.rest, 0, limit)];
+    best: () => and(...filters.where(), matches(), best())!,
+    rest: () => and(...filters.where(), matches(), sql`NOT (${best()})`)!,
+    all,
+  });
 }
 
 /**
@@ -300,7 +348,8 @@ export const SEARCH_COUNT_CAP = 1000;
 
 /** One page of a search and how many listings the whole search matches (at most the cap). */
 export interface SearchPage {
-  rows: ListingRow[];
+  /** The page's listings, each as the JSON text of its answer (listing-json.ts). */
+  listings: string[];
   /** The matches, counted up to SEARCH_COUNT_CAP. */
   total: number;
   /** More than SEARCH_COUNT_CAP listings match (`total` is then the cap). */
@@ -313,36 +362,146 @@ function cappedTotal(counted: number): Pick<SearchPage, 'total' | 'isTotalCapped
     : { total: counted, isTotalCapped: false };
 }
 
-/** Counts the matches of `where` up to one past the cap. */
-async function countMatches(db: Db, where: Group): Promise<number> {
-  const upToCap = db
-    .select({ id: listings.id })
-    .from(listings)
-    .where(where)
-    .limit(SEARCH_COUNT_CAP + 1)
-    .as('m');
-  const [row] = await db.select({ n: count() }).from(upToCap);
-  return row?.n ?? 0;
+/**
+ * The capped count of `where`, as a column: a page's rows carry it, so a page and its total are one
+ * round trip (PostgreSQL runs the uncorrelated subquery once, an InitPlan, before the first row).
+ */
+const totalOf = (where: SQL) =>
+  sql<number>`(SELECT count(*) FROM (SELECT 1 FROM ${listings} WHERE ${where} LIMIT ${SEARCH_COUNT_CAP + 1}) AS m)`.mapWith(
+    Number,
+  );
+
+type PageRow = { listing: string; searchTotal?: number };
+interface Statement<R> {
+  execute(values: Record<string, unknown>): Promise<R[]>;
+}
+/** A statement drizzle built (with placeholders), ready to prepare. */
+interface Buildable<R> {
+  prepare(name: string): Statement<R>;
+  toSQL(): { sql: string; params: unknown[] };
 }
 
 /**
- * The page's rows carry the search's capped count as one more column, so a page and its total are one
- * round trip: PostgreSQL runs the uncorrelated subquery once (an InitPlan), before the first row.
+ * One page of `where`, with the capped count of `total` when given. Past the first page, the rows
+ * skipped are only counted on the index (the ids of the page, then those rows): at startIndex=900 an
+ * index-only walk of 909 entries and 9 row fetches, 0.4 ms at 100k listings, instead of fetching 909
+ * rows to drop 900 (1.6 ms). Placeholders `limit` and, on a later page, `offset`.
  */
-const totalOf = (where: Group) =>
-  sql<number>`(SELECT count(*) FROM (SELECT 1 FROM ${listings} WHERE ${where ?? sql`true`} LIMIT ${SEARCH_COUNT_CAP + 1}) AS m)`.mapWith(
-    Number,
-  );
-const pageFields = (all: Group) => ({ ...getTableColumns(listings), searchTotal: totalOf(all) });
-
-/** The rows without the total column, and the total (null when no row came back to carry it). */
-function splitTotal(found: (ListingRow & { searchTotal: number })[]): {
-  rows: ListingRow[];
-  counted: number | null;
-} {
-  const rows = found.map(({ searchTotal: _total, ...row }) => row);
-  return { rows, counted: found[0]?.searchTotal ?? null };
+function buildPage(
+  db: Db,
+  query: ListingSearchQuery,
+  where: SQL,
+  isLater: boolean,
+  total: SQL | null,
+): Buildable<PageRow> {
+  const order = orderOf(query);
+  const fields: Record<string, SQL> = { listing: listingJson };
+  if (total) fields.searchTotal = totalOf(total);
+  if (!isLater) {
+    return db
+      .select(fields)
+      .from(listings)
+      .where(where)
+      .orderBy(...order)
+      .limit(p('limit')) as unknown as Buildable<PageRow>;
+  }
+  const ids = db
+    .select({ id: listings.id })
+    .from(listings)
+    .where(where)
+    .orderBy(...order)
+    .offset(p('offset'))
+    .limit(p('limit'));
+  return db
+    .select(fields)
+    .from(listings)
+    .where(inArray(listings.id, ids))
+    .orderBy(...order) as unknown as Buildable<PageRow>;
 }
+
+/** Counts the matches of `where` up to `limit` (a placeholder: the cap plus one, or a page's start). */
+function buildCount(db: Db, where: SQL): Buildable<{ n: number }> {
+  const upTo = db.select({ id: listings.id }).from(listings).where(where).limit(p('limit')).as('m');
+  return db.select({ n: count() }).from(upTo);
+}
+
+/**
+ * A statement of a search, built once per shape and database handle (db/prepared.ts) and run with
+ * each search's values. It is sent unnamed, so PostgreSQL plans it with its values: a common word
+ * walks the date index and a rare one the GIN index, which a named statement's generic plan loses.
+ */
+function searchStatement<R>(db: Db, key: string, build: () => Buildable<R>): Statement<R> {
+  return preparedByShape(db, key, () => build().prepare(''));
+}
+
+type GroupName = 'single' | 'best' | 'rest';
+const groupOf = (groups: SearchGroups, name: GroupName): Build =>
+  (groups as unknown as Record<GroupName, Build>)[name];
+
+function runPage(
+  db: Db,
+  query: ListingSearchQuery,
+  shape: SearchShape,
+  group: GroupName,
+  offset: number,
+  limit: number,
+  withTotal = false,
+): Promise<PageRow[]> {
+  const isLater = offset > 0;
+  const key = `page:${group}:${isLater ? 'later' : 'first'}${withTotal ? ':total' : ''}|${shape.key}`;
+  const statement = searchStatement<PageRow>(db, key, () =>
+    buildPage(
+      db,
+      query,
+      groupOf(shape.groups, group)(),
+      isLater,
+      withTotal ? shape.groups.all() : null,
+    ),
+  );
+  return statement.execute({ ...shape.values, limit, ...(isLater ? { offset } : {}) });
+}
+
+/** How many listings of a group there are, counted up to `upTo`. */
+async function runCount(
+  db: Db,
+  shape: SearchShape,
+  group: GroupName | 'all',
+  upTo: number,
+): Promise<number> {
+  const statement = searchStatement<{ n: number }>(db, `count:${group}|${shape.key}`, () =>
+    buildCount(db, group === 'all' ? shape.groups.all() : groupOf(shape.groups, group)()),
+  );
+  const [row] = await statement.execute({ ...shape.values, limit: upTo });
+  return row?.n ?? 0;
+}
+
+/** The statements of a search's first step with its values (for EXPLAIN: docs/search-query-plans.md). */
+export async function searchStatements(db: Db, query: ListingSearchQuery) {
+  const offset = query.startIndex ?? 0;
+  const limit = query.limit ?? DEFAULT_SEARCH_LIMIT;
+  const shape = await searchShape(db, query);
+  const values = { ...shape.values, limit, offset };
+  const filled = (built: Buildable<PageRow>) => ({
+    toSQL: () => {
+      const { sql: text, params } = built.toSQL();
+      return { sql: text, params: fillPlaceholders(params, values) };
+    },
+  });
+  const { groups } = shape;
+  return groups.kind === 'single'
+    ? [filled(buildPage(db, query, groups.single(), offset > 0, null))]
+    : [
+        filled(buildPage(db, query, groups.best(), offset > 0, null)),
+        filled(buildPage(db, query, groups.rest(), false, null)),
+      ];
+}
+
+/** The page's listings and the total its rows carry (null when no row came back to carry it). */
+function splitTotal(found: PageRow[]): { listings: string[]; counted: number | null } {
+  return { listings: found.map((row) => row.listing), counted: found[0]?.searchTotal ?? null };
+}
+
+const activeListing = () => eq(listings.status, 'active');
 
 /**
  * The unfiltered first page (the home page's and /search's opening query, the most frequent search)
@@ -351,94 +510,44 @@ function splitTotal(found: (ListingRow & { searchTotal: number })[]): {
  * on their values (a common word walks the date index, a rare one the GIN index), which a prepared
  * statement's generic plan would lose.
  */
-function firstPage(db: Db, query: ListingSearchQuery, limit: number) {
-  const name = `listings_first_page_counted_${query.sort ?? 'createdAt'}_${query.order ?? 'desc'}`;
-  const active = eq(listings.status, 'active');
+function firstPage(db: Db, query: ListingSearchQuery, limit: number): Promise<PageRow[]> {
+  const name = `listings_first_page_json_${query.sort ?? 'createdAt'}_${query.order ?? 'desc'}`;
   const statement = preparedOnce(db, name, (n) =>
-    db
-      .select(pageFields(active))
-      .from(listings)
-      .where(active)
-      .orderBy(...orderOf(query))
-      .limit(sql.placeholder('limit'))
-      .prepare(n),
+    buildPage(db, query, activeListing(), false, activeListing()).prepare(n),
   );
   return statement.execute({ limit });
 }
 
 /**
  * A later page of the unfiltered search (a student paging through everything for sale), as the first
- * page is: one prepared statement per order, the page's ids walked on the index (see pageOf) and the
- * count of active listings beside them. Its only values are the page's place and size.
+ * page is: one prepared statement per order, the page's ids walked on the index (see buildPage) and
+ * the count of active listings beside them. Its only values are the page's place and size.
  */
-function laterPage(db: Db, query: ListingSearchQuery, offset: number, limit: number) {
-  const name = `listings_later_page_counted_${query.sort ?? 'createdAt'}_${query.order ?? 'desc'}`;
-  const active = eq(listings.status, 'active');
-  const statement = preparedOnce(db, name, (n) => {
-    const ids = db
-      .select({ id: listings.id })
-      .from(listings)
-      .where(active)
-      .orderBy(...orderOf(query))
-      .offset(sql.placeholder('offset'))
-      .limit(sql.placeholder('limit'));
-    return db
-      .select(pageFields(active))
-      .from(listings)
-      .where(inArray(listings.id, ids))
-      .orderBy(...orderOf(query))
-      .prepare(n);
-  });
+function laterPage(
+  db: Db,
+  query: ListingSearchQuery,
+  offset: number,
+  limit: number,
+): Promise<PageRow[]> {
+  const name = `listings_later_page_json_${query.sort ?? 'createdAt'}_${query.order ?? 'desc'}`;
+  const statement = preparedOnce(db, name, (n) =>
+    buildPage(db, query, activeListing(), true, activeListing()).prepare(n),
+  );
   return statement.execute({ offset, limit });
 }
 
-/** One page of a group with the capped count of `all` (see totalOf). */
-async function pageWithTotal(
+/** The first page of the active copies of one book (listings_isbn_idx), as a prepared statement. */
+function isbnFirstPage(
   db: Db,
   query: ListingSearchQuery,
-  where: Group,
-  all: Group,
-  offset: number,
+  isbn: string,
   limit: number,
-) {
-  const order = orderOf(query);
-  if (offset === 0) {
-    return splitTotal(
-      await db
-        .select(pageFields(all))
-        .from(listings)
-        .where(where)
-        .orderBy(...order)
-        .limit(limit),
-    );
-  }
-  const ids = db
-    .select({ id: listings.id })
-    .from(listings)
-    .where(where)
-    .orderBy(...order)
-    .offset(offset)
-    .limit(limit);
-  return splitTotal(
-    await db
-      .select(pageFields(all))
-      .from(listings)
-      .where(inArray(listings.id, ids))
-      .orderBy(...order),
-  );
-}
-
-/** The first page of the active copies of one book (listings_isbn_idx), as a prepared statement. */
-function isbnFirstPage(db: Db, query: ListingSearchQuery, isbn: string, limit: number) {
-  const name = `listings_isbn_first_page_${query.order ?? 'desc'}`;
+): Promise<PageRow[]> {
+  const name = `listings_isbn_first_page_json_${query.order ?? 'desc'}`;
   const statement = preparedOnce(db, name, (n) =>
-    db
-      .select()
-      .from(listings)
-      .where(and(eq(listings.status, 'active'), eq(listings.isbn, sql.placeholder('isbn'))))
-      .orderBy(...orderOf(query))
-      .limit(sql.placeholder('limit'))
-      .prepare(n),
+    buildPage(db, query, and(activeListing(), eq(listings.isbn, p('isbn')))!, false, null).prepare(
+      n,
+    ),
   );
   return statement.execute({ isbn, limit });
 }
@@ -451,42 +560,48 @@ export async function searchListings(
 ): Promise<SearchPage> {
   const offset = query.startIndex ?? 0;
   const limit = query.limit ?? DEFAULT_SEARCH_LIMIT;
-  const unfiltered = filtersOf(query).length === 1 && !query.searchTerm?.trim();
-  if (unfiltered) {
-    const { rows, counted } = splitTotal(
+  const term = query.searchTerm?.trim() ?? '';
+  const filters = filtersOf(query);
+  if (filters.key === '' && !term) {
+    const page = splitTotal(
       offset === 0 ? await firstPage(db, query, limit) : await laterPage(db, query, offset, limit),
     );
     // No row: no active listing at all, or a page past the last one (counted apart).
-    if (counted !== null || offset === 0) return { rows, ...cappedTotal(counted ?? 0) };
-    return { rows, ...cappedTotal(await countMatches(db, eq(listings.status, 'active'))) };
+    const counted =
+      page.counted ??
+      (offset === 0
+        ? 0
+        : await runCount(db, await searchShape(db, query), 'all', SEARCH_COUNT_CAP + 1));
+    return { listings: page.listings, ...cappedTotal(counted) };
   }
-  const isbn = toIsbn13(query.searchTerm?.trim() ?? '');
-  if (isbn && offset === 0 && filtersOf(query).length === 1 && !query.sort) {
+  const isbn = toIsbn13(term);
+  if (isbn && offset === 0 && filters.key === '' && !query.sort) {
     // A scanned or typed ISBN with no other filter: one prepared statement; the page holds every copy
     // unless it is full.
-    const rows = await isbnFirstPage(db, query, isbn, limit);
+    const page = splitTotal(await isbnFirstPage(db, query, isbn, limit));
     const counted =
-      rows.length < limit
-        ? rows.length
-        : await countMatches(db, and(eq(listings.status, 'active'), eq(listings.isbn, isbn)));
-    return { rows, ...cappedTotal(counted) };
+      page.listings.length < limit
+        ? page.listings.length
+        : await runCount(db, await searchShape(db, query), 'all', SEARCH_COUNT_CAP + 1);
+    return { listings: page.listings, ...cappedTotal(counted) };
   }
   await caches.ensureFresh?.();
-  const groups = await searchGroups(db, query, caches);
+  const shape = await searchShape(db, query, caches);
+  const first: GroupName = shape.groups.kind === 'single' ? 'single' : 'best';
   if (offset === 0 && isbn) {
     // An ISBN names a handful of copies: the first page almost always holds them all, and then its
     // length is the total, with no count to run.
-    const rows = await pageOfGroups(db, query, groups, offset, limit);
-    const counted = rows.length < limit ? rows.length : await countMatches(db, groups.all);
-    return { rows, ...cappedTotal(counted) };
+    const found = await pageOfGroups(db, query, shape, offset, limit);
+    const counted =
+      found.length < limit ? found.length : await runCount(db, shape, 'all', SEARCH_COUNT_CAP + 1);
+    return { listings: found, ...cappedTotal(counted) };
   }
-  const first = groups.kind === 'single' ? groups.single : groups.best;
-  let rows: ListingRow[] | undefined;
+  let found: string[] | undefined;
   const pageAndTotal = async () => {
-    const page = await pageWithTotal(db, query, first, groups.all, offset, limit);
-    rows = await pageOfGroups(db, query, groups, offset, limit, page.rows);
+    const page = splitTotal(await runPage(db, query, shape, first, offset, limit, true));
+    found = await pageOfGroups(db, query, shape, offset, limit, page.listings);
     // An empty first group (past the end, or only other matches) carried no total: count apart.
-    return page.counted ?? (await countMatches(db, groups.all));
+    return page.counted ?? (await runCount(db, shape, 'all', SEARCH_COUNT_CAP + 1));
   };
   // Counting is most of a search's work in the database when many listings match (a common word:
   // up to SEARCH_COUNT_CAP rows fetched to count them, ~1.2 ms at 100k listings against 0.2 ms for
@@ -495,40 +610,30 @@ export async function searchListings(
     ? await caches.totals.getOrLoad(searchTotalKey(query), pageAndTotal)
     : await pageAndTotal();
   // The total came from the cache (or from the same search counting at this moment): the page alone.
-  rows ??= await pageOfGroups(db, query, groups, offset, limit);
-  return { rows, ...cappedTotal(counted) };
+  found ??= await pageOfGroups(db, query, shape, offset, limit);
+  return { listings: found, ...cappedTotal(counted) };
 }
 
 async function pageOfGroups(
   db: Db,
   query: ListingSearchQuery,
-  groups: SearchGroups,
+  shape: SearchShape,
   offset: number,
   limit: number,
   /** The page of the first group, when already fetched. */
-  first?: ListingRow[],
-): Promise<ListingRow[]> {
-  if (groups.kind === 'single') return first ?? pageOf(db, query, groups.single, offset, limit);
-  const best = first ?? (await pageOf(db, query, groups.best, offset, limit));
+  first?: string[],
+): Promise<string[]> {
+  const { groups } = shape;
+  const listingsOf = async (group: GroupName, from: number, size: number) =>
+    (await runPage(db, query, shape, group, from, size)).map((row) => row.listing);
+  if (groups.kind === 'single') return first ?? listingsOf('single', offset, limit);
+  const best = first ?? (await listingsOf('best', offset, limit));
   if (best.length === limit) return best;
   // The page runs past the best matches: how many there are, then the others after them.
-  let bestCount = offset + best.length;
-  if (best.length === 0 && offset > 0) {
-    const upToOffset = db
-      .select({ id: listings.id })
-      .from(listings)
-      .where(groups.best)
-      .limit(offset)
-      .as('b');
-    const [row] = await db.select({ n: count() }).from(upToOffset);
-    bestCount = row?.n ?? 0;
-  }
-  const rest = await pageOf(
-    db,
-    query,
-    groups.rest,
-    Math.max(0, offset - bestCount),
-    limit - best.length,
-  );
+  const bestCount =
+    best.length === 0 && offset > 0
+      ? await runCount(db, shape, 'best', offset)
+      : offset + best.length;
+  const rest = await listingsOf('rest', Math.max(0, offset - bestCount), limit - best.length);
   return [...best, ...rest];
 }

@@ -1,0 +1,70 @@
+import { eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { listingSchema } from '@campus-books/common/listing.schemas';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, createUser, TEST_ENGINE, type TestApp } from '../../../test/helpers';
+import { insertListings } from '../../../test/listing-fixtures';
+import { listings } from '../../db/schema';
+import { listingJson } from './listing-json';
+import { toListing } from './listing.serializer';
+
+describe(`a listing's JSON written by the database (${TEST_ENGINE})`, () => {
+  let t: TestApp;
+  let ids: string[];
+  beforeAll(async () => {
+    t = await createTestApp();
+    const seller = await createUser(t);
+    ids = await insertListings(t, seller.id, [
+      { name: 'Calculus: Early Transcendentals', imageUrls: [], schools: [] },
+      {
+        name: 'Organic "Chemistry" \\ 2nd\tEdition \u2028 é 漢字 🙂',
+        description: 'Line one\nline two\u0001, </script>',
+        condition: 'mint',
+        regularPrice: 221.01,
+        discountPrice: 139.07,
+        schools: ['LawProfessional', 'Jepson', 'ArtScience'],
+        imageUrls: ['/api/images/a/large.webp', '/api/images/b/large.webp'],
+        pickupLocation: null,
+        isbn: '9780306406157',
+        authors: 'A. Author; B. Author',
+        edition: '2nd',
+        subject: 'CHEM',
+        publisherCoverUrl: '/api/images/b/large.webp',
+        type: 'rent',
+      },
+      { name: 'Free book', regularPrice: 0, discountPrice: 0, schools: ['Bschool'] },
+      { name: 'Priced', regularPrice: 12.5, discountPrice: 0.1 },
+    ]);
+    // Microseconds, and a time at the end of a second: the answer keeps milliseconds, truncated.
+    await t.database.db
+      .update(listings)
+      .set({
+        createdAt: sql`timestamptz '2026-01-01 23:59:59.999999+00'`,
+        updatedAt: sql`timestamptz '2026-03-04 05:06:07.123456+02'`,
+        confirmedAt: sql`timestamptz '1999-12-31 23:59:59.0005+00'`,
+      })
+      .where(eq(listings.id, ids[1]!));
+  });
+  afterAll(() => t.close());
+
+  it('is, field for field and in the same order, what toListing gives of the row', async () => {
+    for (const id of ids) {
+      const [row] = await t.database.db.select().from(listings).where(eq(listings.id, id));
+      const [written] = await t.database.db
+        .select({ json: listingJson })
+        .from(listings)
+        .where(eq(listings.id, id));
+      const expected = JSON.stringify(toListing(row!));
+      expect(JSON.stringify(JSON.parse(written!.json))).toBe(expected);
+    }
+  });
+
+  it("makes the search's answer, which keeps to the listing schema", async () => {
+    const res = await t.app.inject('/api/listing/get?limit=10');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    const answer = res.json<unknown[]>();
+    expect(answer).toHaveLength(ids.length);
+    expect(JSON.stringify(answer)).toBe(JSON.stringify(z.array(listingSchema).parse(answer)));
+  });
+});
