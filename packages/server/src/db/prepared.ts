@@ -14,19 +14,32 @@ export function preparedOnce<T>(db: Db, name: string, prepare: (name: string) =>
 }
 
 const SHAPES_KEPT = 1_000;
-const byShape = new WeakMap<Db, Map<string, unknown>>();
+/**
+ * Shapes whose statements are named, per database handle: PostgreSQL keeps a named statement on each
+ * pooled connection until it closes (~70 KB for a search's), so a caller cannot make it keep more
+ * than this many by inventing shapes; the rest are sent unnamed (parsed on every run).
+ */
+export const NAMED_SHAPES = 100;
+const byShape = new WeakMap<Db, { kept: Map<string, unknown>; names: Map<string, string> }>();
 
 /**
  * A statement built once per database handle and shape key, for statements whose values change
- * their best plan: drizzle builds the SQL once, the database still plans it with each run's values
- * (the caller prepares it unnamed). The most recently used SHAPES_KEPT shapes are kept.
+ * their best plan: drizzle builds the SQL once; the database parses a named one once per connection
+ * and plans it with each run's values (plan_cache_mode, database.ts). The most recently used
+ * SHAPES_KEPT shapes are kept; `prepare` gets the name to give it ('' for an unnamed statement).
  */
-export function preparedByShape<T>(db: Db, key: string, prepare: () => T): T {
-  let kept = byShape.get(db);
-  if (!kept) byShape.set(db, (kept = new Map()));
+export function preparedByShape<T>(db: Db, key: string, prepare: (name: string) => T): T {
+  let shapes = byShape.get(db);
+  if (!shapes) byShape.set(db, (shapes = { kept: new Map(), names: new Map() }));
+  const { kept, names } = shapes;
   let statement = kept.get(key) as T | undefined;
   if (statement === undefined) {
-    statement = prepare();
+    let name = names.get(key);
+    if (name === undefined && names.size < NAMED_SHAPES) {
+      name = `search_shape_${names.size + 1}`;
+      names.set(key, name);
+    }
+    statement = prepare(name ?? '');
     if (kept.size >= SHAPES_KEPT) kept.delete(kept.keys().next().value!);
   } else {
     kept.delete(key);

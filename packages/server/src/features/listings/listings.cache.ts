@@ -14,11 +14,17 @@ declare module 'fastify' {
       totals: WriteInvalidatedCache<number>;
       /** Whole search answers (the page and its total), on the embedded engine only (null on PostgreSQL). */
       searches: WriteInvalidatedCache<SearchPage> | null;
+      /** Changes whenever the caches are emptied. */
+      generation(): number;
       /**
-       * Call before answering from the caches: on PostgreSQL it empties them when another app server
-       * changed the catalogue since they were filled (one SELECT of one row).
+       * Whether what a search took from the caches since `generation` was fit to answer with, given
+       * the catalogue version its statement read: on PostgreSQL, when another app server changed the
+       * catalogue since the caches were filled, it empties them; no when they were emptied since.
+       * Always yes on the embedded engine (one process: its own writes empty them).
        */
-      ensureFresh(): Promise<void>;
+      isFresh(catalogueVersion: number, generation: number): boolean;
+      /** The same, reading the version (one SELECT of one row). */
+      ensureFresh(generation: number): Promise<boolean>;
       /** Empties every cache. */
       invalidate(): void;
     };
@@ -40,9 +46,10 @@ declare module 'fastify' {
  * - this server: every state-changing request (any method but GET and HEAD) empties both before its
  *   answer is sent;
  * - the others (PostgreSQL): every statement that writes listings bumps the one-row
- *   `catalogue_version` in its transaction (trigger, migration 0008). A server reads it before it
- *   answers from its caches and empties them when it moved, so a search on server B after a write
- *   that server A acknowledged sees the write, whatever the network does. The trigger's NOTIFY
+ *   `catalogue_version` in its transaction (trigger, migration 0008). A search's page statement reads
+ *   it beside its rows; when it moved past what the caches hold, they are emptied and the search runs
+ *   again (listings.search.ts), so a search on server B after a write that server A acknowledged sees
+ *   the write, whatever the network does. The trigger's NOTIFY
  *   (delivered at commit) also empties them at once, so memory is not held by stale answers; it is
  *   not what correctness relies on (a notification may still be in flight when B answers).
  * - PGlite is one process (the DATA_DIR lock): the local emptying is enough; NOTIFY, which PGlite
@@ -58,7 +65,10 @@ export default fp(
         : null;
     /** The highest catalogue version these caches are known to be valid for. */
     let seen = -1;
+    /** Changes whenever the caches are emptied. */
+    let generation = 0;
     const invalidate = () => {
+      generation += 1;
       terms.invalidate();
       totals.invalidate();
       searches?.invalidate();
@@ -68,17 +78,29 @@ export default fp(
       seen = version;
       invalidate();
     };
-    const ensureFresh =
-      app.database.engine === 'postgres'
-        ? async () => {
-            const [row] = await rowsOf<{ version: string | number }>(
-              app.database.db,
-              sql`SELECT version FROM catalogue_version WHERE id = 1`,
-            );
-            moved(Number(row?.version ?? 0));
-          }
-        : async () => {};
-    app.decorate('listingCaches', { terms, totals, searches, ensureFresh, invalidate });
+    const isPostgres = app.database.engine === 'postgres';
+    const isFresh = (version: number, since: number) => {
+      if (!isPostgres) return true;
+      moved(version);
+      return generation === since;
+    };
+    const ensureFresh = async (since: number) => {
+      if (!isPostgres) return true;
+      const [row] = await rowsOf<{ version: string | number }>(
+        app.database.db,
+        sql`SELECT version FROM catalogue_version WHERE id = 1`,
+      );
+      return isFresh(Number(row?.version ?? 0), since);
+    };
+    app.decorate('listingCaches', {
+      terms,
+      totals,
+      searches,
+      generation: () => generation,
+      isFresh,
+      ensureFresh,
+      invalidate,
+    });
 
     app.addHook('onSend', async (request) => {
       if (request.method !== 'GET' && request.method !== 'HEAD') invalidate();

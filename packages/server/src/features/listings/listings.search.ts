@@ -19,9 +19,9 @@ import {
   type ListingSearchQuery,
 } from '@campus-books/common/listing.schemas';
 import type { Db } from '../../db/database';
-import { preparedByShape, preparedOnce } from '../../db/prepared';
+import { preparedByShape } from '../../db/prepared';
 import { rowsOf } from '../../db/rows';
-import { listings, listingWords } from '../../db/schema';
+import { catalogueVersion, listings, listingWords } from '../../db/schema';
 import { listingJson } from './listing-json';
 import type { WriteInvalidatedCache } from './search-cache';
 
@@ -55,8 +55,15 @@ export interface SearchCaches {
   terms?: WriteInvalidatedCache<TermResolution>;
   /** A search's capped total (SEARCH_COUNT_CAP), by searchTotalKey. */
   totals?: WriteInvalidatedCache<number>;
-  /** Makes the caches fit to answer from (another server may have written since): before any use. */
-  ensureFresh?: () => Promise<void>;
+  /** Changes whenever the caches are emptied. */
+  generation?: () => number;
+  /**
+   * Whether what a search took from the caches since `generation` was fit to answer with, given the
+   * catalogue version its page read (another app server may have written since they were filled).
+   */
+  isFresh?: (catalogueVersion: number, generation: number) => boolean;
+  /** The same, reading the catalogue's version (when no row came back to carry it). */
+  ensureFresh?: (generation: number) => Promise<boolean>;
 }
 
 /**
@@ -371,7 +378,17 @@ const totalOf = (where: SQL) =>
     Number,
   );
 
-type PageRow = { listing: string; searchTotal?: number };
+/**
+ * The catalogue's version (catalogue_version, migration 0008) as a page's rows read it: a search
+ * answered partly from the caches checks with it that no write happened since they were filled
+ * (listings.cache.ts), without a statement of its own.
+ */
+const catalogueVersionNow =
+  sql<number>`(SELECT ${catalogueVersion.version} FROM ${catalogueVersion} WHERE ${catalogueVersion.id} = 1)`.mapWith(
+    Number,
+  );
+
+type PageRow = { listing: string; catalogueVersion: number; searchTotal?: number };
 interface Statement<R> {
   execute(values: Record<string, unknown>): Promise<R[]>;
 }
@@ -395,7 +412,10 @@ function buildPage(
   total: SQL | null,
 ): Buildable<PageRow> {
   const order = orderOf(query);
-  const fields: Record<string, SQL> = { listing: listingJson };
+  const fields: Record<string, SQL> = {
+    listing: listingJson,
+    catalogueVersion: catalogueVersionNow,
+  };
   if (total) fields.searchTotal = totalOf(total);
   if (!isLater) {
     return db
@@ -426,12 +446,13 @@ function buildCount(db: Db, where: SQL): Buildable<{ n: number }> {
 }
 
 /**
- * A statement of a search, built once per shape and database handle (db/prepared.ts) and run with
- * each search's values. It is sent unnamed, so PostgreSQL plans it with its values: a common word
- * walks the date index and a rare one the GIN index, which a named statement's generic plan loses.
+ * A statement of a search, built once per shape and database handle and run with each search's
+ * values (db/prepared.ts): named, so PostgreSQL parses it once per connection, and planned with each
+ * run's values (the pool's plan_cache_mode, db/database.ts), since a common word walks the date index
+ * and a rare one the GIN index.
  */
 function searchStatement<R>(db: Db, key: string, build: () => Buildable<R>): Statement<R> {
-  return preparedByShape(db, key, () => build().prepare(''));
+  return preparedByShape(db, key, (name) => build().prepare(name));
 }
 
 type GroupName = 'single' | 'best' | 'rest';
@@ -496,112 +517,54 @@ export async function searchStatements(db: Db, query: ListingSearchQuery) {
       ];
 }
 
-/** The page's listings and the total its rows carry (null when no row came back to carry it). */
-function splitTotal(found: PageRow[]): { listings: string[]; counted: number | null } {
-  return { listings: found.map((row) => row.listing), counted: found[0]?.searchTotal ?? null };
-}
-
-const activeListing = () => eq(listings.status, 'active');
-
 /**
- * The unfiltered first page (the home page's and /search's opening query, the most frequent search)
- * with the count of active listings: one named prepared statement per order and database handle,
- * which neither drizzle nor PostgreSQL builds or plans again. Only here: other searches' plans depend
- * on their values (a common word walks the date index, a rare one the GIN index), which a prepared
- * statement's generic plan would lose.
+ * The page of listings a search asks for, and how many it matches in all. What the vocabulary says
+ * about a term and a search's total come from the caches when they hold them; the page's own rows
+ * then tell whether another app server changed the catalogue since (their catalogueVersion), and if
+ * one did, the search runs once more on emptied caches.
  */
-function firstPage(db: Db, query: ListingSearchQuery, limit: number): Promise<PageRow[]> {
-  const name = `listings_first_page_json_${query.sort ?? 'createdAt'}_${query.order ?? 'desc'}`;
-  const statement = preparedOnce(db, name, (n) =>
-    buildPage(db, query, activeListing(), false, activeListing()).prepare(n),
-  );
-  return statement.execute({ limit });
-}
-
-/**
- * A later page of the unfiltered search (a student paging through everything for sale), as the first
- * page is: one prepared statement per order, the page's ids walked on the index (see buildPage) and
- * the count of active listings beside them. Its only values are the page's place and size.
- */
-function laterPage(
-  db: Db,
-  query: ListingSearchQuery,
-  offset: number,
-  limit: number,
-): Promise<PageRow[]> {
-  const name = `listings_later_page_json_${query.sort ?? 'createdAt'}_${query.order ?? 'desc'}`;
-  const statement = preparedOnce(db, name, (n) =>
-    buildPage(db, query, activeListing(), true, activeListing()).prepare(n),
-  );
-  return statement.execute({ offset, limit });
-}
-
-/** The first page of the active copies of one book (listings_isbn_idx), as a prepared statement. */
-function isbnFirstPage(
-  db: Db,
-  query: ListingSearchQuery,
-  isbn: string,
-  limit: number,
-): Promise<PageRow[]> {
-  const name = `listings_isbn_first_page_json_${query.order ?? 'desc'}`;
-  const statement = preparedOnce(db, name, (n) =>
-    buildPage(db, query, and(activeListing(), eq(listings.isbn, p('isbn')))!, false, null).prepare(
-      n,
-    ),
-  );
-  return statement.execute({ isbn, limit });
-}
-
-/** The page of listings a search asks for, and how many it matches in all. */
 export async function searchListings(
   db: Db,
   query: ListingSearchQuery,
   caches: SearchCaches = {},
 ): Promise<SearchPage> {
+  const attempt = await searchOnce(db, query, caches);
+  return attempt.isFresh ? attempt.page : (await searchOnce(db, query, caches)).page;
+}
+
+async function searchOnce(
+  db: Db,
+  query: ListingSearchQuery,
+  caches: SearchCaches,
+): Promise<{ page: SearchPage; isFresh: boolean }> {
   const offset = query.startIndex ?? 0;
   const limit = query.limit ?? DEFAULT_SEARCH_LIMIT;
-  const term = query.searchTerm?.trim() ?? '';
-  const filters = filtersOf(query);
-  if (filters.key === '' && !term) {
-    const page = splitTotal(
-      offset === 0 ? await firstPage(db, query, limit) : await laterPage(db, query, offset, limit),
-    );
-    // No row: no active listing at all, or a page past the last one (counted apart).
-    const counted =
-      page.counted ??
-      (offset === 0
-        ? 0
-        : await runCount(db, await searchShape(db, query), 'all', SEARCH_COUNT_CAP + 1));
-    return { listings: page.listings, ...cappedTotal(counted) };
-  }
-  const isbn = toIsbn13(term);
-  if (isbn && offset === 0 && filters.key === '' && !query.sort) {
-    // A scanned or typed ISBN with no other filter: one prepared statement; the page holds every copy
-    // unless it is full.
-    const page = splitTotal(await isbnFirstPage(db, query, isbn, limit));
-    const counted =
-      page.listings.length < limit
-        ? page.listings.length
-        : await runCount(db, await searchShape(db, query), 'all', SEARCH_COUNT_CAP + 1);
-    return { listings: page.listings, ...cappedTotal(counted) };
-  }
-  await caches.ensureFresh?.();
+  const generation = caches.generation?.() ?? 0;
   const shape = await searchShape(db, query, caches);
   const first: GroupName = shape.groups.kind === 'single' ? 'single' : 'best';
-  if (offset === 0 && isbn) {
+  const answer = async (rows: PageRow[], counted: number) => {
+    const version = rows[0]?.catalogueVersion;
+    const isFresh =
+      version === undefined
+        ? ((await caches.ensureFresh?.(generation)) ?? true)
+        : (caches.isFresh?.(version, generation) ?? true);
+    const page = { listings: rows.map((row) => row.listing), ...cappedTotal(counted) };
+    return { page, isFresh };
+  };
+  if (offset === 0 && toIsbn13(query.searchTerm?.trim() ?? '')) {
     // An ISBN names a handful of copies: the first page almost always holds them all, and then its
     // length is the total, with no count to run.
-    const found = await pageOfGroups(db, query, shape, offset, limit);
+    const rows = await pageOfGroups(db, query, shape, offset, limit);
     const counted =
-      found.length < limit ? found.length : await runCount(db, shape, 'all', SEARCH_COUNT_CAP + 1);
-    return { listings: found, ...cappedTotal(counted) };
+      rows.length < limit ? rows.length : await runCount(db, shape, 'all', SEARCH_COUNT_CAP + 1);
+    return answer(rows, counted);
   }
-  let found: string[] | undefined;
+  let rows: PageRow[] | undefined;
   const pageAndTotal = async () => {
-    const page = splitTotal(await runPage(db, query, shape, first, offset, limit, true));
-    found = await pageOfGroups(db, query, shape, offset, limit, page.listings);
+    const firstRows = await runPage(db, query, shape, first, offset, limit, true);
+    rows = await pageOfGroups(db, query, shape, offset, limit, firstRows);
     // An empty first group (past the end, or only other matches) carried no total: count apart.
-    return page.counted ?? (await runCount(db, shape, 'all', SEARCH_COUNT_CAP + 1));
+    return firstRows[0]?.searchTotal ?? (await runCount(db, shape, 'all', SEARCH_COUNT_CAP + 1));
   };
   // Counting is most of a search's work in the database when many listings match (a common word:
   // up to SEARCH_COUNT_CAP rows fetched to count them, ~1.2 ms at 100k listings against 0.2 ms for
@@ -610,8 +573,8 @@ export async function searchListings(
     ? await caches.totals.getOrLoad(searchTotalKey(query), pageAndTotal)
     : await pageAndTotal();
   // The total came from the cache (or from the same search counting at this moment): the page alone.
-  found ??= await pageOfGroups(db, query, shape, offset, limit);
-  return { listings: found, ...cappedTotal(counted) };
+  rows ??= await pageOfGroups(db, query, shape, offset, limit);
+  return answer(rows, counted);
 }
 
 async function pageOfGroups(
@@ -621,19 +584,24 @@ async function pageOfGroups(
   offset: number,
   limit: number,
   /** The page of the first group, when already fetched. */
-  first?: string[],
-): Promise<string[]> {
+  first?: PageRow[],
+): Promise<PageRow[]> {
   const { groups } = shape;
-  const listingsOf = async (group: GroupName, from: number, size: number) =>
-    (await runPage(db, query, shape, group, from, size)).map((row) => row.listing);
-  if (groups.kind === 'single') return first ?? listingsOf('single', offset, limit);
-  const best = first ?? (await listingsOf('best', offset, limit));
+  if (groups.kind === 'single') return first ?? runPage(db, query, shape, 'single', offset, limit);
+  const best = first ?? (await runPage(db, query, shape, 'best', offset, limit));
   if (best.length === limit) return best;
   // The page runs past the best matches: how many there are, then the others after them.
   const bestCount =
     best.length === 0 && offset > 0
       ? await runCount(db, shape, 'best', offset)
       : offset + best.length;
-  const rest = await listingsOf('rest', Math.max(0, offset - bestCount), limit - best.length);
+  const rest = await runPage(
+    db,
+    query,
+    shape,
+    'rest',
+    Math.max(0, offset - bestCount),
+    limit - best.length,
+  );
   return [...best, ...rest];
 }
