@@ -55,10 +55,11 @@ async function openPostgres(options: { url: string; poolSize?: number }): Promis
   });
   // A pool error (server restart) must not crash the process; queries report it instead.
   pool.on('error', () => {});
-  // Named statements are planned with each run's values, never with a generic plan: a search's best
-  // plan depends on them (a common word walks the date index, a rare one the GIN index), and the
-  // others are primary-key lookups, cheap to plan (db/prepared.ts). Sent before any other statement
-  // of the connection; a failure shows as that statement's.
+  // Named statements with parameters are planned with each run's values, never with a generic plan:
+  // a search's best plan depends on them (a common word walks the date index, a rare one the GIN
+  // index), which PostgreSQL's default mode loses after five runs (db/prepared.test.ts); the others
+  // are primary-key lookups, cheap to plan. A statement without parameters is still planned once.
+  // Sent before any other statement of the connection; a failure shows as that statement's.
   pool.on('connect', (client) => {
     client.query('SET plan_cache_mode = force_custom_plan').catch(() => {});
   });

@@ -1,8 +1,11 @@
 import { sql } from 'drizzle-orm';
+import { listingSearchSchema } from '@campus-books/common/listing.schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, TEST_ENGINE, type TestApp } from '../../test/helpers';
-import type { Db } from './database';
+import { createPostgresDatabase, TEST_ENGINE } from '../../test/helpers';
+import { searchListings } from '../features/listings/listings.search';
+import { openDatabase, type Database, type Db } from './database';
 import { NAMED_SHAPES, preparedByShape } from './prepared';
+import { listings, users } from './schema';
 
 describe('statements kept by shape', () => {
   it('builds each shape once, and names only the first NAMED_SHAPES shapes', () => {
@@ -24,22 +27,77 @@ describe('statements kept by shape', () => {
   });
 });
 
-describe.runIf(TEST_ENGINE === 'postgres')('the pool’s connections (postgres)', () => {
-  let t: TestApp;
+describe.runIf(TEST_ENGINE === 'postgres')('search statements in the plan cache (postgres)', () => {
+  let target: Awaited<ReturnType<typeof createPostgresDatabase>>;
+  let database: Database;
   beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
-
-  it('plan named statements with their values (never a generic plan)', async () => {
-    const modes = await Promise.all(
-      Array.from({ length: 5 }, async () => {
-        const result = (await t.database.db.execute(sql`SHOW plan_cache_mode`)) as unknown as {
-          rows: { plan_cache_mode: string }[];
-        };
-        return result.rows[0]!.plan_cache_mode;
-      }),
+    target = await createPostgresDatabase(true);
+    // One connection: its prepared statements are the ones pg_prepared_statements lists.
+    database = await openDatabase({ engine: 'postgres', url: target.url, poolSize: 1 });
+    const [seller] = await database.db
+      .insert(users)
+      .values({
+        email: 'plans@campus.test',
+        passwordHash: 'x',
+        username: 'plans',
+        firstName: 'Plan',
+        lastName: 'Cache',
+        groupmelink: 'https://groupme.com/plans',
+      })
+      .returning({ id: users.id });
+    // 'calculus' in a third of the names, 'thermodynamics' in two of 3,000.
+    const names = Array.from({ length: 3000 }, (_, i) =>
+      i % 3 === 0 ? `Calculus ${i}` : i % 1500 === 1 ? `Thermodynamics ${i}` : `History ${i}`,
     );
-    expect(modes).toEqual(Array(5).fill('force_custom_plan'));
+    for (let i = 0; i < names.length; i += 500) {
+      await database.db.insert(listings).values(
+        names.slice(i, i + 500).map((name) => ({
+          userId: seller!.id,
+          name,
+          courseNumber: '101',
+          condition: 'good' as const,
+          regularPrice: 10,
+        })),
+      );
+    }
+    await database.db.execute(sql`ANALYZE listings`);
+  });
+  afterAll(async () => {
+    await database?.close();
+    await target?.drop();
+  });
+
+  const search = (query: Record<string, string>) =>
+    searchListings(database.db, listingSearchSchema.parse(query));
+  const plans = async () =>
+    (
+      (await database.db.execute(
+        sql`SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements`,
+      )) as unknown as {
+        rows: { statement: string; generic_plans: string; custom_plans: string }[];
+      }
+    ).rows.map((r) => ({
+      statement: r.statement,
+      generic: Number(r.generic_plans),
+      custom: Number(r.custom_plans),
+    }));
+
+  it('plans a term search with its words every time, and the unfiltered page once', async () => {
+    for (let i = 0; i < 8; i += 1) {
+      expect((await search({})).listings).toHaveLength(9);
+      expect((await search({ searchTerm: 'calculus' })).listings).toHaveLength(9);
+      expect((await search({ searchTerm: 'thermodynamics' })).listings).toHaveLength(2);
+    }
+    const kept = await plans();
+    const terms = kept.filter((p) => p.statement.includes('"name_words" &&'));
+    const unfiltered = kept.filter((p) =>
+      /where "listings"\."status" = 'active' order by/.test(p.statement),
+    );
+    expect(terms.length).toBeGreaterThan(0);
+    // A common word walks the date index and a rare one the GIN index: never one plan for both.
+    for (const statement of terms) expect(statement.generic).toBe(0);
+    expect(terms.reduce((n, p) => n + p.custom, 0)).toBeGreaterThanOrEqual(16);
+    // The unfiltered page has no parameter (its constants are literals): planned once, then reused.
+    expect(unfiltered.some((p) => p.generic > 0)).toBe(true);
   });
 });

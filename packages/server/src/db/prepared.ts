@@ -23,10 +23,10 @@ export const NAMED_SHAPES = 100;
 const byShape = new WeakMap<Db, { kept: Map<string, unknown>; names: Map<string, string> }>();
 
 /**
- * A statement built once per database handle and shape key, for statements whose values change
- * their best plan: drizzle builds the SQL once; the database parses a named one once per connection
- * and plans it with each run's values (plan_cache_mode, database.ts). The most recently used
- * SHAPES_KEPT shapes are kept; `prepare` gets the name to give it ('' for an unnamed statement).
+ * A statement built once per database handle and shape key: drizzle builds the SQL once, and the
+ * database parses a named one once per connection and plans it with each run's values (the pool's
+ * plan_cache_mode, database.ts), or once if it has none. The most recently used SHAPES_KEPT shapes
+ * are kept; `prepare` gets the name to give it ('' for an unnamed statement).
  */
 export function preparedByShape<T>(db: Db, key: string, prepare: (name: string) => T): T {
   let shapes = byShape.get(db);

@@ -2,13 +2,14 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { SCHOOLS, type SchoolFlag } from '@campus-books/common/campus';
 import { listingSchema, type Listing } from '@campus-books/common/listing.schemas';
+import { textLiteral } from '../../db/literal';
 import { listings } from '../../db/schema';
 
 /** A timestamp as `Date.prototype.toISOString` writes it: UTC, milliseconds (truncated), `Z`. */
 const isoTime = (column: PgColumn) =>
   sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-const hasSchool = (flag: SchoolFlag) => sql`${flag}::text = ANY(${listings.schools})`;
+const hasSchool = (flag: SchoolFlag) => sql`${textLiteral(flag)} = ANY(${listings.schools})`;
 
 /**
  * Each field of the listing answer as the database computes it from a `listings` row: the same
@@ -31,7 +32,7 @@ const FIELDS = {
   >),
   // The chosen schools' labels in the campus's order; concat_ws skips the NULLs of the others.
   school: sql`concat_ws(', ', ${sql.join(
-    SCHOOLS.map((s) => sql`CASE WHEN ${hasSchool(s.flag)} THEN ${s.label}::text END`),
+    SCHOOLS.map((s) => sql`CASE WHEN ${hasSchool(s.flag)} THEN ${textLiteral(s.label)} END`),
     sql`, `,
   )})`,
   major: sql`${listings.major}`,
@@ -54,8 +55,8 @@ const FIELDS = {
  * `JSON.stringify(toListing(row))` would give, for the search, whose answers are the server's most
  * frequent. The server then neither parses the row's columns nor builds and serializes an object
  * per listing: it joins the texts (docs/performance.md, "Where the CPU goes"). Only the schema's
- * fields are named, so no other column leaves the server. The keys are the schema's own identifiers,
- * written into the statement (json_build_object cannot infer a parameter's type).
+ * fields are named, so no other column leaves the server. The keys (the schema's own identifiers)
+ * and the campus's schools are written into the statement as literals, not parameters.
  */
 export const listingJson: SQL<string> = sql<string>`json_build_object(${sql.join(
   Object.keys(listingSchema.shape).map((key) => {

@@ -2,11 +2,13 @@ import { and, asc, count, desc, eq, fillPlaceholders, lte, or, sql, type SQL } f
 import { SCHOOL_FLAGS } from '@campus-books/common/campus';
 import { parseCourseCode } from '@campus-books/common/course';
 import { toIsbn13 } from '@campus-books/common/isbn';
+import { HOME_RECENT_COUNT, PAGE_SIZE } from '@campus-books/common/constants';
 import {
   DEFAULT_SEARCH_LIMIT,
   type ListingSearchQuery,
 } from '@campus-books/common/listing.schemas';
 import type { Db } from '../../db/database';
+import { textLiteral } from '../../db/literal';
 import { preparedByShape } from '../../db/prepared';
 import { rowsOf } from '../../db/rows';
 import { catalogueVersion, listings, listingWords } from '../../db/schema';
@@ -174,6 +176,9 @@ export async function matchTerm(
   };
 }
 
+/** A listing for sale (a literal: the unfiltered search's statement has no parameter). */
+const activeListing = () => sql`${listings.status} = ${textLiteral('active')}`;
+
 /** The search's filters: the names of those it has (its shape), their values, and their SQL. */
 function filtersOf(query: ListingSearchQuery): {
   key: string;
@@ -182,7 +187,7 @@ function filtersOf(query: ListingSearchQuery): {
 } {
   const values: Record<string, unknown> = {};
   // Both public status values (active_or_none, active) mean active: sold listings never show in search.
-  const builders: Build[] = [() => eq(listings.status, 'active')];
+  const builders: Build[] = [activeListing];
   const add = (name: string, value: unknown, build: Build) => {
     values[name] = value;
     builders.push(build);
@@ -362,7 +367,7 @@ function cappedTotal(counted: number): Pick<SearchPage, 'total' | 'isTotalCapped
  * round trip (PostgreSQL runs the uncorrelated subquery once, an InitPlan, before the first row).
  */
 const totalOf = (where: SQL) =>
-  sql<number>`(SELECT count(*) FROM (SELECT 1 FROM ${listings} WHERE ${where} LIMIT ${SEARCH_COUNT_CAP + 1}) AS m)`.mapWith(
+  sql<number>`(SELECT count(*) FROM (SELECT 1 FROM ${listings} WHERE ${where} LIMIT ${sql.raw(String(SEARCH_COUNT_CAP + 1))}) AS m)`.mapWith(
     Number,
   );
 
@@ -387,6 +392,20 @@ interface Buildable<R> {
 }
 
 /**
+ * A page's size as its statement holds it. The sizes the app's own pages ask for are written into
+ * the statement, so that a statement whose other values are constants too (the unfiltered first
+ * page, the home page's and /search's opening query) has no parameter, and PostgreSQL plans it once
+ * per connection; any other size is a placeholder, so a caller varying it adds no statements.
+ */
+type PageLimit = number | 'placeholder';
+const LITERAL_LIMITS: readonly number[] = [PAGE_SIZE, HOME_RECENT_COUNT, DEFAULT_SEARCH_LIMIT];
+const pageLimit = (limit: number): PageLimit =>
+  LITERAL_LIMITS.includes(limit) ? limit : 'placeholder';
+const limitOf = (limit: PageLimit) =>
+  // A number from the list above, never from the request.
+  (limit === 'placeholder' ? p('limit') : sql.raw(String(limit))) as unknown as number;
+
+/**
  * One page of `where`, with the capped count of `total` when given. Past the first page, the rows
  * skipped are only counted on the index (the ids of the page, then those rows): at startIndex=900 an
  * index-only walk of 909 entries and 9 row fetches, 0.4 ms at 100k listings, instead of fetching 909
@@ -400,6 +419,7 @@ function buildPage(
   where: SQL,
   isLater: boolean,
   total: SQL | null,
+  limit: PageLimit,
 ): Buildable<PageRow> {
   const order = orderOf(query);
   const fields: Record<string, SQL> = {
@@ -413,7 +433,7 @@ function buildPage(
       .from(listings)
       .where(where)
       .orderBy(...order)
-      .limit(p('limit')) as unknown as Buildable<PageRow>;
+      .limit(limitOf(limit)) as unknown as Buildable<PageRow>;
   }
   const ids = db
     .select({ id: listings.id })
@@ -421,7 +441,7 @@ function buildPage(
     .where(where)
     .orderBy(...order)
     .offset(p('offset'))
-    .limit(p('limit'));
+    .limit(limitOf(limit));
   return db
     .select(fields)
     .from(listings)
@@ -439,7 +459,7 @@ function buildCount(db: Db, where: SQL): Buildable<{ n: number }> {
  * A statement of a search, built once per shape and database handle and run with each search's
  * values (db/prepared.ts): named, so PostgreSQL parses it once per connection, and planned with each
  * run's values (the pool's plan_cache_mode, db/database.ts), since a common word walks the date index
- * and a rare one the GIN index.
+ * and a rare one the GIN index; one without parameters is planned once (db/prepared.test.ts).
  */
 function searchStatement<R>(db: Db, key: string, build: () => Buildable<R>): Statement<R> {
   return preparedByShape(db, key, (name) => build().prepare(name));
@@ -459,7 +479,8 @@ function runPage(
   withTotal = false,
 ): Promise<PageRow[]> {
   const isLater = offset > 0;
-  const key = `page:${group}:${isLater ? 'later' : 'first'}${withTotal ? ':total' : ''}|${shape.key}`;
+  const size = pageLimit(limit);
+  const key = `page:${group}:${isLater ? 'later' : 'first'}:${size}${withTotal ? ':total' : ''}|${shape.key}`;
   const statement = searchStatement<PageRow>(db, key, () =>
     buildPage(
       db,
@@ -467,6 +488,7 @@ function runPage(
       groupOf(shape.groups, group)(),
       isLater,
       withTotal ? shape.groups.all() : null,
+      size,
     ),
   );
   return statement.execute({ ...shape.values, limit, ...(isLater ? { offset } : {}) });
@@ -500,10 +522,10 @@ export async function searchStatements(db: Db, query: ListingSearchQuery) {
   });
   const { groups } = shape;
   return groups.kind === 'single'
-    ? [filled(buildPage(db, query, groups.single(), offset > 0, null))]
+    ? [filled(buildPage(db, query, groups.single(), offset > 0, null, pageLimit(limit)))]
     : [
-        filled(buildPage(db, query, groups.best(), offset > 0, null)),
-        filled(buildPage(db, query, groups.rest(), false, null)),
+        filled(buildPage(db, query, groups.best(), offset > 0, null, pageLimit(limit))),
+        filled(buildPage(db, query, groups.rest(), false, null, pageLimit(limit))),
       ];
 }
 
