@@ -174,7 +174,7 @@ try {
       lines.push(...plan.rows.map((r) => Object.values(r)[0]!));
     }
     const started = performance.now();
-    for (let i = 0; i < Number(values.runs); i++) await searchListings(database.db, query);
+    for (let i = 0; i < Number(values.runs); i++) await searchListings(database, query);
     const meanMs = (performance.now() - started) / Number(values.runs);
     const execution = lines.filter((l) => l.startsWith('Execution Time')).join(' + ');
     console.log(

@@ -12,6 +12,14 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface Database {
   engine: 'pglite' | 'postgres';
   db: Db;
+  /**
+   * The same database through connections that plan every statement with its values, never with a
+   * plan made once for any value (PostgreSQL: a pool of its own with plan_cache_mode =
+   * force_custom_plan), for statements whose best plan depends on them: a search for a common word
+   * walks the date index, for a rare one the GIN index. On `db`, PostgreSQL's default mode may, after
+   * five runs, keep one plan for all values (db/prepared.test.ts). PGlite: `db` itself.
+   */
+  customPlanDb: Db;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
   /**
@@ -50,20 +58,24 @@ async function openPostgres(options: { url: string; poolSize?: number }): Promis
   ]);
   const pool = new pg.Pool({
     connectionString: options.url,
-    max: options.poolSize ?? 20,
+    max: Math.max(1, Math.ceil((options.poolSize ?? 20) / 2)),
     connectionTimeoutMillis: 5000,
   });
   // A pool error (server restart) must not crash the process; queries report it instead.
   pool.on('error', () => {});
-  // Named statements with parameters are planned with each run's values, never with a generic plan:
-  // a search's best plan depends on them (a common word walks the date index, a rare one the GIN
-  // index), which PostgreSQL's default mode loses after five runs (db/prepared.test.ts); the others
-  // are primary-key lookups, cheap to plan. A statement without parameters is still planned once.
-  // Sent before any other statement of the connection; a failure shows as that statement's.
-  pool.on('connect', (client) => {
+  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  // A share of the connections for customPlanDb (the pool sizes add up to poolSize). The setting is
+  // sent before any other statement of the connection; a failure shows as that statement's.
+  const customPlanPool = new pg.Pool({
+    connectionString: options.url,
+    max: Math.max(1, Math.floor((options.poolSize ?? 20) / 2)),
+    connectionTimeoutMillis: 5000,
+  });
+  customPlanPool.on('error', () => {});
+  customPlanPool.on('connect', (client) => {
     client.query('SET plan_cache_mode = force_custom_plan').catch(() => {});
   });
-  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const customPlanDb = drizzlePg(customPlanPool, { schema }) as unknown as Db;
   const client = await pool.connect();
   try {
     // Several app servers may start at once: one migrates, the others wait.
@@ -80,13 +92,14 @@ async function openPostgres(options: { url: string; poolSize?: number }): Promis
   return {
     engine: 'postgres',
     db,
+    customPlanDb,
     ping: async () => {
       await pool.query('SELECT 1');
     },
     listen: (channel, onNotify, onReconnect) => listener.listen(channel, onNotify, onReconnect),
     close: async () => {
       await listener.close();
-      await pool.end();
+      await Promise.all([pool.end(), customPlanPool.end()]);
     },
   };
 }
@@ -118,6 +131,7 @@ async function openPglite(options: {
     return {
       engine: 'pglite',
       db,
+      customPlanDb: db,
       ping: async () => {
         await db.execute(sql`SELECT 1`);
       },

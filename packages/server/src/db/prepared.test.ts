@@ -32,8 +32,8 @@ describe.runIf(TEST_ENGINE === 'postgres')('search statements in the plan cache 
   let database: Database;
   beforeAll(async () => {
     target = await createPostgresDatabase(true);
-    // One connection: its prepared statements are the ones pg_prepared_statements lists.
-    database = await openDatabase({ engine: 'postgres', url: target.url, poolSize: 1 });
+    // One connection per handle: its prepared statements are the ones pg_prepared_statements lists.
+    database = await openDatabase({ engine: 'postgres', url: target.url, poolSize: 2 });
     const [seller] = await database.db
       .insert(users)
       .values({
@@ -51,9 +51,10 @@ describe.runIf(TEST_ENGINE === 'postgres')('search statements in the plan cache 
     );
     for (let i = 0; i < names.length; i += 500) {
       await database.db.insert(listings).values(
-        names.slice(i, i + 500).map((name) => ({
+        names.slice(i, i + 500).map((name, j) => ({
           userId: seller!.id,
           name,
+          isbn: (i + j) % 100 === 0 ? '9780306406157' : null,
           courseNumber: '101',
           condition: 'good' as const,
           regularPrice: 10,
@@ -68,10 +69,10 @@ describe.runIf(TEST_ENGINE === 'postgres')('search statements in the plan cache 
   });
 
   const search = (query: Record<string, string>) =>
-    searchListings(database.db, listingSearchSchema.parse(query));
-  const plans = async () =>
+    searchListings(database, listingSearchSchema.parse(query));
+  const plans = async (db: Db) =>
     (
-      (await database.db.execute(
+      (await db.execute(
         sql`SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements`,
       )) as unknown as {
         rows: { statement: string; generic_plans: string; custom_plans: string }[];
@@ -81,23 +82,37 @@ describe.runIf(TEST_ENGINE === 'postgres')('search statements in the plan cache 
       generic: Number(r.generic_plans),
       custom: Number(r.custom_plans),
     }));
+  const planCacheMode = async (db: Db) =>
+    (
+      (await db.execute(sql`SHOW plan_cache_mode`)) as unknown as {
+        rows: { plan_cache_mode: string }[];
+      }
+    ).rows[0]!.plan_cache_mode;
 
-  it('plans a term search with its words every time, and the unfiltered page once', async () => {
+  it('plans a term search with its words every time, the unfiltered page and an ISBN once', async () => {
     for (let i = 0; i < 8; i += 1) {
       expect((await search({})).listings).toHaveLength(9);
       expect((await search({ searchTerm: 'calculus' })).listings).toHaveLength(9);
       expect((await search({ searchTerm: 'thermodynamics' })).listings).toHaveLength(2);
+      expect((await search({ searchTerm: '978-0-306-40615-7' })).listings).toHaveLength(9);
     }
-    const kept = await plans();
-    const terms = kept.filter((p) => p.statement.includes('"name_words" &&'));
-    const unfiltered = kept.filter((p) =>
-      /where "listings"\."status" = 'active' order by/.test(p.statement),
+    expect(await planCacheMode(database.customPlanDb)).toBe('force_custom_plan');
+    expect(await planCacheMode(database.db)).toBe('auto');
+    const terms = (await plans(database.customPlanDb)).filter((p) =>
+      p.statement.includes('"name_words" &&'),
     );
     expect(terms.length).toBeGreaterThan(0);
     // A common word walks the date index and a rare one the GIN index: never one plan for both.
     for (const statement of terms) expect(statement.generic).toBe(0);
     expect(terms.reduce((n, p) => n + p.custom, 0)).toBeGreaterThanOrEqual(16);
-    // The unfiltered page has no parameter (its constants are literals): planned once, then reused.
+    // Plans the values do not change: made once, then reused.
+    const fixed = await plans(database.db);
+    const unfiltered = fixed.filter((p) =>
+      /where "listings"\."status" = 'active' order by/.test(p.statement),
+    );
+    const isbn = fixed.filter((p) => p.statement.includes('"listings"."isbn" = $'));
     expect(unfiltered.some((p) => p.generic > 0)).toBe(true);
+    expect(isbn.some((p) => p.generic > 0)).toBe(true);
+    expect(fixed.some((p) => p.statement.includes('"name_words"'))).toBe(false);
   });
 });

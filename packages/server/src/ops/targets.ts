@@ -31,6 +31,8 @@ export async function connectPostgres(url: string): Promise<Database> {
   return {
     engine: 'postgres',
     db,
+    // A backup does not search.
+    customPlanDb: db,
     ping: async () => {
       await pool.query('SELECT 1');
     },

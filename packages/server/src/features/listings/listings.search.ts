@@ -7,7 +7,7 @@ import {
   DEFAULT_SEARCH_LIMIT,
   type ListingSearchQuery,
 } from '@campus-books/common/listing.schemas';
-import type { Db } from '../../db/database';
+import type { Database, Db } from '../../db/database';
 import { textLiteral } from '../../db/literal';
 import { preparedByShape } from '../../db/prepared';
 import { rowsOf } from '../../db/rows';
@@ -457,9 +457,8 @@ function buildCount(db: Db, where: SQL): Buildable<{ n: number }> {
 
 /**
  * A statement of a search, built once per shape and database handle and run with each search's
- * values (db/prepared.ts): named, so PostgreSQL parses it once per connection, and planned with each
- * run's values (the pool's plan_cache_mode, db/database.ts), since a common word walks the date index
- * and a rare one the GIN index; one without parameters is planned once (db/prepared.test.ts).
+ * values (db/prepared.ts): named, so PostgreSQL parses it once per connection; which connections plan
+ * it, and how often, is the handle's (SearchDatabase).
  */
 function searchStatement<R>(db: Db, key: string, build: () => Buildable<R>): Statement<R> {
   return preparedByShape(db, key, (name) => build().prepare(name));
@@ -469,8 +468,19 @@ type GroupName = 'single' | 'best' | 'rest';
 const groupOf = (groups: SearchGroups, name: GroupName): Build =>
   (groups as unknown as Record<GroupName, Build>)[name];
 
+/**
+ * The database as a search uses it: `db`, and `customPlanDb`, whose connections plan every statement
+ * with its values (db/database.ts). A statement whose values change its best plan (a term's words,
+ * a filter's values) runs on the latter; one whose plan they do not change (the unfiltered search, a
+ * book's ISBN) on the former, where PostgreSQL plans it once when a plan for any value costs no more.
+ */
+export type SearchDatabase = Pick<Database, 'db' | 'customPlanDb'>;
+
+const handleFor = (database: SearchDatabase, shape: SearchShape): Db =>
+  Object.keys(shape.values).every((name) => name === 'isbn') ? database.db : database.customPlanDb;
+
 function runPage(
-  db: Db,
+  database: SearchDatabase,
   query: ListingSearchQuery,
   shape: SearchShape,
   group: GroupName,
@@ -478,6 +488,7 @@ function runPage(
   limit: number,
   withTotal = false,
 ): Promise<PageRow[]> {
+  const db = handleFor(database, shape);
   const isLater = offset > 0;
   const size = pageLimit(limit);
   const key = `page:${group}:${isLater ? 'later' : 'first'}:${size}${withTotal ? ':total' : ''}|${shape.key}`;
@@ -496,11 +507,12 @@ function runPage(
 
 /** How many listings of a group there are, counted up to `upTo`. */
 async function runCount(
-  db: Db,
+  database: SearchDatabase,
   shape: SearchShape,
   group: GroupName | 'all',
   upTo: number,
 ): Promise<number> {
+  const db = handleFor(database, shape);
   const statement = searchStatement<{ n: number }>(db, `count:${group}|${shape.key}`, () =>
     buildCount(db, group === 'all' ? shape.groups.all() : groupOf(shape.groups, group)()),
   );
@@ -536,23 +548,23 @@ export async function searchStatements(db: Db, query: ListingSearchQuery) {
  * one did, the search runs once more on emptied caches.
  */
 export async function searchListings(
-  db: Db,
+  database: SearchDatabase,
   query: ListingSearchQuery,
   caches: SearchCaches = {},
 ): Promise<SearchPage> {
-  const attempt = await searchOnce(db, query, caches);
-  return attempt.isFresh ? attempt.page : (await searchOnce(db, query, caches)).page;
+  const attempt = await searchOnce(database, query, caches);
+  return attempt.isFresh ? attempt.page : (await searchOnce(database, query, caches)).page;
 }
 
 async function searchOnce(
-  db: Db,
+  database: SearchDatabase,
   query: ListingSearchQuery,
   caches: SearchCaches,
 ): Promise<{ page: SearchPage; isFresh: boolean }> {
   const offset = query.startIndex ?? 0;
   const limit = query.limit ?? DEFAULT_SEARCH_LIMIT;
   const generation = caches.generation?.() ?? 0;
-  const shape = await searchShape(db, query, caches);
+  const shape = await searchShape(database.db, query, caches);
   const first: GroupName = shape.groups.kind === 'single' ? 'single' : 'best';
   const answer = async (rows: PageRow[], counted: number) => {
     const version = rows[0]?.catalogueVersion;
@@ -566,17 +578,21 @@ async function searchOnce(
   if (offset === 0 && toIsbn13(query.searchTerm?.trim() ?? '')) {
     // An ISBN names a handful of copies: the first page almost always holds them all, and then its
     // length is the total, with no count to run.
-    const rows = await pageOfGroups(db, query, shape, offset, limit);
+    const rows = await pageOfGroups(database, query, shape, offset, limit);
     const counted =
-      rows.length < limit ? rows.length : await runCount(db, shape, 'all', SEARCH_COUNT_CAP + 1);
+      rows.length < limit
+        ? rows.length
+        : await runCount(database, shape, 'all', SEARCH_COUNT_CAP + 1);
     return answer(rows, counted);
   }
   let rows: PageRow[] | undefined;
   const pageAndTotal = async () => {
-    const firstRows = await runPage(db, query, shape, first, offset, limit, true);
-    rows = await pageOfGroups(db, query, shape, offset, limit, firstRows);
+    const firstRows = await runPage(database, query, shape, first, offset, limit, true);
+    rows = await pageOfGroups(database, query, shape, offset, limit, firstRows);
     // An empty first group (past the end, or only other matches) carried no total: count apart.
-    return firstRows[0]?.searchTotal ?? (await runCount(db, shape, 'all', SEARCH_COUNT_CAP + 1));
+    return (
+      firstRows[0]?.searchTotal ?? (await runCount(database, shape, 'all', SEARCH_COUNT_CAP + 1))
+    );
   };
   // Counting is most of a search's work in the database when many listings match (a common word:
   // up to SEARCH_COUNT_CAP rows fetched to count them, ~1.2 ms at 100k listings against 0.2 ms for
@@ -585,12 +601,12 @@ async function searchOnce(
     ? await caches.totals.getOrLoad(searchTotalKey(query), pageAndTotal)
     : await pageAndTotal();
   // The total came from the cache (or from the same search counting at this moment): the page alone.
-  rows ??= await pageOfGroups(db, query, shape, offset, limit);
+  rows ??= await pageOfGroups(database, query, shape, offset, limit);
   return answer(rows, counted);
 }
 
 async function pageOfGroups(
-  db: Db,
+  database: SearchDatabase,
   query: ListingSearchQuery,
   shape: SearchShape,
   offset: number,
@@ -599,16 +615,17 @@ async function pageOfGroups(
   first?: PageRow[],
 ): Promise<PageRow[]> {
   const { groups } = shape;
-  if (groups.kind === 'single') return first ?? runPage(db, query, shape, 'single', offset, limit);
-  const best = first ?? (await runPage(db, query, shape, 'best', offset, limit));
+  if (groups.kind === 'single')
+    return first ?? runPage(database, query, shape, 'single', offset, limit);
+  const best = first ?? (await runPage(database, query, shape, 'best', offset, limit));
   if (best.length === limit) return best;
   // The page runs past the best matches: how many there are, then the others after them.
   const bestCount =
     best.length === 0 && offset > 0
-      ? await runCount(db, shape, 'best', offset)
+      ? await runCount(database, shape, 'best', offset)
       : offset + best.length;
   const rest = await runPage(
-    db,
+    database,
     query,
     shape,
     'rest',

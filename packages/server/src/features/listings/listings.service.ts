@@ -172,7 +172,7 @@ export async function searchListings(
   // Whole answers (the embedded engine) are checked fresh here; the search checks before it uses the
   // vocabulary or the totals, which the home page's opening search and an ISBN's never do.
   if (caches.searches) await caches.ensureFresh(caches.generation());
-  const run = () => searchListingPage(app.database.db, query, caches);
+  const run = () => searchListingPage(app.database, query, caches);
   // The parsed query lists its keys in the schema's order, so equal searches give equal keys.
   return caches.searches ? caches.searches.getOrLoad(JSON.stringify(query), run) : run();
 }
