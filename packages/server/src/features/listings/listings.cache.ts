@@ -3,28 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { rowsOf } from '../../db/rows';
 import { WriteInvalidatedCache } from './search-cache';
-import type { SearchPage, TermResolution } from './listings.search';
+import type { SearchCaches, SearchPage, TermResolution } from './listings.search';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    listingCaches: {
-      /** What the vocabulary says about a search term (both engines). */
-      terms: WriteInvalidatedCache<TermResolution>;
-      /** A search's total (both engines): counting is the costly part of a common word's search. */
-      totals: WriteInvalidatedCache<number>;
+    listingCaches: Required<SearchCaches> & {
       /** Whole search answers (the page and its total), on the embedded engine only (null on PostgreSQL). */
       searches: WriteInvalidatedCache<SearchPage> | null;
-      /** Changes whenever the caches are emptied. */
-      generation(): number;
-      /**
-       * Whether what a search took from the caches since `generation` was fit to answer with, given
-       * the catalogue version its statement read: on PostgreSQL, when another app server changed the
-       * catalogue since the caches were filled, it empties them; no when they were emptied since.
-       * Always yes on the embedded engine (one process: its own writes empty them).
-       */
-      isFresh(catalogueVersion: number, generation: number): boolean;
-      /** The same, reading the version (one SELECT of one row). */
-      ensureFresh(generation: number): Promise<boolean>;
       /** Empties every cache. */
       invalidate(): void;
     };

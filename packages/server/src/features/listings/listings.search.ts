@@ -42,17 +42,20 @@ export interface TermResolution {
 
 /** Caches a search may use (listings.cache.ts); without them every search asks the database. */
 export interface SearchCaches {
+  /** What the vocabulary says about a search term (both engines). */
   terms?: WriteInvalidatedCache<TermResolution>;
-  /** A search's capped total (SEARCH_COUNT_CAP), by searchTotalKey. */
+  /** A search's capped total (SEARCH_COUNT_CAP), by searchTotalKey (both engines). */
   totals?: WriteInvalidatedCache<number>;
   /** Changes whenever the caches are emptied. */
   generation?: () => number;
   /**
    * Whether what a search took from the caches since `generation` was fit to answer with, given the
-   * catalogue version its page read (another app server may have written since they were filled).
+   * catalogue version its page read: on PostgreSQL, when another app server changed the catalogue
+   * since the caches were filled, it empties them; no when they were emptied since. Always yes on
+   * the embedded engine (one process: its own writes empty them).
    */
   isFresh?: (catalogueVersion: number, generation: number) => boolean;
-  /** The same, reading the catalogue's version (when no row came back to carry it). */
+  /** The same, reading the catalogue's version (one SELECT of one row), when no row carried it. */
   ensureFresh?: (generation: number) => Promise<boolean>;
 }
 

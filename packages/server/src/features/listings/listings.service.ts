@@ -169,9 +169,8 @@ export async function searchListings(
   query: ListingSearchQuery,
 ): Promise<SearchPage> {
   const caches = app.listingCaches;
-  // Whole answers (the embedded engine) are checked fresh here; the search checks before it uses the
-  // vocabulary or the totals, which the home page's opening search and an ISBN's never do.
-  if (caches.searches) await caches.ensureFresh(caches.generation());
+  // Whole answers are kept on the embedded engine only, whose own writes empty them (one process);
+  // the search checks what it takes from the other caches against its page's catalogue version.
   const run = () => searchListingPage(app.database, query, caches);
   // The parsed query lists its keys in the schema's order, so equal searches give equal keys.
   return caches.searches ? caches.searches.getOrLoad(JSON.stringify(query), run) : run();
