@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { lockDataDir } from './data-dir-lock';
+import { ensureListingJson } from './listing-json';
 import { PgNotificationListener, type NotificationHandler, type Unlisten } from './notifications';
 import * as schema from './schema';
 
@@ -80,7 +81,9 @@ async function openPostgres(options: { url: string; poolSize?: number }): Promis
   try {
     // Several app servers may start at once: one migrates, the others wait.
     await client.query('SELECT pg_advisory_lock(72707369)');
-    await migratePg(drizzlePg(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+    const migrator = drizzlePg(client, { schema });
+    await migratePg(migrator, { migrationsFolder: MIGRATIONS_FOLDER });
+    await ensureListingJson(migrator as unknown as Db);
   } finally {
     await client.query('SELECT pg_advisory_unlock(72707369)').catch(() => {});
     client.release();
@@ -128,6 +131,7 @@ async function openPglite(options: {
     });
     const db = drizzlePglite(client, { schema }) as unknown as Db;
     await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+    await ensureListingJson(db);
     return {
       engine: 'pglite',
       db,

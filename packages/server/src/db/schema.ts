@@ -147,6 +147,12 @@ export const listings = pgTable(
     reminded1dAt: timestamp('reminded_1d_at', { withTimezone: true }),
     /** Why a 'hidden' listing is hidden: 'reports' or 'suspension'. */
     hiddenReason: text('hidden_reason', { enum: ['reports', 'suspension'] }),
+    /**
+     * The listing's answer as JSON text, written by the database on every insert and update (a
+     * trigger that db/listing-json.ts keeps in step with the code, migration 0014): what the search
+     * sends for this row. Never written by the code.
+     */
+    listingJson: text('listing_json'),
   },
   (t) => [
     // NULLs are distinct: creates without the header never collide (migration 0010).

@@ -4,6 +4,8 @@ import { listingSchema } from '@campus-books/common/listing.schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createUser, TEST_ENGINE, type TestApp } from '../../../test/helpers';
 import { insertListings } from '../../../test/listing-fixtures';
+import { ensureListingJson, listingJsonDefinition, listingJsonOfRow } from '../../db/listing-json';
+import { rowsOf } from '../../db/rows';
 import { listings } from '../../db/schema';
 import { listingJson } from './listing-json';
 import { toListing } from './listing.serializer';
@@ -47,16 +49,73 @@ describe(`a listing's JSON written by the database (${TEST_ENGINE})`, () => {
   });
   afterAll(() => t.close());
 
+  /** The stored text of each listing against toListing of its row, both as JSON.stringify writes them. */
+  const storedAndExpected = async () =>
+    Promise.all(
+      ids.map(async (id) => {
+        const [row] = await t.database.db.select().from(listings).where(eq(listings.id, id));
+        const [written] = await t.database.db
+          .select({ json: listingJson, computed: listingJsonOfRow })
+          .from(listings)
+          .where(eq(listings.id, id));
+        return {
+          stored: written!.json === null ? null : JSON.stringify(JSON.parse(written!.json)),
+          computed: JSON.stringify(JSON.parse(written!.computed)),
+          expected: JSON.stringify(toListing(row!)),
+        };
+      }),
+    );
+
   it('is, field for field and in the same order, what toListing gives of the row', async () => {
-    for (const id of ids) {
-      const [row] = await t.database.db.select().from(listings).where(eq(listings.id, id));
-      const [written] = await t.database.db
-        .select({ json: listingJson })
-        .from(listings)
-        .where(eq(listings.id, id));
-      const expected = JSON.stringify(toListing(row!));
-      expect(JSON.stringify(JSON.parse(written!.json))).toBe(expected);
+    for (const { stored, computed, expected } of await storedAndExpected()) {
+      expect(computed).toBe(expected);
+      expect(stored).toBe(expected);
     }
+  });
+
+  it('is written again by every update of the row, whatever the columns changed', async () => {
+    await t.database.db
+      .update(listings)
+      .set({ name: 'Renamed', schools: ['Bschool'], condition: 'poor', regularPrice: 3.5 })
+      .where(eq(listings.id, ids[0]!));
+    await t.database.db
+      .update(listings)
+      .set({ expiresAt: sql`timestamptz '2030-06-01 12:00:00.25+00'` })
+      .where(eq(listings.id, ids[2]!));
+    for (const { stored, expected } of await storedAndExpected()) expect(stored).toBe(expected);
+    expect(JSON.parse((await storedAndExpected())[0]!.stored!)).toMatchObject({
+      name: 'Renamed',
+      Bschool: true,
+      school: 'Bschool',
+      condition: 'poor',
+      regularPrice: 3.5,
+    });
+  });
+
+  it("is rewritten for every listing when the database's function is of another version", async () => {
+    const { db } = t.database;
+    const fingerprint = async () =>
+      (
+        await rowsOf<{ f: string }>(
+          db,
+          sql`SELECT obj_description('public.listing_json(public.listings)'::regprocedure, 'pg_proc') AS f`,
+        )
+      )[0]!.f;
+    expect(await fingerprint()).toBe(listingJsonDefinition().fingerprint);
+    const spoil = async () => {
+      await db.execute(sql`ALTER TABLE listings DISABLE TRIGGER listings_write_json`);
+      await db.execute(sql`UPDATE listings SET listing_json = '{"stale":true}'`);
+      await db.execute(sql`ALTER TABLE listings ENABLE TRIGGER listings_write_json`);
+    };
+    // Same version: a start reads the fingerprint and writes nothing.
+    await spoil();
+    await ensureListingJson(db);
+    for (const { stored } of await storedAndExpected()) expect(stored).toBe('{"stale":true}');
+    // Another version (an older server's, a campus that renamed a school): defined again, rewritten.
+    await db.execute(sql`COMMENT ON FUNCTION public.listing_json(public.listings) IS 'older'`);
+    await ensureListingJson(db);
+    expect(await fingerprint()).toBe(listingJsonDefinition().fingerprint);
+    for (const { stored, expected } of await storedAndExpected()) expect(stored).toBe(expected);
   });
 
   it("makes the search's answer, which keeps to the listing schema", async () => {

@@ -1,0 +1,120 @@
+import { createHash } from 'node:crypto';
+import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect, type PgColumn } from 'drizzle-orm/pg-core';
+import { SCHOOLS, type SchoolFlag } from '@campus-books/common/campus';
+import { listingSchema, type Listing } from '@campus-books/common/listing.schemas';
+import type { Db } from './database';
+import { textLiteral } from './literal';
+import { rowsOf } from './rows';
+import { listings } from './schema';
+
+/** A timestamp as `Date.prototype.toISOString` writes it: UTC, milliseconds (truncated), `Z`. */
+const isoTime = (column: PgColumn) =>
+  sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+const hasSchool = (flag: SchoolFlag) => sql`${textLiteral(flag)} = ANY(${listings.schools})`;
+
+/**
+ * Each field of the listing answer as the database computes it from a `listings` row: the same
+ * values `toListing` (listing.serializer.ts) gives, which listing-json.test.ts holds it to.
+ */
+const FIELDS = {
+  _id: sql`${listings.id}`,
+  name: sql`${listings.name}`,
+  courseNumber: sql`${listings.courseNumber}`,
+  description: sql`${listings.description}`,
+  address: sql`${listings.address}`,
+  pickupLocation: sql`${listings.pickupLocation}`,
+  condition: sql`${listings.condition}`,
+  regularPrice: sql`${listings.regularPrice}::float8`,
+  discountPrice: sql`${listings.discountPrice}::float8`,
+  imageUrls: sql`${listings.imageUrls}`,
+  ...(Object.fromEntries(SCHOOLS.map((s) => [s.flag, hasSchool(s.flag)])) as Record<
+    SchoolFlag,
+    SQL
+  >),
+  // The chosen schools' labels in the campus's order; concat_ws skips the NULLs of the others.
+  school: sql`concat_ws(', ', ${sql.join(
+    SCHOOLS.map((s) => sql`CASE WHEN ${hasSchool(s.flag)} THEN ${textLiteral(s.label)} END`),
+    sql`, `,
+  )})`,
+  major: sql`${listings.major}`,
+  type: sql`${listings.type}`,
+  userRef: sql`${listings.userId}`,
+  status: sql`${listings.status}`,
+  createdAt: isoTime(listings.createdAt),
+  updatedAt: isoTime(listings.updatedAt),
+  isbn: sql`${listings.isbn}`,
+  authors: sql`${listings.authors}`,
+  edition: sql`${listings.edition}`,
+  subject: sql`${listings.subject}`,
+  publisherCover: sql`${listings.publisherCoverUrl}`,
+  expiresAt: isoTime(listings.expiresAt),
+  confirmedAt: isoTime(listings.confirmedAt),
+} satisfies Record<keyof Listing, SQL>;
+
+/**
+ * A listing's answer as JSON text computed from its `listings` row, in the schema's field order:
+ * what `JSON.stringify(toListing(row))` would give. Only the schema's fields are named, so no other
+ * column leaves the server. The keys (the schema's own identifiers) and the campus's schools are
+ * written as literals, not parameters: the expression has none.
+ */
+export const listingJsonOfRow: SQL<string> = sql<string>`json_build_object(${sql.join(
+  Object.keys(listingSchema.shape).map((key) => {
+    if (!/^\w+$/.test(key)) throw new Error(`listing field ${key} is not an identifier`);
+    return sql`${sql.raw(`'${key}'`)}, ${FIELDS[key as keyof Listing]}`;
+  }),
+  sql`, `,
+)})::text`;
+
+const FUNCTION = 'public.listing_json(public.listings)';
+
+/**
+ * The statements that make the database write `listings.listing_json` on every insert and update:
+ * a function of the row holding the expression above (its column references read the argument,
+ * named like the table), and a row trigger calling it. The fingerprint names this version of them.
+ */
+export function listingJsonDefinition(): { statements: string[]; fingerprint: string } {
+  const { sql: expression, params } = new PgDialect().sqlToQuery(listingJsonOfRow);
+  if (params.length > 0) throw new Error('the listing JSON expression must have no parameters');
+  const statements = [
+    `CREATE OR REPLACE FUNCTION ${FUNCTION.replace('(public.listings)', '(listings public.listings)')}
+      RETURNS text LANGUAGE sql STABLE AS $listing_json$ SELECT ${expression} $listing_json$`,
+    `CREATE OR REPLACE FUNCTION public.listings_write_json() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        NEW.listing_json := public.listing_json(NEW);
+        RETURN NEW;
+      END
+      $$`,
+    `CREATE OR REPLACE TRIGGER listings_write_json BEFORE INSERT OR UPDATE ON public.listings
+      FOR EACH ROW EXECUTE FUNCTION public.listings_write_json()`,
+  ];
+  const fingerprint = createHash('sha256').update(statements.join(';\n')).digest('hex');
+  return { statements, fingerprint };
+}
+
+/**
+ * Brings the database's listing JSON in step with this code, after the migrations and under their
+ * lock: when the function it holds is of another version (none yet, a new field, a campus that
+ * renamed a school), defines it, and rewrites the JSON of every listing whose text differs, in one
+ * transaction. A start with the same code reads one comment and does nothing more.
+ */
+export async function ensureListingJson(db: Db): Promise<void> {
+  const { statements, fingerprint } = listingJsonDefinition();
+  const current = async (executor: Pick<Db, 'execute'>) => {
+    const [row] = await rowsOf<{ fingerprint: string | null }>(
+      executor,
+      sql`SELECT obj_description(to_regprocedure(${FUNCTION}), 'pg_proc') AS fingerprint`,
+    );
+    return row?.fingerprint ?? null;
+  };
+  if ((await current(db)) === fingerprint) return;
+  await db.transaction(async (tx) => {
+    for (const statement of statements) await tx.execute(sql.raw(statement));
+    await tx.execute(sql.raw(`COMMENT ON FUNCTION ${FUNCTION} IS '${fingerprint}'`));
+    await tx.execute(
+      sql`UPDATE ${listings} SET listing_json = public.listing_json(${listings})
+          WHERE listing_json IS DISTINCT FROM public.listing_json(${listings})`,
+    );
+  });
+}
