@@ -11,7 +11,7 @@ process.umask(0o077);
 
 function databaseOptions(config: Config) {
   return config.databaseUrl
-    ? ({ engine: 'postgres', url: config.databaseUrl } as const)
+    ? ({ engine: 'postgres', url: config.databaseUrl, poolSize: config.databasePoolSize } as const)
     : ({ engine: 'pglite', dataDir: path.join(config.dataDir, 'db') } as const);
 }
 

@@ -35,6 +35,8 @@ const envSchema = z.object({
   PUBLIC_URL: urlWithScheme(['http', 'https'], 'web').optional(),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: urlWithScheme(['postgres', 'postgresql'], 'PostgreSQL').optional(),
+  /** Connections an app server opens to DATABASE_URL at most (db/database.ts splits them in three). */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(3).max(1000).default(30),
   SMTP_URL: urlWithScheme(['smtp', 'smtps'], 'SMTP').optional(),
   MAIL_FROM: z.string().default('Textbook Marketplace <no-reply@localhost>'),
   SCHOOL_EMAIL_DOMAIN: z
@@ -120,6 +122,7 @@ export interface Config {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  databasePoolSize: number;
   smtpUrl: string | undefined;
   mailFrom: string;
   schoolEmailDomain: string | null;
@@ -235,6 +238,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     dataDir,
     databaseUrl: env.DATABASE_URL,
+    databasePoolSize: env.DATABASE_POOL_SIZE,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
     schoolEmailDomain: env.SCHOOL_EMAIL_DOMAIN ?? null,

@@ -33,6 +33,7 @@ export async function connectPostgres(url: string): Promise<Database> {
     db,
     // A backup does not search.
     customPlanDb: db,
+    genericPlanDb: db,
     ping: async () => {
       await pool.query('SELECT 1');
     },

@@ -37,7 +37,16 @@ const CONTAINING_PER_WORD = 200;
  * resemble it ('calculus' for 'calclus').
  */
 export interface TermResolution {
-  words: { word: string; exact: boolean; others: string[] }[];
+  words: {
+    word: string;
+    exact: boolean;
+    others: string[];
+    /** How many names hold the word itself, and how many the others (a name may count twice). */
+    listings: number;
+    othersListings: number;
+  }[];
+  /** PostgreSQL's estimate of the listings' rows (pg_class.reltuples; negative: never measured). */
+  catalogueRows: number;
 }
 
 /** Caches a search may use (listings.cache.ts); without them every search asks the database. */
@@ -71,19 +80,27 @@ export function searchTotalKey(query: ListingSearchQuery): string {
 async function resolveTerm(db: Db, term: string): Promise<TermResolution> {
   // One statement: the term is split by the same function as the names. LIKE and `%` (pg_trgm's
   // similarity at its 0.3 default) walk listing_words_trgm_idx; the similarity floor refines.
-  const rows = await rowsOf<{ term: string; word: string | null; kind: 'exact' | 'other' | null }>(
+  const rows = await rowsOf<{
+    term: string;
+    word: string | null;
+    kind: 'exact' | 'other' | null;
+    listings: number | null;
+    catalogueRows: number;
+  }>(
     db,
     sql`
-    SELECT t.w AS term, v.word, v.kind
+    SELECT t.w AS term, v.word, v.kind, v.listings,
+      (SELECT reltuples FROM pg_class WHERE oid = ${textLiteral('public.listings')}::regclass)::float8
+        AS "catalogueRows"
     FROM listing_name_words(${term}) AS t(w)
     LEFT JOIN LATERAL (
-      SELECT word, 'exact' AS kind FROM ${listingWords} WHERE word = t.w
+      SELECT word, 'exact' AS kind, listings FROM ${listingWords} WHERE word = t.w
       UNION ALL
-      (SELECT word, 'other' FROM ${listingWords}
+      (SELECT word, 'other', listings FROM ${listingWords}
         WHERE word LIKE '%' || t.w || '%' AND word <> t.w
         ORDER BY word LIMIT ${CONTAINING_PER_WORD})
       UNION ALL
-      (SELECT word, 'other' FROM ${listingWords}
+      (SELECT word, 'other', listings FROM ${listingWords}
         WHERE word % t.w AND similarity(word, t.w) >= ${WORD_SIMILARITY}
           AND word NOT LIKE '%' || t.w || '%'
         ORDER BY similarity(word, t.w) DESC, word LIMIT ${SIMILAR_PER_WORD})
@@ -91,12 +108,23 @@ async function resolveTerm(db: Db, term: string): Promise<TermResolution> {
   );
   const words = new Map<string, TermResolution['words'][number]>();
   for (const row of rows) {
-    const entry = words.get(row.term) ?? { word: row.term, exact: false, others: [] };
+    const entry = words.get(row.term) ?? {
+      word: row.term,
+      exact: false,
+      others: [],
+      listings: 0,
+      othersListings: 0,
+    };
     words.set(row.term, entry);
-    if (row.kind === 'exact') entry.exact = true;
-    else if (row.word !== null) entry.others.push(row.word);
+    if (row.kind === 'exact') {
+      entry.exact = true;
+      entry.listings = Number(row.listings);
+    } else if (row.word !== null) {
+      entry.others.push(row.word);
+      entry.othersListings += Number(row.listings);
+    }
   }
-  return { words: [...words.values()] };
+  return { words: [...words.values()], catalogueRows: Number(rows[0]?.catalogueRows ?? -1) };
 }
 
 /**
@@ -121,7 +149,8 @@ const nameWords = listings.nameWords;
  * exactly (and the term as typed, if it has shorter words: 'calculus ii'). Both are array operators
  * on the GIN index of the names' words, whose statistics tell the planner how common a word is, so it
  * walks the date index for a common word and the GIN index for a rare one (each statement is planned
- * with its values: searchStatement).
+ * with its values: SearchShape's `plan`), unless the vocabulary's counts already say the walk is
+ * cheaper (isWalkCheaper).
  *
  * A term without such words ('%', 'c_p', 'ii') matches the names containing it as typed (LIKE, with
  * `%`, `_` and `\` as plain characters; the trigram index listings_name_trgm_idx serves it).
@@ -133,6 +162,10 @@ export interface TermMatch {
   values: Record<string, unknown>;
   matches: Build | null;
   best: Build | null;
+  /** `matches` written so that no index of the words can serve it (searchShape's walk). */
+  matchesByWalk?: Build;
+  /** How many names may match, as the vocabulary counts them (words taken as independent). */
+  estimate?: { matches: number; catalogueRows: number };
 }
 
 export async function matchTerm(
@@ -141,7 +174,7 @@ export async function matchTerm(
   caches: SearchCaches = {},
 ): Promise<TermMatch> {
   const key = term.toLowerCase();
-  const { words } = await (caches.terms
+  const { words, catalogueRows } = await (caches.terms
     ? caches.terms.getOrLoad(key, () => resolveTerm(db, key))
     : resolveTerm(db, key));
   if (words.length === 0) {
@@ -160,13 +193,23 @@ export async function matchTerm(
   alternatives.forEach((a, i) => (values[`w${i}`] = a));
   const matches = () =>
     and(...alternatives.map((_a, i) => sql`${nameWords} && ${p(`w${i}`)}::text[]`))!;
+  const matchesByWalk = () =>
+    and(
+      ...alternatives.map((_a, i) => sql`coalesce(${nameWords}, '{}') && ${p(`w${i}`)}::text[]`),
+    )!;
+  const estimate = {
+    matches: words.reduce(
+      (n, w) => n * Math.min(1, ((w.exact ? w.listings : 0) + w.othersListings) / catalogueRows),
+      catalogueRows,
+    ),
+    catalogueRows,
+  };
   const shape = `words${words.length}`;
-  if (!words.every((w) => w.exact)) return { key: shape, values, matches, best: null };
+  const oneGroup = { key: shape, values, matches, best: null, matchesByWalk, estimate };
+  if (!words.every((w) => w.exact)) return oneGroup;
   const hasShortWords = key.split(/[^\p{L}\p{N}]+/u).some((w) => w.length > 0 && w.length < 3);
   // Nothing but the exact words can match (no other word contains or resembles them): one group.
-  if (!hasShortWords && words.every((w) => w.others.length === 0)) {
-    return { key: shape, values, matches, best: null };
-  }
+  if (!hasShortWords && words.every((w) => w.others.length === 0)) return oneGroup;
   values.exactWords = words.map((w) => w.word);
   const exact = () => sql`${nameWords} @> ${p('exactWords')}::text[]`;
   if (!hasShortWords) return { key: `${shape}:best`, values, matches, best: exact };
@@ -264,11 +307,17 @@ type SearchGroups =
   | { kind: 'single'; single: Build; all: Build }
   | { kind: 'tiers'; best: Build; rest: Build; all: Build };
 
-/** A search as its shape (`key`, what its statements are built from) and its values. */
+/**
+ * A search as its shape (`key`, what its statements are built from), its values, and how PostgreSQL
+ * should plan its statements: with each search's values (`custom`: a term's words, a filter's
+ * values change the best plan), or once for all (`generic`: the unfiltered search, whose later pages
+ * only move the OFFSET; a book's ISBN; a common term's walk).
+ */
 interface SearchShape {
   key: string;
   values: Record<string, unknown>;
   groups: SearchGroups;
+  plan: 'custom' | 'generic';
 }
 
 const single = (where: Build): SearchGroups => ({ kind: 'single', single: where, all: where });
@@ -286,10 +335,18 @@ export async function searchShape(
 ): Promise<SearchShape> {
   const filters = filtersOf(query);
   const order = `${query.sort ?? 'createdAt'}:${query.order ?? 'desc'}`;
-  const shape = (term: string, values: Record<string, unknown>, groups: SearchGroups) => ({
+  const shape = (
+    term: string,
+    values: Record<string, unknown>,
+    groups: SearchGroups,
+    plan: SearchShape['plan'] = filters.key === '' && (term === '' || term === 'isbn')
+      ? 'generic'
+      : 'custom',
+  ): SearchShape => ({
     key: `filters=${filters.key};term=${term};order=${order}`,
     values: { ...filters.values, ...values },
     groups,
+    plan,
   });
   const term = query.searchTerm?.trim();
   if (!term)
@@ -334,6 +391,17 @@ export async function searchShape(
       single(() => sql`false`),
     );
   const all = () => and(...filters.where(), matches())!;
+  if (match.matchesByWalk && filters.key === '' && isWalkCheaper(match, query)) {
+    // The page walks the order's index, whatever the words; the count may still use the GIN index.
+    const walk = match.matchesByWalk;
+    const page = () => and(...filters.where(), walk())!;
+    return shape(
+      `${match.key}:walk`,
+      match.values,
+      { kind: 'single', single: page, all },
+      'generic',
+    );
+  }
   if (query.sort || !best) return shape(match.key, match.values, single(all));
   return shape(`${match.key}:tiers`, match.values, {
     kind: 'tiers',
@@ -341,6 +409,21 @@ export async function searchShape(
     rest: () => and(...filters.where(), matches(), sql`NOT (${best()})`)!,
     all,
   });
+}
+
+/**
+ * Whether a term's page is found more cheaply by walking the index of the search's order (date or
+ * price) and keeping the names that match, than by the GIN index of the words and a sort of every
+ * match: the walk reads about (startIndex + limit) × catalogue / matches rows, the GIN way `matches`
+ * rows. PostgreSQL weighs the same with each search's values, at ~0.07 ms of planning for every
+ * search (docs/performance.md); a term common enough by the vocabulary's own counts is instead one
+ * plan for all its searches, written so that only the walk can serve it.
+ */
+function isWalkCheaper(match: TermMatch, query: ListingSearchQuery): boolean {
+  if (!match.estimate || match.estimate.catalogueRows <= 0) return false;
+  const { matches, catalogueRows } = match.estimate;
+  const rowsNeeded = (query.startIndex ?? 0) + (query.limit ?? DEFAULT_SEARCH_LIMIT);
+  return matches * matches >= rowsNeeded * catalogueRows;
 }
 
 /**
@@ -472,15 +555,14 @@ const groupOf = (groups: SearchGroups, name: GroupName): Build =>
   (groups as unknown as Record<GroupName, Build>)[name];
 
 /**
- * The database as a search uses it: `db`, and `customPlanDb`, whose connections plan every statement
- * with its values (db/database.ts). A statement whose values change its best plan (a term's words,
- * a filter's values) runs on the latter; one whose plan they do not change (the unfiltered search, a
- * book's ISBN) on the former, where PostgreSQL plans it once when a plan for any value costs no more.
+ * The database as a search uses it: `db` for what a term's words are, and for its pages and counts
+ * the connections that plan them as the shape's `plan` says (db/database.ts says why each mode needs
+ * connections of its own).
  */
-export type SearchDatabase = Pick<Database, 'db' | 'customPlanDb'>;
+export type SearchDatabase = Pick<Database, 'db' | 'customPlanDb' | 'genericPlanDb'>;
 
 const handleFor = (database: SearchDatabase, shape: SearchShape): Db =>
-  Object.keys(shape.values).every((name) => name === 'isbn') ? database.db : database.customPlanDb;
+  shape.plan === 'generic' ? database.genericPlanDb : database.customPlanDb;
 
 function runPage(
   database: SearchDatabase,
