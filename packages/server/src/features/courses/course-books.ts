@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import {
   SOLD_PRICE_MIN_COUNT,
   type CourseBook,
@@ -6,6 +6,8 @@ import {
 } from '@campus-books/common/book.schemas';
 import type { CourseCode } from '@campus-books/common/course';
 import type { Db } from '../../db/database';
+import { textLiteral } from '../../db/literal';
+import { preparedOnce } from '../../db/prepared';
 import { listings } from '../../db/schema';
 
 /** The most listings a course page reads: far more copies than any course ever has. */
@@ -20,30 +22,43 @@ export function normaliseTitle(title: string): string {
 }
 
 /**
+ * The active listings of a course, cheapest first: a named statement built once (with or without a
+ * subject), so a course page neither builds its SQL nor has it parsed again.
+ */
+const courseListings = (db: Db, hasSubject: boolean) =>
+  preparedOnce(db, hasSubject ? 'course_listings' : 'course_listings_no_subject', (name) =>
+    db
+      .select({
+        id: listings.id,
+        name: listings.name,
+        isbn: listings.isbn,
+        authors: listings.authors,
+        edition: listings.edition,
+        price: listings.regularPrice,
+      })
+      .from(listings)
+      .where(
+        and(
+          hasSubject ? eq(listings.subject, sql.placeholder('subject')) : isNull(listings.subject),
+          eq(listings.courseNumber, sql.placeholder('courseNumber')),
+          eq(listings.status, textLiteral('active')),
+        ),
+      )
+      .orderBy(asc(listings.regularPrice), asc(listings.id))
+      .limit(MAX_COURSE_LISTINGS)
+      .prepare(name),
+  );
+
+/**
  * Every active listing of a course, grouped by book: by ISBN, else by normalised title; books with
  * the most copies first, then by lowest price. A course without a subject is the listings of that
  * number that name none. One index range (listings_subject_course_idx).
  */
 export async function findCourseBooks(db: Db, course: CourseCode): Promise<CourseBook[]> {
-  const rows = await db
-    .select({
-      id: listings.id,
-      name: listings.name,
-      isbn: listings.isbn,
-      authors: listings.authors,
-      edition: listings.edition,
-      price: listings.regularPrice,
-    })
-    .from(listings)
-    .where(
-      and(
-        course.subject ? eq(listings.subject, course.subject) : isNull(listings.subject),
-        eq(listings.courseNumber, course.courseNumber),
-        eq(listings.status, 'active'),
-      ),
-    )
-    .orderBy(asc(listings.regularPrice), asc(listings.id))
-    .limit(MAX_COURSE_LISTINGS);
+  const rows = await courseListings(db, course.subject !== null).execute({
+    subject: course.subject,
+    courseNumber: course.courseNumber,
+  });
   const byBook = new Map<string, CourseBook>();
   for (const row of rows) {
     const key = row.isbn ? `isbn:${row.isbn}` : `title:${normaliseTitle(row.name)}`;
