@@ -13,10 +13,12 @@ export default fp(
       global: true,
       threshold: 1024,
       encodings: ['br', 'gzip'],
-      // Quality 3 with a 256 KB window: a 6.5 KB search answer in ~47 µs to 1,704 bytes, as fast as
-      // gzip and as small; quality 4 took 70–110 µs for 3 % fewer bytes (default 4 MB window).
+      // Quality 1 with a 256 KB window: a search answer of 8.6 KB in ~28 µs to 2,025 bytes. Quality
+      // 3 gave 1,856 bytes in ~50 µs, and the server spent 0.05 ms more of its CPU on each search
+      // (docs/performance.md): 170 bytes are not worth a tenth of a search's cost. Quality 4 took
+      // 80 µs for 1,789 bytes.
       brotliOptions: {
-        params: { [constants.BROTLI_PARAM_QUALITY]: 3, [constants.BROTLI_PARAM_LGWIN]: 18 },
+        params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_LGWIN]: 18 },
       },
     });
   },
