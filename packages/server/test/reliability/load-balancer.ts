@@ -91,6 +91,9 @@ export function describeLoadBalancer(scenario: LoadBalancerScenario) {
 
       env = {
         DATABASE_URL: dbUrl,
+        // Three app servers, the test's own connections and, under `npm test`, other suites share
+        // one PostgreSQL of max_connections 100 (docs/operations.md): 3 × (15 + 1) at most here.
+        DATABASE_POOL_SIZE: '15',
         ...s3.env,
         SESSION_SECRET: 'the-secret-every-app-server-of-this-test-shares',
         PUBLIC_URL: 'http://127.0.0.1',
