@@ -20,6 +20,7 @@ describe('loadConfig', () => {
       port: 3000,
       publicUrl: 'http://localhost:3000',
       databaseUrl: undefined,
+      databasePoolSize: 30,
       smtpUrl: undefined,
       schoolEmailDomain: null,
       groupmeLinkPrefix: 'https://groupme.com/',
@@ -49,6 +50,7 @@ describe('loadConfig', () => {
       DATA_DIR: tempDir(),
       PORT: 'eighty',
       DATABASE_URL: 'mysql://db/x',
+      DATABASE_POOL_SIZE: '2',
       SMTP_URL: 'http://mail',
       SCHOOL_EMAIL_DOMAIN: 'not a domain',
       GROUPME_LINK_PREFIX: 'javascript:alert(1)',
@@ -65,6 +67,7 @@ describe('loadConfig', () => {
     for (const name of [
       'PORT',
       'DATABASE_URL',
+      'DATABASE_POOL_SIZE',
       'SMTP_URL',
       'SCHOOL_EMAIL_DOMAIN',
       'GROUPME_LINK_PREFIX',
