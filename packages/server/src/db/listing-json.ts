@@ -78,7 +78,7 @@ export function listingJsonDefinition(): { statements: string[]; fingerprint: st
   const { sql: expression, params } = new PgDialect().sqlToQuery(listingJsonOfRow);
   if (params.length > 0) throw new Error('the listing JSON expression must have no parameters');
   const statements = [
-    `CREATE OR REPLACE FUNCTION ${FUNCTION.replace('(public.listings)', '(listings public.listings)')}
+    `CREATE OR REPLACE FUNCTION public.listing_json(listings public.listings)
       RETURNS text LANGUAGE sql STABLE AS $listing_json$ SELECT ${expression} $listing_json$`,
     `CREATE OR REPLACE FUNCTION public.listings_write_json() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
@@ -101,19 +101,17 @@ export function listingJsonDefinition(): { statements: string[]; fingerprint: st
  */
 export async function ensureListingJson(db: Db): Promise<void> {
   const { statements, fingerprint } = listingJsonDefinition();
-  const current = async (executor: Pick<Db, 'execute'>) => {
-    const [row] = await rowsOf<{ fingerprint: string | null }>(
-      executor,
-      sql`SELECT obj_description(to_regprocedure(${FUNCTION}), 'pg_proc') AS fingerprint`,
-    );
-    return row?.fingerprint ?? null;
-  };
-  if ((await current(db)) === fingerprint) return;
+  const [current] = await rowsOf<{ fingerprint: string | null }>(
+    db,
+    sql`SELECT obj_description(to_regprocedure(${FUNCTION}), 'pg_proc') AS fingerprint`,
+  );
+  if (current?.fingerprint === fingerprint) return;
   await db.transaction(async (tx) => {
     for (const statement of statements) await tx.execute(sql.raw(statement));
     await tx.execute(sql.raw(`COMMENT ON FUNCTION ${FUNCTION} IS '${fingerprint}'`));
+    // The row trigger just defined writes each text; the condition skips the rows already right.
     await tx.execute(
-      sql`UPDATE ${listings} SET listing_json = public.listing_json(${listings})
+      sql`UPDATE ${listings} SET listing_json = NULL
           WHERE listing_json IS DISTINCT FROM public.listing_json(${listings})`,
     );
   });
