@@ -5,6 +5,7 @@ import {
   conditionLabel,
   courseLevelColor,
   courseNumberBadge,
+  formatCount,
   formatPrice,
   majorText,
   schoolText,
@@ -15,6 +16,18 @@ describe('display rules (spec sections 2 and 9)', () => {
     expect(formatPrice(0)).toBe('$0.00');
     expect(formatPrice(20)).toBe('$20.00');
     expect(formatPrice(1234567.5)).toBe('$1,234,567.50');
+  });
+
+  it('writes prices and counts exactly as toLocaleString("en-US") does', () => {
+    const cents = { minimumFractionDigits: 2, maximumFractionDigits: 2 };
+    const amounts = [0, 0.01, 0.1, 0.29, 1, 9.99, 99.5, 100, 999.99, 1000, 12345.67, 999999.99];
+    for (let i = 0; i < 2000; i++) amounts.push(Math.round(Math.random() * 1e9) / 100);
+    for (const amount of [...amounts, ...amounts.filter((a) => a > 0).map((a) => -a)]) {
+      expect(formatPrice(amount)).toBe(`$${amount.toLocaleString('en-US', cents)}`);
+    }
+    for (const n of [0, 1, 12, 123, 1234, 12345, 123456, 1234567, 10_000_000, -4321]) {
+      expect(formatCount(n)).toBe(n.toLocaleString('en-US'));
+    }
   });
 
   it('labels and colours conditions, treating unknown values as poor', () => {

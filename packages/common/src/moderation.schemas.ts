@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { REPORT_NOTE_MAX, REPORT_REASONS } from './constants';
 import { apiSchemas, dateTimeSchema } from './api';
+import { formatCount } from './display';
 import { listingSchema } from './listing.schemas';
 import { cleanText } from './text';
 
@@ -8,10 +9,7 @@ import { cleanText } from './text';
 export const reportSchema = z.object({
   reason: z.enum(REPORT_REASONS, { error: 'Choose a reason from the list' }),
   note: cleanText({ multiline: true, error: 'The note must be text' })
-    .max(
-      REPORT_NOTE_MAX,
-      `The note must be at most ${REPORT_NOTE_MAX.toLocaleString('en-US')} characters`,
-    )
+    .max(REPORT_NOTE_MAX, `The note must be at most ${formatCount(REPORT_NOTE_MAX)} characters`)
     .optional(),
 });
 export type ReportInput = z.infer<typeof reportSchema>;

@@ -23,3 +23,28 @@ describe('initials', () => {
     expect(initials('')).toBe('?');
   });
 });
+
+describe('timeAgo against Intl.RelativeTimeFormat', () => {
+  it('says every count of every unit as the platform formatter says it in English', () => {
+    const rtf = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+    const now = Date.parse('2026-11-23T12:00:00Z');
+    const units = [
+      ['minute', 60],
+      ['hour', 3600],
+      ['day', 24 * 3600],
+      ['week', 7 * 24 * 3600],
+      ['month', 30 * 24 * 3600],
+      ['year', 365 * 24 * 3600],
+    ] as const;
+    for (const [unit, size] of units) {
+      for (const count of [1, 2, 3, 5, 11, 21]) {
+        const seconds = count * size;
+        // Only the counts that this unit is used for (a larger unit takes over past its size).
+        const larger = units.find(([, s]) => s > size);
+        if (larger && seconds >= larger[1]) continue;
+        const iso = new Date(now - seconds * 1000).toISOString();
+        expect(timeAgo(iso, now)).toBe(rtf.format(-count, unit));
+      }
+    }
+  });
+});

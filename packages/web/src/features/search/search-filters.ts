@@ -1,3 +1,4 @@
+import { formatCount } from '@campus-books/common/display';
 import { webPaths } from '@campus-books/common/paths';
 import { SCHOOL_FLAGS, SUBJECT_CODES, type SchoolFlag } from '@campus-books/common/campus';
 import {
@@ -156,6 +157,6 @@ export type ResultCount =
 export function resultCountText(count: ResultCount, term: string): string {
   const [n, isMore] =
     'total' in count ? [count.total, count.isCapped] : [count.shown, count.hasMore];
-  const books = `${n.toLocaleString('en-US')}${isMore ? '+' : ''} ${n === 1 && !isMore ? 'book' : 'books'}`;
+  const books = `${formatCount(n)}${isMore ? '+' : ''} ${n === 1 && !isMore ? 'book' : 'books'}`;
   return term.trim() ? `${books} for ${term.trim()}` : books;
 }
