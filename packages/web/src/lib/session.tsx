@@ -23,6 +23,16 @@ export interface Session {
 
 const SessionContext = createContext<Session | null>(null);
 
+/** Runs `task` when the browser is idle (soon after, where it cannot tell); returns a cancel. */
+function whenIdle(task: () => void): () => void {
+  if (typeof window.requestIdleCallback === 'function') {
+    const handle = window.requestIdleCallback(task, { timeout: 2_000 });
+    return () => window.cancelIdleCallback(handle);
+  }
+  const handle = window.setTimeout(task, 200);
+  return () => window.clearTimeout(handle);
+}
+
 /**
  * GET /api/auth/session: the signed-in user, or null. Unlike /api/auth/me it answers 200 to a
  * signed-out visitor, so the check made on every page load never shows up as a failed request.
@@ -57,11 +67,9 @@ export function SessionProvider({
   }, []);
 
   useEffect(() => {
-    // The server read the session cookie for this page: keep this device's copy in step with it.
-    if (initialUser !== undefined) {
-      writeStoredUser(initialUser);
-      return;
-    }
+    // The server read the session cookie for this page: keep this device's copy in step with it,
+    // once the page is idle (a page's first use of storage loads it, ~10 ms of a phone's hydration).
+    if (initialUser !== undefined) return whenIdle(() => writeStoredUser(initialUser));
     const controller = new AbortController();
     fetchSessionUser(controller.signal)
       .then((current) => setUser(current))
