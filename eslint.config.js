@@ -23,7 +23,10 @@ const SERVER_FEATURE_EXCEPTIONS = {
   alerts: ['accounts'],
   // A publisher's cover goes through the upload pipeline's image processing.
   books: ['images'],
-  // Listings claim images, fan out alert mails, and hide from non-moderators.
+  // A course's server-rendered page carries its demand line's count (alerts.demand).
+  courses: ['alerts'],
+  // Listings claim images, fan out alert mails (and a listing's page carries its demand line's
+  // count), and hide from non-moderators.
   listings: ['images', 'alerts', 'moderation'],
   // Moderation acts on listings (hide, remove) through the listings service.
   moderation: ['listings'],

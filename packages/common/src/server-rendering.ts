@@ -1,4 +1,5 @@
 import type { CurrentUser } from './account.schemas';
+import type { PublicConfig } from './api';
 import type { CourseAnswer } from './book.schemas';
 import type { Listing } from './listing.schemas';
 
@@ -28,10 +29,18 @@ export interface SearchResultPage {
 export type LandingPageData =
   | { kind: 'home'; recent: Listing[] }
   | { kind: 'search'; firstPage: SearchResultPage }
-  | { kind: 'listing'; listing: Listing }
+  | {
+      kind: 'listing';
+      listing: Listing;
+      /**
+       * The students wanting it, as GET /api/alerts/demand answers the page's demand line (the
+       * listing's ISBN, else its course); null when the line would not be answered.
+       */
+      demand: number | null;
+    }
   /** No such listing (or hidden from this visitor): the not-found page, with the API's message. */
   | { kind: 'listing'; listing: null; message: string }
-  | { kind: 'course'; course: { success: true } & CourseAnswer };
+  | { kind: 'course'; course: { success: true } & CourseAnswer; demand: number | null };
 
 export interface RenderPageInput {
   /** The request's path and query, as the browser will see them. */
@@ -40,6 +49,8 @@ export interface RenderPageInput {
   /** Null when it could not be loaded: the page renders as it does before its data arrives. */
   data: LandingPageData | null;
   user: CurrentUser | null;
+  /** GET /api/config's answer (the footer's links, the forms' rules). */
+  publicConfig: PublicConfig;
   /** A verified user's saved listings (the hearts on the cards), else null. */
   saved: Listing[] | null;
   renderedAt: number;

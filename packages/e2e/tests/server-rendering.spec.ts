@@ -126,6 +126,9 @@ test.describe('hydration', () => {
       expect(messages).toEqual([]);
       expect(calls.filter((call) => call.startsWith('/api/listing/get'))).toEqual([]);
       expect(calls.filter((call) => call.startsWith('/api/course/'))).toEqual([]);
+      // The footer's links and a listing's demand line came with the page too.
+      expect(calls.filter((call) => call === '/api/config')).toEqual([]);
+      expect(calls.filter((call) => call === '/api/alerts/demand')).toEqual([]);
     });
   }
 

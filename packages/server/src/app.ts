@@ -13,7 +13,7 @@ import alertsRoutes from './features/alerts/alerts.routes';
 import authRoutes from './features/accounts/auth.routes';
 import userRoutes from './features/accounts/user.routes';
 import booksRoutes from './features/books/books.routes';
-import configRoutes from './features/config/config.routes';
+import configRoutes, { publicConfig } from './features/config/config.routes';
 import coursesRoutes from './features/courses/courses.routes';
 import { coursePageData } from './features/courses/courses.service';
 import docsRoutes from './features/docs/docs.routes';
@@ -164,6 +164,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           return session ? toCurrentUser(session.user, isModerator(app, session.user)) : null;
         },
         savedListings: (app, userId) => findSavedListings(app.database.db, userId),
+        publicConfig,
       },
     });
   else app.setNotFoundHandler(sendRouteNotFound);

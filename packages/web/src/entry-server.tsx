@@ -17,6 +17,7 @@ import { StaticRouter } from 'react-router';
 import { AppProviders } from './app/app-providers';
 import { matchLandingPage } from './app/prefetch-landing-data';
 import { AppRoutes } from './app/router';
+import { demandQuery } from './components/demand';
 import { seedQueryClient, type SsrQuery, type SsrState } from './app/ssr-state';
 import { courseQueryOptions } from './features/courses/api/get-course';
 import { recentListingsQueryOptions } from './features/home/api/get-recent-listings';
@@ -26,6 +27,17 @@ import { queryKeys } from './lib/query-keys';
 
 /** A render that has not finished by then (it never waits on the network) is given up. */
 const RENDER_TIMEOUT_MS = 10_000;
+
+/** The demand line's answer, so the line is on the first screen rather than fetched after it. */
+function demandQueries(
+  asked: Parameters<typeof demandQuery>[0],
+  students: number | null,
+): SsrQuery[] {
+  const query = demandQuery(asked);
+  return query === null || students === null
+    ? []
+    : [{ queryKey: queryKeys.demand(query), data: { success: true, students } }];
+}
 
 /** The page's answers under the keys its queries use, so the browser's cache takes them as they are. */
 function queriesOf(page: LandingPage, data: LandingPageData | null): SsrQuery[] {
@@ -47,13 +59,15 @@ function queriesOf(page: LandingPage, data: LandingPageData | null): SsrQuery[] 
     case 'listing': {
       if (data.kind !== 'listing') return [];
       const { queryKey } = listingQueryOptions(page.listingId);
-      return data.listing
-        ? [{ queryKey, data: data.listing }]
-        : [{ queryKey, error: { message: data.message, status: 404 } }];
+      if (!data.listing) return [{ queryKey, error: { message: data.message, status: 404 } }];
+      return [{ queryKey, data: data.listing }, ...demandQueries(data.listing, data.demand)];
     }
     case 'course':
       return data.kind === 'course'
-        ? [{ queryKey: courseQueryOptions(page.code).queryKey, data: data.course }]
+        ? [
+            { queryKey: courseQueryOptions(page.code).queryKey, data: data.course },
+            ...demandQueries(data.course, data.demand),
+          ]
         : [];
   }
 }
@@ -72,6 +86,8 @@ function renderPage(input: RenderPageInput): Promise<RenderedPage> {
     user: input.user,
     queries: [
       ...queriesOf(input.page, input.data),
+      // The footer's links: no request for them when the page hydrates.
+      { queryKey: queryKeys.publicConfig, data: input.publicConfig },
       // The hearts on the cards: no request for them when the page hydrates.
       ...(input.saved ? [{ queryKey: queryKeys.saved, data: input.saved }] : []),
     ],

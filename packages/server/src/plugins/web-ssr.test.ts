@@ -67,11 +67,29 @@ describe(`server rendering of the landing pages (${TEST_ENGINE})`, () => {
     expect(html).toContain('<div id="root"><section id="data">');
   });
 
-  it('answers /listing/{id} with the listing, and 404 for one that does not exist or is hidden', async () => {
+  it('answers /listing/{id} with the listing and its demand, and 404 for one that does not exist or is hidden', async () => {
+    // Another student saved it: one student wants books for its course.
+    const buyer = await createUser(t);
+    const save = { method: 'POST' as const, url: `/api/saved/add/${activeId}` };
+    expect((await t.app.inject({ ...save, headers: { cookie: buyer.cookie } })).statusCode).toBe(
+      200,
+    );
+
     const page = await t.app.inject(`/listing/${activeId}`);
     expect(page.statusCode).toBe(200);
     const answer = (await t.app.inject(`/api/listing/get/${activeId}`)).json();
-    expect(renderedData(page.body)).toEqual({ kind: 'listing', listing: answer });
+    const demand = (await t.app.inject('/api/alerts/demand?subject=ECON&courseNumber=101')).json<{
+      students: number;
+    }>();
+    expect(answer.isbn).toBeNull();
+    expect(demand.students).toBe(1);
+    expect(renderedData(page.body)).toEqual({
+      kind: 'listing',
+      listing: answer,
+      demand: demand.students,
+    });
+    // The footer's links come with every page, as GET /api/config answers them.
+    expect(rendered.at(-1)?.publicConfig).toEqual((await t.app.inject('/api/config')).json());
 
     for (const id of ['00000000-0000-4000-8000-000000000000', 'not-an-id', hiddenId]) {
       const missing = await t.app.inject(`/listing/${id}`);
@@ -125,7 +143,12 @@ describe(`server rendering of the landing pages (${TEST_ENGINE})`, () => {
   it('answers /course/{code} with the course answer; an address that is no course renders without data', async () => {
     const page = await t.app.inject('/course/ECON-101');
     const api = (await t.app.inject('/api/course/ECON-101')).json();
-    expect(renderedData(page.body)).toEqual({ kind: 'course', course: api });
+    const demand = await t.app.inject('/api/alerts/demand?subject=ECON&courseNumber=101');
+    expect(renderedData(page.body)).toEqual({
+      kind: 'course',
+      course: api,
+      demand: demand.json<{ students: number }>().students,
+    });
     expect(renderedData((await t.app.inject('/course/ZZZZZ-1')).body)).toBeNull();
     expect(renderedData((await t.app.inject(`/course/${'9'.repeat(40)}`)).body)).toBeNull();
   });

@@ -1,4 +1,5 @@
 import type { CurrentUser } from '@campus-books/common/account.schemas';
+import type { PublicConfig } from '@campus-books/common/api';
 import type { Listing } from '@campus-books/common/listing.schemas';
 import { webPaths } from '@campus-books/common/paths';
 import {
@@ -68,6 +69,8 @@ export interface ServerRenderingOptions {
   currentUser: (app: FastifyInstance, request: FastifyRequest) => Promise<CurrentUser | null>;
   /** A verified user's saved listings as GET /api/saved/get answers them. */
   savedListings: (app: FastifyInstance, userId: string) => Promise<Listing[]>;
+  /** GET /api/config's answer. */
+  publicConfig: (app: FastifyInstance) => PublicConfig;
 }
 
 export interface WebPluginOptions {
@@ -258,6 +261,7 @@ export default fp(
           data,
           user,
           saved,
+          publicConfig: ssr!.publicConfig(app),
           renderedAt: Date.now(),
           onRecoverableError: (error) =>
             request.log.warn({ err: error }, 'server rendering: a part is left to the browser'),

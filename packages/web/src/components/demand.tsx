@@ -13,6 +13,23 @@ interface WantedCourse {
 
 const plural = (n: number) => (n === 1 ? '1 student is' : `${n} students are`);
 
+/** What the demand line asks GET /api/alerts/demand: by the ISBN, else by the course. */
+export function demandQuery({
+  isbn,
+  subject,
+  courseNumber,
+}: {
+  isbn?: string | null;
+  subject?: string | null;
+  courseNumber?: string | null;
+}): string | null {
+  if (isbn) return `isbn=${encodeURIComponent(isbn)}`;
+  if (subject && courseNumber) {
+    return `subject=${encodeURIComponent(subject)}&courseNumber=${encodeURIComponent(courseNumber)}`;
+  }
+  return null;
+}
+
 /**
  * "N students are looking for books for ECON 101" / "N students want this book": counted from live
  * alerts and saves, shown from 1 up, never naming anyone.
@@ -26,11 +43,7 @@ export function DemandLine({
   subject?: string | null;
   courseNumber?: string | null;
 }) {
-  const query = isbn
-    ? `isbn=${encodeURIComponent(isbn)}`
-    : subject && courseNumber
-      ? `subject=${encodeURIComponent(subject)}&courseNumber=${encodeURIComponent(courseNumber)}`
-      : null;
+  const query = demandQuery({ isbn, subject, courseNumber });
   const { data } = useQuery({
     queryKey: queryKeys.demand(query),
     queryFn: ({ signal }) =>

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GENEROUS_LIMITS } from '../../../test/accounts';
 import { createTestApp, createUser, TEST_ENGINE, type TestApp } from '../../../test/helpers';
 import { createListingAs } from '../../../test/listing-fixtures';
+import { pageDemand } from './alerts.demand';
 
 describe(`alerts: demand sellers can see (${TEST_ENGINE})`, () => {
   let t: TestApp;
@@ -50,6 +51,26 @@ describe(`alerts: demand sellers can see (${TEST_ENGINE})`, () => {
     expect(course.json()).toEqual({ success: true, students: 2 });
     expect(course.body).not.toContain(a.id);
     expect((await demand('isbn=0-262-03384-4')).json()).toEqual({ success: true, students: 2 });
+
+    // A server-rendered page's demand line carries the count the route would answer, or none where
+    // the route would refuse the question.
+    const asks = [
+      { isbn: '0-262-03384-4' },
+      { isbn: '9780262033848', subject: 'ZZZ', courseNumber: '1' },
+      { subject: 'hist', courseNumber: ' 205 ' },
+      { subject: 'ZZZ', courseNumber: '205' },
+      { isbn: 'not-an-isbn' },
+      { subject: 'HIST', courseNumber: '' },
+      {},
+    ];
+    for (const asked of asks) {
+      const query = asked.isbn
+        ? `isbn=${encodeURIComponent(asked.isbn)}`
+        : `subject=${asked.subject ?? ''}&courseNumber=${encodeURIComponent(asked.courseNumber ?? '')}`;
+      const answer = await demand(query);
+      const counted = await pageDemand(t.app, asked);
+      expect(counted, query).toBe(answer.statusCode === 200 ? answer.json().students : null);
+    }
 
     const wanted = (await t.app.inject('/api/alerts/most-wanted')).json();
     expect(wanted.courses[0]).toEqual({

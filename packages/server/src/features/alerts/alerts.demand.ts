@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { rowsOf } from '../../db/rows';
+import { SUBJECT_CODES } from '@campus-books/common/campus';
+import { toIsbn13 } from '@campus-books/common/isbn';
 
 const WEEK_MS = 7 * 24 * 60 * 60_000;
 
@@ -30,6 +32,27 @@ export async function countDemand(
     ) AS wanting`,
   );
   return row?.students ?? 0;
+}
+
+/**
+ * The count a page's demand line would be answered by GET /api/alerts/demand (its ISBN, else its
+ * course, read as the route reads them), for a server-rendered page; null where the route would
+ * refuse the question.
+ */
+export function pageDemand(
+  app: FastifyInstance,
+  asked: { isbn?: string | null; subject?: string | null; courseNumber?: string | null },
+): Promise<number> | null {
+  if (asked.isbn) {
+    const isbn = asked.isbn.length <= 20 ? toIsbn13(asked.isbn) : null;
+    return isbn ? countDemand(app, { isbn }) : null;
+  }
+  const subject = asked.subject?.toUpperCase();
+  const courseNumber = asked.courseNumber?.trim();
+  if (!subject || !SUBJECT_CODES.has(subject) || !courseNumber || courseNumber.length > 20) {
+    return null;
+  }
+  return countDemand(app, { subject, courseNumber });
 }
 
 export interface WantedCourse {

@@ -1,19 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 import { publicConfigSchema, type PublicConfig } from '@campus-books/common/api';
 
-/** GET /api/config: the campus rules the web app validates with and the links it shows. */
+/** The campus rules the web app validates with and the links it shows (also in a rendered page). */
+export function publicConfig(app: FastifyInstance): PublicConfig {
+  const { config } = app;
+  return {
+    schoolEmailDomain: config.schoolEmailDomain,
+    groupmeLinkPrefix: config.groupmeLinkPrefix,
+    donationUrl: config.donationUrl,
+    publicUrl: config.publicUrl,
+  };
+}
+
+/** GET /api/config. */
 export default async function configRoutes(app: FastifyInstance) {
   app.get(
     '/config',
     { schema: { response: { 200: publicConfigSchema } } },
-    async (): Promise<PublicConfig> => {
-      const { config } = app;
-      return {
-        schoolEmailDomain: config.schoolEmailDomain,
-        groupmeLinkPrefix: config.groupmeLinkPrefix,
-        donationUrl: config.donationUrl,
-        publicUrl: config.publicUrl,
-      };
-    },
+    async (): Promise<PublicConfig> => publicConfig(app),
   );
 }

@@ -9,6 +9,7 @@ import {
 import type { LandingPage, LandingPageData } from '@campus-books/common/server-rendering';
 import type { FastifyInstance } from 'fastify';
 import { findCourseBooks } from './course-books';
+import { pageDemand } from '../alerts/alerts.demand';
 
 /** GET /api/course/{code}'s answer: the course's name and its books on campus. */
 export async function courseAnswer(
@@ -36,5 +37,9 @@ export async function coursePageData(
   const course = page.code.length <= COURSE_CODE_MAX_LENGTH ? parseCourseCode(page.code) : null;
   if (!course) return null;
   const answer = await courseAnswer(app, course);
-  return { kind: 'course', course: JSON.parse(JSON.stringify(answer)) as typeof answer };
+  return {
+    kind: 'course',
+    course: JSON.parse(JSON.stringify(answer)) as typeof answer,
+    demand: await pageDemand(app, answer),
+  };
 }

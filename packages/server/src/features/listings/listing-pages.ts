@@ -3,6 +3,7 @@ import { listingSearchSchema, type Listing } from '@campus-books/common/listing.
 import type { LandingPage, LandingPageData } from '@campus-books/common/server-rendering';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors';
+import { pageDemand } from '../alerts/alerts.demand';
 import { jsonArray } from './listing-json';
 import { toListing } from './listing.serializer';
 import type { SearchPage } from './listings.search';
@@ -56,7 +57,10 @@ export async function searchPageData(
   };
 }
 
-/** `/listing/{id}`: the listing as this visitor may see it, or the API's 404 message. */
+/**
+ * `/listing/{id}`: the listing as this visitor may see it, with the demand line's count, or the
+ * API's 404 message.
+ */
 export async function listingPageData(
   app: FastifyInstance,
   page: Extract<LandingPage, { kind: 'listing' }>,
@@ -71,5 +75,5 @@ export async function listingPageData(
     }
     throw error;
   }
-  return { kind: 'listing', listing: asAnswered(listing) };
+  return { kind: 'listing', listing: asAnswered(listing), demand: await pageDemand(app, listing) };
 }
