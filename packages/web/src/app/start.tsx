@@ -14,35 +14,40 @@ import { noteApiAnswer } from '../lib/offline-status';
 const container = document.getElementById('root')!;
 const ssrState = readSsrState(document);
 
+/** Resolves in a task of its own: the browser may paint and handle input before what follows. */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 if (ssrState) {
   // A server-rendered page (docs/decisions/012): the answers it was rendered with go into the cache
   // under the same keys, and its page's code is loaded first (main.tsx preloads it), so hydration
-  // renders exactly the server's HTML in one pass and fetches nothing.
-  seedQueryClient(queryClient, ssrState.queries);
-  // A page the service worker kept, opened offline: the notice says it is what was seen last.
-  if (ssrState.offlineCopy) noteApiAnswer(true);
+  // renders exactly the server's HTML in one pass and fetches nothing. Each step is a task of its
+  // own after the app's code has run, so no step holds a phone's main thread for long.
   const route = matchLandingRoute(window.location.pathname);
   const pageCode = route ? loadLandingPageCode(route.kind) : Promise.resolve();
-  // Hydrated in a transition: React works through the page in slices, yielding to the browser
-  // between them, instead of one long task that would hold up a phone's main thread.
-  void pageCode
-    .catch(() => undefined)
-    .then(() =>
-      startTransition(() => {
-        hydrateRoot(
-          container,
-          <AppProviders
-            queryClient={queryClient}
-            initialUser={ssrState.user}
-            renderedAt={ssrState.renderedAt}
-          >
-            <BrowserRouter>
-              <AppRoutes />
-            </BrowserRouter>
-          </AppProviders>,
-        );
-      }),
-    );
+  void (async () => {
+    await nextTask();
+    seedQueryClient(queryClient, ssrState.queries);
+    // A page the service worker kept, opened offline: the notice says it is what was seen last.
+    if (ssrState.offlineCopy) noteApiAnswer(true);
+    await pageCode.catch(() => undefined);
+    await nextTask();
+    // Hydrated in a transition: React works through the page in slices, yielding to the browser
+    // between them, instead of one long task that would hold up a phone's main thread.
+    startTransition(() => {
+      hydrateRoot(
+        container,
+        <AppProviders
+          queryClient={queryClient}
+          initialUser={ssrState.user}
+          renderedAt={ssrState.renderedAt}
+        >
+          <BrowserRouter>
+            <AppRoutes />
+          </BrowserRouter>
+        </AppProviders>,
+      );
+    });
+  })();
 } else {
   // Its own chunk, which the shell's head preloads: a server-rendered page has no use for it.
   void import('./prefetch-landing-data').then(({ prefetchLandingData }) =>
