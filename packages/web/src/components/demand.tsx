@@ -13,16 +13,15 @@ interface WantedCourse {
 
 const plural = (n: number) => (n === 1 ? '1 student is' : `${n} students are`);
 
-/** What the demand line asks GET /api/alerts/demand: by the ISBN, else by the course. */
-export function demandQuery({
-  isbn,
-  subject,
-  courseNumber,
-}: {
+/** What a demand line is about: a book, else a course. */
+interface DemandAsked {
   isbn?: string | null;
   subject?: string | null;
   courseNumber?: string | null;
-}): string | null {
+}
+
+/** What the demand line asks GET /api/alerts/demand: by the ISBN, else by the course. */
+export function demandQuery({ isbn, subject, courseNumber }: DemandAsked): string | null {
   if (isbn) return `isbn=${encodeURIComponent(isbn)}`;
   if (subject && courseNumber) {
     return `subject=${encodeURIComponent(subject)}&courseNumber=${encodeURIComponent(courseNumber)}`;
@@ -34,15 +33,7 @@ export function demandQuery({
  * "N students are looking for books for ECON 101" / "N students want this book": counted from live
  * alerts and saves, shown from 1 up, never naming anyone.
  */
-export function DemandLine({
-  isbn,
-  subject,
-  courseNumber,
-}: {
-  isbn?: string | null;
-  subject?: string | null;
-  courseNumber?: string | null;
-}) {
+export function DemandLine({ isbn, subject, courseNumber }: DemandAsked) {
   const query = demandQuery({ isbn, subject, courseNumber });
   const { data } = useQuery({
     queryKey: queryKeys.demand(query),
