@@ -33,8 +33,9 @@ export function demandQuery({ isbn, subject, courseNumber }: DemandAsked): strin
  * "N students are looking for books for ECON 101" / "N students want this book": counted from live
  * alerts and saves, shown from 1 up, never naming anyone.
  */
-export function DemandLine({ isbn, subject, courseNumber }: DemandAsked) {
-  const query = demandQuery({ isbn, subject, courseNumber });
+export function DemandLine(asked: DemandAsked) {
+  const { isbn, subject, courseNumber } = asked;
+  const query = demandQuery(asked);
   const { data } = useQuery({
     queryKey: queryKeys.demand(query),
     queryFn: ({ signal }) =>

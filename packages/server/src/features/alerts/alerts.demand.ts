@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { rowsOf } from '../../db/rows';
 import { SUBJECT_CODES } from '@campus-books/common/campus';
 import { toIsbn13 } from '@campus-books/common/isbn';
@@ -34,25 +35,46 @@ export async function countDemand(
   return row?.students ?? 0;
 }
 
+/** GET /api/alerts/demand's question: a book by its ISBN, or a course. */
+export const demandQuerySchema = z.strictObject({
+  isbn: z
+    .string()
+    .max(20)
+    .optional()
+    .refine((s) => s === undefined || toIsbn13(s) !== null, 'is not a valid ISBN'),
+  subject: z
+    .string()
+    .max(10)
+    .transform((s) => s.toUpperCase())
+    .refine((s) => SUBJECT_CODES.has(s), 'is not a subject of this campus')
+    .optional(),
+  courseNumber: z.string().trim().min(1).max(20).optional(),
+});
+
+/** The students wanting the book (by its ISBN) or else the course; null when it names neither. */
+export function demandFor(
+  app: FastifyInstance,
+  { isbn, subject, courseNumber }: z.infer<typeof demandQuerySchema>,
+): Promise<number> | null {
+  if (isbn) return countDemand(app, { isbn: toIsbn13(isbn) ?? undefined });
+  if (subject && courseNumber) return countDemand(app, { subject, courseNumber });
+  return null;
+}
+
 /**
- * The count a page's demand line would be answered by GET /api/alerts/demand (its ISBN, else its
- * course, read as the route reads them), for a server-rendered page; null where the route would
- * refuse the question.
+ * The count a server-rendered page's demand line would be answered (its ISBN, else its course),
+ * read as GET /api/alerts/demand reads the question; null where the route would refuse it.
  */
 export function pageDemand(
   app: FastifyInstance,
   asked: { isbn?: string | null; subject?: string | null; courseNumber?: string | null },
 ): Promise<number> | null {
-  if (asked.isbn) {
-    const isbn = asked.isbn.length <= 20 ? toIsbn13(asked.isbn) : null;
-    return isbn ? countDemand(app, { isbn }) : null;
-  }
-  const subject = asked.subject?.toUpperCase();
-  const courseNumber = asked.courseNumber?.trim();
-  if (!subject || !SUBJECT_CODES.has(subject) || !courseNumber || courseNumber.length > 20) {
-    return null;
-  }
-  return countDemand(app, { subject, courseNumber });
+  const parsed = demandQuerySchema.safeParse(
+    asked.isbn
+      ? { isbn: asked.isbn }
+      : { subject: asked.subject ?? undefined, courseNumber: asked.courseNumber ?? undefined },
+  );
+  return parsed.success ? demandFor(app, parsed.data) : null;
 }
 
 export interface WantedCourse {

@@ -5,9 +5,7 @@ import { apiMessageSchema, errorResponses, succeeded } from '@campus-books/commo
 import { ALERT_MESSAGES, alertInputSchema, alertSchema } from '@campus-books/common/alert.schemas';
 import { badRequest } from '../../lib/errors';
 import { currentUser } from '../../plugins/sessions';
-import { SUBJECT_CODES } from '@campus-books/common/campus';
-import { toIsbn13 } from '@campus-books/common/isbn';
-import { countDemand, mostWanted } from './alerts.demand';
+import { demandFor, demandQuerySchema, mostWanted } from './alerts.demand';
 import {
   createAlert,
   deleteAlert,
@@ -93,20 +91,7 @@ export default async function alertsRoutes(fastify: FastifyInstance) {
     '/demand',
     {
       schema: {
-        querystring: z.strictObject({
-          isbn: z
-            .string()
-            .max(20)
-            .optional()
-            .refine((s) => s === undefined || toIsbn13(s) !== null, 'is not a valid ISBN'),
-          subject: z
-            .string()
-            .max(10)
-            .transform((s) => s.toUpperCase())
-            .refine((s) => SUBJECT_CODES.has(s), 'is not a subject of this campus')
-            .optional(),
-          courseNumber: z.string().trim().min(1).max(20).optional(),
-        }),
+        querystring: demandQuerySchema,
         response: {
           200: succeeded({ students: z.number().int().describe('Students with a matching alert') }),
           ...errorResponses({ 400: 'Neither an isbn nor a subject and courseNumber' }),
@@ -114,16 +99,9 @@ export default async function alertsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const { isbn, subject, courseNumber } = request.query;
-      if (!isbn && !(subject && courseNumber)) {
-        throw badRequest('Ask for an isbn, or a subject and a courseNumber');
-      }
-      const students = await countDemand(app, {
-        isbn: isbn ? (toIsbn13(isbn) ?? undefined) : undefined,
-        subject,
-        courseNumber,
-      });
-      return { success: true as const, students };
+      const counting = demandFor(app, request.query);
+      if (!counting) throw badRequest('Ask for an isbn, or a subject and a courseNumber');
+      return { success: true as const, students: await counting };
     },
   );
 
