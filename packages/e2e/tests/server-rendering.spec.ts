@@ -200,9 +200,15 @@ test.describe('hydration', () => {
     const html = await response.text();
     expect(html).not.toMatch(/href="\/sign-in"[^>]*>Login</);
     expect(response.headers()['cache-control']).toBe('private, no-cache');
+    // This device's copy of the session is gone (the cookie alone signs the student in): the page
+    // writes the user the server rendered it for, once the browser is idle.
+    await page.evaluate(() => localStorage.removeItem('campus-books:session'));
     await page.goto(`/listing/${listing._id}`);
     await expect(page.getByRole('main').getByText(listing.name).first()).toBeVisible();
     await page.waitForLoadState('networkidle');
+    await expect
+      .poll(() => page.evaluate(() => localStorage.getItem('campus-books:session')))
+      .toContain(buyer.id);
     expect(messages).toEqual([]);
   });
 });
