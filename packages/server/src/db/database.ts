@@ -1,13 +1,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { lockDataDir } from './data-dir-lock';
-import { ensureListingJson } from './listing-json';
+import type { Db } from './db-type';
+import { ensureListingJson } from './listing-json-trigger';
 import { PgNotificationListener, type NotificationHandler, type Unlisten } from './notifications';
 import * as schema from './schema';
 
-export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type { Db } from './db-type';
 
 /** One handle whatever the engine: the rest of the server only sees `db`. */
 export interface Database {
@@ -42,6 +42,20 @@ export interface Database {
     onReconnect?: () => void,
   ): Promise<Unlisten>;
   close(): Promise<void>;
+  /**
+   * Each connection pool's use now (PostgreSQL: the three pools; PGlite has none, one in-process
+   * connection whose queue is not observable), for the metrics (plugins/metrics.ts).
+   */
+  poolStats?(): PoolStats[];
+}
+
+export interface PoolStats {
+  pool: 'main' | 'custom_plan' | 'generic_plan';
+  max: number;
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
 }
 
 export const MIGRATIONS_FOLDER = path.join(
@@ -120,6 +134,20 @@ async function openPostgres(options: { url: string; poolSize?: number }): Promis
       await listener.close();
       await Promise.all([pool.end(), customPlanPool.end(), genericPlanPool.end()]);
     },
+    poolStats: () =>
+      (
+        [
+          ['main', pool],
+          ['custom_plan', customPlanPool],
+          ['generic_plan', genericPlanPool],
+        ] as const
+      ).map(([name, p]) => ({
+        pool: name,
+        max: p.options.max,
+        total: p.totalCount,
+        idle: p.idleCount,
+        waiting: p.waitingCount,
+      })),
   };
 }
 

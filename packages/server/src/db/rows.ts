@@ -1,5 +1,5 @@
 import type { SQL } from 'drizzle-orm';
-import type { Db } from './database';
+import type { Db } from './db-type';
 
 /** Anything that runs raw SQL: the database or a transaction. */
 export type Executor = Pick<Db, 'execute'>;

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { REPORT_REASONS } from '@campus-books/common/constants';
 import {
   bigint,
   boolean,
   check,
+  date,
   index,
   integer,
   jsonb,
@@ -16,7 +16,8 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 
-const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+export const createdAt = () =>
+  timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
 
 export const users = pgTable(
@@ -36,6 +37,10 @@ export const users = pgTable(
     pendingEmail: text('pending_email'),
     /** Set by a moderator: cannot sign in or list, listings hidden (migration 0012). */
     suspendedAt: timestamp('suspended_at', { withTimezone: true }),
+    /** Mails about saved listings (price drop, sold); the mails' one-click unsubscribe clears it. */
+    savedListingMails: boolean('saved_listing_mails').notNull().default(true),
+    /** Mails about unread messages (features/conversations); the mails' unsubscribe clears it. */
+    messageMails: boolean('message_mails').notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -91,9 +96,11 @@ export const listings = pgTable(
   'listings',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    /**
+     * The seller; NULL only on a listing kept for the moderators after its seller deleted their
+     * account while it was reported (`sellerDeletedAt` set, issue 26).
+     */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     name: text('name').notNull(),
     /** The words of the name as the search matches them (function of migration 0005). */
     nameWords: text('name_words')
@@ -133,7 +140,7 @@ export const listings = pgTable(
     isbn: text('isbn'),
     authors: text('authors'),
     edition: text('edition'),
-    /** A subject code of campus.ts SUBJECTS, said before the course number ("ECON 101"). */
+    /** A subject code of campus-subjects.ts SUBJECTS, said before the course number ("ECON 101"). */
     subject: text('subject'),
     /** Which of imageUrls is the publisher's cover (imported from a book provider), if any. */
     publisherCoverUrl: text('publisher_cover_url'),
@@ -149,10 +156,27 @@ export const listings = pgTable(
     hiddenReason: text('hidden_reason', { enum: ['reports', 'suspension'] }),
     /**
      * The listing's answer as JSON text, written by the database on every insert and update (a
-     * trigger that db/listing-json.ts keeps in step with the code, migration 0014): what the search
+     * trigger that db/listing-json-trigger.ts keeps in step with the code, migration 0014): what the search
      * sends for this row. Never written by the code.
      */
     listingJson: text('listing_json'),
+    /**
+     * The hold of an accepted offer (features/conversations, migration 0017): the buyer it is kept
+     * for, until when, and the accepted offer. All three are set together or all NULL; the listing
+     * answer says `pendingUntil`.
+     */
+    heldFor: uuid('held_for').references(() => users.id, { onDelete: 'set null' }),
+    heldUntil: timestamp('held_until', { withTimezone: true }),
+    holdOfferId: uuid('hold_offer_id'),
+    /** Who bought a sold listing, when the seller said (one of the students who wrote about it). */
+    soldTo: uuid('sold_to').references(() => users.id, { onDelete: 'set null' }),
+    /**
+     * The seller deleted it while it was reported, hidden or removed (issue 26, migration 0020): kept
+     * for the moderators only, as if deleted for everyone else, until they decide.
+     */
+    sellerDeletedAt: timestamp('seller_deleted_at', { withTimezone: true }),
+    /** The seller asked the moderators to look at a listing that reports hid (first in the queue). */
+    reviewRequestedAt: timestamp('review_requested_at', { withTimezone: true }),
   },
   (t) => [
     // NULLs are distinct: creates without the header never collide (migration 0010).
@@ -170,7 +194,7 @@ export const listings = pgTable(
     // major or course index and filtering stops early; a GIN index on it let the planner AND a 14 %
     // bitmap into a major search once fresh statistics made the plans cost alike (8 ms, not 0.2).
     index('listings_name_trgm_idx').using('gin', sql`lower(${t.name}) gin_trgm_ops`),
-    // A search term's words are matched against the words of the name (listings.search.ts).
+    // A search term's words are matched against the words of the name (features/listings/search/terms.ts).
     index('listings_name_words_idx').using('gin', t.nameWords),
     // A major narrows the catalogue most; these serve it with either sort (docs/performance.md).
     index('listings_major_status_price_idx').on(t.major, t.status, t.regularPrice, t.id),
@@ -353,6 +377,19 @@ export const alerts = pgTable(
   },
   (t) => [
     index('alerts_user_idx').on(t.userId),
+    // One alert per student and filters (issue 26 item 5): what `filtersKey` compares, with `NULL`
+    // read as "not set" so two unset filters are equal; `term_words` is stored sorted and distinct.
+    uniqueIndex('alerts_same_filters').on(
+      t.userId,
+      sql`coalesce(term_words, '{}'::text[])`,
+      sql`coalesce(isbn, '')`,
+      sql`coalesce(subject, '')`,
+      sql`coalesce(course_number, '')`,
+      sql`coalesce(major, '')`,
+      sql`coalesce(condition, '')`,
+      sql`coalesce(school, '')`,
+      sql`coalesce(max_price, -1)`,
+    ),
     index('alerts_isbn_idx')
       .on(t.isbn)
       .where(sql`NOT ${t.paused}`),
@@ -394,66 +431,17 @@ export const alertDeliveries = pgTable(
   ],
 );
 
-/** A student's saved (hearted) listings. */
-export const savedListings = pgTable(
-  'saved_listings',
-  {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    listingId: uuid('listing_id')
-      .notNull()
-      .references(() => listings.id, { onDelete: 'cascade' }),
-    createdAt: createdAt(),
-  },
-  (t) => [
-    primaryKey({ columns: [t.userId, t.listingId] }),
-    index('saved_listings_listing_idx').on(t.listingId),
-  ],
-);
-
-/** Students' reports of listings (features/moderation, migration 0012): one per student and listing. */
-export const listingReports = pgTable(
-  'listing_reports',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    listingId: uuid('listing_id')
-      .notNull()
-      .references(() => listings.id, { onDelete: 'cascade' }),
-    reporterId: uuid('reporter_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    reason: text('reason', { enum: REPORT_REASONS }).notNull(),
-    note: text('note'),
-    createdAt: createdAt(),
-    /** A moderator dealt with it: out of the queue and of the count that hides a listing. */
-    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
-  },
-  (t) => [
-    uniqueIndex('listing_reports_listing_reporter_key').on(t.listingId, t.reporterId),
-    index('listing_reports_open_idx')
-      .on(t.createdAt)
-      .where(sql`${t.resolvedAt} IS NULL`),
-  ],
-);
-
 /**
- * Every moderator action; append-only (a trigger refuses UPDATE and DELETE, migration 0012). No
- * foreign keys: the record outlives the accounts and listings it names.
+ * Searches that found nothing (features/statistics, migration 0017): per day and normalised term, a
+ * count, never who searched. Written in batches (plugins/search-misses.ts), pruned by the retention
+ * job.
  */
-export const moderationLog = pgTable(
-  'moderation_log',
+export const searchMisses = pgTable(
+  'search_misses',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    moderatorId: uuid('moderator_id'),
-    moderatorEmail: text('moderator_email').notNull(),
-    action: text('action', {
-      enum: ['dismiss', 'remove', 'suspend', 'unsuspend'],
-    }).notNull(),
-    listingId: uuid('listing_id'),
-    userId: uuid('user_id'),
-    reason: text('reason'),
-    createdAt: createdAt(),
+    day: date('day', { mode: 'string' }).notNull(),
+    term: text('term').notNull(),
+    count: integer('count').notNull(),
   },
-  (t) => [index('moderation_log_created_idx').on(t.createdAt.desc())],
+  (t) => [primaryKey({ columns: [t.day, t.term] })],
 );

@@ -3,7 +3,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect, type PgColumn } from 'drizzle-orm/pg-core';
 import { SCHOOLS, type SchoolFlag } from '@campus-books/common/campus';
 import { listingSchema, type Listing } from '@campus-books/common/listing.schemas';
-import type { Db } from './database';
+import type { Db } from './db-type';
 import { textLiteral } from './literal';
 import { rowsOf } from './rows';
 import { listings } from './schema';
@@ -16,7 +16,7 @@ const hasSchool = (flag: SchoolFlag) => sql`${textLiteral(flag)} = ANY(${listing
 
 /**
  * Each field of the listing answer as the database computes it from a `listings` row: the same
- * values `toListing` (listing.serializer.ts) gives, which listing-json.test.ts holds it to.
+ * values `toListing` (listing.serializer.ts) gives, which listing-json-trigger.test.ts holds it to.
  */
 const FIELDS = {
   _id: sql`${listings.id}`,
@@ -51,6 +51,7 @@ const FIELDS = {
   publisherCover: sql`${listings.publisherCoverUrl}`,
   expiresAt: isoTime(listings.expiresAt),
   confirmedAt: isoTime(listings.confirmedAt),
+  pendingUntil: isoTime(listings.heldUntil),
 } satisfies Record<keyof Listing, SQL>;
 
 /**

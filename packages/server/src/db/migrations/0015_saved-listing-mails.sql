@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "saved_listing_mails" boolean DEFAULT true NOT NULL;
