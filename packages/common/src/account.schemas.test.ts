@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isGroupmeLink, isSchoolEmail, signUpSchema } from './account.schemas';
+import { isGroupmeLink, isSchoolEmail, profileUpdateSchema, signUpSchema } from './account.schemas';
+import { GROUPME_REQUIRED } from './campus';
 import { MESSAGES } from './messages';
 
 const rules = { schoolEmailDomain: null, groupmeLinkPrefix: 'https://groupme.com/' };
@@ -50,5 +51,35 @@ describe('account rules', () => {
         MESSAGES.groupmeLink('https://groupme.com/'),
       ]),
     );
+  });
+
+  it('asks for a GroupMe link at sign-up only where the campus requires one (GROUPME_REQUIRED)', () => {
+    const body = {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: 'ada@richmond.edu',
+      password: 'Secret-123',
+    };
+    expect(GROUPME_REQUIRED).toBe(false);
+    for (const link of [undefined, '', '  ']) {
+      const parsed = signUpSchema(rules).safeParse({ ...body, groupmelink: link });
+      expect(parsed.success && parsed.data.groupmelink).toBe('');
+    }
+    const bad = signUpSchema(rules).safeParse({ ...body, groupmelink: 'https://evil.example' });
+    expect(bad.error?.issues.map((i) => i.message)).toEqual([
+      MESSAGES.groupmeLink('https://groupme.com/'),
+    ]);
+    const required = signUpSchema({ ...rules, groupmeRequired: true });
+    expect(required.safeParse({ ...body, groupmelink: '' }).success).toBe(false);
+    expect(required.safeParse(body).success).toBe(false);
+    expect(
+      required.safeParse({ ...body, groupmelink: 'https://groupme.com/contact/1' }).success,
+    ).toBe(true);
+    // A link can be removed from the profile where it is optional, not where it is required.
+    expect(profileUpdateSchema(rules).safeParse({ groupmelink: '' }).success).toBe(true);
+    expect(
+      profileUpdateSchema({ ...rules, groupmeRequired: true }).safeParse({ groupmelink: '' })
+        .success,
+    ).toBe(false);
   });
 });

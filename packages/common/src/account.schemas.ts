@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, SHORT_TEXT_MAX_LENGTH } from './constants';
 import { apiSchemas, dateTimeSchema } from './api';
+import { GROUPME_REQUIRED } from './campus';
 import { MESSAGES } from './messages';
-import { cleanText } from './text';
+import { cleanText, isLinkText } from './text';
 import './zod-messages';
 
 /** The account rules a deployment configures; the server sends them to the web app (GET /api/config). */
@@ -11,6 +12,8 @@ export interface AccountRules {
   schoolEmailDomain: string | null;
   /** Required start of GroupMe links, e.g. 'https://groupme.com/'. */
   groupmeLinkPrefix: string;
+  /** Whether sign-up needs a GroupMe link; campus.ts GROUPME_REQUIRED when absent. */
+  groupmeRequired?: boolean;
 }
 
 export function isSchoolEmail(email: string, domain: string | null): boolean {
@@ -57,9 +60,35 @@ export function groupmeLinkSchema(rules: AccountRules) {
     .string({ error: MESSAGES.groupmeLink(rules.groupmeLinkPrefix) })
     .trim()
     .max(SHORT_TEXT_MAX_LENGTH, MESSAGES.groupmeLink(rules.groupmeLinkPrefix))
-    .refine((link) => isGroupmeLink(link, rules.groupmeLinkPrefix), {
+    .refine((link) => isLinkText(link) && isGroupmeLink(link, rules.groupmeLinkPrefix), {
       error: MESSAGES.groupmeLink(rules.groupmeLinkPrefix),
     });
+}
+
+export function isGroupmeRequired(rules: AccountRules): boolean {
+  return rules.groupmeRequired ?? GROUPME_REQUIRED;
+}
+
+/**
+ * The GroupMe link of a new account (sign-up, and the first single sign-on): required when the
+ * campus says so (GROUPME_REQUIRED), otherwise optional, '' or absent meaning none.
+ */
+export function newAccountGroupmeLinkSchema(rules: AccountRules) {
+  if (isGroupmeRequired(rules)) return groupmeLinkSchema(rules);
+  return optionalGroupmeLinkSchema(rules).default('');
+}
+
+/** A link that may be left empty ('' stores no link); anything else must be a GroupMe link. */
+function optionalGroupmeLinkSchema(rules: AccountRules) {
+  const message = MESSAGES.groupmeLink(rules.groupmeLinkPrefix);
+  return z
+    .string({ error: message })
+    .trim()
+    .max(SHORT_TEXT_MAX_LENGTH, message)
+    .refine(
+      (link) => link === '' || (isLinkText(link) && isGroupmeLink(link, rules.groupmeLinkPrefix)),
+      { error: message },
+    );
 }
 
 const personName = (message: string) =>
@@ -88,7 +117,7 @@ export function signUpSchema(rules: AccountRules) {
       .optional(),
     email: schoolEmailSchema(rules),
     password: passwordSchema,
-    groupmelink: groupmeLinkSchema(rules),
+    groupmelink: newAccountGroupmeLinkSchema(rules),
   });
 }
 export type SignUpInput = z.infer<ReturnType<typeof signUpSchema>>;
@@ -124,11 +153,16 @@ export function profileUpdateSchema(rules: AccountRules) {
       username: usernameSchema.optional(),
       email: schoolEmailSchema(rules).optional(),
       password: passwordSchema.optional(),
-      groupmelink: groupmeLinkSchema(rules).optional(),
+      // '' removes the link, where the campus does not require one.
+      groupmelink: (isGroupmeRequired(rules)
+        ? groupmeLinkSchema(rules)
+        : optionalGroupmeLinkSchema(rules)
+      ).optional(),
       avatar: z
         .string({ error: MESSAGES.avatarUrl })
         .trim()
         .max(500, MESSAGES.avatarUrl)
+        .refine(isLinkText, MESSAGES.avatarUrl)
         .optional(),
       currentPassword: currentPasswordSchema.optional(),
     })

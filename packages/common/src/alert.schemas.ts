@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { apiSchemas, dateTimeSchema } from './api';
-import { SCHOOL_FLAGS, SUBJECT_CODES } from './campus';
+import { SCHOOL_FLAGS } from './campus';
+import { SUBJECT_CODES } from './campus-subjects';
 import { MAJOR_VALUES } from './campus-majors';
 import { CONDITIONS, PRICE_MAX } from './constants';
 import { parseIsbn } from './isbn';
+import { cleanText } from './text';
 import './zod-messages';
 
 /** Alerts a student may keep at once. */
@@ -14,19 +16,39 @@ export const ALERT_MESSAGES = {
   tooMany: `You can keep up to ${MAX_ALERTS_PER_USER} alerts: delete one first`,
   notFound: 'Alert not found',
   duplicate: 'You already have an alert for these filters: change one, or delete this alert',
-  badIsbn: 'isbn: That is not a valid ISBN',
-  badSubject: 'subject: Choose a subject from the list (such as ECON or MATH)',
-  badMajor: 'major: Choose a major from the list',
-  badPrice: 'maxPrice: The maximum price must be between 0 and 10,000,000, in dollars and cents',
+  exists: 'You already have an alert for these filters: edit it to change how it mails you',
+  badIsbn: 'That is not a valid ISBN',
+  badSubject: 'Choose a subject from the list (such as ECON or MATH)',
+  badMajor: 'Choose a major from the list',
+  badPrice: 'The maximum price must be between 0 and 10,000,000, in dollars and cents',
   badUnsubscribe: 'This unsubscribe link is not valid or has expired',
   unsubscribed: 'You will get no more mails for this alert',
+  unsubscribedSaved: 'You will get no more mails about your saved listings',
+  unsubscribedBoth: 'You will get no more of these mails: the alerts and news of saved listings',
+  unsubscribedMessages: 'You will get no more mails about unread messages',
+  unsubscribedTermEnd: 'You will get no more end-of-term mails about the courses you can sell into',
 } as const;
 
-/** '' and null mean "no filter". */
+/** What an unsubscribe link stopped, in the words of its answer (alerts, saved listings, both). */
+export function unsubscribedMessage(scope: {
+  alerts: boolean;
+  savedListings: boolean;
+  termEndMail?: boolean;
+  messageMails?: boolean;
+}): string {
+  if (scope.messageMails && !scope.alerts && !scope.savedListings) {
+    return ALERT_MESSAGES.unsubscribedMessages;
+  }
+  if (scope.termEndMail && !scope.alerts && !scope.savedListings) {
+    return ALERT_MESSAGES.unsubscribedTermEnd;
+  }
+  if (scope.alerts && scope.savedListings) return ALERT_MESSAGES.unsubscribedBoth;
+  return scope.savedListings ? ALERT_MESSAGES.unsubscribedSaved : ALERT_MESSAGES.unsubscribed;
+}
+
+/** '' and null mean "no filter"; text follows the shared text rule (no invisible characters…). */
 const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
+  cleanText()
     .max(max)
     .nullish()
     .transform((s) => (s ? s : null));

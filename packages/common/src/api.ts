@@ -38,6 +38,10 @@ export const publicConfigSchema = z.object({
   groupmeLinkPrefix: z.string(),
   donationUrl: z.string().nullable(),
   publicUrl: z.string(),
+  /** Single sign-on: "Sign in with <name>" leads the sign-in and sign-up pages (issue 30). */
+  sso: z.object({ name: z.string(), protocol: z.enum(['oidc', 'saml', 'cas']) }).nullable(),
+  /** Whether the school e-mail sign-up with a password is open (off: sign-on only). */
+  passwordSignUp: z.boolean(),
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { apiSchemas } from './api';
-import { SUBJECT_CODES } from './campus';
+import { SUBJECT_CODES } from './campus-subjects';
 import { ISBN_MESSAGES, parseIsbn } from './isbn';
+import { cleanText } from './text';
 
 export const AUTHORS_MAX_LENGTH = 200;
 export const EDITION_MAX_LENGTH = 40;
@@ -22,8 +23,7 @@ export const BOOK_MESSAGES = {
  * clears it, anything else is trimmed and checked.
  */
 const clearable = <T extends z.ZodType<string, string>>(typeMessage: string, inner: T) =>
-  z
-    .string({ error: typeMessage })
+  cleanText({ error: typeMessage })
     .nullable()
     .transform((value, ctx): z.output<T> | null => {
       const text = (value ?? '').trim();
@@ -37,7 +37,7 @@ const clearable = <T extends z.ZodType<string, string>>(typeMessage: string, inn
     .optional();
 
 /** ISBN-10 or -13, hyphens and spaces allowed, check digit verified; stored as its ISBN-13. */
-export const isbnSchema = z.string().transform((text, ctx) => {
+export const isbnSchema = cleanText().transform((text, ctx) => {
   const parsed = parseIsbn(text);
   if (parsed.ok) return parsed.isbn13;
   ctx.addIssue({ code: 'custom', message: ISBN_MESSAGES[parsed.reason] });
@@ -148,5 +148,8 @@ export const courseAnswerSchema = z.object({
   courseNumber: z.string(),
   label: z.string().describe('"ECON 101", or the bare number'),
   books: z.array(courseBookSchema),
+  requiredBooks: z
+    .array(z.object({ isbn: z.string(), title: z.string(), required: z.boolean() }))
+    .describe("The campus bookstore's list for the course: required books first"),
 });
 export type CourseAnswer = Omit<z.infer<typeof courseAnswerSchema>, 'success'>;

@@ -20,7 +20,8 @@ export const HOME_RECENT_COUNT = 4;
 export const BANNER_DURATION_MS = 3000;
 export const RESET_REDIRECT_DELAY_MS = 2000;
 
-export const DEFAULT_GROUPME_LINK_PREFIX = 'https://groupme.com/';
+// A campus setting (campus.ts), also read here by the server's configuration.
+export { DEFAULT_GROUPME_LINK_PREFIX } from './campus';
 
 export const CONDITIONS = ['mint', 'excellent', 'good', 'poor'] as const;
 export type Condition = (typeof CONDITIONS)[number];
@@ -38,6 +39,13 @@ export const SEARCH_STATUSES = ['active_or_none', 'active'] as const;
  */
 export const LISTING_STATUSES = ['active', 'sold', 'expired', 'hidden', 'removed'] as const;
 export type ListingStatus = (typeof LISTING_STATUSES)[number];
+/**
+ * What anyone may read: a `hidden` or `removed` listing is "not found" for everyone but its seller
+ * and the moderators, on every route, page and mail (the server's visibility rule, docs/security.md).
+ * A listing its seller deleted while reported is kept `hidden` (or `removed`) with `seller_deleted_at`
+ * set, which the rule keeps from its seller too: the moderators' only.
+ */
+export const PUBLIC_LISTING_STATUSES: readonly ListingStatus[] = ['active', 'sold', 'expired'];
 
 /** Upload chunk size of the resumable upload protocol (spec section 9: 256 KB). */
 export const UPLOAD_CHUNK_BYTES = 256 * 1024;

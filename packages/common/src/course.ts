@@ -1,4 +1,4 @@
-import { SUBJECT_CODES } from './campus';
+import { SUBJECT_CODES } from './campus-subjects';
 
 /** A course as students say it: "ECON 101" (subject and number), or a bare number ("101"). */
 export interface CourseCode {
@@ -11,7 +11,7 @@ export const COURSE_CODE_MAX_LENGTH = 20;
 
 /**
  * Reads a course code in any of the ways students type it: `ECON 101`, `econ101`, `ECON-101`,
- * `ECON_101`, or a bare number; the subject must be one of the campus's (campus.ts SUBJECTS). A
+ * `ECON_101`, or a bare number; the subject must be one of the campus's (campus-subjects.ts SUBJECTS). A
  * number may carry a letter suffix (`CHEM 205L`). Null when the text is no course code.
  */
 export function parseCourseCode(text: string): CourseCode | null {
@@ -26,12 +26,5 @@ export function parseCourseCode(text: string): CourseCode | null {
   return null;
 }
 
-/** The course as students say it: "ECON 101", or just the number without a subject. */
-export function formatCourse(subject: string | null | undefined, courseNumber: string): string {
-  return subject ? `${subject} ${courseNumber}` : courseNumber;
-}
-
-/** The course page's path segment: `ECON-101`, or `101` without a subject. */
-export function courseSlug(subject: string | null | undefined, courseNumber: string): string {
-  return subject ? `${subject}-${courseNumber}` : courseNumber;
-}
+// The card's course line needs only these, without the subject list (course-name.ts).
+export { courseSlug, formatCourse } from './course-name';

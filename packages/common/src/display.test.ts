@@ -7,6 +7,7 @@ import {
   courseNumberBadge,
   formatCount,
   formatPrice,
+  isPending,
   majorText,
   schoolText,
 } from './display';
@@ -82,5 +83,56 @@ describe('displayName', () => {
     expect(displayName('<img src=x onerror=alert(1)> notes')).toBe(
       '<img src=x onerror=alert(1)> Notes',
     );
+  });
+});
+
+describe('editionLabel', () => {
+  it('adds "edition" only where the edition does not already say so', () => {
+    const { editionLabel } = display;
+    expect(editionLabel('3rd')).toBe('3rd edition');
+    expect(editionLabel('3')).toBe('3rd edition');
+    expect(editionLabel('1')).toBe('1st edition');
+    expect(editionLabel('2')).toBe('2nd edition');
+    expect(editionLabel('11')).toBe('11th edition');
+    expect(editionLabel('12')).toBe('12th edition');
+    expect(editionLabel('22')).toBe('22nd edition');
+    expect(editionLabel('Third')).toBe('Third edition');
+    expect(editionLabel('Revised')).toBe('Revised edition');
+    expect(editionLabel('3rd ed.')).toBe('3rd ed.');
+    expect(editionLabel('3rd ed')).toBe('3rd ed');
+    expect(editionLabel('3rd Ed.')).toBe('3rd Ed.');
+    expect(editionLabel('2nd edn.')).toBe('2nd edn.');
+    expect(editionLabel('Third Edition')).toBe('Third Edition');
+    expect(editionLabel('2nd edition')).toBe('2nd edition');
+    expect(editionLabel('International ed., 8th')).toBe('International ed., 8th');
+    expect(editionLabel('  4th   ed. ')).toBe('4th ed.');
+    // "ed" inside a word is not the abbreviation.
+    expect(editionLabel('Illustrated')).toBe('Illustrated edition');
+    expect(editionLabel('Expanded')).toBe('Expanded edition');
+    expect(editionLabel('')).toBeNull();
+    expect(editionLabel('   ')).toBeNull();
+    expect(editionLabel(null)).toBeNull();
+    expect(editionLabel(undefined)).toBeNull();
+  });
+
+  it('shows Pending for an active listing on hold, never for a sold or expired one', () => {
+    const until = '2027-01-01T00:00:00.000Z';
+    expect(isPending({ status: 'active', pendingUntil: until })).toBe(true);
+    expect(isPending({ status: 'active', pendingUntil: null })).toBe(false);
+    expect(isPending({ status: 'sold', pendingUntil: until })).toBe(false);
+    expect(isPending({ status: 'expired', pendingUntil: until })).toBe(false);
+  });
+});
+
+describe('asSentence', () => {
+  it('ends a message with one full stop, never two', () => {
+    expect(display.asSentence('You will get no more mails about your saved listings')).toBe(
+      'You will get no more mails about your saved listings.',
+    );
+    expect(display.asSentence('Too many attempts. Try again in 1 minute.')).toBe(
+      'Too many attempts. Try again in 1 minute.',
+    );
+    expect(display.asSentence('Done! ')).toBe('Done!');
+    expect(display.asSentence('Really?')).toBe('Really?');
   });
 });

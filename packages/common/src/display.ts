@@ -92,3 +92,43 @@ export function displayName(name: string): string {
     })
     .join('');
 }
+
+const ORDINAL_SUFFIX = (n: number) => {
+  if (n % 100 >= 11 && n % 100 <= 13) return 'th';
+  return ['th', 'st', 'nd', 'rd'][n % 10] ?? 'th';
+};
+
+/**
+ * A book's edition as a listing shows it: "3rd" → "3rd edition", "3" → "3rd edition", while an
+ * edition that already says so is shown as written ("3rd ed.", "Third Edition", "2nd edn"), never
+ * "3rd ed. edition". Null when there is none.
+ */
+export function editionLabel(edition: string | null | undefined): string | null {
+  const text = (edition ?? '').trim().replace(/\s+/g, ' ');
+  if (text === '') return null;
+  if (/^\d{1,3}$/.test(text)) {
+    const n = Number(text);
+    return `${n}${ORDINAL_SUFFIX(n)} edition`;
+  }
+  // Already named an edition: "ed", "ed.", "edn", "edition".
+  if (/(^|[^\p{L}])(ed|edn|edition|editions)(\.|$|[^\p{L}])/iu.test(text)) return text;
+  return `${text} edition`;
+}
+
+/**
+ * "Pending": an active listing on hold for a buyer whose offer its seller accepted (issue 28). The
+ * server clears `pendingUntil` when the hold ends (the seller, a sale, or the hold job), so no clock
+ * is read here and a server-rendered page and its hydration agree.
+ */
+export function isPending(listing: { status: string; pendingUntil: string | null }): boolean {
+  return listing.status === 'active' && listing.pendingUntil !== null;
+}
+
+/**
+ * A message shown as a sentence of its own: a full stop added unless it already ends in one (or in
+ * "!", "?" or "…"), so a page never shows "..". Server messages have no final stop (docs/api).
+ */
+export function asSentence(message: string): string {
+  const text = message.trimEnd();
+  return /[.!?…]$/u.test(text) ? text : `${text}.`;
+}

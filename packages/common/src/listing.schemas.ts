@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { SCHOOL_FLAGS, SUBJECT_CODES, type SchoolFlag } from './campus';
+import { SCHOOL_FLAGS, type SchoolFlag } from './campus';
+import { SUBJECT_CODES } from './campus-subjects';
 import { MAJOR_VALUES } from './campus-majors';
 import {
   SEARCH_STATUSES,
@@ -19,7 +20,7 @@ import {
 } from './constants';
 import { apiSchemas, dateTimeSchema } from './api';
 import { MESSAGES } from './messages';
-import { cleanText } from './text';
+import { cleanText, isLinkText } from './text';
 import './zod-messages';
 import { bookListingFields, publisherCoverIsAnImage } from './book.schemas';
 
@@ -43,6 +44,7 @@ const price = (messages: { required: string; notNumber: string; range: string; c
 export const imageUrlSchema = z
   .string({ error: MESSAGES.imageUrl })
   .max(500, MESSAGES.imageUrl)
+  .refine(isLinkText, MESSAGES.imageUrl)
   .refine((url) => /^https?:\/\//i.test(url) || url.startsWith('/api/'), MESSAGES.imageUrl);
 
 const schoolFlagFields = Object.fromEntries(
@@ -55,14 +57,16 @@ const listingFields = {
     .max(NAME_MAX_LENGTH, MESSAGES.nameTooLong),
   courseNumber: z
     .union([z.string(), z.number().int().nonnegative()], { error: MESSAGES.courseNumberRequired })
-    .transform((v) => String(v).trim())
-    .pipe(z.string().min(1, MESSAGES.courseNumberRequired).max(20, MESSAGES.courseNumberTooLong)),
+    .transform(String)
+    .pipe(
+      cleanText({ error: MESSAGES.courseNumberRequired })
+        .min(1, MESSAGES.courseNumberRequired)
+        .max(20, MESSAGES.courseNumberTooLong),
+    ),
   description: cleanText({ error: MESSAGES.descriptionText, multiline: true })
     .max(TEXT_MAX_LENGTH, MESSAGES.descriptionTooLong)
     .default(''),
-  address: z
-    .string({ error: MESSAGES.addressText })
-    .trim()
+  address: cleanText({ error: MESSAGES.addressText })
     .max(SHORT_TEXT_MAX_LENGTH, MESSAGES.addressTooLong)
     .default(''),
   // null reads as empty: a listing as the API answers it can be sent back unchanged.
@@ -82,9 +86,7 @@ const listingFields = {
     range: MESSAGES.discountRange,
     cents: MESSAGES.discountCents,
   }).default(0),
-  major: z
-    .string({ error: MESSAGES.majorText })
-    .trim()
+  major: cleanText({ error: MESSAGES.majorText })
     .max(100, MESSAGES.majorUnknown)
     .refine((m) => m === '' || MAJOR_VALUES.has(m), MESSAGES.majorUnknown)
     .default(''),
@@ -139,18 +141,11 @@ const choiceOf = (what: string) => ({ error: `is not a ${what} we know` });
 /** GET /api/listing/get query (spec section 7); unknown or malformed values are refused with a 400. */
 export const listingSearchSchema = z.strictObject(
   {
-    searchTerm: z
-      .string()
-      .trim()
-      .normalize('NFC')
-      .max(100, 'must be at most 100 characters')
-      .optional(),
+    searchTerm: cleanText().max(100, 'must be at most 100 characters').optional(),
     condition: z.enum(['con-all', ...CONDITIONS], choiceOf('condition')).optional(),
-    major: z.string().trim().max(100, 'must be at most 100 characters').optional(),
-    courseNumber: z.string().trim().max(20, 'must be at most 20 characters').optional(),
-    subject: z
-      .string()
-      .trim()
+    major: cleanText().max(100, 'must be at most 100 characters').optional(),
+    courseNumber: cleanText().max(20, 'must be at most 20 characters').optional(),
+    subject: cleanText()
       .toUpperCase()
       .refine((s) => SUBJECT_CODES.has(s), 'is not a subject of this campus')
       .optional(),
@@ -220,6 +215,9 @@ export const listingSchema = z
       'When the listing leaves search unless its seller confirms it',
     ),
     confirmedAt: dateTimeSchema.describe('When the seller last confirmed it is available'),
+    pendingUntil: dateTimeSchema
+      .nullable()
+      .describe('Pending: on hold for a buyer whose offer was accepted, until then; else null'),
   })
   .register(apiSchemas, { id: 'Listing' });
 export type Listing = z.infer<typeof listingSchema>;

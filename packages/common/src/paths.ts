@@ -22,6 +22,8 @@ export const webPaths = {
   },
   signUp: page('/sign-up'),
   about: page('/about'),
+  /** What the product keeps about a student, why and how long (features/privacy). */
+  privacy: page('/privacy'),
   search: page('/search'),
   listing: {
     pattern: '/listing/:listingId',
@@ -49,6 +51,8 @@ export const webPaths = {
   howToSell: page('/under-construction'),
   componentPreview: page('/component-preview'),
   createListing: page('/create-listing'),
+  /** "Sell my shelf": several books in a row, kept as drafts until "Publish all" (issue 31). */
+  sellMyShelf: page('/sell-my-shelf'),
   profile: page('/profile'),
   profileAlerts: page('/profile/alerts'),
   saved: page('/saved'),
@@ -67,7 +71,41 @@ export const webPaths = {
     pattern: '/course/:code',
     href: (code: string) => `/course/${segment(code)}`,
   },
+  /** The student's conversations (both roles), one listing's with `?listingId=` (issue 28). */
+  messages: {
+    pattern: '/messages',
+    href: (listingId?: string) =>
+      listingId ? `/messages?listingId=${encodeURIComponent(listingId)}` : '/messages',
+  },
+  /** A buyer's first message about a listing (or back to the conversation already open). */
+  messageSeller: {
+    pattern: '/messages/new/:listingId',
+    href: (listingId: string) => `/messages/new/${segment(listingId)}`,
+  },
+  conversation: {
+    pattern: '/messages/:conversationId',
+    href: (conversationId: string) => `/messages/${segment(conversationId)}`,
+  },
+  /** A student's courses this term and their books (issue 31). */
+  myCourses: page('/my-courses'),
   moderation: page('/moderation'),
+  /** A student's public profile: ratings, exchanges, listings on sale (issue 29). */
+  publicProfile: {
+    pattern: '/u/:userId',
+    href: (userId: string) => `/u/${segment(userId)}`,
+  },
+  /** The student's recorded exchanges, to rate and rated. */
+  ratings: page('/ratings'),
+  /** Meetups suggested in the student's conversations. */
+  meetups: page('/meetups'),
+  /** The campus's aggregate counts per week, for moderators. */
+  statistics: page('/statistics'),
+  /** Single sign-on: a first sign-in's last step, and why a sign-on was refused (issue 30). */
+  ssoFinish: page('/sso/finish'),
+  ssoProblem: {
+    pattern: '/sso/problem',
+    href: (reason: string) => `/sso/problem?reason=${encodeURIComponent(reason)}`,
+  },
   notFound: page('/404'),
 } as const;
 

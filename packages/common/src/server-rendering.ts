@@ -106,4 +106,9 @@ export const LANDING_PAGE_MODULES: Record<Exclude<LandingPage['kind'], 'redirect
 export interface ServerRenderer {
   matchLandingPage(pathname: string, search: string): LandingPage | null;
   renderPage(input: RenderPageInput): Promise<RenderedPage>;
+  /**
+   * Whether a search page's address is the one the web app writes for its filters (the server keeps
+   * signed-out visitors' pages of those addresses apart from the others').
+   */
+  isCanonicalAddress?(pathname: string, search: string): boolean;
 }

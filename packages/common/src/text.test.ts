@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { signUpSchema, profileUpdateSchema } from './account.schemas';
 import { listingCreateSchema, listingSearchSchema } from './listing.schemas';
-import { cleanText, hasVisibleText, TEXT_MESSAGES } from './text';
+import { cleanText, hasVisibleText, stripInvisible, TEXT_MESSAGES } from './text';
 
 const rules = { schoolEmailDomain: null, groupmeLinkPrefix: 'https://groupme.com/' };
 const signUp = {
@@ -95,5 +95,27 @@ describe('account and listing schemas use it', () => {
       pickupLocation: 'Café',
     });
     expect(listingSearchSchema.parse({ searchTerm: 'cafe\u0301' }).searchTerm).toBe('café');
+  });
+});
+
+describe('invisible characters', () => {
+  it('are removed from text, so "Cal\\u200Bcu\\u200Dlus" is "Calculus"', () => {
+    expect(cleanText().parse('Cal\u200Bcu\u200Dlus')).toBe('Calculus');
+    expect(cleanText().parse('\uFEFFa\u2060b\u00ADc\u200Cd\u3164')).toBe('abcd');
+    expect(stripInvisible('x\u{E0041}y')).toBe('xy');
+  });
+
+  it('keeps the joiner inside an emoji, and the emoji variation selector', () => {
+    expect(cleanText().parse('\u{1F469}\u200D\u{1F393} grad')).toBe(
+      '\u{1F469}\u200D\u{1F393} grad',
+    );
+    expect(cleanText().parse('\u2764\uFE0F')).toBe('\u2764\uFE0F');
+  });
+
+  it('count for nothing in the length, and text made only of them is empty', () => {
+    expect(cleanText().max(3).safeParse('ab\u200B\u200B\u200Bc').success).toBe(true);
+    expect(firstMessage(cleanText({ required: 'Say it' }).safeParse('\u3164\u115F\u00AD'))).toBe(
+      'Say it',
+    );
   });
 });

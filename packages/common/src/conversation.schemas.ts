@@ -1,0 +1,183 @@
+import { z } from 'zod';
+import { apiSchemas, dateTimeSchema } from './api';
+import { PRICE_MAX } from './constants';
+import { formatCount } from './display';
+import { cleanText } from './text';
+
+/** The longest message, in characters after the text rule (NFC, trimmed). */
+export const MESSAGE_MAX_LENGTH = 2000;
+
+/**
+ * What a conversation's timeline holds: a message, an offer and its answers, and the system lines of
+ * what happened to the listing (its price, the hold, sold, relisted, expired, removed) and to the
+ * conversation (a block made it read-only, the unblock opened it again).
+ */
+export const CONVERSATION_EVENT_KINDS = [
+  'message',
+  'offer',
+  'offer_accepted',
+  'offer_declined',
+  'pending',
+  'hold_released',
+  'hold_expired',
+  'price',
+  'sold',
+  'relisted',
+  'expired',
+  'removed',
+  'blocked',
+  'unblocked',
+] as const;
+export type ConversationEventKind = (typeof CONVERSATION_EVENT_KINDS)[number];
+
+/** An offer is open until answered; a newer offer from either side closes it as `countered`. */
+export const OFFER_STATUSES = ['open', 'accepted', 'declined', 'countered', 'closed'] as const;
+export type OfferStatus = (typeof OFFER_STATUSES)[number];
+
+export const CONVERSATION_MESSAGES = {
+  textRequired: 'Write a message',
+  textTooLong: `A message is at most ${formatCount(MESSAGE_MAX_LENGTH)} characters`,
+  amountWhole: 'An offer is a whole number of dollars',
+  ownListing: 'This is your own listing: buyers write to you here',
+  listingClosed: 'This listing is not for sale any more: it cannot take new offers',
+  listingGone: 'This listing is no longer available for new conversations',
+  offerAbovePrice: 'An offer cannot be above the listing price',
+  offerNotOpen: 'This offer was already answered',
+  ownOffer: 'The other student answers your offer',
+  alreadyHeld: 'This listing is already on hold for another buyer',
+  notHeld: 'This listing is not on hold',
+  buyerNotInConversations: 'Choose one of the students who wrote about this listing',
+  blocked: 'You cannot write to this student',
+  deletedAccount: 'The other student deleted their account: this conversation is read-only',
+  counterNeedsOffer: 'You can counter once the buyer has made an offer',
+  conversationNotFound: 'Conversation not found',
+} as const;
+
+/** A message as typed: the shared text rule, 1–2,000 characters, line breaks allowed. */
+export const messageTextSchema = cleanText({
+  error: CONVERSATION_MESSAGES.textRequired,
+  required: CONVERSATION_MESSAGES.textRequired,
+  multiline: true,
+})
+  .min(1, CONVERSATION_MESSAGES.textRequired)
+  .max(MESSAGE_MAX_LENGTH, CONVERSATION_MESSAGES.textTooLong);
+
+/** POST /api/conversations: the first message about a listing (or the next, to the same thread). */
+export const startConversationSchema = z.object({
+  listingId: z.string({ error: 'Say which listing' }).max(100, 'Say which listing'),
+  text: messageTextSchema,
+});
+export type StartConversationInput = z.infer<typeof startConversationSchema>;
+
+/** POST /api/conversations/{id}/messages */
+export const sendMessageSchema = z.object({ text: messageTextSchema });
+export type SendMessageInput = z.infer<typeof sendMessageSchema>;
+
+/** POST /api/conversations/{id}/offers: whole dollars, 0 up to the listing's price. */
+export const offerSchema = z.object({
+  amount: z
+    .number({ error: CONVERSATION_MESSAGES.amountWhole })
+    .int(CONVERSATION_MESSAGES.amountWhole)
+    .min(0, CONVERSATION_MESSAGES.amountWhole)
+    .max(PRICE_MAX, CONVERSATION_MESSAGES.offerAbovePrice),
+});
+export type OfferInput = z.infer<typeof offerSchema>;
+
+/** POST /api/conversations/{id}/read: everything up to this event id has been seen. */
+export const readSchema = z.object({
+  upTo: z.number({ error: 'upTo is an event id' }).int().min(0).max(Number.MAX_SAFE_INTEGER),
+});
+
+/** POST /api/conversations/listing/{listingId}/sold: the buyer among those who wrote, or null. */
+export const soldToSchema = z.object({
+  buyerId: z.string({ error: CONVERSATION_MESSAGES.buyerNotInConversations }).max(100).nullable(),
+});
+export type SoldToInput = z.infer<typeof soldToSchema>;
+
+export const conversationEventSchema = z
+  .object({
+    id: z.number().int().describe('Grows with every event; a stream resumes after it'),
+    conversationId: z.string(),
+    kind: z.enum(CONVERSATION_EVENT_KINDS),
+    author: z
+      .enum(['buyer', 'seller'])
+      .nullable()
+      .describe('Who wrote or did it; null for system lines and deleted accounts'),
+    deletedAuthor: z.boolean().describe('Written by an account deleted since'),
+    body: z.string().nullable().describe('A message, as plain text (never rendered as a link)'),
+    amount: z.number().nullable().describe('An offer in whole dollars, or the new price'),
+    offerId: z.string().nullable(),
+    createdAt: dateTimeSchema,
+  })
+  .register(apiSchemas, { id: 'ConversationEvent' });
+export type ConversationEvent = z.infer<typeof conversationEventSchema>;
+
+export const offerAnswerSchema = z
+  .object({
+    id: z.string(),
+    from: z.enum(['buyer', 'seller']).nullable(),
+    amount: z.number().int(),
+    status: z.enum(OFFER_STATUSES),
+    createdAt: dateTimeSchema,
+  })
+  .register(apiSchemas, { id: 'Offer' });
+export type Offer = z.infer<typeof offerAnswerSchema>;
+
+export const conversationSummarySchema = z
+  .object({
+    id: z.string(),
+    role: z.enum(['buyer', 'seller']).describe("The caller's side"),
+    listing: z.object({
+      id: z.string().nullable().describe('null once the listing was deleted'),
+      name: z.string(),
+      price: z.number().nullable(),
+      cover: z.string().nullable(),
+      status: z.string().nullable(),
+      pendingUntil: dateTimeSchema.nullable(),
+      available: z
+        .boolean()
+        .describe(
+          'false: hidden, removed or deleted ("no longer available"): only the title shows, price, cover and status are null',
+        ),
+    }),
+    other: z.object({
+      id: z.string().nullable(),
+      username: z.string().nullable().describe('null: a deleted account'),
+    }),
+    lastEventId: z.number().int(),
+    lastEventAt: dateTimeSchema,
+    unread: z.boolean(),
+  })
+  .register(apiSchemas, { id: 'ConversationSummary' });
+export type ConversationSummary = z.infer<typeof conversationSummarySchema>;
+
+export const conversationSchema = conversationSummarySchema
+  .extend({
+    events: z.array(conversationEventSchema).describe('Oldest first'),
+    openOffer: offerAnswerSchema.nullable(),
+    heldForThisBuyer: z.boolean().describe('The listing is on hold for this conversation’s buyer'),
+    readOnly: z.boolean().describe('A block or a deleted account: nobody can write any more'),
+  })
+  .register(apiSchemas, { id: 'Conversation' });
+export type Conversation = z.infer<typeof conversationSchema>;
+
+export const conversationListSchema = z.object({
+  conversations: z.array(conversationSummarySchema),
+});
+
+export const unreadCountSchema = z.object({
+  count: z.number().int().describe('Conversations with something the caller has not read'),
+});
+
+/** The answer of a message or offer sent: the event it made and its conversation. */
+export const sentEventSchema = z.object({
+  success: z.literal(true),
+  conversationId: z.string(),
+  event: conversationEventSchema,
+});
+export type SentEvent = z.infer<typeof sentEventSchema>;
+
+/** GET /api/blocks: the students the caller blocked. */
+export const blockListSchema = z.object({
+  blocked: z.array(z.object({ id: z.string(), username: z.string(), blockedAt: dateTimeSchema })),
+});

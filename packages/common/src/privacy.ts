@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { apiSchemas } from './api';
+
+/**
+ * Campus configuration of the privacy page (/privacy): who answers questions about a student's
+ * data. Empty: the page names the campus moderators. A campus edits this, like campus.ts.
+ */
+export const PRIVACY_CONTACT: string = '';
+
+/** GET /api/privacy: the installation's retention periods, so the page states the real ones. */
+export const privacySettingsSchema = z
+  .object({
+    /** Days a copy of a mail is kept in the server's outbox folder (when it has no mail server). */
+    outboxDays: z.number().int(),
+    /** Days the day-by-day counts of searches that found nothing are kept. */
+    searchTermsDays: z.number().int(),
+    /** Days a background job that failed for good is kept for the operator to inspect. */
+    failedJobsDays: z.number().int(),
+  })
+  .register(apiSchemas, { id: 'PrivacySettings' });
+export type PrivacySettings = z.infer<typeof privacySettingsSchema>;
