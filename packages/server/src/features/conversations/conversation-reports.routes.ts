@@ -1,0 +1,82 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { apiMessageSchema, errorResponses } from '@campus-books/common/api';
+import {
+  reportedConversationListSchema,
+  reportedConversationThreadSchema,
+} from '@campus-books/common/moderation.schemas';
+import { currentUser } from '../../plugins/sessions';
+import { moderatorHooks } from '../moderation/moderators';
+import {
+  dismissConversationReports,
+  readReportedConversation,
+  reportedConversations,
+} from './conversation-reports.service';
+import type { ConversationDeps } from './conversations.service';
+
+const idParams = z.object({ id: z.string() });
+const moderatorErrors = { 401: 'Not signed in', 403: 'Not a campus moderator' } as const;
+
+/**
+ * /api/moderation/conversations: the conversations students reported. The list names who reported
+ * what; reading the messages is a separate, logged request, answered only while a report is open.
+ * (Suspending a student is the moderation routes' own suspend.)
+ */
+export default async function conversationReportRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const moderators = moderatorHooks(app);
+  const deps: ConversationDeps = {
+    db: app.database.db,
+    now: () => app.jobs.now(),
+    config: app.config.conversations,
+  };
+
+  app.get(
+    '/',
+    {
+      ...moderators,
+      schema: {
+        response: { 200: reportedConversationListSchema, ...errorResponses(moderatorErrors) },
+      },
+    },
+    async () => ({ conversations: await reportedConversations(deps) }),
+  );
+
+  app.get(
+    '/:id',
+    {
+      ...moderators,
+      schema: {
+        params: idParams,
+        response: {
+          200: reportedConversationThreadSchema,
+          ...errorResponses({ ...moderatorErrors, 404: 'No conversation with an open report' }),
+        },
+      },
+    },
+    async (request) => readReportedConversation(deps, currentUser(request), request.params.id),
+  );
+
+  app.post(
+    '/:id/dismiss',
+    {
+      ...moderators,
+      schema: {
+        params: idParams,
+        response: {
+          200: apiMessageSchema,
+          ...errorResponses({
+            ...moderatorErrors,
+            404: 'No reported conversation has this id',
+            409: 'Its reports are already dismissed',
+          }),
+        },
+      },
+    },
+    async (request) => {
+      await dismissConversationReports(deps, currentUser(request), request.params.id);
+      return { success: true as const, message: 'Reports dismissed' };
+    },
+  );
+}

@@ -1,0 +1,273 @@
+import { and, asc, eq, gt, or, sql } from 'drizzle-orm';
+import { PUBLIC_LISTING_STATUSES } from '@campus-books/common/constants';
+import type { ConversationEventKind } from '@campus-books/common/conversation.schemas';
+import type { Db } from '../../db/database';
+import {
+  conversationEvents,
+  conversations,
+  type ConversationEventRow,
+  type ConversationRow,
+} from '../../db/conversations.schema';
+import { rowsOf } from '../../db/rows';
+import { users } from '../../db/schema';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether a path id can name a conversation at all; anything else is simply "not found". */
+export const isConversationId = (id: string) => UUID.test(id);
+
+/**
+ * The one writer of `conversations` and `conversation_events`. (The events' trigger of migration
+ * 0017 keeps each conversation's last event and its author's read mark; the listings' trigger writes
+ * the system lines of a listing's changes.)
+ */
+
+/** The conversation, only when `userId` is one of its two participants. */
+export async function findConversationOf(
+  db: Db,
+  id: string,
+  userId: string,
+): Promise<ConversationRow | undefined> {
+  if (!isConversationId(id)) return undefined;
+  const [row] = await db
+    .select()
+    .from(conversations)
+    .where(
+      and(
+        eq(conversations.id, id),
+        or(eq(conversations.sellerId, userId), eq(conversations.buyerId, userId)),
+      ),
+    );
+  return row;
+}
+
+export async function findConversationByListingAndBuyer(
+  db: Db,
+  listingId: string,
+  buyerId: string,
+): Promise<ConversationRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.listingId, listingId), eq(conversations.buyerId, buyerId)));
+  return row;
+}
+
+/**
+ * The conversation of this listing and buyer, made now unless it exists: the unique index decides,
+ * so parallel first messages (on any number of servers) make one conversation.
+ */
+export async function openConversation(
+  db: Db,
+  values: { listingId: string; listingName: string; sellerId: string; buyerId: string },
+): Promise<{ conversation: ConversationRow; created: boolean }> {
+  const [inserted] = await db
+    .insert(conversations)
+    .values(values)
+    .onConflictDoNothing({ target: [conversations.listingId, conversations.buyerId] })
+    .returning();
+  if (inserted) return { conversation: inserted, created: true };
+  const existing = await findConversationByListingAndBuyer(db, values.listingId, values.buyerId);
+  if (!existing) throw new Error('conversation insert found neither a new nor an existing row');
+  return { conversation: existing, created: false };
+}
+
+/** Locks the conversation's row until the transaction ends (offers are decided one at a time). */
+export async function lockConversation(db: Db, id: string): Promise<void> {
+  await db.execute(sql`SELECT 1 FROM conversations WHERE id = ${id} FOR UPDATE`);
+}
+
+export interface NewEvent {
+  conversationId: string;
+  kind: ConversationEventKind;
+  senderId?: string | null;
+  body?: string | null;
+  amount?: number | null;
+  offerId?: string | null;
+}
+
+export async function insertEvent(db: Db, event: NewEvent): Promise<ConversationEventRow> {
+  const [row] = await db.insert(conversationEvents).values(event).returning();
+  return row!;
+}
+
+/** The same line in every conversation about a listing (its hold began or ended). */
+export async function insertListingLine(
+  db: Db,
+  listingId: string,
+  kind: ConversationEventKind,
+  offerOf?: { conversationId: string; offerId: string },
+): Promise<void> {
+  await db.execute(sql`
+    INSERT INTO conversation_events (conversation_id, kind, offer_id)
+    SELECT id, ${kind}, CASE WHEN id = ${offerOf?.conversationId ?? null}::uuid
+      THEN ${offerOf?.offerId ?? null}::uuid END
+    FROM conversations WHERE listing_id = ${listingId}`);
+}
+
+/**
+ * A conversation's events after `afterId`, oldest first, at most `limit`. The messages of a
+ * suspended student are left out for everyone but their author.
+ */
+export async function findEvents(
+  db: Db,
+  conversationId: string,
+  viewerId: string,
+  afterId = 0,
+  limit = 500,
+): Promise<ConversationEventRow[]> {
+  return db
+    .select()
+    .from(conversationEvents)
+    .where(
+      and(
+        eq(conversationEvents.conversationId, conversationId),
+        gt(conversationEvents.id, afterId),
+        sql`(${conversationEvents.senderId} IS NULL OR ${conversationEvents.senderId} = ${viewerId}
+          OR NOT EXISTS (SELECT 1 FROM users u WHERE u.id = ${conversationEvents.senderId}
+                         AND u.suspended_at IS NOT NULL))`,
+      ),
+    )
+    .orderBy(asc(conversationEvents.id))
+    .limit(limit);
+}
+
+/** One event and its conversation's two participants (the live stream reads these). */
+export async function findEventWithParticipants(
+  db: Db,
+  eventId: number,
+): Promise<
+  (ConversationEventRow & { sellerId: string | null; buyerId: string | null }) | undefined
+> {
+  const [row] = await db
+    .select({
+      event: conversationEvents,
+      sellerId: conversations.sellerId,
+      buyerId: conversations.buyerId,
+    })
+    .from(conversationEvents)
+    .innerJoin(conversations, eq(conversations.id, conversationEvents.conversationId))
+    .where(eq(conversationEvents.id, eventId));
+  return row ? { ...row.event, sellerId: row.sellerId, buyerId: row.buyerId } : undefined;
+}
+
+/** Moves the caller's read mark up to `upTo` (never past the last event, never back). */
+export async function markRead(
+  db: Db,
+  conversation: ConversationRow,
+  userId: string,
+  upTo: number,
+) {
+  const column = conversation.sellerId === userId ? 'seller_read_id' : 'buyer_read_id';
+  await db.execute(sql`
+    UPDATE conversations SET ${sql.raw(column)} =
+      GREATEST(${sql.raw(column)}, LEAST(${upTo}::bigint, last_event_id))
+    WHERE id = ${conversation.id}`);
+}
+
+const PUBLIC_STATUSES = sql`(${sql.join(
+  PUBLIC_LISTING_STATUSES.map((s) => sql`${s}`),
+  sql`, `,
+)})`;
+
+/**
+ * The conversation `c` holds an event after the caller's read mark that the caller may read: the
+ * cheap comparison of marks first, then an event not hidden from them (`findEvents`' rule: a
+ * suspended student's messages are left out for everyone but their author).
+ */
+function unreadBy(userId: string) {
+  return sql`(c.last_event_id > CASE WHEN c.seller_id = ${userId}
+      THEN c.seller_read_id ELSE c.buyer_read_id END
+    AND EXISTS (SELECT 1 FROM conversation_events e
+      LEFT JOIN users s ON s.id = e.sender_id
+      WHERE e.conversation_id = c.id
+        AND e.id > CASE WHEN c.seller_id = ${userId} THEN c.seller_read_id ELSE c.buyer_read_id END
+        AND (e.sender_id IS NULL OR e.sender_id = ${userId} OR s.suspended_at IS NULL)))`;
+}
+
+export interface InboxRow {
+  id: string;
+  role: 'buyer' | 'seller';
+  listing_id: string | null;
+  listing_name: string;
+  price: string | null;
+  cover: string | null;
+  status: string | null;
+  held_until: Date | string | null;
+  /** The visibility rule allows the caller to see the listing (its price, cover, state). */
+  available: boolean;
+  other_id: string | null;
+  other_username: string | null;
+  last_event_id: string | number;
+  last_event_at: Date | string;
+  unread: boolean;
+}
+
+/**
+ * The caller's conversations, latest first, both sides (or one listing's, for its seller), with
+ * what an inbox line shows. One statement: the two indexes by participant and date serve it. The
+ * listing's price, cover and state follow the visibility rule (features/listings `isVisibleTo`, as
+ * the caller is not a moderator here): a hidden, removed or seller-deleted listing shows only its
+ * title to the buyer. `unread` counts only the events the caller may read (`VISIBLE_EVENT`).
+ */
+export async function findInbox(
+  db: Db,
+  userId: string,
+  only: { listingId?: string; conversationId?: string } = {},
+): Promise<InboxRow[]> {
+  return rowsOf<InboxRow>(
+    db,
+    sql`SELECT c.id,
+          CASE WHEN c.seller_id = ${userId} THEN 'seller' ELSE 'buyer' END AS role,
+          c.listing_id, coalesce(l.name, c.listing_name) AS listing_name,
+          CASE WHEN v.ok THEN l.regular_price END AS price,
+          CASE WHEN v.ok THEN l.image_urls[1] END AS cover,
+          CASE WHEN v.ok THEN l.status END AS status,
+          CASE WHEN v.ok THEN l.held_until END AS held_until,
+          coalesce(v.ok, false) AS available,
+          o.id AS other_id, o.username AS other_username,
+          c.last_event_id, c.last_event_at,
+          ${unreadBy(userId)} AS unread
+        FROM conversations c
+        LEFT JOIN listings l ON l.id = c.listing_id
+        LEFT JOIN LATERAL (SELECT l.seller_deleted_at IS NULL
+          AND (l.status IN ${PUBLIC_STATUSES} OR l.user_id = ${userId}) AS ok) v ON l.id IS NOT NULL
+        LEFT JOIN users o ON o.id = CASE WHEN c.seller_id = ${userId}
+          THEN c.buyer_id ELSE c.seller_id END
+        WHERE (c.seller_id = ${userId} OR c.buyer_id = ${userId})
+          ${only.listingId ? sql`AND c.listing_id = ${only.listingId}` : sql``}
+          ${only.conversationId ? sql`AND c.id = ${only.conversationId}` : sql``}
+        ORDER BY c.last_event_at DESC, c.id
+        LIMIT 500`,
+  );
+}
+
+/**
+ * How many of the caller's conversations hold something they have not read and may read (a
+ * suspended student's messages are hidden from them, so they count for nothing).
+ */
+export async function countUnread(db: Db, userId: string): Promise<number> {
+  const [row] = await rowsOf<{ count: string | number }>(
+    db,
+    sql`SELECT count(*) AS count FROM conversations c
+        WHERE (c.seller_id = ${userId} OR c.buyer_id = ${userId}) AND ${unreadBy(userId)}`,
+  );
+  return Number(row?.count ?? 0);
+}
+
+/** The students who wrote to the seller about a listing (the buyers of its conversations). */
+export async function findBuyersOfListing(db: Db, listingId: string): Promise<string[]> {
+  const rows = await db
+    .select({ buyerId: conversations.buyerId })
+    .from(conversations)
+    .where(eq(conversations.listingId, listingId));
+  return rows.flatMap((r) => (r.buyerId ? [r.buyerId] : []));
+}
+
+/** Turns the mails about unread messages on or off (the same answer however often it is asked). */
+export async function setMessageMails(db: Db, userId: string, on: boolean): Promise<void> {
+  await db
+    .update(users)
+    .set({ messageMails: on, updatedAt: new Date() })
+    .where(eq(users.id, userId));
+}

@@ -1,0 +1,249 @@
+import {
+  CONVERSATION_MESSAGES as M,
+  type Conversation,
+  type ConversationEvent,
+  type ConversationSummary,
+  type StartConversationInput,
+} from '@campus-books/common/conversation.schemas';
+import type { ConversationsConfig } from '../../config/config';
+import type { Db } from '../../db/database';
+import type {
+  ConversationEventRow,
+  ConversationRow,
+  OfferRow,
+} from '../../db/conversations.schema';
+import type { UserRow } from '../../db/schema';
+import { conflict, forbidden, notFound } from '../../lib/errors';
+import { findListingById } from '../listings/listings.repository';
+import { isBlockedBetween } from './blocks.repository';
+import {
+  countUnread,
+  findConversationByListingAndBuyer,
+  findConversationOf,
+  findEvents,
+  findInbox,
+  insertEvent,
+  markRead,
+  openConversation,
+  type InboxRow,
+} from './conversations.repository';
+import { findOpenOffer } from './offers.repository';
+
+/** What the conversation rules need: the database, the clock, and the feature's settings. */
+export interface ConversationDeps {
+  db: Db;
+  now: () => Date;
+  config: ConversationsConfig;
+}
+
+const HUMAN_KINDS = new Set(['message', 'offer', 'offer_accepted', 'offer_declined']);
+const iso = (value: Date | string) => new Date(value).toISOString();
+
+/** An event as the API answers it, seen from the conversation's participants. */
+export function toEvent(
+  row: ConversationEventRow,
+  conversation: Pick<ConversationRow, 'sellerId' | 'buyerId'>,
+): ConversationEvent {
+  const author =
+    row.senderId === null
+      ? null
+      : row.senderId === conversation.sellerId
+        ? 'seller'
+        : row.senderId === conversation.buyerId
+          ? 'buyer'
+          : null;
+  return {
+    id: row.id,
+    conversationId: row.conversationId,
+    kind: row.kind,
+    author,
+    deletedAuthor: row.senderId === null && HUMAN_KINDS.has(row.kind),
+    body: row.body,
+    amount: row.amount === null ? null : Number(row.amount),
+    offerId: row.offerId,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+function toSummary(row: InboxRow): ConversationSummary {
+  return {
+    id: row.id,
+    role: row.role,
+    listing: {
+      id: row.listing_id,
+      name: row.listing_name,
+      price: row.price === null ? null : Number(row.price),
+      cover: row.cover,
+      status: row.status,
+      pendingUntil: row.held_until === null ? null : iso(row.held_until),
+      available: row.available,
+    },
+    other: { id: row.other_id, username: row.other_username },
+    lastEventId: Number(row.last_event_id),
+    lastEventAt: iso(row.last_event_at),
+    unread: row.unread,
+  };
+}
+
+export function toOffer(offer: OfferRow, conversation: ConversationRow) {
+  return {
+    id: offer.id,
+    from:
+      offer.fromId === null
+        ? null
+        : offer.fromId === conversation.sellerId
+          ? ('seller' as const)
+          : ('buyer' as const),
+    amount: offer.amount,
+    status: offer.status,
+    createdAt: offer.createdAt.toISOString(),
+  };
+}
+
+/** The conversation when the user takes part in it; 404 otherwise (never "it exists"). */
+export async function getParticipantConversation(
+  deps: ConversationDeps,
+  user: UserRow,
+  id: string,
+): Promise<ConversationRow> {
+  const conversation = await findConversationOf(deps.db, id, user.id);
+  if (!conversation) throw notFound(M.conversationNotFound);
+  return conversation;
+}
+
+/** Nobody writes once a side is deleted or either blocked the other. */
+export async function assertWritable(
+  deps: ConversationDeps,
+  conversation: ConversationRow,
+): Promise<void> {
+  const { sellerId, buyerId } = conversation;
+  if (sellerId === null || buyerId === null) throw conflict(M.deletedAccount);
+  if (await isBlockedBetween(deps.db, sellerId, buyerId)) throw forbidden(M.blocked);
+}
+
+/**
+ * The first message about a listing opens the buyer's conversation with its seller; a later one goes
+ * to the same conversation. `beforeNew` runs (the hourly limit) only when none exists yet.
+ */
+export async function startConversation(
+  deps: ConversationDeps,
+  buyer: UserRow,
+  input: StartConversationInput,
+  beforeNew: () => Promise<void>,
+): Promise<{ conversation: ConversationRow; event: ConversationEventRow }> {
+  const listing = await findListingById(deps.db, input.listingId);
+  if (!listing || listing.status === 'hidden' || listing.status === 'removed') {
+    throw notFound('Listing not found');
+  }
+  if (listing.userId === buyer.id) throw forbidden(M.ownListing);
+  const existing = await findConversationByListingAndBuyer(deps.db, listing.id, buyer.id);
+  if (existing) {
+    await assertWritable(deps, existing);
+    return {
+      conversation: existing,
+      event: await insertMessage(deps, existing, buyer, input.text),
+    };
+  }
+  // (No seller: a listing kept for the moderators after its seller deleted their account.)
+  const sellerId = listing.userId;
+  if (listing.status !== 'active' || sellerId === null) throw conflict(M.listingGone);
+  if (await isBlockedBetween(deps.db, sellerId, buyer.id)) throw forbidden(M.blocked);
+  await beforeNew();
+  return deps.db.transaction(async (tx) => {
+    const { conversation } = await openConversation(tx, {
+      listingId: listing.id,
+      listingName: listing.name,
+      sellerId,
+      buyerId: buyer.id,
+    });
+    const event = await insertEvent(tx, {
+      conversationId: conversation.id,
+      kind: 'message',
+      senderId: buyer.id,
+      body: input.text,
+    });
+    return { conversation, event };
+  });
+}
+
+function insertMessage(
+  deps: ConversationDeps,
+  conversation: ConversationRow,
+  sender: UserRow,
+  text: string,
+): Promise<ConversationEventRow> {
+  return insertEvent(deps.db, {
+    conversationId: conversation.id,
+    kind: 'message',
+    senderId: sender.id,
+    body: text,
+  });
+}
+
+export async function sendMessage(
+  deps: ConversationDeps,
+  sender: UserRow,
+  conversationId: string,
+  text: string,
+): Promise<{ conversation: ConversationRow; event: ConversationEventRow }> {
+  const conversation = await getParticipantConversation(deps, sender, conversationId);
+  await assertWritable(deps, conversation);
+  return { conversation, event: await insertMessage(deps, conversation, sender, text) };
+}
+
+export async function listConversations(
+  deps: ConversationDeps,
+  user: UserRow,
+  listingId?: string,
+): Promise<ConversationSummary[]> {
+  const rows = await findInbox(deps.db, user.id, { listingId });
+  return rows.map(toSummary);
+}
+
+export function unreadCount(deps: ConversationDeps, user: UserRow): Promise<number> {
+  return countUnread(deps.db, user.id);
+}
+
+export async function readConversation(
+  deps: ConversationDeps,
+  user: UserRow,
+  id: string,
+  upTo: number,
+): Promise<void> {
+  const conversation = await getParticipantConversation(deps, user, id);
+  await markRead(deps.db, conversation, user.id, upTo);
+}
+
+/** The whole thread as its participant sees it (opening it does not mark it read: the client says). */
+export async function getConversation(
+  deps: ConversationDeps,
+  user: UserRow,
+  id: string,
+): Promise<Conversation> {
+  const conversation = await getParticipantConversation(deps, user, id);
+  const [summary] = (await findInbox(deps.db, user.id, { conversationId: conversation.id })).map(
+    toSummary,
+  );
+  const events = await findEvents(deps.db, conversation.id, user.id);
+  const openOffer = await findOpenOffer(deps.db, conversation.id);
+  const listing = conversation.listingId
+    ? await findListingById(deps.db, conversation.listingId)
+    : undefined;
+  const now = deps.now();
+  const heldForThisBuyer =
+    !!listing &&
+    listing.heldFor !== null &&
+    listing.heldFor === conversation.buyerId &&
+    (listing.heldUntil?.getTime() ?? 0) > now.getTime();
+  let readOnly = conversation.sellerId === null || conversation.buyerId === null;
+  if (!readOnly) {
+    readOnly = await isBlockedBetween(deps.db, conversation.sellerId!, conversation.buyerId!);
+  }
+  return {
+    ...summary!,
+    events: events.map((e) => toEvent(e, conversation)),
+    openOffer: openOffer ? toOffer(openOffer, conversation) : null,
+    heldForThisBuyer,
+    readOnly,
+  };
+}

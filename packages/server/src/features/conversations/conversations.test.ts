@@ -1,0 +1,248 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type {
+  Conversation,
+  ConversationSummary,
+  SentEvent,
+} from '@campus-books/common/conversation.schemas';
+import { GENEROUS_LIMITS } from '../../../test/accounts';
+import {
+  createTestApp,
+  createUser,
+  TEST_ENGINE,
+  type TestApp,
+  type TestUser,
+} from '../../../test/helpers';
+import { createListingAs, listingBody } from '../../../test/listing-fixtures';
+import { users } from '../../db/schema';
+import { eq } from 'drizzle-orm';
+
+export const CONVERSATION_LIMITS = {
+  ...GENEROUS_LIMITS,
+  RATE_LIMIT_CONVERSATIONS_PER_HOUR: '10000',
+  RATE_LIMIT_MESSAGES_PER_MINUTE: '10000',
+};
+
+describe(`conversations and messages (${TEST_ENGINE})`, () => {
+  let t: TestApp;
+  let seller: TestUser;
+  let buyer: TestUser;
+  beforeAll(async () => {
+    t = await createTestApp(CONVERSATION_LIMITS);
+    seller = await createUser(t);
+    buyer = await createUser(t);
+  });
+  afterAll(() => t.close());
+
+  const call = (user: TestUser | null, method: 'GET' | 'POST', url: string, payload?: unknown) =>
+    t.app.inject({
+      method,
+      url,
+      headers: user ? { cookie: user.cookie } : {},
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+  const start = (user: TestUser, listingId: string, text: string) =>
+    call(user, 'POST', '/api/conversations', { listingId, text });
+  const inbox = async (user: TestUser, query = '') =>
+    (
+      (await call(user, 'GET', `/api/conversations${query}`)).json() as {
+        conversations: ConversationSummary[];
+      }
+    ).conversations;
+  const thread = async (user: TestUser, id: string) =>
+    (await call(user, 'GET', `/api/conversations/${id}`)).json() as Conversation;
+  const unread = async (user: TestUser) =>
+    ((await call(user, 'GET', '/api/conversations/unread')).json() as { count: number }).count;
+
+  it('opens one conversation per listing and buyer; later messages go to it; both inboxes show it', async () => {
+    const listing = await createListingAs(t, seller, {
+      name: 'Organic Chemistry',
+      regularPrice: 40,
+    });
+    const first = await start(buyer, listing._id, 'Hi, is it still available?');
+    expect(first.statusCode).toBe(201);
+    const sent = first.json() as SentEvent;
+    expect(sent.event).toMatchObject({
+      kind: 'message',
+      author: 'buyer',
+      body: 'Hi, is it still available?',
+    });
+    const again = (await start(buyer, listing._id, 'Hello?')).json() as SentEvent;
+    expect(again.conversationId).toBe(sent.conversationId);
+
+    const [buyerLine] = await inbox(buyer);
+    expect(buyerLine).toMatchObject({
+      id: sent.conversationId,
+      role: 'buyer',
+      listing: { id: listing._id, name: 'Organic Chemistry', price: 40, pendingUntil: null },
+      other: { id: seller.id, username: seller.username },
+      unread: false,
+    });
+    expect(buyerLine!.listing.cover).toBe(listing.imageUrls[0]);
+    const [sellerLine] = await inbox(seller, `?listingId=${listing._id}`);
+    expect(sellerLine).toMatchObject({
+      role: 'seller',
+      other: { username: buyer.username },
+      unread: true,
+    });
+    expect(await unread(seller)).toBe(1);
+
+    const reply = await call(seller, 'POST', `/api/conversations/${sent.conversationId}/messages`, {
+      text: 'Yes! Library at 5?',
+    });
+    expect(reply.statusCode).toBe(201);
+    const view = await thread(buyer, sent.conversationId);
+    expect(view.events.map((e) => [e.author, e.body])).toEqual([
+      ['buyer', 'Hi, is it still available?'],
+      ['buyer', 'Hello?'],
+      ['seller', 'Yes! Library at 5?'],
+    ]);
+    // Answering read everything before; the buyer has the reply to read until they say so.
+    expect(await unread(seller)).toBe(0);
+    expect(await unread(buyer)).toBe(1);
+    const last = view.events.at(-1)!.id;
+    expect(
+      (await call(buyer, 'POST', `/api/conversations/${sent.conversationId}/read`, { upTo: last }))
+        .statusCode,
+    ).toBe(200);
+    expect(await unread(buyer)).toBe(0);
+    // Nothing in any answer names an e-mail address.
+    const answers = JSON.stringify([view, await inbox(buyer), await inbox(seller)]);
+    expect(answers).not.toContain(seller.email);
+    expect(answers).not.toContain(buyer.email);
+  });
+
+  it('orders the inbox by the latest event', async () => {
+    const a = await createListingAs(t, seller, { name: 'Older Thread' });
+    const b = await createListingAs(t, seller, { name: 'Newer Thread' });
+    const ca = (await start(buyer, a._id, 'about a')).json() as SentEvent;
+    await start(buyer, b._id, 'about b');
+    expect((await inbox(buyer)).slice(0, 2).map((c) => c.listing.name)).toEqual([
+      'Newer Thread',
+      'Older Thread',
+    ]);
+    await call(seller, 'POST', `/api/conversations/${ca.conversationId}/messages`, { text: 'up' });
+    expect((await inbox(buyer))[0]!.listing.name).toBe('Older Thread');
+  });
+
+  it('applies the text rule: 1 to 2,000 characters, NFC, no controls, bidi or invisible-only text', async () => {
+    const listing = await createListingAs(t, seller);
+    const refused = async (text: unknown) => {
+      const res = await start(buyer, listing._id, text as string);
+      expect(res.statusCode).toBe(400);
+      return (res.json() as { message: string }).message;
+    };
+    expect(await refused('')).toMatch(/Write a message/);
+    expect(await refused('\u200B\u200B ')).toMatch(/Write a message/);
+    expect(await refused('x'.repeat(2001))).toMatch(/at most 2,000/);
+    expect(await refused('evil \u202E txt')).toMatch(/text-direction/);
+    expect(await refused('bell \u0007')).toMatch(/control characters/);
+    expect(await refused(42)).toMatch(/Write a message/);
+    const ok = (
+      await start(buyer, listing._id, '  Cafe\u0301\nsee https://evil.example  ')
+    ).json() as SentEvent;
+    // Stored as plain text, composed and trimmed; a link stays text (the client never links it).
+    expect(ok.event.body).toBe('Café\nsee https://evil.example');
+    expect((await start(buyer, listing._id, 'y'.repeat(2000))).statusCode).toBe(201);
+  });
+
+  it('refuses the seller on their own listing, hidden and unknown listings (404), sold ones (409)', async () => {
+    const listing = await createListingAs(t, seller);
+    expect((await start(seller, listing._id, 'me')).statusCode).toBe(403);
+    expect((await start(buyer, '0b8e5a62-3c1f-4d8e-9a57-1f2e3d4c5b6a', 'hi')).statusCode).toBe(404);
+    expect((await start(buyer, 'not-an-id', 'hi')).statusCode).toBe(404);
+    const sold = await createListingAs(t, seller);
+    await call(seller, 'POST', `/api/listing/mark-as-sold/${sold._id}`);
+    const res = await start(buyer, sold._id, 'still there?');
+    expect(res.statusCode).toBe(409);
+    expect((res.json() as { message: string }).message).toMatch(/no longer available/);
+    expect((await start(null as never, listing._id, 'x')).statusCode).toBe(401);
+    const unverified = await createUser(t, { verified: false });
+    expect((await start(unverified, listing._id, 'x')).statusCode).toBe(403);
+  });
+
+  it('writes system lines for price changes, sold and relisted, in every conversation of the listing', async () => {
+    const listing = await createListingAs(t, seller, { regularPrice: 30 });
+    const other = await createUser(t);
+    const c1 = (await start(buyer, listing._id, 'one')).json() as SentEvent;
+    const c2 = (await start(other, listing._id, 'two')).json() as SentEvent;
+    const update = await call(seller, 'POST', `/api/listing/update/${listing._id}`, {
+      ...listingBody({ imageUrls: listing.imageUrls }),
+      regularPrice: 25.5,
+    });
+    expect(update.statusCode).toBe(200);
+    await call(seller, 'POST', `/api/listing/mark-as-sold/${listing._id}`);
+    await call(seller, 'POST', `/api/listing/relist/${listing._id}`);
+    for (const [user, id] of [
+      [buyer, c1.conversationId],
+      [other, c2.conversationId],
+    ] as const) {
+      const lines = (await thread(user, id)).events.filter((e) => e.kind !== 'message');
+      expect(lines.map((e) => [e.kind, e.amount, e.author])).toEqual([
+        ['price', 25.5, null],
+        ['sold', null, null],
+        ['relisted', null, null],
+      ]);
+    }
+  });
+
+  it("hides a suspended student's messages from the other side, and shows a deleted account as such", async () => {
+    const listing = await createListingAs(t, seller);
+    const suspended = await createUser(t);
+    const c = (await start(suspended, listing._id, 'spam spam')).json() as SentEvent;
+    await t.database.db
+      .update(users)
+      .set({ suspendedAt: new Date() })
+      .where(eq(users.id, suspended.id));
+    expect((await thread(seller, c.conversationId)).events).toEqual([]);
+    await t.database.db.update(users).set({ suspendedAt: null }).where(eq(users.id, suspended.id));
+
+    const leaving = await createUser(t);
+    const d = (await start(leaving, listing._id, 'bye soon')).json() as SentEvent;
+    await t.database.db.delete(users).where(eq(users.id, leaving.id));
+    const view = await thread(seller, d.conversationId);
+    expect(view.other.username).toBeNull();
+    expect(view.readOnly).toBe(true);
+    expect(view.events[0]).toMatchObject({ author: null, deletedAuthor: true, body: 'bye soon' });
+    const res = await call(seller, 'POST', `/api/conversations/${d.conversationId}/messages`, {
+      text: 'hi',
+    });
+    expect(res.statusCode).toBe(409);
+  });
+
+  it('limits new conversations per hour and messages per minute with a 429 and a clear message', async () => {
+    const limited = await createTestApp({
+      ...GENEROUS_LIMITS,
+      RATE_LIMIT_CONVERSATIONS_PER_HOUR: '2',
+      RATE_LIMIT_MESSAGES_PER_MINUTE: '4',
+    });
+    try {
+      const s = await createUser(limited);
+      const b = await createUser(limited);
+      const ids = [];
+      for (let i = 0; i < 3; i += 1) ids.push((await createListingAs(limited, s))._id);
+      const open = (id: string) =>
+        limited.app.inject({
+          method: 'POST',
+          url: '/api/conversations',
+          headers: { cookie: b.cookie },
+          payload: { listingId: id, text: 'hi' },
+        });
+      expect((await open(ids[0]!)).statusCode).toBe(201);
+      expect((await open(ids[1]!)).statusCode).toBe(201);
+      const third = await open(ids[2]!);
+      expect(third.statusCode).toBe(429);
+      expect(third.json()).toMatchObject({
+        success: false,
+        statusCode: 429,
+        message: expect.stringMatching(/Try again/),
+      });
+      // A message to an existing conversation is not a new one; the minute's limit still counts it.
+      expect((await open(ids[0]!)).statusCode).toBe(201);
+      const fifth = await open(ids[0]!);
+      expect(fifth.statusCode).toBe(429);
+      expect(fifth.headers['retry-after']).toBeDefined();
+    } finally {
+      await limited.close();
+    }
+  });
+});

@@ -1,0 +1,188 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SentEvent } from '@campus-books/common/conversation.schemas';
+import { GENEROUS_LIMITS } from '../../../test/accounts';
+import {
+  createTestApp,
+  createUser,
+  TEST_ENGINE,
+  type TestApp,
+  type TestUser,
+} from '../../../test/helpers';
+import { createListingAs } from '../../../test/listing-fixtures';
+import { mailsTo } from '../../../test/outbox';
+import { MESSAGE_MAILS_JOB, sendMessageMails } from './message-mails';
+
+const MINUTE = 60_000;
+const isMessageMail = (subject: string) => subject.startsWith('New message about');
+
+/**
+ * "New message about <book>": one mail per conversation and quiet period, only to a student who
+ * has not read it in the app within MESSAGE_MAIL_DELAY_MINUTES; the job runs on the injected clock.
+ */
+describe(`message mails (${TEST_ENGINE})`, () => {
+  let t: TestApp;
+  let clock = new Date();
+  beforeAll(async () => {
+    t = await createTestApp(
+      {
+        ...GENEROUS_LIMITS,
+        RATE_LIMIT_CONVERSATIONS_PER_HOUR: '10000',
+        RATE_LIMIT_MESSAGES_PER_MINUTE: '10000',
+        MESSAGE_MAIL_DELAY_MINUTES: '5',
+        MODERATOR_EMAILS: 'mail-moderator@richmond.edu',
+      },
+      { now: () => clock },
+    );
+  });
+  afterAll(() => t.close());
+
+  const call = (user: TestUser, method: 'GET' | 'POST', url: string, payload?: unknown) =>
+    t.app.inject({
+      method,
+      url,
+      headers: { cookie: user.cookie },
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+
+  async function conversation(name = 'Linear Algebra') {
+    const seller = await createUser(t);
+    const buyer = await createUser(t);
+    const listingId = (await createListingAs(t, seller, { name }))._id;
+    const res = await call(buyer, 'POST', '/api/conversations', { listingId, text: 'Still free?' });
+    const sent = res.json() as SentEvent;
+    return { seller, buyer, listingId, id: sent.conversationId };
+  }
+
+  /** The job's run at `minutes` after now on its clock (events are written at the real time). */
+  async function runAfter(minutes: number) {
+    clock = new Date(Date.now() + minutes * MINUTE);
+    await sendMessageMails(t.app, clock);
+  }
+  const messageMailsTo = async (user: TestUser) =>
+    (await mailsTo(t, user.email)).filter((m) => isMessageMail(m.subject));
+
+  it('waits for the delay, then mails once per conversation until the student reads it', async () => {
+    const c = await conversation();
+    await runAfter(1);
+    expect(await messageMailsTo(c.seller)).toHaveLength(0);
+
+    await call(c.buyer, 'POST', `/api/conversations/${c.id}/messages`, { text: 'Tomorrow at 5?' });
+    await runAfter(6);
+    const [mail, ...more] = await messageMailsTo(c.seller);
+    expect(more).toHaveLength(0);
+    expect(mail!.subject).toBe('New message about Linear Algebra');
+    expect(mail!.text).toContain(`${c.buyer.username} wrote to you about "Linear Algebra"`);
+    expect(mail!.text).toContain('> Still free?\n> Tomorrow at 5?');
+    expect(mail!.text).toContain(`${t.config.publicUrl}/messages/${c.id}`);
+    expect(mail!.text).not.toContain(c.buyer.email);
+    // The buyer wrote everything: nothing for them.
+    expect(await messageMailsTo(c.buyer)).toHaveLength(0);
+
+    // More messages in the same quiet period: batched, never a mail per message.
+    for (const text of ['Hello?', 'Are you there?', 'Last try']) {
+      await call(c.buyer, 'POST', `/api/conversations/${c.id}/messages`, { text });
+    }
+    await runAfter(20);
+    await runAfter(60);
+    expect(await messageMailsTo(c.seller)).toHaveLength(1);
+
+    // Once the seller reads and answers, the next quiet period may bring one more mail (to the buyer).
+    const view = (await call(c.seller, 'GET', `/api/conversations/${c.id}`)).json() as {
+      lastEventId: number;
+    };
+    await call(c.seller, 'POST', `/api/conversations/${c.id}/read`, { upTo: view.lastEventId });
+    await call(c.seller, 'POST', `/api/conversations/${c.id}/messages`, { text: 'Yes, 5 works' });
+    await runAfter(2);
+    expect(await messageMailsTo(c.buyer)).toHaveLength(0);
+    await runAfter(6);
+    const toBuyer = await messageMailsTo(c.buyer);
+    expect(toBuyer).toHaveLength(1);
+    expect(toBuyer[0]!.text).toContain('> Yes, 5 works');
+    expect(toBuyer[0]!.text).not.toContain('Tomorrow at 5?');
+    await call(c.buyer, 'POST', `/api/conversations/${c.id}/messages`, { text: 'Great' });
+    await runAfter(30);
+    expect(await messageMailsTo(c.seller)).toHaveLength(2);
+  });
+
+  it('runs as a recurring job of the job runner', async () => {
+    const c = await conversation('Job Runner');
+    clock = new Date(Date.now() + 6 * MINUTE);
+    await t.app.jobs.runDue();
+    const [mail] = await messageMailsTo(c.seller);
+    expect(mail?.subject, MESSAGE_MAILS_JOB).toBe('New message about Job Runner');
+  });
+
+  it('sends nothing to a student who read it in time', async () => {
+    const c = await conversation();
+    const view = (await call(c.seller, 'GET', `/api/conversations/${c.id}`)).json() as {
+      lastEventId: number;
+    };
+    await call(c.seller, 'POST', `/api/conversations/${c.id}/read`, { upTo: view.lastEventId });
+    await runAfter(30);
+    expect(await messageMailsTo(c.seller)).toHaveLength(0);
+  });
+
+  it('sends nothing across a block, nor of a suspended student’s messages', async () => {
+    const blocked = await conversation();
+    await call(blocked.seller, 'POST', `/api/blocks/${blocked.buyer.id}`);
+    const suspended = await conversation();
+    const moderator = await createUser(t, { email: 'mail-moderator@richmond.edu' });
+    await call(moderator, 'POST', `/api/moderation/users/${suspended.buyer.id}/suspend`, {
+      reason: 'Spam',
+    });
+    await runAfter(30);
+    expect(await messageMailsTo(blocked.seller)).toHaveLength(0);
+    expect(await messageMailsTo(suspended.seller)).toHaveLength(0);
+  });
+
+  it('turns off with the profile toggle, and with the one-click unsubscribe (RFC 8058)', async () => {
+    const c = await conversation('Microeconomics');
+    expect((await call(c.seller, 'GET', '/api/conversations/mails')).json()).toEqual({
+      messageMails: true,
+    });
+    await runAfter(6);
+    expect(await messageMailsTo(c.seller)).toHaveLength(1);
+
+    const dir = path.join(t.dataDir, 'outbox');
+    const files = (await readdir(dir)).filter((f) => f.endsWith('.eml'));
+    const raws = await Promise.all(files.map((f) => readFile(path.join(dir, f), 'utf8')));
+    const raw = raws.find((r) => r.includes('Microeconomics') && r.includes('New message'))!;
+    expect(raw).toContain('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
+    const url = new URL(/List-Unsubscribe:\s*<([^>]+)>/.exec(raw)![1]!);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${url.pathname}${url.search}`,
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: 'https://mail.example.com',
+      },
+      payload: 'List-Unsubscribe=One-Click',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().message).toMatch(/messages/);
+    expect((await call(c.seller, 'GET', '/api/conversations/mails')).json()).toEqual({
+      messageMails: false,
+    });
+
+    // Read, then a new message: no mail while it is off.
+    const view = (await call(c.seller, 'GET', `/api/conversations/${c.id}`)).json() as {
+      lastEventId: number;
+    };
+    await call(c.seller, 'POST', `/api/conversations/${c.id}/read`, { upTo: view.lastEventId });
+    await call(c.buyer, 'POST', `/api/conversations/${c.id}/messages`, { text: 'Hello again' });
+    await runAfter(30);
+    expect(await messageMailsTo(c.seller)).toHaveLength(1);
+
+    // Back on from the profile: the next run mails.
+    const on = await call(c.seller, 'POST', '/api/conversations/mails', { messageMails: true });
+    expect(on.statusCode).toBe(200);
+    expect(on.json()).toMatchObject({ success: true, messageMails: true });
+    await runAfter(31);
+    expect(await messageMailsTo(c.seller)).toHaveLength(2);
+    expect(
+      (await call(c.seller, 'POST', '/api/conversations/mails', { messageMails: 'no' })).statusCode,
+    ).toBe(400);
+  });
+});

@@ -1,0 +1,179 @@
+import { webPaths } from '@campus-books/common/paths';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { rowsOf } from '../../db/rows';
+import { signUnsubscribeToken } from '../alerts/unsubscribe-token';
+
+export const MESSAGE_MAILS_JOB = 'conversations.message-mails';
+/** Conversations quiet for longer than this are not looked at (their unread mail went long ago). */
+const LOOK_BACK_MS = 7 * 24 * 60 * 60_000;
+/** At most this many of the unread messages are quoted in a mail, each cut to QUOTE_MAX characters. */
+const QUOTED = 5;
+const QUOTE_MAX = 500;
+const HUMAN_KINDS = sql`('message', 'offer', 'offer_accepted', 'offer_declined')`;
+
+interface Due {
+  id: string;
+  role: 'seller' | 'buyer';
+  user_id: string;
+  other_id: string;
+  email: string;
+  other_username: string;
+  listing_name: string;
+  mailed_id: string | number;
+}
+
+/**
+ * The sides of conversations that need a mail now: the other student wrote (a message or an
+ * offer, not hidden by a suspension) and the oldest such unread event is older than the delay; no
+ * block between them; the student wants these mails; and no mail about the conversation is still
+ * unread (`mailed_id <= read_id`): one mail per conversation until the student reads it.
+ */
+function findDue(app: FastifyInstance, now: Date): Promise<Due[]> {
+  const cutoff = new Date(now.getTime() - app.config.conversations.messageMailDelayMs);
+  const since = new Date(now.getTime() - LOOK_BACK_MS);
+  return rowsOf<Due>(
+    app.database.db,
+    sql`SELECT c.id, s.role, s.user_id, s.other_id, u.email, o.username AS other_username,
+          coalesce(l.name, c.listing_name) AS listing_name, s.mailed_id
+        FROM conversations c
+        CROSS JOIN LATERAL (VALUES
+          ('seller', c.seller_id, c.buyer_id, c.seller_read_id, c.seller_mailed_id),
+          ('buyer', c.buyer_id, c.seller_id, c.buyer_read_id, c.buyer_mailed_id)
+        ) AS s(role, user_id, other_id, read_id, mailed_id)
+        JOIN users u ON u.id = s.user_id
+        JOIN users o ON o.id = s.other_id
+        LEFT JOIN listings l ON l.id = c.listing_id
+        WHERE c.last_event_at >= ${since.toISOString()}::timestamptz
+          AND c.last_event_id > s.read_id AND s.mailed_id <= s.read_id
+          AND u.message_mails AND u.email_verified_at IS NOT NULL AND u.suspended_at IS NULL
+          AND o.suspended_at IS NULL
+          AND NOT EXISTS (SELECT 1 FROM user_blocks b
+            WHERE (b.blocker_id = s.user_id AND b.blocked_id = s.other_id)
+               OR (b.blocker_id = s.other_id AND b.blocked_id = s.user_id))
+          AND EXISTS (SELECT 1 FROM conversation_events e
+            WHERE e.conversation_id = c.id AND e.id > s.read_id AND e.sender_id = s.other_id
+              AND e.kind IN ${HUMAN_KINDS}
+              AND e.created_at <= ${cutoff.toISOString()}::timestamptz)
+        ORDER BY c.last_event_at
+        LIMIT 500`,
+  );
+}
+
+const mailedColumn = (role: Due['role']) =>
+  sql.raw(role === 'seller' ? 'seller_mailed_id' : 'buyer_mailed_id');
+const readColumn = (role: Due['role']) =>
+  sql.raw(role === 'seller' ? 'seller_read_id' : 'buyer_read_id');
+
+/**
+ * Claims the mail of one side: its mark moves to the last event, once (a conditional update, so two
+ * runs on any servers never both mail). Answers the unread events it covers, or null when another
+ * run claimed it first.
+ */
+async function claim(app: FastifyInstance, due: Due) {
+  const [claimed] = await rowsOf<{ last_event_id: string | number; read_id: string | number }>(
+    app.database.db,
+    sql`UPDATE conversations SET ${mailedColumn(due.role)} = last_event_id
+        WHERE id = ${due.id} AND ${mailedColumn(due.role)} = ${due.mailed_id}
+        RETURNING last_event_id, ${readColumn(due.role)} AS read_id`,
+  );
+  if (!claimed) return null;
+  const events = await rowsOf<{ kind: string; body: string | null; amount: string | null }>(
+    app.database.db,
+    sql`SELECT kind, body, amount FROM conversation_events
+        WHERE conversation_id = ${due.id} AND id > ${claimed.read_id} AND id <= ${claimed.last_event_id}
+          AND sender_id = ${due.other_id} AND kind IN ${HUMAN_KINDS}
+        ORDER BY id DESC LIMIT ${QUOTED}`,
+  );
+  return { events: events.reverse(), lastEventId: claimed.last_event_id };
+}
+
+function quote(event: { kind: string; body: string | null; amount: string | null }): string {
+  const dollars = `$${Number(event.amount ?? 0)}`;
+  switch (event.kind) {
+    case 'offer':
+      return `Offered ${dollars}`;
+    case 'offer_accepted':
+      return 'Accepted the offer';
+    case 'offer_declined':
+      return 'Declined the offer';
+    default: {
+      const text = event.body ?? '';
+      return text.length > QUOTE_MAX ? `${text.slice(0, QUOTE_MAX)}…` : text;
+    }
+  }
+}
+
+function messageMail(
+  app: FastifyInstance,
+  due: Due,
+  events: Parameters<typeof quote>[0][],
+  now: Date,
+) {
+  const base = app.config.publicUrl;
+  const token = signUnsubscribeToken(app.config.sessionSecret, due.user_id, [], now, {
+    messageMails: true,
+  });
+  const stop = `${base}${webPaths.alertsUnsubscribe.href(token)}`;
+  const thread = `${base}${webPaths.conversation.href(due.id)}`;
+  return {
+    subject: `New message about ${due.listing_name}`,
+    text: [
+      `${due.other_username} wrote to you about "${due.listing_name}":`,
+      '',
+      ...events.flatMap((e) =>
+        quote(e)
+          .split('\n')
+          .map((line) => `> ${line}`),
+      ),
+      '',
+      `Read and answer: ${thread}`,
+      '',
+      'You get one mail per conversation until you read it on Campus Books.',
+      `Stop mails about messages: ${stop}`,
+    ].join('\n'),
+    headers: {
+      'List-Unsubscribe': `<${base}/api/alerts/unsubscribe?token=${token}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    },
+  };
+}
+
+/**
+ * Mails each student who has not read, within MESSAGE_MAIL_DELAY_MINUTES, what the other student of a
+ * conversation wrote: one mail per conversation and quiet period, quoting the latest unread
+ * messages. A mail that fails gives its claim back (the next run tries again).
+ */
+export async function sendMessageMails(app: FastifyInstance, now: Date): Promise<number> {
+  let sent = 0;
+  for (const due of await findDue(app, now)) {
+    const claimed = await claim(app, due);
+    if (!claimed) continue;
+    try {
+      await app.mailer.send({ to: due.email, ...messageMail(app, due, claimed.events, now) });
+      sent += 1;
+    } catch (error) {
+      app.log.warn({ err: error, conversationId: due.id }, 'message mail failed; retried next run');
+      await app.database.db.execute(
+        sql`UPDATE conversations SET ${mailedColumn(due.role)} = ${due.mailed_id}
+            WHERE id = ${due.id} AND ${mailedColumn(due.role)} = ${claimed.lastEventId}`,
+      );
+    }
+  }
+  return sent;
+}
+
+/** The recurring run, every MESSAGE_MAIL_CHECK_MS (one server per slot: src/jobs). */
+export default fp(
+  async function messageMailsPlugin(app: FastifyInstance) {
+    app.jobs.register(
+      MESSAGE_MAILS_JOB,
+      async ({ now }) => {
+        await sendMessageMails(app, now);
+      },
+      { every: app.config.conversations.messageMailCheckMs },
+    );
+  },
+  { name: 'message-mails', dependencies: ['jobs', 'mail'] },
+);

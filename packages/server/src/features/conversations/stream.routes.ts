@@ -1,0 +1,161 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorResponses } from '@campus-books/common/api';
+import { currentUser } from '../../plugins/sessions';
+import {
+  ConversationHub,
+  EVENTS_CHANNEL,
+  eventsAfter,
+  latestSeq,
+  type LiveEvent,
+  type Subscriber,
+} from './live-events';
+
+/** A stream whose client reads too slowly is closed past this much unsent text; it resumes. */
+const MAX_BUFFERED_BYTES = 1_000_000;
+
+const hubs = new WeakMap<object, ConversationHub>();
+/** The hub of an app (tests count its streams and timers). */
+export const hubOf = (app: FastifyInstance) => hubs.get(app.server);
+
+const cursorText = z.string().regex(/^\d{1,18}$/, 'must be a stream event id');
+const streamQuery = z.strictObject(
+  { after: cursorText.optional().describe('Resume after this event id (as Last-Event-ID)') },
+  { error: (issue) => (issue.code === 'unrecognized_keys' ? 'is not a parameter' : undefined) },
+);
+
+/**
+ * GET /api/conversations/events: the caller's new messages, offers and system lines as
+ * Server-Sent Events, on whichever app server it reaches (a NOTIFY carries each event to every
+ * server). `Last-Event-ID` (sent by the browser when it reconnects) or `?after=` resumes exactly
+ * after the last event received; without either the stream starts with the next event.
+ */
+export default async function streamRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { db } = app.database;
+  const hub = new ConversationHub(db, app.log, app.config.conversations.streamHeartbeatMs);
+  hubs.set(app.server, hub);
+  const ends = new Map<Subscriber, () => void>();
+  const unlisten = await app.database.listen(
+    EVENTS_CHANNEL,
+    (payload) => hub.notify(payload),
+    () => hub.reconnected(),
+  );
+  // A stopping server ends its streams first: the browsers reconnect through the balancer.
+  app.addHook('preClose', async () => hub.closeAll((subscriber) => ends.get(subscriber)?.()));
+  app.addHook('onClose', async () => unlisten());
+
+  app.get(
+    '/events',
+    {
+      preValidation: app.requireVerifiedUser,
+      schema: {
+        querystring: streamQuery,
+        response: {
+          200: {
+            description:
+              'text/event-stream: `event: conversation`, `id:` the stream event id, `data:` a ConversationEvent',
+            content: { 'text/event-stream': { schema: z.string() } },
+          },
+          ...errorResponses({
+            400: 'A parameter is not valid',
+            401: 'Not signed in',
+            403: 'E-mail not verified',
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const header = request.headers['last-event-id'];
+      const resumeFrom = cursorText.safeParse(header).success ? header : request.query.after;
+      // A new stream starts after the latest event, read before it subscribes: an event saved
+      // meanwhile is then after the cursor, so the first catch-up sends it (read after subscribing,
+      // it would be at or before the cursor and dropped as already sent).
+      let cursor: number | null =
+        resumeFrom === undefined ? await latestSeq(db) : Number(resumeFrom);
+
+      reply.hijack();
+      const res = reply.raw;
+      // No compression and no buffering on the way (nginx reads X-Accel-Buffering).
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        'x-accel-buffering': 'no',
+        'x-content-type-options': 'nosniff',
+        connection: 'keep-alive',
+      });
+      res.write('retry: 2000\n\n');
+
+      let closed = false;
+      let syncing = true;
+      const waiting: LiveEvent[] = [];
+      const write = (live: LiveEvent) => {
+        if (closed || (cursor !== null && live.seq <= cursor)) return;
+        cursor = live.seq;
+        res.write(`id: ${live.seq}\nevent: conversation\ndata: ${JSON.stringify(live.event)}\n\n`);
+        if (res.writableLength > MAX_BUFFERED_BYTES) end();
+      };
+      const subscriber: Subscriber = {
+        send: (live) => (syncing ? waiting.push(live) : write(live)),
+        resync: () => void catchUp(),
+        heartbeat: () => {
+          if (!closed) res.write(': ping\n\n');
+        },
+      };
+      const unsubscribe = hub.subscribe(user.id, subscriber);
+      app.metrics.eventStreamOpened();
+      function end() {
+        if (closed) return;
+        closed = true;
+        unsubscribe();
+        ends.delete(subscriber);
+        app.metrics.eventStreamClosed();
+        res.end();
+      }
+      ends.set(subscriber, end);
+      res.on('close', end);
+
+      /**
+       * Sends what the database holds after the cursor, then what arrived live meanwhile. A call
+       * while one runs (a resync) makes the running one read once more.
+       */
+      let running: Promise<void> | null = null;
+      let again = false;
+      function catchUp(): Promise<void> {
+        if (running) {
+          again = true;
+          return running;
+        }
+        syncing = true;
+        running = (async () => {
+          try {
+            do {
+              again = false;
+              if (cursor === null) {
+                cursor = await latestSeq(db);
+                continue;
+              }
+              for (let more = true; more && !closed;) {
+                const page = await eventsAfter(db, user.id, cursor);
+                for (const live of page.events) write(live);
+                cursor = Math.max(cursor ?? 0, page.lastSeq);
+                more = page.more;
+              }
+            } while (again && !closed);
+            syncing = false;
+            for (const live of waiting.splice(0)) write(live);
+          } catch (error) {
+            request.log.warn({ err: error }, 'event stream could not catch up; closing it');
+            end();
+          } finally {
+            running = null;
+          }
+        })();
+        return running;
+      }
+      await catchUp();
+    },
+  );
+}

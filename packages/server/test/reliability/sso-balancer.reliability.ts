@@ -1,0 +1,165 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  signInAtProvider,
+  startTestOidcProvider,
+  type TestOidcProvider,
+} from '../support/oidc-test-provider';
+import { haproxyInstalled, HAPROXY } from './load-balancer';
+import { freePort, sleep, startServer, waitHealthy, type ServerProcess } from './processes';
+
+const CONFIG = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../../ops/haproxy/campus-books.cfg',
+);
+const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** `name=value` pairs of the cookies a response set, merged into a jar. */
+function take(jar: Map<string, string>, res: Response) {
+  for (const line of res.headers.getSetCookie()) {
+    const [pair] = line.split(';');
+    const at = pair!.indexOf('=');
+    const value = pair!.slice(at + 1).trim();
+    if (value) jar.set(pair!.slice(0, at).trim(), value);
+    else jar.delete(pair!.slice(0, at).trim());
+  }
+}
+const header = (jar: Map<string, string>) => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+
+/**
+ * Issue 30's HAProxy test: two app servers on one PostgreSQL behind the project's HAProxy
+ * configuration, signing in with OIDC against a real provider (oidc-provider). The sign-on starts
+ * on one server and its callback and last step land on the other: everything between them is in
+ * signed cookies and PostgreSQL.
+ */
+(haproxyInstalled() ? describe : describe.skip)('single sign-on behind HAProxy', () => {
+  let dbName: string;
+  let haproxy: ChildProcess;
+  let base: string;
+  let idp: TestOidcProvider;
+  const servers: ServerProcess[] = [];
+  const dataDirs: string[] = [];
+
+  beforeAll(async () => {
+    dbName = `cb_sso_${randomUUID().replace(/-/g, '')}`;
+    const admin = new pg.Client({ connectionString: ADMIN_URL });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${dbName}`);
+    await admin.end();
+    const url = new URL(ADMIN_URL);
+    url.pathname = `/${dbName}`;
+    const frontPort = await freePort();
+    base = `http://127.0.0.1:${frontPort}`;
+    idp = await startTestOidcProvider([`${base}/api/sso/oidc/callback`]);
+    const env = {
+      DATABASE_URL: url.toString(),
+      DATABASE_POOL_SIZE: '6',
+      SESSION_SECRET: 'the-secret-every-app-server-of-this-test-shares',
+      PUBLIC_URL: base,
+      // The test provider speaks plain http, which only a non-production server accepts.
+      NODE_ENV: 'development',
+      SCHOOL_EMAIL_DOMAIN: 'richmond.edu',
+      SSO_PROTOCOL: 'oidc',
+      OIDC_ISSUER: idp.issuer,
+      OIDC_CLIENT_ID: idp.clientId,
+      OIDC_CLIENT_SECRET: idp.clientSecret,
+    };
+    const ports = [await freePort(), await freePort()];
+    for (const [i, port] of ports.entries()) {
+      dataDirs.push(mkdtempSync(path.join(tmpdir(), `cb-sso-${i}-`)));
+      servers.push(startServer({ ...env, DATA_DIR: dataDirs[i]! }, port));
+    }
+    await Promise.all(servers.map((s) => waitHealthy(s)));
+    haproxy = spawn(HAPROXY, ['-db', '-f', CONFIG], {
+      env: {
+        ...process.env,
+        CB_BIND: `127.0.0.1:${frontPort}`,
+        CB_APP1: `127.0.0.1:${ports[0]}`,
+        CB_APP2: `127.0.0.1:${ports[1]}`,
+        // The configuration names three servers; the second stands in twice.
+        CB_APP3: `127.0.0.1:${ports[1]}`,
+        CB_CHECK_INTER: '500ms',
+      },
+      stdio: 'ignore',
+    });
+    for (let tries = 0; ; tries += 1) {
+      const up = await fetch(`${base}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (up) break;
+      if (tries > 100) throw new Error('HAProxy did not start');
+      await sleep(100);
+    }
+    await sleep(1500); // until HAProxy's checks see both servers up (rise 2 × 500 ms)
+  }, 120_000);
+
+  afterAll(async () => {
+    haproxy?.kill('SIGTERM');
+    await Promise.all(
+      servers.map(async (s) => {
+        if (s.child.exitCode === null) s.child.kill('SIGTERM');
+        await s.exited;
+      }),
+    );
+    await idp?.close();
+    for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+    const admin = new pg.Client({ connectionString: ADMIN_URL });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await admin.end();
+  });
+
+  /** One sign-on: start on `startAt`, callback and last step on `finishAt` (app URLs). */
+  async function signOn(login: string, startAt: string, finishAt: string) {
+    const jar = new Map<string, string>();
+    const start = await fetch(`${startAt}/api/sso/start?returnTo=/saved`, { redirect: 'manual' });
+    expect(start.status).toBe(303);
+    take(jar, start);
+    const back = await signInAtProvider(start.headers.get('location')!, login);
+    expect(back.origin).toBe(base);
+    const callback = await fetch(`${finishAt}${back.pathname}${back.search}`, {
+      redirect: 'manual',
+      headers: { cookie: header(jar) },
+    });
+    take(jar, callback);
+    return { jar, location: callback.headers.get('location') };
+  }
+
+  it('starts on one server and finishes on the other, then once through the balancer', async () => {
+    const login = `lb-${randomUUID().slice(0, 8)}`;
+    idp.accounts.set(login, {
+      email: `${login}@richmond.edu`,
+      email_verified: true,
+      given_name: 'Bal',
+      family_name: 'Ancer',
+    });
+    const [a, b] = servers.map((s) => s.url) as [string, string];
+    const first = await signOn(login, a, b);
+    expect(first.location).toBe('/sso/finish');
+    const finish = await fetch(`${a}/api/sso/finish`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: header(first.jar) },
+      body: JSON.stringify({ groupmelink: 'https://groupme.com/contact/1' }),
+    });
+    expect(finish.status).toBe(201);
+    take(first.jar, finish);
+    const session = await fetch(`${b}/api/auth/session`, {
+      headers: { cookie: header(first.jar) },
+    });
+    expect(((await session.json()) as { user: { email: string } }).user.email).toBe(
+      `${login}@richmond.edu`,
+    );
+
+    // Through HAProxy (round robin, no stickiness): the start and the callback are two requests.
+    const again = await signOn(login, base, base);
+    expect(again.location).toBe('/saved');
+    expect(again.jar.has('cb_session')).toBe(true);
+  });
+});
