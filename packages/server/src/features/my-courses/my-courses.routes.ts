@@ -1,0 +1,213 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorResponses } from '@campus-books/common/api';
+import { SUBJECT_CODES } from '@campus-books/common/campus-subjects';
+import { parseCourseList } from '@campus-books/common/course-list';
+import {
+  CALENDAR_MAX_CHARS,
+  addCoursesAnswerSchema,
+  addCoursesBodySchema,
+  calendarAnswerSchema,
+  calendarBodySchema,
+  courseBooksAnswerSchema,
+  courseBooksQuerySchema,
+  myCoursesAnswerSchema,
+  notifyAnswerSchema,
+  notifyBodySchema,
+  removeCourseBodySchema,
+  toMyCourse,
+} from '@campus-books/common/my-courses.schemas';
+import { currentUser } from '../../plugins/sessions';
+import { viewerOf } from '../listings/listings.service';
+import { readCalendar } from './calendar';
+import { findMyCourseBooks } from './my-course-books';
+import {
+  addMyCourses,
+  findMyCourses,
+  removeMyCourse,
+  suggestCourseNumbers,
+  type SubjectCourse,
+} from './my-courses.repository';
+import { notifyForCourses } from './notify';
+
+const signedIn = errorResponses({ 401: 'Not signed in' });
+const listAnswer = async (app: FastifyInstance, userId: string) => ({
+  success: true as const,
+  courses: (await findMyCourses(app.database.db, userId)).map(toMyCourse),
+});
+
+/** /api/my-courses: a student's courses this term, their books, and one alert for what is missing. */
+export default async function myCoursesRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const user = { preValidation: app.requireUser };
+
+  app.get(
+    '/get',
+    { ...user, schema: { response: { 200: myCoursesAnswerSchema, ...signedIn } } },
+    async (request) => listAnswer(app, currentUser(request).id),
+  );
+
+  // Typed or pasted codes, read by the same parser as the web app's; also merges a visitor's list
+  // at sign-in. Courses already in the list are left alone, so a repeated request adds nothing.
+  app.post(
+    '/add',
+    {
+      ...user,
+      schema: {
+        body: addCoursesBodySchema,
+        response: {
+          200: addCoursesAnswerSchema,
+          ...errorResponses({
+            400: 'No course of this campus in the text, or the text is too long',
+            401: 'Not signed in',
+            409: 'The list would have more courses than a student may keep',
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const userId = currentUser(request).id;
+      const read = parseCourseList(request.body.text);
+      const { added, already } = await addMyCourses(
+        app.database.db,
+        userId,
+        read.courses as SubjectCourse[],
+      );
+      return {
+        ...(await listAnswer(app, userId)),
+        added: added.map(toMyCourse),
+        unknown: read.unknown,
+        duplicates: [...read.duplicates, ...already.map((c) => toMyCourse(c).label)],
+      };
+    },
+  );
+
+  app.post(
+    '/remove',
+    {
+      ...user,
+      schema: {
+        body: removeCourseBodySchema,
+        response: {
+          200: myCoursesAnswerSchema,
+          ...errorResponses({ 400: 'Not a course of this campus', 401: 'Not signed in' }),
+        },
+      },
+    },
+    async (request) => {
+      const userId = currentUser(request).id;
+      await removeMyCourse(app.database.db, userId, request.body.course as SubjectCourse);
+      return listAnswer(app, userId);
+    },
+  );
+
+  // Reads an .ics schedule; nothing is stored (a visitor keeps the courses on the device, a signed-in
+  // student adds them with /add). The body may be larger than the app's usual limit, up to a little
+  // over CALENDAR_MAX_CHARS, which the schema checks with its own message.
+  app.post(
+    '/calendar',
+    {
+      bodyLimit: CALENDAR_MAX_CHARS * 2 + 1024,
+      schema: {
+        body: calendarBodySchema,
+        response: {
+          200: calendarAnswerSchema,
+          ...errorResponses({
+            400: 'Not an iCalendar file, not UTF-8, too large, too deep, or a line too long',
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const read = readCalendar(request.body.calendar);
+      return {
+        success: true as const,
+        courses: (read.courses as SubjectCourse[]).map(toMyCourse),
+        unknown: read.unknown,
+        events: read.events,
+      };
+    },
+  );
+
+  app.get(
+    '/books',
+    {
+      schema: {
+        querystring: courseBooksQuerySchema,
+        response: {
+          200: courseBooksAnswerSchema,
+          ...errorResponses({ 400: 'A course that is not of this campus, or too many' }),
+        },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      ...(await findMyCourseBooks(
+        app.database.db,
+        request.query.courses as SubjectCourse[],
+        await viewerOf(app, request),
+      )),
+    }),
+  );
+
+  app.post(
+    '/notify',
+    {
+      preValidation: app.requireVerifiedUser,
+      schema: {
+        body: notifyBodySchema,
+        response: {
+          200: notifyAnswerSchema,
+          ...errorResponses({
+            400: 'A course that is not of this campus, or too many',
+            401: 'Not signed in',
+            403: 'E-mail not verified',
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const viewer = (await viewerOf(app, request))!;
+      return {
+        success: true as const,
+        ...(await notifyForCourses(app, viewer, request.body.courses as SubjectCourse[])),
+      };
+    },
+  );
+
+  // Completion while typing a code: the numbers the catalogue knows for a subject.
+  app.get(
+    '/suggest',
+    {
+      schema: {
+        querystring: z.strictObject({
+          subject: z
+            .string()
+            .max(10)
+            .transform((s) => s.toUpperCase())
+            .refine((s) => SUBJECT_CODES.has(s), 'is not a subject of this campus'),
+          number: z
+            .string()
+            .max(5)
+            .regex(/^[0-9A-Za-z]*$/, 'is not a course number')
+            .default(''),
+        }),
+        response: {
+          200: z.object({ success: z.literal(true), courses: z.array(z.string()) }),
+          ...errorResponses({ 400: 'Not a subject of this campus' }),
+        },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      courses: (
+        await suggestCourseNumbers(
+          app.database.db,
+          request.query.subject,
+          request.query.number.toUpperCase(),
+        )
+      ).map((n) => `${request.query.subject} ${n}`),
+    }),
+  );
+}

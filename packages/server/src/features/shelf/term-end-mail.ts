@@ -1,0 +1,159 @@
+import { webPaths } from '@campus-books/common/paths';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { rowsOf } from '../../db/rows';
+import { nextDailyHour } from '../../jobs/calendar';
+import { signUnsubscribeToken } from '../alerts/unsubscribe-token';
+
+export const TERM_END_JOB = 'shelf.term-end-mail';
+const DAY_MS = 24 * 60 * 60_000;
+/** The mail goes out in the last week of a term (TERM_END_DATES), on the first daily run in it. */
+export const TERM_END_MAIL_DAYS_BEFORE = 7;
+/** A term with no end listed before it is taken to start this long before its end. */
+const DEFAULT_TERM_MS = 183 * DAY_MS;
+const MAX_COURSES = 5;
+
+/** The term end whose last week `now` is in, and when that term began; null outside such a week. */
+export function termEndingAt(termEnds: Date[], now: Date): { end: Date; start: Date } | null {
+  const ends = [...termEnds].sort((a, b) => a.getTime() - b.getTime());
+  const index = ends.findIndex(
+    (end) => now <= end && now.getTime() >= end.getTime() - TERM_END_MAIL_DAYS_BEFORE * DAY_MS,
+  );
+  const end = ends[index];
+  if (!end) return null;
+  return { end, start: ends[index - 1] ?? new Date(end.getTime() - DEFAULT_TERM_MS) };
+}
+
+interface Course {
+  subject: string;
+  courseNumber: string;
+  students: number;
+}
+
+/**
+ * The courses a student can sell into, most wanted first: those of the books they bought this term
+ * or list, by the students wanting books for them (live alerts, saves of active listings).
+ */
+async function coursesInDemand(app: FastifyInstance, userId: string, since: Date) {
+  return rowsOf<Course>(
+    app.database.db,
+    sql`
+    WITH theirs AS (
+      SELECT DISTINCT l.subject, l.course_number FROM listings l
+      WHERE l.subject IS NOT NULL
+        AND (l.user_id = ${userId} OR (l.sold_to = ${userId} AND l.sold_at >= ${since.toISOString()}::timestamptz))
+    )
+    SELECT t.subject, t.course_number AS "courseNumber", count(DISTINCT w.user_id)::int AS students
+    FROM theirs t
+    JOIN (
+      SELECT a.user_id, a.subject, a.course_number FROM alerts a WHERE NOT a.paused
+      UNION ALL
+      SELECT s.user_id, l.subject, l.course_number FROM saved_listings s
+      JOIN listings l ON l.id = s.listing_id WHERE l.status = 'active'
+    ) w ON w.subject = t.subject AND w.course_number = t.course_number AND w.user_id <> ${userId}
+    GROUP BY t.subject, t.course_number
+    ORDER BY students DESC, t.subject, t.course_number
+    LIMIT ${MAX_COURSES}`,
+  );
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function termEndMail(app: FastifyInstance, userId: string, courses: Course[], now: Date) {
+  const base = app.config.publicUrl;
+  const flow = `${base}${webPaths.sellMyShelf.href()}`;
+  const token = signUnsubscribeToken(app.config.sessionSecret, userId, [], now, {
+    termEndMail: true,
+  });
+  const stop = `${base}${webPaths.alertsUnsubscribe.href(token)}`;
+  const lines = courses.map(
+    (c) =>
+      `${c.subject} ${c.courseNumber}: ${c.students} ${c.students === 1 ? 'student wants' : 'students want'} books`,
+  );
+  const intro =
+    courses.length > 0
+      ? 'The term is ending, and students are looking for books for courses you have books for:'
+      : 'The term is ending: next term, students will look for the books of this one.';
+  return {
+    subject: 'Term is ending: sell your books to the students who need them',
+    text: [
+      intro,
+      ...lines.map((l) => `- ${l}`),
+      '',
+      `List them all in a few minutes: ${flow}`,
+      '',
+      `Stop these end-of-term mails: ${stop}`,
+    ].join('\n'),
+    html: [
+      `<p>${escapeHtml(intro)}</p>`,
+      lines.length > 0 ? `<ul>${lines.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul>` : '',
+      `<p><a href="${escapeHtml(flow)}">Sell my shelf</a>: list them all in a few minutes.</p>`,
+      `<p><a href="${escapeHtml(stop)}">Stop these end-of-term mails</a></p>`,
+    ].join('\n'),
+    headers: {
+      'List-Unsubscribe': `<${base}/api/alerts/unsubscribe?token=${token}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    },
+  };
+}
+
+/**
+ * Mails every subscribed student who bought books this term or has listings, once per term end: a
+ * row of `term_end_mails_sent` is claimed before the mail goes (so two runs, on any servers, never
+ * both mail), and given back when the mail fails (the next run tries again).
+ */
+export async function sendTermEndMails(app: FastifyInstance, now: Date): Promise<number> {
+  const term = termEndingAt(app.config.trust.termEnds, now);
+  if (!term) return 0;
+  const termEnd = term.end.toISOString().slice(0, 10);
+  const { db } = app.database;
+  const students = await rowsOf<{ id: string; email: string }>(
+    db,
+    sql`
+    SELECT u.id, u.email FROM term_end_mail_subscribers s JOIN users u ON u.id = s.user_id
+    WHERE u.email_verified_at IS NOT NULL AND u.suspended_at IS NULL
+      AND NOT EXISTS (SELECT 1 FROM term_end_mails_sent m WHERE m.user_id = u.id AND m.term_end = ${termEnd}::date)
+      AND (EXISTS (SELECT 1 FROM listings l WHERE l.user_id = u.id)
+        OR EXISTS (SELECT 1 FROM listings l WHERE l.sold_to = u.id AND l.sold_at >= ${term.start.toISOString()}::timestamptz))
+    ORDER BY u.id`,
+  );
+  let sent = 0;
+  for (const student of students) {
+    const claimed = await rowsOf<{ user_id: string }>(
+      db,
+      sql`INSERT INTO term_end_mails_sent (user_id, term_end) VALUES (${student.id}, ${termEnd}::date)
+        ON CONFLICT DO NOTHING RETURNING user_id`,
+    );
+    if (claimed.length === 0) continue;
+    try {
+      const courses = await coursesInDemand(app, student.id, term.start);
+      await app.mailer.send({ to: student.email, ...termEndMail(app, student.id, courses, now) });
+      await db.execute(
+        sql`UPDATE term_end_mails_sent SET delivered = true WHERE user_id = ${student.id} AND term_end = ${termEnd}::date`,
+      );
+      sent += 1;
+    } catch (error) {
+      app.log.warn({ err: error, userId: student.id }, 'end-of-term mail failed; retried next run');
+      await db.execute(
+        sql`DELETE FROM term_end_mails_sent WHERE user_id = ${student.id} AND term_end = ${termEnd}::date`,
+      );
+    }
+  }
+  return sent;
+}
+
+/** The daily run, at ALERT_DIGEST_HOUR in CAMPUS_TIME_ZONE (one server runs it: src/jobs). */
+export default fp(
+  async function termEndMailPlugin(app: FastifyInstance) {
+    const { timeZone, digestHour } = app.config.alerts;
+    app.jobs.register(
+      TERM_END_JOB,
+      async ({ now }) => {
+        await sendTermEndMails(app, now);
+      },
+      { every: DAY_MS, at: (after) => nextDailyHour(timeZone, digestHour, after) },
+    );
+  },
+  { name: 'term-end-mail', dependencies: ['jobs', 'mail'] },
+);

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { campusDateTime, isTimeZone, nextDailyHour, zonedHour } from './calendar';
+
+const NY = 'America/New_York';
+const at = (iso: string) => new Date(iso);
+
+describe('hours of a time zone (the daily digest schedule)', () => {
+  it('finds the next 07:00 in New York, today or tomorrow', () => {
+    expect(nextDailyHour(NY, 7, at('2027-01-10T11:59:59Z')).toISOString()).toBe(
+      '2027-01-10T12:00:00.000Z',
+    );
+    expect(nextDailyHour(NY, 7, at('2027-01-10T12:00:00Z')).toISOString()).toBe(
+      '2027-01-11T12:00:00.000Z',
+    );
+    // 23:30 on 31 December in New York is already the new year in UTC.
+    expect(nextDailyHour(NY, 7, at('2028-01-01T04:30:00Z')).toISOString()).toBe(
+      '2028-01-01T12:00:00.000Z',
+    );
+  });
+
+  it('keeps the hour across a change to summer time and back (days of 23 and 25 hours)', () => {
+    // Summer time starts on 14 March 2027 (02:00 → 03:00).
+    expect(nextDailyHour(NY, 7, at('2027-03-13T12:00:00Z')).toISOString()).toBe(
+      '2027-03-14T11:00:00.000Z',
+    );
+    // And ends on 7 November 2027 (02:00 → 01:00).
+    expect(nextDailyHour(NY, 7, at('2027-11-06T11:00:00Z')).toISOString()).toBe(
+      '2027-11-07T12:00:00.000Z',
+    );
+  });
+
+  it('takes a skipped hour as the end of the gap, a repeated one as its first time', () => {
+    expect(zonedHour(NY, { year: 2027, month: 3, day: 14 }, 2).toISOString()).toBe(
+      '2027-03-14T07:00:00.000Z',
+    );
+    expect(zonedHour(NY, { year: 2027, month: 11, day: 7 }, 1).toISOString()).toBe(
+      '2027-11-07T05:00:00.000Z',
+    );
+    expect(zonedHour('UTC', { year: 2027, month: 2, day: 28 }, 0).toISOString()).toBe(
+      '2027-02-28T00:00:00.000Z',
+    );
+    expect(zonedHour('Asia/Kolkata', { year: 2027, month: 6, day: 1 }, 7).toISOString()).toBe(
+      '2027-06-01T01:30:00.000Z',
+    );
+  });
+
+  it('tells an IANA zone from a typo', () => {
+    expect(isTimeZone(NY)).toBe(true);
+    expect(isTimeZone('UTC')).toBe(true);
+    expect(isTimeZone('America/New_Yrok')).toBe(false);
+    expect(isTimeZone('')).toBe(false);
+  });
+
+  it('writes a time as the campus reads it', () => {
+    expect(campusDateTime(NY, at('2027-02-09T12:00:00Z'))).toBe(
+      'Tuesday, February 9, 2027 at 7:00 AM EST',
+    );
+    expect(campusDateTime(NY, at('2027-05-08T23:59:59Z'))).toBe(
+      'Saturday, May 8, 2027 at 7:59 PM EDT',
+    );
+  });
+});
