@@ -1,0 +1,99 @@
+import { readdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { rowsOf } from '../../db/rows';
+import { deleteExpiredExports } from './data-export';
+
+const DAY_MS = 24 * 60 * 60_000;
+export const RETENTION_JOB = 'privacy.retention';
+const RETENTION_EVERY_MS = 6 * 60 * 60_000;
+/** One-off jobs that failed for good are kept this long for inspection. */
+export const FAILED_JOBS_DAYS = 30;
+
+export interface RetentionReport {
+  sessions: number;
+  emailTokens: number;
+  searchTerms: number;
+  failedJobs: number;
+  outboxFiles: number;
+  exports: number;
+}
+
+const count = async (app: FastifyInstance, statement: ReturnType<typeof sql>) =>
+  (await rowsOf(app.database.db, statement)).length;
+
+/**
+ * The retention policy (docs/operations.md, the /privacy page), applied at `now`: expired sessions,
+ * used or expired verification and reset links, day counts of searches without a result older than
+ * RETENTION_SEARCH_TERMS_DAYS, jobs given up more than 30 days ago, and mail copies in
+ * DATA_DIR/outbox older than RETENTION_OUTBOX_DAYS, and data exports whose link expired. A deleted
+ * account's rows are gone at once (ON DELETE CASCADE); its mail copies and its data export go with
+ * the others, on their schedule.
+ */
+export async function applyRetention(app: FastifyInstance, now: Date): Promise<RetentionReport> {
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const { outboxDays, searchTermsDays } = app.config.retention;
+  const searchCutoff = new Date(now.getTime() - searchTermsDays * DAY_MS)
+    .toISOString()
+    .slice(0, 10);
+  const jobsCutoff = new Date(now.getTime() - FAILED_JOBS_DAYS * DAY_MS).toISOString();
+  return {
+    sessions: await count(app, sql`DELETE FROM sessions WHERE expires_at <= ${at} RETURNING id`),
+    emailTokens: await count(
+      app,
+      sql`DELETE FROM email_tokens WHERE used_at IS NOT NULL OR expires_at <= ${at}
+        RETURNING token_hash`,
+    ),
+    searchTerms: await count(
+      app,
+      sql`DELETE FROM search_misses WHERE day < ${searchCutoff}::date RETURNING day`,
+    ),
+    failedJobs: await count(
+      app,
+      sql`DELETE FROM jobs WHERE failed_at < ${jobsCutoff}::timestamptz RETURNING id`,
+    ),
+    outboxFiles: await pruneOutbox(
+      path.join(app.config.dataDir, 'outbox'),
+      now.getTime() - outboxDays * DAY_MS,
+    ),
+    exports: await deleteExpiredExports(app, now),
+  };
+}
+
+/** Removes the outbox's files last written before `before` (ms); the number removed. */
+async function pruneOutbox(dir: string, before: number): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return 0; // no outbox (SMTP_URL set, or no mail yet)
+  }
+  let removed = 0;
+  for (const name of names) {
+    const file = path.join(dir, name);
+    const info = await stat(file).catch(() => null);
+    if (!info?.isFile() || info.mtimeMs >= before) continue;
+    await rm(file, { force: true });
+    removed += 1;
+  }
+  return removed;
+}
+
+/** Runs the retention policy every six hours, on one app server. */
+export default fp(
+  async function retentionPlugin(app: FastifyInstance) {
+    app.jobs.register(
+      RETENTION_JOB,
+      async () => {
+        // The real time, not the jobs' clock: sessions, links and outbox files carry real times
+        // (and a test that moves the jobs' clock ahead keeps its sessions).
+        const report = await applyRetention(app, new Date());
+        app.log.info(report, 'retention applied');
+      },
+      { every: RETENTION_EVERY_MS },
+    );
+  },
+  { name: 'privacy-retention', dependencies: ['jobs'] },
+);

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorResponses } from '@campus-books/common/api';
+import {
+  operatorStatisticsSchema,
+  statisticsQuerySchema,
+} from '@campus-books/common/statistics.schemas';
+import { moderatorHooks } from '../moderation/moderators';
+import { operatorStatistics } from './statistics.service';
+
+/** GET /api/statistics: the campus's weekly aggregate counts, for moderators (403 for anyone else). */
+export default async function statisticsRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.get(
+    '',
+    {
+      ...moderatorHooks(app),
+      schema: {
+        querystring: statisticsQuerySchema,
+        response: {
+          200: operatorStatisticsSchema,
+          ...errorResponses({
+            400: 'weeks is not a whole number from 1 to 52',
+            401: 'Not signed in',
+            403: 'Not a campus moderator',
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      // This server's latest zero-result searches first (the others write theirs every minute).
+      await app.searchMisses.flush();
+      return operatorStatistics(app, request.query.weeks);
+    },
+  );
+}
