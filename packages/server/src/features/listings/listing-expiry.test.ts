@@ -8,9 +8,10 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
-import { createListingAs } from '../../../test/listing-fixtures';
+import { createListingAs, insertListings } from '../../../test/listing-fixtures';
 import { mailsTo, type SentMail } from '../../../test/outbox';
 import { GENEROUS_LIMITS } from '../../../test/accounts';
+import { expireDueListings, runListingExpiry, sendExpiryReminders } from './listing-expiry';
 import { signListingLink } from './listing-links';
 
 const DAY = 24 * 60 * 60_000;
@@ -19,7 +20,7 @@ const advance = (ms: number) => {
   clock = new Date(clock.getTime() + ms);
 };
 
-/** The token of one of a reminder's links ("Still available", "Sold", "Remove"). */
+/** The token of one of a mail's links ("Still available", "Sold", "Remove", "one click"). */
 function linkOf(mail: SentMail, label: string): string {
   const match = new RegExp(`${label}: https?://\\S+/listing-link/(\\S+)`).exec(mail.text);
   if (!match?.[1]) throw new Error(`no "${label}" link in: ${mail.text}`);
@@ -57,6 +58,33 @@ describe(`listing expiry, reminders and one-click links (${TEST_ENGINE})`, () =>
     expect(schedule?.intervalMs).toBe(15 * 60_000);
   });
 
+  it('expires a listing due exactly now, not one due a millisecond later (the cut-off, pinned)', async () => {
+    const user = await createUser(t);
+    const [due, notYet] = await insertListings(t, user.id, [
+      { name: 'due now', expiresAt: clock },
+      { name: 'due in a millisecond', expiresAt: new Date(clock.getTime() + 1) },
+    ]);
+    await expireDueListings(t.app, clock);
+    expect((await row(due!)).status).toBe('expired');
+    expect((await row(notYet!)).status).toBe('active');
+  });
+
+  it('reminds a listing expiring exactly 7 days (1 day) from now, not a millisecond later', async () => {
+    const user = await createUser(t);
+    const at = (ms: number) => new Date(clock.getTime() + ms);
+    const [week, weekLater, day, dayLater] = await insertListings(t, user.id, [
+      { name: 'in a week', expiresAt: at(7 * DAY) },
+      { name: 'in a week and a millisecond', expiresAt: at(7 * DAY + 1) },
+      { name: 'in a day', expiresAt: at(DAY), reminded7dAt: at(-DAY) },
+      { name: 'in a day and a millisecond', expiresAt: at(DAY + 1), reminded7dAt: at(-DAY) },
+    ]);
+    await sendExpiryReminders(t.app, clock);
+    expect((await row(week!)).reminded7dAt?.getTime()).toBe(clock.getTime());
+    expect((await row(weekLater!)).reminded7dAt).toBeNull();
+    expect((await row(day!)).reminded1dAt?.getTime()).toBe(clock.getTime());
+    expect((await row(dayLater!)).reminded1dAt).toBeNull();
+  });
+
   it('mails 7 days and 1 day before, once each, with links that extend, sell and remove', async () => {
     const user = await createUser(t);
     const listing = await createListingAs(t, user);
@@ -68,6 +96,10 @@ describe(`listing expiry, reminders and one-click links (${TEST_ENGINE})`, () =>
     let mails = await mailsTo(t, user.email);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toContain(listing.name);
+    // The expiry as the campus reads it (CAMPUS_TIME_ZONE, New York by default), not in UTC.
+    expect(mails[0]!.text).toContain(
+      'leaves the marketplace on Tuesday, February 9, 2027 at 7:00 AM EST.',
+    );
     advance(6 * DAY + 12 * 60 * 60_000);
     await runJob();
     advance(16 * 60_000);
@@ -131,6 +163,107 @@ describe(`listing expiry, reminders and one-click links (${TEST_ENGINE})`, () =>
     expect(back.status).toBe('active');
     expect(back.expiresAt.getTime()).toBe(clock.getTime() + 30 * DAY);
     expect((await search()).map((l) => l._id)).toContain(listing._id);
+  });
+
+  it('mails the seller once when the listing expires, with a relist link that works once', async () => {
+    const user = await createUser(t);
+    const listing = await createListingAs(t, user);
+    // No server ran during the whole reminder window: the first run after expiry expires it.
+    advance(30 * DAY + 60_000);
+    await Promise.all([runListingExpiry(t.app, clock), runListingExpiry(t.app, clock)]);
+    await runJob();
+    const mails = await mailsTo(t, user.email);
+    expect(mails.map((m) => m.subject)).toEqual([
+      `Expired: "${listing.name}" - relist it in one click`,
+    ]);
+    const relist = linkOf(mails[0]!, 'Relist it in one click');
+    const described = await t.app.inject({ url: `/api/listing-link/${relist}` });
+    expect(described.json()).toMatchObject({ action: 'extend', listing: { status: 'expired' } });
+    const used = await t.app.inject({ method: 'POST', url: `/api/listing-link/${relist}` });
+    expect(used.statusCode).toBe(200);
+    expect(used.json()).toMatchObject({ message: 'Your listing is back on the marketplace' });
+    expect((await row(listing._id)).status).toBe('active');
+    expect((await search()).map((l) => l._id)).toContain(listing._id);
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/api/listing-link/${relist}` })).statusCode,
+    ).toBe(410);
+  });
+
+  it('sends a week reminder missed while no server ran late, then the day one; never both at once', async () => {
+    const late = await createUser(t);
+    const lateListing = await createListingAs(t, late);
+    const lastDay = await createUser(t);
+    await createListingAs(t, lastDay);
+    // Down from before the 7-day window until 3 days before expiry.
+    advance(27 * DAY);
+    await runJob();
+    expect((await mailsTo(t, late.email)).map((m) => m.subject)).toEqual([
+      `Is "${lateListing.name}" still available?`,
+    ]);
+    expect(await mailsTo(t, lastDay.email)).toHaveLength(1);
+    advance(2 * DAY + 60_000);
+    await runJob();
+    await runJob();
+    expect(await mailsTo(t, late.email)).toHaveLength(2);
+
+    // Down until the last day: only the day's reminder, and the week's never follows.
+    const quiet = await createUser(t);
+    const quietListing = await createListingAs(t, quiet);
+    advance(29 * DAY + 12 * 60 * 60_000);
+    await runJob();
+    advance(16 * 60_000);
+    await runJob();
+    const mails = await mailsTo(t, quiet.email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.text).toContain('Still available');
+    const reminded = await row(quietListing._id);
+    expect(reminded.reminded1dAt).not.toBeNull();
+    expect(reminded.reminded7dAt).not.toBeNull();
+  });
+
+  it("tells savers of a sale and alerts of a relist made through a mail's link", async () => {
+    const user = await createUser(t);
+    const saver = await createUser(t);
+    const listing = await createListingAs(t, user, { name: 'Thermodynamics Demystified' });
+    const saved = await t.app.inject({
+      method: 'POST',
+      url: `/api/saved/add/${listing._id}`,
+      headers: { cookie: saver.cookie },
+    });
+    expect(saved.statusCode).toBe(200);
+    advance(30 * DAY + 60_000);
+    await runJob();
+    const expired = (await mailsTo(t, user.email)).at(-1)!;
+    const watcher = await createUser(t);
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/alerts/create',
+      headers: { cookie: watcher.cookie },
+      payload: { searchTerm: 'thermodynamics' },
+    });
+    const relisted = await t.app.inject({
+      method: 'POST',
+      url: `/api/listing-link/${linkOf(expired, 'Relist it in one click')}`,
+    });
+    expect(relisted.statusCode).toBe(200);
+    await runJob();
+    expect((await mailsTo(t, watcher.email)).map((m) => m.subject)).toEqual([
+      'Listed: Thermodynamics Demystified',
+    ]);
+
+    const sold = signListingLink(t.app, {
+      listingId: listing._id,
+      action: 'sold',
+      validUntil: new Date(clock.getTime() + DAY),
+      confirmedAt: (await row(listing._id)).confirmedAt,
+    });
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/api/listing-link/${sold}` })).statusCode,
+    ).toBe(200);
+    await runJob();
+    const news = await mailsTo(t, saver.email);
+    expect(news).toHaveLength(1);
+    expect(news[0]!.text).toContain('Sold');
   });
 
   it('lets "Still available" bring back a listing that expired meanwhile', async () => {

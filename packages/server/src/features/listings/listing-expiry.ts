@@ -1,39 +1,30 @@
 import { webPaths } from '@campus-books/common/paths';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { and, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
-import { listings, users } from '../../db/schema';
+import { inArray } from 'drizzle-orm';
+import { users } from '../../db/schema';
+import type { Mail } from '../../plugins/mail';
+import { campusDateTime } from '../../jobs/calendar';
 import { signListingLink, type ListingLinkAction } from './listing-links';
+import {
+  claimListingReminders,
+  expireDueListingRows,
+  type DueListing,
+} from './listings.repository';
 
 const DAY_MS = 24 * 60 * 60_000;
 /** A reminder's links work this long after it was sent. */
 export const LINK_LIFETIME_MS = 14 * DAY_MS;
-/** A term end closer than this is skipped: a listing made the week before gets the next term. */
-const TERM_END_MARGIN_MS = 7 * DAY_MS;
 
 /**
- * When a listing confirmed at `now` expires: the next end of term (when the campus names them, at
- * least a week away), else LISTING_LIFETIME_DAYS from now.
+ * Active listings whose time is over become `expired` (out of search, kept for their owner), and
+ * each seller gets one mail with a one-click relist link. The statement that expires a listing is
+ * its claim: of two servers (or two runs) only the one whose UPDATE changed the row mails, so the
+ * mail goes once. (As for reminders, a mail that fails after the claim is not sent again.)
  */
-export function expiryFrom(app: FastifyInstance, now: Date): Date {
-  const { termEnds, listingLifetimeDays } = app.config.trust;
-  const termEnd = termEnds.find((end) => end.getTime() - now.getTime() >= TERM_END_MARGIN_MS);
-  return termEnd ?? new Date(now.getTime() + listingLifetimeDays * DAY_MS);
-}
-
-/** The freshness of a listing its seller confirms now (create, relist, "Still available"). */
-export function freshListing(app: FastifyInstance): { expiresAt: Date; confirmedAt: Date } {
-  const now = app.jobs.now();
-  return { expiresAt: expiryFrom(app, now), confirmedAt: now };
-}
-
-/** Active listings whose time is over become `expired` (out of search, kept for their owner). */
 export async function expireDueListings(app: FastifyInstance, now: Date): Promise<number> {
-  const expired = await app.database.db
-    .update(listings)
-    .set({ status: 'expired', updatedAt: now })
-    .where(and(eq(listings.status, 'active'), lte(listings.expiresAt, now)))
-    .returning({ id: listings.id });
+  const expired = await expireDueListingRows(app.database.db, now);
+  await mailSellers(app, await withSellers(app, expired), (due) => expiredMail(app, due, now));
   return expired.length;
 }
 
@@ -46,9 +37,9 @@ interface DueReminder {
 }
 
 /**
- * Claims the listings due for a reminder `daysBefore` their expiry and marks them reminded in the
- * same statement, so each reminder is claimed once, whichever server runs the job and however often.
- * (A mail that fails after its claim is not sent again: a lost reminder beats a repeated one.)
+ * Claims the listings due for a reminder `daysBefore` their expiry (listings.repository.ts marks
+ * them reminded in the same statement), whichever server runs the job and however often. (A mail
+ * that fails after its claim is not sent again: a lost reminder beats a repeated one.)
  */
 async function claimReminders(
   app: FastifyInstance,
@@ -56,36 +47,38 @@ async function claimReminders(
   daysBefore: 7 | 1,
 ): Promise<DueReminder[]> {
   const horizon = new Date(now.getTime() + daysBefore * DAY_MS);
-  const { db } = app.database;
-  const due = and(
-    eq(listings.status, 'active'),
-    gt(listings.expiresAt, now),
-    lte(listings.expiresAt, horizon),
-    daysBefore === 7 ? isNull(listings.reminded7dAt) : isNull(listings.reminded1dAt),
-  );
-  // The one-day reminder stands for the week's one when both are due.
-  const set =
-    daysBefore === 7
-      ? { reminded7dAt: now }
-      : { reminded1dAt: now, reminded7dAt: sql`coalesce(${listings.reminded7dAt}, ${now})` };
-  const claimed = await db.update(listings).set(set).where(due).returning({
-    id: listings.id,
-    name: listings.name,
-    expiresAt: listings.expiresAt,
-    confirmedAt: listings.confirmedAt,
-    userId: listings.userId,
-  });
+  return withSellers(app, await claimListingReminders(app.database.db, now, horizon, daysBefore));
+}
+
+/** The sellers' addresses; listings of sellers deleted since are skipped (they went with them). */
+async function withSellers(app: FastifyInstance, claimed: DueListing[]): Promise<DueReminder[]> {
   if (claimed.length === 0) return [];
-  // Sellers deleted since are skipped: their listings went with them.
-  const sellers = await db
+  const sellers = await app.database.db
     .select({ id: users.id, email: users.email })
     .from(users)
-    .where(inArray(users.id, [...new Set(claimed.map((c) => c.userId))]));
+    .where(
+      inArray(users.id, [
+        ...new Set(claimed.flatMap((c) => (c.userId === null ? [] : [c.userId]))),
+      ]),
+    );
   const emailOf = new Map(sellers.map((s) => [s.id, s.email]));
   return claimed.flatMap((c) => {
-    const email = emailOf.get(c.userId);
+    const email = c.userId === null ? undefined : emailOf.get(c.userId);
     return email ? [{ ...c, email }] : [];
   });
+}
+
+/** Mails each claimed listing's seller; a failed mail is logged, not retried (it was claimed). */
+async function mailSellers(
+  app: FastifyInstance,
+  due: DueReminder[],
+  compose: (due: DueReminder) => Mail,
+): Promise<void> {
+  for (const one of due) {
+    await app.mailer.send(compose(one)).catch((error: unknown) => {
+      app.log.error({ err: error, listingId: one.id }, 'listing freshness mail failed');
+    });
+  }
 }
 
 const ACTION_LABELS: Record<ListingLinkAction, string> = {
@@ -95,7 +88,8 @@ const ACTION_LABELS: Record<ListingLinkAction, string> = {
 };
 
 function reminderMail(app: FastifyInstance, reminder: DueReminder, now: Date) {
-  const expiresOn = reminder.expiresAt.toUTCString().slice(0, 16);
+  // In the campus's time zone (CAMPUS_TIME_ZONE), not the server's or UTC.
+  const expiresOn = campusDateTime(app.config.alerts.timeZone, reminder.expiresAt);
   const validUntil = new Date(now.getTime() + LINK_LIFETIME_MS);
   const links = (['extend', 'sold', 'remove'] as const).map((action) => {
     const token = signListingLink(app, {
@@ -120,15 +114,38 @@ function reminderMail(app: FastifyInstance, reminder: DueReminder, now: Date) {
   };
 }
 
-/** Sends the reminders due at `now` (7 and 1 day before expiry); the number sent. */
+/**
+ * Sends the reminders due at `now`; the number sent. A reminder is due from its horizon (7 or 1 day
+ * before expiry) until the expiry, so one missed while no server ran goes out late, at the next run.
+ * When both are due (the week's one missed until the last day), only the one-day reminder goes.
+ */
 export async function sendExpiryReminders(app: FastifyInstance, now: Date): Promise<number> {
   const due = [...(await claimReminders(app, now, 1)), ...(await claimReminders(app, now, 7))];
-  for (const reminder of due) {
-    await app.mailer.send(reminderMail(app, reminder, now)).catch((error: unknown) => {
-      app.log.error({ err: error, listingId: reminder.id }, 'expiry reminder failed');
-    });
-  }
+  await mailSellers(app, due, (reminder) => reminderMail(app, reminder, now));
   return due.length;
+}
+
+/** The mail of a listing that just expired: one click (and a confirmation page) relists it. */
+function expiredMail(app: FastifyInstance, listing: DueReminder, now: Date) {
+  const token = signListingLink(app, {
+    listingId: listing.id,
+    action: 'extend',
+    validUntil: new Date(now.getTime() + LINK_LIFETIME_MS),
+    confirmedAt: listing.confirmedAt,
+  });
+  const base = app.config.publicUrl;
+  return {
+    to: listing.email,
+    subject: `Expired: "${listing.name}" - relist it in one click`,
+    text: [
+      `Your listing "${listing.name}" expired: buyers no longer find it in search.`,
+      '',
+      `Still have the book? Relist it in one click: ${base}${webPaths.listingLink.href(token)}`,
+      '',
+      'The link opens a page where you confirm; it works once, for 14 days.',
+      `Your listings: ${base}${webPaths.profile.href()}`,
+    ].join('\n'),
+  };
 }
 
 /** The recurring expiry job (every LISTING_EXPIRY_CHECK_MS, default 15 minutes, one server per slot): expire what is due, then remind. Safe to repeat (at least once). */

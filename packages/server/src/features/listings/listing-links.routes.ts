@@ -11,7 +11,8 @@ import {
   verifyListingLink,
 } from './listing-links';
 
-const tokenParams = z.object({ token: z.string().max(200) });
+// Any string: what is not a link this server signed is `400 LINK_INVALID` (listing-links.ts).
+const tokenParams = z.object({ token: z.string() });
 
 const linkAction = z.enum(LISTING_LINK_ACTIONS);
 const linkErrors = errorResponses({
@@ -24,6 +25,7 @@ const DONE: Record<ListingLinkAction, string> = {
   sold: 'Your listing is marked as sold',
   remove: 'Your listing is removed',
 };
+const RELISTED = 'Your listing is back on the marketplace';
 
 /**
  * /api/listing-link/{token}: the one-click links of expiry reminders (docs/api/listings.md). GET
@@ -64,10 +66,10 @@ export default async function listingLinkRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const { action, listing } = await useListingLink(app, request.params.token);
+      const { action, listing, relisted } = await useListingLink(app, request.params.token);
       return {
         success: true as const,
-        message: DONE[action],
+        message: relisted ? RELISTED : DONE[action],
         action,
         listing: listing ? toListing(listing) : null,
       };

@@ -1,11 +1,16 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { and, eq, inArray, sql } from 'drizzle-orm';
-import { listings, type ListingRow } from '../../db/schema';
+import type { ListingRow } from '../../db/schema';
 import { AppError, badRequest } from '../../lib/errors';
 import { releaseImages } from '../images/images.service';
-import { isListingId } from './listings.repository';
-import { expiryFrom } from './listing-expiry';
+import {
+  deleteListingIfUnchanged,
+  findListingById,
+  isListingId,
+  updateListingIfUnchanged,
+} from './listings.repository';
+import { expiryFrom } from './listing-freshness';
+import { enqueueListingEvent } from '../alerts/alerts.delivery';
 
 /** What a reminder's one-click links do: "Still available", "Sold", "Remove". */
 export const LISTING_LINK_ACTIONS = ['extend', 'sold', 'remove'] as const;
@@ -67,7 +72,7 @@ export async function verifyListingLink(
   const listingId = match[1]!;
   const action = match[2] as ListingLinkAction;
   if (Number(match[3]) * 1000 <= app.jobs.now().getTime()) throw gone();
-  const [listing] = await app.database.db.select().from(listings).where(eq(listings.id, listingId));
+  const listing = await findListingById(app.database.db, listingId);
   if (!listing || listing.confirmedAt.getTime() !== Number(match[4])) throw gone();
   if (!LINK_STATUSES.includes(listing.status)) throw gone();
   return { listing, action };
@@ -83,20 +88,17 @@ const LINK_STATUSES: ListingRow['status'][] = ['active', 'expired'];
 export async function useListingLink(
   app: FastifyInstance,
   token: string,
-): Promise<{ action: ListingLinkAction; listing: ListingRow | null }> {
+): Promise<{ action: ListingLinkAction; listing: ListingRow | null; relisted?: boolean }> {
   const { listing, action } = await verifyListingLink(app, token);
   const { db } = app.database;
   const now = app.jobs.now();
-  const unchanged = and(
-    eq(listings.id, listing.id),
-    inArray(listings.status, LINK_STATUSES),
-    sql`date_trunc('milliseconds', ${listings.confirmedAt}) = ${listing.confirmedAt.toISOString()}::timestamptz`,
-  );
   if (action === 'remove') {
-    const [removed] = await db
-      .delete(listings)
-      .where(unchanged)
-      .returning({ imageUrls: listings.imageUrls });
+    const removed = await deleteListingIfUnchanged(
+      db,
+      listing.id,
+      LINK_STATUSES,
+      listing.confirmedAt,
+    );
     if (!removed) throw gone();
     await releaseImages(app, removed.imageUrls).catch((error: unknown) =>
       app.log.warn({ err: error }, 'releasing listing images failed; the sweep will retry'),
@@ -115,7 +117,20 @@ export async function useListingLink(
           updatedAt: now,
         }
       : { status: 'sold' as const, soldAt: now, confirmedAt: now, updatedAt: now };
-  const [updated] = await db.update(listings).set(set).where(unchanged).returning();
+  // A sale, or an expired listing back on sale, is news for savers and alerts, as when the seller
+  // does it from the profile (listings.service.ts): the event's job commits with the change.
+  const event = action === 'sold' ? 'sold' : listing.status === 'expired' ? 'relisted' : null;
+  const updated = await db.transaction(async (tx) => {
+    const row = await updateListingIfUnchanged(
+      tx,
+      listing.id,
+      listing.status,
+      listing.confirmedAt,
+      set,
+    );
+    if (row && event) await enqueueListingEvent(app, tx, row.id, event);
+    return row;
+  });
   if (!updated) throw gone();
-  return { action, listing: updated };
+  return { action, listing: updated, relisted: event === 'relisted' };
 }

@@ -5,7 +5,8 @@ import { imageSrcSet, imageVariantUrl, LISTING_PHOTO_SIZES } from '@campus-books
 import type { FastifyInstance } from 'fastify';
 import type { ListingRow } from '../../db/schema';
 import { escapeHtml } from '../../lib/html';
-import type { PageHead } from '../../plugins/web';
+import type { PageHead } from '../../plugins/web-shell';
+import { isVisibleTo } from './listing-visibility';
 import { findListingById } from './listings.repository';
 
 export type { PageHead };
@@ -59,7 +60,8 @@ export async function findListingPageHead(
   id: string,
 ): Promise<PageHead | undefined> {
   const listing = await findListingById(app.database.db, id);
-  // A hidden or removed listing (moderation) tells a shared link's preview nothing.
-  if (!listing || listing.status === 'hidden' || listing.status === 'removed') return undefined;
+  // A hidden or removed listing (moderation) tells a shared link's preview nothing: a preview is
+  // fetched by whoever the link was shared with, so it is read as by a visitor.
+  if (!listing || !isVisibleTo(listing, null)) return undefined;
   return listingPageHead(listing, app.config.publicUrl);
 }

@@ -4,19 +4,13 @@ import type { LandingPage, LandingPageData } from '@campus-books/common/server-r
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors';
 import { pageDemand } from '../alerts/alerts.demand';
-import { jsonArray } from './listing-json';
-import { toListing } from './listing.serializer';
-import type { SearchPage } from './listings.search';
-import { getVisibleListing, searchListings } from './listings.service';
+import { jsonArray } from './listing-json-answer';
+import type { SearchPage } from './search/search-listings';
+import { getVisibleListingJson, searchListings } from './listings.service';
 
 // The data of the server-rendered listing pages (docs/decisions/012): the same service calls and the
 // same serializer as GET /api/listing/get and /api/listing/get/{id}, so the page's first screen and
 // the API's answer are one thing.
-
-/** What the API's JSON would hold: dates as strings, nothing the serializer left out. */
-function asAnswered<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value)) as T;
-}
 
 /** A search page's listings as the API answers them (their JSON is written by the database). */
 const listingsOf = (page: SearchPage): Listing[] =>
@@ -68,12 +62,12 @@ export async function listingPageData(
 ): Promise<LandingPageData> {
   let listing: Listing;
   try {
-    listing = toListing(await getVisibleListing(app, request, page.listingId));
+    listing = JSON.parse(await getVisibleListingJson(app, request, page.listingId)) as Listing;
   } catch (error) {
     if (error instanceof AppError && error.statusCode === 404) {
       return { kind: 'listing', listing: null, message: error.message };
     }
     throw error;
   }
-  return { kind: 'listing', listing: asAnswered(listing), demand: await pageDemand(app, listing) };
+  return { kind: 'listing', listing, demand: await pageDemand(app, listing) };
 }

@@ -31,7 +31,8 @@ export function toListing(row: ListingRow): Listing {
       .join(', '),
     major: row.major,
     type: row.type,
-    userRef: row.userId,
+    // '' only on a listing kept for the moderators after its seller deleted their account.
+    userRef: row.userId ?? '',
     status: row.status,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -42,5 +43,6 @@ export function toListing(row: ListingRow): Listing {
     publisherCover: row.publisherCoverUrl,
     expiresAt: row.expiresAt.toISOString(),
     confirmedAt: row.confirmedAt.toISOString(),
+    pendingUntil: row.heldUntil?.toISOString() ?? null,
   };
 }

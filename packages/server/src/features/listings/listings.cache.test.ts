@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTestApp,
@@ -36,6 +37,7 @@ describe(`search after every kind of write (${TEST_ENGINE})`, () => {
 
   it('uses the caches it should on this engine', () => {
     expect(t.app.listingCaches.searches !== null).toBe(TEST_ENGINE === 'pglite');
+    expect(t.app.listingCaches.listings !== null).toBe(TEST_ENGINE === 'pglite');
   });
 
   it('create, rename, sell, relist, delete and account deletion each show at once', async () => {
@@ -74,5 +76,38 @@ describe(`search after every kind of write (${TEST_ENGINE})`, () => {
       ).statusCode,
     ).toBe(200);
     expect(await names('searchTerm=dynamics')).toEqual([]);
+  });
+
+  it("answers a listing's id from its stored answer, changed by every write at once, by the visibility rule", async () => {
+    const listing = await createListingAs(t, seller, { name: 'Kept Optics' });
+    const url = `/api/listing/get/${listing._id}`;
+    const first = await t.app.inject(url);
+    const { success: _created, ...answer } = listing as typeof listing & { success?: true };
+    expect(first.json()).toEqual(answer);
+    // The same listing by an upper-case id (one cache entry, one answer).
+    expect(
+      (
+        await t.app.inject(url.toUpperCase().replace('/API/LISTING/GET', '/api/listing/get'))
+      ).json(),
+    ).toEqual(answer);
+    const body = listingBody({ name: 'Kept Acoustics', imageUrls: listing.imageUrls });
+    expect((await as(seller, 'POST', `/api/listing/update/${listing._id}`, body)).statusCode).toBe(
+      200,
+    );
+    expect((await t.app.inject(url)).json()).toMatchObject({ name: 'Kept Acoustics' });
+    // Hidden by the moderators: a 404 at once for others, still the seller's to see.
+    await t.database.db.execute(
+      sql`UPDATE listings SET status = 'hidden' WHERE id = ${listing._id}`,
+    );
+    t.app.listingCaches.invalidate();
+    expect((await t.app.inject(url)).statusCode).toBe(404);
+    const stranger = await createUser(t);
+    expect((await t.app.inject({ url, headers: { cookie: stranger.cookie } })).statusCode).toBe(
+      404,
+    );
+    const own = await t.app.inject({ url, headers: { cookie: seller.cookie } });
+    expect(own.json()).toMatchObject({ name: 'Kept Acoustics', status: 'hidden' });
+    expect((await as(seller, 'DELETE', `/api/listing/delete/${listing._id}`)).statusCode).toBe(200);
+    expect((await t.app.inject({ url, headers: { cookie: seller.cookie } })).statusCode).toBe(404);
   });
 });

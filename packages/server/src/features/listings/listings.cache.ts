@@ -3,13 +3,18 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { rowsOf } from '../../db/rows';
 import { WriteInvalidatedCache } from './search-cache';
-import type { SearchCaches, SearchPage, TermResolution } from './listings.search';
+import type { StoredListing } from './listings.queries';
+import type { SearchCaches } from './search/caches';
+import type { SearchPage } from './search/search-listings';
+import type { TermResolution } from './search/terms';
 
 declare module 'fastify' {
   interface FastifyInstance {
     listingCaches: Required<SearchCaches> & {
       /** Whole search answers (the page and its total), on the embedded engine only (null on PostgreSQL). */
       searches: WriteInvalidatedCache<SearchPage> | null;
+      /** Listings' stored answers by id (GET /api/listing/get/{id}), on the embedded engine only. */
+      listings: WriteInvalidatedCache<StoredListing | null> | null;
       /** Empties every cache. */
       invalidate(): void;
     };
@@ -25,6 +30,8 @@ declare module 'fastify' {
  * - Whole search answers: only on the embedded engine, where PGlite runs every query on the server's
  *   one thread, so the repeated searches (the home page's, a popular title) are the ones worth not
  *   running again. On PostgreSQL the database is fast.
+ * - Listings' stored answers by id (GET /api/listing/get/{id}), on the embedded engine only, for the
+ *   same reason: a shared listing's link is opened by many at once.
  *
  * A write empties them on every app server before any of them answers a search from them
  * (docs/decisions/006):
@@ -33,7 +40,7 @@ declare module 'fastify' {
  * - the others (PostgreSQL): every statement that writes listings bumps the one-row
  *   `catalogue_version` in its transaction (trigger, migration 0008). A search's page statement reads
  *   it beside its rows; when it moved past what the caches hold, they are emptied and the search runs
- *   again (listings.search.ts), so a search on server B after a write that server A acknowledged sees
+ *   again (search/search-listings.ts), so a search on server B after a write that server A acknowledged sees
  *   the write, whatever the network does. The trigger's NOTIFY
  *   (delivered at commit) also empties them at once, so memory is not held by stale answers; it is
  *   not what correctness relies on (a notification may still be in flight when B answers).
@@ -48,6 +55,10 @@ export default fp(
       app.database.engine === 'pglite'
         ? new WriteInvalidatedCache<SearchPage>({ maxEntries: 500, ttlMs: 10 * 60_000 })
         : null;
+    const byId =
+      app.database.engine === 'pglite'
+        ? new WriteInvalidatedCache<StoredListing | null>({ maxEntries: 5_000, ttlMs: 10 * 60_000 })
+        : null;
     /** The highest catalogue version these caches are known to be valid for. */
     let seen = -1;
     /** Changes whenever the caches are emptied. */
@@ -57,6 +68,7 @@ export default fp(
       terms.invalidate();
       totals.invalidate();
       searches?.invalidate();
+      byId?.invalidate();
     };
     const moved = (version: number) => {
       if (version <= seen) return;
@@ -81,6 +93,7 @@ export default fp(
       terms,
       totals,
       searches,
+      listings: byId,
       generation: () => generation,
       isFresh,
       ensureFresh,

@@ -1,8 +1,9 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { ListingCreateInput } from '@campus-books/common/listing.schemas';
 import type { ListingStatus } from '@campus-books/common/constants';
 import type { Db } from '../../db/database';
 import { preparedOnce } from '../../db/prepared';
+import { rowsOf } from '../../db/rows';
 import { listings, type ListingRow } from '../../db/schema';
 import { toSchoolFlags } from './listing.serializer';
 
@@ -142,12 +143,15 @@ export async function setListingStatus(
   id: string,
   status: ListingStatus,
   freshness?: Freshness,
+  /** Sold: the buyer the seller named (features/conversations), or null for "someone else". */
+  soldTo: string | null = null,
 ): Promise<boolean> {
   const changed = await db
     .update(listings)
     .set({
       status,
       soldAt: status === 'sold' ? new Date() : null,
+      soldTo: status === 'sold' ? soldTo : null,
       updatedAt: new Date(),
       ...(freshness ? { ...freshness, reminded7dAt: null, reminded1dAt: null } : {}),
     })
@@ -156,24 +160,289 @@ export async function setListingStatus(
   return changed.length > 0;
 }
 
-/** Deletes a listing; false when it was already gone (a copy of the same request got there first). */
-export async function deleteListingRow(db: Db, id: string): Promise<boolean> {
-  const deleted = await db
-    .delete(listings)
-    .where(eq(listings.id, id))
-    .returning({ id: listings.id });
-  return deleted.length > 0;
+/**
+ * Serialises what decides a listing's moderation (reports, the seller's delete, the moderators'
+ * actions) per listing, in the caller's transaction. An advisory lock, not a row lock: listing
+ * writers take the catalogue version first (decision 006).
+ */
+export async function lockListingModeration(tx: Db, id: string): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${id}, 16))`);
 }
 
-/** A seller's listings, active and sold, newest first (the order of listings_user_idx). */
-export function findListingsQuery(db: Db, userId: string) {
-  return db
-    .select()
+/**
+ * The seller's delete of a listing with open reports, or hidden or removed: the row stays for the
+ * moderators (hidden from everyone else, the seller too), with its reports and images. Undefined
+ * when the listing has nothing for the moderators (it may simply be deleted) or is already gone.
+ */
+export async function keepDeletedForModerators(
+  tx: Db,
+  id: string,
+  now: Date,
+): Promise<{ status: ListingStatus } | undefined> {
+  const [row] = await rowsOf<{ status: ListingStatus }>(
+    tx,
+    sql`UPDATE listings SET seller_deleted_at = ${now.toISOString()}::timestamptz,
+          status = CASE WHEN listings.status = 'removed' THEN 'removed' ELSE 'hidden' END,
+          hidden_reason = CASE WHEN listings.status = 'hidden' THEN listings.hidden_reason
+            WHEN listings.status = 'removed' THEN NULL ELSE 'reports' END
+        FROM listings AS old
+        WHERE listings.id = ${id} AND old.id = listings.id AND listings.seller_deleted_at IS NULL
+          AND (listings.status IN ('hidden', 'removed') OR EXISTS (SELECT 1 FROM listing_reports r
+            WHERE r.listing_id = listings.id AND r.resolved_at IS NULL))
+        RETURNING old.status`,
+  );
+  return row;
+}
+
+/** The ids of a seller's listings not already kept for the moderators, in id order (lock order). */
+export async function idsOfListingsBy(db: Db, userId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: listings.id })
     .from(listings)
-    .where(eq(listings.userId, userId))
-    .orderBy(sql`${listings.createdAt} DESC NULLS LAST`, desc(listings.id));
+    .where(and(eq(listings.userId, userId), isNull(listings.sellerDeletedAt)))
+    .orderBy(listings.id);
+  return rows.map((r) => r.id);
 }
 
-export async function findListingsByUser(db: Db, userId: string): Promise<ListingRow[]> {
-  return findListingsQuery(db, userId);
+/** Deletes a seller's listings, except those kept for the moderators (`sellerDeletedAt`). */
+export async function deleteListingsOfUser(db: Db, userId: string): Promise<void> {
+  await db
+    .delete(listings)
+    .where(and(eq(listings.userId, userId), isNull(listings.sellerDeletedAt)));
+}
+
+/**
+ * Deletes a listing; false when it was already gone (a copy of the same request got there first).
+ * `keptForModerators`: the row a seller deleted while reported, which only the moderators delete.
+ */
+export async function deleteListingRow(
+  db: Db,
+  id: string,
+  keptForModerators = false,
+): Promise<string[] | undefined> {
+  const [deleted] = await db
+    .delete(listings)
+    .where(
+      and(
+        eq(listings.id, id),
+        keptForModerators ? isNotNull(listings.sellerDeletedAt) : isNull(listings.sellerDeletedAt),
+      ),
+    )
+    .returning({ imageUrls: listings.imageUrls });
+  return deleted?.imageUrls;
+}
+
+/**
+ * Puts an active listing on hold for `buyerId` until `until` (an accepted offer, features/
+ * conversations): one conditional update, so of two accepts racing (two offers, two devices, two
+ * servers) exactly one holds; false when the listing is not active or already held (a hold whose
+ * time is over counts as ended, even before the hold job has cleared it).
+ */
+export async function holdListing(
+  db: Db,
+  id: string,
+  hold: { buyerId: string; offerId: string; until: Date; now: Date },
+): Promise<boolean> {
+  const held = await db
+    .update(listings)
+    .set({ heldFor: hold.buyerId, heldUntil: hold.until, holdOfferId: hold.offerId })
+    .where(
+      and(
+        eq(listings.id, id),
+        eq(listings.status, 'active'),
+        or(isNull(listings.heldUntil), lte(listings.heldUntil, hold.now)),
+      ),
+    )
+    .returning({ id: listings.id });
+  return held.length > 0;
+}
+
+/** Ends a listing's hold (the seller released it); the buyer it was for, or undefined if none. */
+export async function releaseListingHold(
+  db: Db,
+  id: string,
+): Promise<{ buyerId: string | null; offerId: string | null } | undefined> {
+  // The self-join reads the hold as it was before this statement ended it. The condition is on the
+  // updated row itself, which PostgreSQL checks again after a concurrent release: one release wins.
+  const [row] = await rowsOf<{ buyer_id: string | null; offer_id: string | null }>(
+    db,
+    sql`UPDATE listings SET held_for = NULL, held_until = NULL, hold_offer_id = NULL
+        FROM listings AS old
+        WHERE listings.id = ${id} AND old.id = listings.id AND listings.held_until IS NOT NULL
+        RETURNING old.held_for AS buyer_id, old.hold_offer_id AS offer_id`,
+  );
+  return row ? { buyerId: row.buyer_id, offerId: row.offer_id } : undefined;
+}
+
+/** Ends every hold whose time is over at `now` (the hold job); the listings it ended. */
+export async function endDueHolds(db: Db, now: Date): Promise<string[]> {
+  const ended = await db
+    .update(listings)
+    .set({ heldFor: null, heldUntil: null, holdOfferId: null })
+    .where(and(isNotNull(listings.heldUntil), lte(listings.heldUntil, now)))
+    .returning({ id: listings.id });
+  return ended.map((r) => r.id);
+}
+
+/** What the expiry job mails from, for each listing it claims. */
+const DUE_COLUMNS = {
+  id: listings.id,
+  name: listings.name,
+  expiresAt: listings.expiresAt,
+  confirmedAt: listings.confirmedAt,
+  userId: listings.userId,
+};
+export type DueListing = {
+  id: string;
+  name: string;
+  expiresAt: Date;
+  confirmedAt: Date;
+  /** Null once its seller's account was deleted (the listing kept under report). */
+  userId: string | null;
+};
+
+/**
+ * Active listings whose time is over become `expired`, in one statement that is also their claim: of
+ * two servers (or two runs) only the one whose UPDATE changed a row gets it back.
+ */
+export async function expireDueListingRows(db: Db, now: Date): Promise<DueListing[]> {
+  return db
+    .update(listings)
+    .set({ status: 'expired', updatedAt: now })
+    .where(and(eq(listings.status, 'active'), lte(listings.expiresAt, now)))
+    .returning(DUE_COLUMNS);
+}
+
+/**
+ * Claims the active listings expiring after `now` and by `horizon` not yet reminded `daysBefore`,
+ * marking them reminded in the same statement, so each reminder is claimed once. The one-day
+ * reminder stands for the week's one when both are due.
+ */
+export async function claimListingReminders(
+  db: Db,
+  now: Date,
+  horizon: Date,
+  daysBefore: 7 | 1,
+): Promise<DueListing[]> {
+  const due = and(
+    eq(listings.status, 'active'),
+    gt(listings.expiresAt, now),
+    lte(listings.expiresAt, horizon),
+    daysBefore === 7 ? isNull(listings.reminded7dAt) : isNull(listings.reminded1dAt),
+  );
+  const set =
+    daysBefore === 7
+      ? { reminded7dAt: now }
+      : { reminded1dAt: now, reminded7dAt: sql`coalesce(${listings.reminded7dAt}, ${now})` };
+  return db.update(listings).set(set).where(due).returning(DUE_COLUMNS);
+}
+
+/** The listing as a one-click link saw it: one of `statuses`, confirmed at `confirmedAt`. */
+const unchangedSince = (id: string, statuses: ListingStatus[], confirmedAt: Date) =>
+  and(
+    eq(listings.id, id),
+    inArray(listings.status, statuses),
+    sql`date_trunc('milliseconds', ${listings.confirmedAt}) = ${confirmedAt.toISOString()}::timestamptz`,
+  );
+
+/** Deletes the listing if it is still as a link saw it; its photos, or undefined when it was not. */
+export async function deleteListingIfUnchanged(
+  db: Db,
+  id: string,
+  statuses: ListingStatus[],
+  confirmedAt: Date,
+): Promise<{ imageUrls: string[] } | undefined> {
+  const [removed] = await db
+    .delete(listings)
+    .where(unchangedSince(id, statuses, confirmedAt))
+    .returning({ imageUrls: listings.imageUrls });
+  return removed;
+}
+
+/** Sets `set` on the listing if it is still as a link saw it: of racing uses, one acts. */
+export async function updateListingIfUnchanged(
+  db: Db,
+  id: string,
+  status: ListingStatus,
+  confirmedAt: Date,
+  set: Partial<typeof listings.$inferInsert>,
+): Promise<ListingRow | undefined> {
+  const [row] = await db
+    .update(listings)
+    .set(set)
+    .where(unchangedSince(id, [status], confirmedAt))
+    .returning();
+  return row;
+}
+
+/** Statuses a moderator's removal applies to (not one removed already). */
+const STILL_UP: ListingStatus[] = ['active', 'sold', 'expired', 'hidden'];
+
+/** Reports hid the listing, if it is still active: out of search until a moderator decides. */
+export async function hideListingForReports(tx: Db, id: string): Promise<void> {
+  await tx
+    .update(listings)
+    .set({ status: 'hidden', hiddenReason: 'reports', reviewRequestedAt: null })
+    .where(and(eq(listings.id, id), eq(listings.status, 'active')));
+}
+
+/** A suspended seller's active listings are hidden, for `unhideListings` to bring back. */
+export async function hideListingsOfSeller(tx: Db, userId: string): Promise<void> {
+  await tx
+    .update(listings)
+    .set({ status: 'hidden', hiddenReason: 'suspension' })
+    .where(and(eq(listings.userId, userId), eq(listings.status, 'active')));
+}
+
+/**
+ * Listings hidden for `reason` back on sale, and only those: one listing whose reports were dismissed,
+ * or the listings of a seller no longer suspended.
+ */
+export async function unhideListings(
+  tx: Db,
+  reason: 'reports' | 'suspension',
+  which: { listingId: string } | { userId: string },
+): Promise<void> {
+  const whose =
+    'listingId' in which ? eq(listings.id, which.listingId) : eq(listings.userId, which.userId);
+  await tx
+    .update(listings)
+    .set({ status: 'active', hiddenReason: null, reviewRequestedAt: null })
+    .where(and(whose, eq(listings.status, 'hidden'), eq(listings.hiddenReason, reason)));
+}
+
+/** A moderator's removal, once: undefined when it was removed already (or is gone). */
+export async function removeListingForModerators(
+  tx: Db,
+  id: string,
+): Promise<{ name: string; userId: string | null } | undefined> {
+  const [row] = await tx
+    .update(listings)
+    .set({ status: 'removed', hiddenReason: null, reviewRequestedAt: null, updatedAt: new Date() })
+    .where(and(eq(listings.id, id), inArray(listings.status, STILL_UP)))
+    .returning({ name: listings.name, userId: listings.userId });
+  return row;
+}
+
+/** A removal undone: the listing is active again (the expiry job still applies). */
+export async function restoreRemovedListing(tx: Db, id: string): Promise<void> {
+  await tx
+    .update(listings)
+    .set({ status: 'active', hiddenReason: null, updatedAt: new Date() })
+    .where(eq(listings.id, id));
+}
+
+/** The seller asks for a review of a listing reports hid; the first request's time is kept. */
+export async function requestListingReview(db: Db, id: string, now: Date): Promise<void> {
+  await db
+    .update(listings)
+    .set({ reviewRequestedAt: now })
+    .where(
+      and(
+        eq(listings.id, id),
+        eq(listings.status, 'hidden'),
+        eq(listings.hiddenReason, 'reports'),
+        isNull(listings.reviewRequestedAt),
+      ),
+    );
 }

@@ -12,19 +12,21 @@ import {
 import { sendJsonText } from '../../lib/json-text';
 import { currentUser } from '../../plugins/sessions';
 import { idempotencyKeyOf } from './idempotency-key';
-import { jsonArray } from './listing-json';
+import { jsonArray } from './listing-json-answer';
 import { toListing } from './listing.serializer';
 import { findListingByIdempotencyKey } from './listings.repository';
 import {
   createListing,
   deleteListing,
   getOwnListing,
-  getVisibleListing,
+  getVisibleListingJson,
+  LISTING_CREATE_LIMIT,
   markListingSold,
   relistListing,
   searchListings,
   updateListing,
 } from './listings.service';
+import { requestReview } from '../moderation/moderation.service';
 
 const idParams = z.object({ id: z.string() });
 
@@ -35,6 +37,8 @@ const ownerErrors = errorResponses({
   403: 'Not verified, or not the seller of this listing',
   404: 'No such listing',
 });
+
+const moderated = errorResponses({ 409: 'The listing is hidden or removed by the moderators' });
 
 /** /api/listing: search, read, and the owner's create / update / sold / relist / delete. */
 export default async function listingsRoutes(fastify: FastifyInstance) {
@@ -58,7 +62,7 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
       const page = await searchListings(app, request.query);
       void reply.header(TOTAL_COUNT_HEADER, String(page.total));
       if (page.isTotalCapped) void reply.header(TOTAL_COUNT_CAPPED_HEADER, 'true');
-      // The listings' JSON is written by the database (listing-json.ts).
+      // The listings' JSON is written by the database (db/listing-json-trigger.ts).
       return sendJsonText(reply, jsonArray(page.listings));
     },
   );
@@ -74,14 +78,15 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
         },
       },
     },
-    async (request) => toListing(await getVisibleListing(app, request, request.params.id)),
+    // The listing's JSON is written by the database (db/listing-json-trigger.ts).
+    async (request, reply) =>
+      sendJsonText(reply, await getVisibleListingJson(app, request, request.params.id)),
   );
 
   // One account filled the home page in a second: creations per account and hour are capped.
   const createLimit = app.limitAttempts({
-    name: 'listing-create:account',
+    ...LISTING_CREATE_LIMIT,
     max: app.config.rateLimits.listingsPerAccount,
-    windowMs: 60 * 60_000,
     keyOf: (request) => request.session?.user.id,
   });
 
@@ -132,7 +137,7 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
         response: {
           200: updatedListingAnswer,
           ...ownerErrors,
-          ...errorResponses({ 400: 'The body is not valid' }),
+          ...errorResponses({ 400: 'The body is not valid', 409: 'The listing is sold' }),
         },
       },
     },
@@ -147,7 +152,10 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
     '/mark-as-sold/:id',
     {
       ...ownerOnly,
-      schema: { params: idParams, response: { 200: apiMessageSchema, ...ownerErrors } },
+      schema: {
+        params: idParams,
+        response: { 200: apiMessageSchema, ...ownerErrors, ...moderated },
+      },
     },
     async (request) => {
       await markListingSold(app, await getOwnListing(app, currentUser(request), request.params.id));
@@ -159,7 +167,10 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
     '/relist/:id',
     {
       ...ownerOnly,
-      schema: { params: idParams, response: { 200: apiMessageSchema, ...ownerErrors } },
+      schema: {
+        params: idParams,
+        response: { 200: apiMessageSchema, ...ownerErrors, ...moderated },
+      },
     },
     async (request) => {
       await relistListing(app, await getOwnListing(app, currentUser(request), request.params.id));
@@ -174,8 +185,28 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
       schema: { params: idParams, response: { 200: apiMessageSchema, ...ownerErrors } },
     },
     async (request) => {
-      await deleteListing(app, await getOwnListing(app, currentUser(request), request.params.id));
+      const seller = currentUser(request);
+      await deleteListing(app, seller, await getOwnListing(app, seller, request.params.id));
       return { success: true as const, message: 'Listing deleted' };
+    },
+  );
+
+  app.post(
+    '/request-review/:id',
+    {
+      ...ownerOnly,
+      schema: {
+        params: idParams,
+        response: {
+          200: apiMessageSchema,
+          ...ownerErrors,
+          ...errorResponses({ 409: 'The listing is not hidden by reports' }),
+        },
+      },
+    },
+    async (request) => {
+      await requestReview(app, await getOwnListing(app, currentUser(request), request.params.id));
+      return { success: true as const, message: 'The moderators will look at it first' };
     },
   );
 }

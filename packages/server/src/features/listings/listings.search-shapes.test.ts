@@ -4,7 +4,7 @@ import { createTestApp, createUser, TEST_ENGINE, type TestApp } from '../../../t
 import { insertListings } from '../../../test/listing-fixtures';
 
 // A search's statements are built once per shape and filled with each search's values
-// (listings.search.ts): searches of one shape with other values must never get each other's answer.
+// (search/shapes.ts, search/statements.ts): searches of one shape with other values must never get each other's answer.
 describe(`searches of one shape, each with its own values (${TEST_ENGINE})`, () => {
   let t: TestApp;
   beforeAll(async () => {

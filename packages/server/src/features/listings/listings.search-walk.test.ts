@@ -5,7 +5,7 @@ import { createTestApp, createUser, TEST_ENGINE, type TestApp } from '../../../t
 import { insertListings } from '../../../test/listing-fixtures';
 
 // A term common enough by the vocabulary's counts is searched by walking the order's index with the
-// GIN index hidden (listings.search.ts, isWalkCheaper); a rare one as before. Both must give the
+// GIN index hidden (search/shapes.ts, isWalkCheaper); a rare one as before. Both must give the
 // same pages as the rule of the search says, in date and in price order, deep pages included.
 describe(`a common term's pages, found by walking the order's index (${TEST_ENGINE})`, () => {
   let t: TestApp;

@@ -9,19 +9,30 @@ import { conflict, forbidden, notFound } from '../../lib/errors';
 import {
   deleteListingRow,
   findListingById,
-  findListingsByUser,
   insertListing,
   insertListingOnce,
+  isListingId,
+  keepDeletedForModerators,
+  lockListingModeration,
   setListingStatus,
   updateListingRow,
 } from './listings.repository';
+import { findListingsByUser, findStoredListing } from './listings.queries';
+import { isVisibleTo, type ListingViewer } from './listing-visibility';
 import { claimImages, releaseImages } from '../images/images.service';
 import { enqueueListingEvent } from '../alerts/alerts.delivery';
-import { searchListings as searchListingPage, type SearchPage } from './listings.search';
-import { freshListing } from './listing-expiry';
+import { searchListings as searchListingPage, type SearchPage } from './search/search-listings';
+import { freshListing } from './listing-freshness';
+import { toListing } from './listing.serializer';
 import { isModerator } from '../moderation/moderators';
+import { logSellerDelete } from '../moderation/moderation.repository';
 
 export const LISTING_NOT_FOUND = 'Listing not found';
+/** Listings created per account and hour (RATE_LIMIT_LISTINGS_PER_ACCOUNT): single creates and drafts published. */
+export const LISTING_CREATE_LIMIT = {
+  name: 'listing-create:account',
+  windowMs: 60 * 60_000,
+} as const;
 /** A sold listing is frozen: the owner relists it to change it. */
 export const RELIST_TO_EDIT = 'Relist it first to edit';
 /** A hidden or removed listing is the moderators' until they look. */
@@ -42,7 +53,7 @@ export async function checkListingImages(
 }
 
 /** After a save: deletes the stored files of images nothing uses any more (failures: the sweep retries). */
-async function releaseUnusedImages(app: FastifyInstance, urls: string[]): Promise<void> {
+export async function releaseUnusedImages(app: FastifyInstance, urls: string[]): Promise<void> {
   if (urls.length === 0) return;
   await releaseImages(app, urls).catch((error: unknown) =>
     app.log.warn({ err: error }, 'releasing listing images failed; the sweep will retry'),
@@ -65,10 +76,39 @@ export async function getVisibleListing(
   id: string,
 ): Promise<ListingRow> {
   const listing = await getListing(app, id);
-  if (listing.status !== 'hidden' && listing.status !== 'removed') return listing;
-  const viewer = (await app.sessions.read(request))?.user;
-  if (viewer && (viewer.id === listing.userId || isModerator(app, viewer))) return listing;
+  if (isVisibleTo(listing, await viewerOf(app, request))) return listing;
   throw notFound(LISTING_NOT_FOUND);
+}
+
+/**
+ * A listing's answer as JSON text (GET /api/listing/get/{id}), by the same rule: the stored answer
+ * the database wrote with the row, on the embedded engine from the listing caches (a write empties
+ * them), so the most opened read parses and serializes nothing. A public listing needs no session.
+ */
+export async function getVisibleListingJson(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  id: string,
+): Promise<string> {
+  const cache = app.listingCaches.listings;
+  const load = async () => (await findStoredListing(app.database.db, id)) ?? null;
+  const stored = await (cache && isListingId(id)
+    ? cache.getOrLoad(id.toLowerCase(), load)
+    : load());
+  if (!stored) throw notFound(LISTING_NOT_FOUND);
+  if (!isVisibleTo(stored, null) && !isVisibleTo(stored, await viewerOf(app, request))) {
+    throw notFound(LISTING_NOT_FOUND);
+  }
+  return stored.json ?? JSON.stringify(toListing(await getListing(app, id)));
+}
+
+/** The visibility rule's viewer of a request: its signed-in user (a moderator or not), or null. */
+export async function viewerOf(
+  app: FastifyInstance,
+  request: FastifyRequest,
+): Promise<ListingViewer | null> {
+  const user = (await app.sessions.read(request))?.user;
+  return user ? { id: user.id, moderator: isModerator(app, user) } : null;
 }
 
 /** The listing, if `user` owns it: 404 when there is none, 403 when it is someone else's. */
@@ -79,6 +119,8 @@ export async function getOwnListing(
 ): Promise<ListingRow> {
   const listing = await getListing(app, id);
   if (listing.userId !== user.id) throw forbidden('You can only change your own listings');
+  // Deleted by its seller while reported: gone for the seller, kept for the moderators.
+  if (!isVisibleTo(listing, { id: user.id, moderator: false })) throw notFound(LISTING_NOT_FOUND);
   return listing;
 }
 
@@ -111,6 +153,7 @@ export async function updateListing(
   input: ListingUpdateInput,
 ): Promise<ListingRow> {
   if (listing.status === 'sold') throw conflict(RELIST_TO_EDIT);
+  if (listing.userId === null) throw notFound(LISTING_NOT_FOUND);
   await checkListingImages(app, listing.userId, input.imageUrls, listing.imageUrls);
   // An omitted publisher's cover stays marked only while the listing still shows that image.
   const publisherCover =
@@ -139,9 +182,16 @@ export async function updateListing(
   return updated;
 }
 
-export async function markListingSold(app: FastifyInstance, listing: ListingRow): Promise<void> {
+/** Sold; `soldTo` is the buyer the seller named among those who wrote (features/conversations). */
+export async function markListingSold(
+  app: FastifyInstance,
+  listing: ListingRow,
+  soldTo: string | null = null,
+): Promise<void> {
   await app.database.db.transaction(async (tx) => {
-    if (!(await setListingStatus(tx, listing.id, 'sold'))) throw conflict(UNDER_MODERATION);
+    if (!(await setListingStatus(tx, listing.id, 'sold', undefined, soldTo))) {
+      throw conflict(UNDER_MODERATION);
+    }
     await enqueueListingEvent(app, tx, listing.id, 'sold');
   });
 }
@@ -156,14 +206,34 @@ export async function relistListing(app: FastifyInstance, listing: ListingRow): 
   });
 }
 
-/** The one place a listing is deleted; its stored images are removed here too (images pipeline). */
-export async function deleteListing(app: FastifyInstance, listing: ListingRow): Promise<void> {
-  if (!(await deleteListingRow(app.database.db, listing.id))) throw notFound(LISTING_NOT_FOUND);
+/**
+ * The one place a seller deletes a listing; its stored images are removed here too (images
+ * pipeline). A listing with open reports, or hidden or removed, is kept for the moderators instead
+ * (issue 26): gone for its seller and everyone else, its reports and images kept, an audit line
+ * written; the moderators' dismissal deletes it then (moderation.service.ts). Decided under the
+ * listing's moderation lock, so a report arriving at the same moment is counted on one side.
+ */
+export async function deleteListing(
+  app: FastifyInstance,
+  seller: UserRow,
+  listing: ListingRow,
+): Promise<void> {
+  const deleted = await app.database.db.transaction(async (tx) => {
+    await lockListingModeration(tx, listing.id);
+    const kept = await keepDeletedForModerators(tx, listing.id, app.jobs.now());
+    if (kept) {
+      await logSellerDelete(tx, seller, listing.id, kept.status);
+      return [];
+    }
+    return deleteListingRow(tx, listing.id);
+  });
+  if (!deleted) throw notFound(LISTING_NOT_FOUND);
+  app.listingCaches.invalidate();
   // Files go only after the row: no listing ever points at a deleted file.
-  await releaseUnusedImages(app, listing.imageUrls);
+  await releaseUnusedImages(app, deleted);
 }
 
-/** A page of search results and the search's total (listings.search.ts), from the cache when it can. */
+/** A page of search results and the search's total (search/search-listings.ts), from the cache when it can. */
 export async function searchListings(
   app: FastifyInstance,
   query: ListingSearchQuery,
@@ -173,7 +243,14 @@ export async function searchListings(
   // the search checks what it takes from the other caches against its page's catalogue version.
   const run = () => searchListingPage(app.database, query, caches);
   // The parsed query lists its keys in the schema's order, so equal searches give equal keys.
-  return caches.searches ? caches.searches.getOrLoad(JSON.stringify(query), run) : run();
+  const page = await (caches.searches
+    ? caches.searches.getOrLoad(JSON.stringify(query), run)
+    : run());
+  // What students look for that nobody sells (the operator statistics): a term's first page only.
+  if (page.total === 0 && query.searchTerm && !query.startIndex) {
+    app.searchMisses.record(query.searchTerm);
+  }
+  return page;
 }
 
 export async function listSellerListings(

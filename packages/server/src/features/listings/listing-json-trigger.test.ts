@@ -4,10 +4,14 @@ import { listingSchema } from '@campus-books/common/listing.schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createUser, TEST_ENGINE, type TestApp } from '../../../test/helpers';
 import { insertListings } from '../../../test/listing-fixtures';
-import { ensureListingJson, listingJsonDefinition, listingJsonOfRow } from '../../db/listing-json';
+import {
+  ensureListingJson,
+  listingJsonDefinition,
+  listingJsonOfRow,
+} from '../../db/listing-json-trigger';
 import { rowsOf } from '../../db/rows';
 import { listings } from '../../db/schema';
-import { listingJson } from './listing-json';
+import { listingJson } from './listing-json-answer';
 import { toListing } from './listing.serializer';
 
 describe(`a listing's JSON written by the database (${TEST_ENGINE})`, () => {
@@ -44,6 +48,7 @@ describe(`a listing's JSON written by the database (${TEST_ENGINE})`, () => {
         createdAt: sql`timestamptz '2026-01-01 23:59:59.999999+00'`,
         updatedAt: sql`timestamptz '2026-03-04 05:06:07.123456+02'`,
         confirmedAt: sql`timestamptz '1999-12-31 23:59:59.0005+00'`,
+        heldUntil: sql`timestamptz '2026-02-02 10:00:00.123456+00'`,
       })
       .where(eq(listings.id, ids[1]!));
   });

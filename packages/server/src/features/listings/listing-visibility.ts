@@ -1,0 +1,35 @@
+import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { PUBLIC_LISTING_STATUSES } from '@campus-books/common/constants';
+import { listings, type ListingRow } from '../../db/schema';
+
+/** Who reads a listing, for the visibility rule: null when signed out. */
+export interface ListingViewer {
+  id: string;
+  moderator: boolean;
+}
+
+const PUBLIC_STATUSES = [...PUBLIC_LISTING_STATUSES];
+
+/**
+ * THE visibility rule, for every route, page and mail that shows a listing (docs/security.md): a
+ * hidden or removed listing is "not found" for everyone but its seller and the moderators; one its
+ * seller deleted while it was reported (`sellerDeletedAt`, kept as evidence) is the moderators' only.
+ * `visibleTo` is the same rule as SQL, for queries that read many listings.
+ */
+export function isVisibleTo(
+  listing: Pick<ListingRow, 'status' | 'userId' | 'sellerDeletedAt'>,
+  viewer: ListingViewer | null,
+): boolean {
+  if (viewer?.moderator) return true;
+  if (listing.sellerDeletedAt !== null) return false;
+  if (PUBLIC_STATUSES.includes(listing.status)) return true;
+  return viewer !== null && viewer.id === listing.userId;
+}
+
+/** `isVisibleTo` as a condition on the `listings` table. */
+export function visibleTo(viewer: ListingViewer | null): SQL {
+  if (viewer?.moderator) return sql`TRUE`;
+  const open = and(inArray(listings.status, PUBLIC_STATUSES), isNull(listings.sellerDeletedAt))!;
+  if (viewer === null) return open;
+  return and(or(open, eq(listings.userId, viewer.id)), isNull(listings.sellerDeletedAt))!;
+}

@@ -1,0 +1,31 @@
+import type { ListingSearchQuery } from '@campus-books/common/listing.schemas';
+import type { WriteInvalidatedCache } from '../search-cache';
+import type { TermResolution } from './terms';
+
+/** Caches a search may use (listings.cache.ts); without them every search asks the database. */
+export interface SearchCaches {
+  /** What the vocabulary says about a search term (both engines). */
+  terms?: WriteInvalidatedCache<TermResolution>;
+  /** A search's capped total (SEARCH_COUNT_CAP), by searchTotalKey (both engines). */
+  totals?: WriteInvalidatedCache<number>;
+  /** Changes whenever the caches are emptied. */
+  generation?: () => number;
+  /**
+   * Whether what a search took from the caches since `generation` was fit to answer with, given the
+   * catalogue version its page read: on PostgreSQL, when another app server changed the catalogue
+   * since the caches were filled, it empties them; no when they were emptied since. Always yes on
+   * the embedded engine (one process: its own writes empty them).
+   */
+  isFresh?: (catalogueVersion: number, generation: number) => boolean;
+  /** The same, reading the catalogue's version (one SELECT of one row), when no row carried it. */
+  ensureFresh?: (generation: number) => Promise<boolean>;
+}
+
+/**
+ * What a search's total depends on: its filters and term, not its page or order. (Equal searches
+ * give equal keys: the parsed query lists its keys in the schema's order.)
+ */
+export function searchTotalKey(query: ListingSearchQuery): string {
+  const { startIndex: _start, limit: _limit, sort: _sort, order: _order, ...matching } = query;
+  return JSON.stringify({ ...matching, searchTerm: matching.searchTerm?.trim() });
+}
