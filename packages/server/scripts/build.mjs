@@ -1,6 +1,8 @@
 // Bundles the server for production (`npm run build`, which `npm start` runs first):
 //   node packages/server/scripts/build.mjs [--outdir DIR]   (default packages/server/dist)
-// gives DIR/server.js, plain JavaScript, so a start does not transform TypeScript (tsx) every time.
+// gives DIR/server.js, plain JavaScript, so a start does not transform TypeScript (tsx) every time,
+// and the operator's commands beside it: DIR/ops.js (`npm run backup`, `restore`, `migrate-data`)
+// and DIR/demo.js (`npm run demo`), sharing the server's chunks.
 // - Packages from node_modules stay external: Node loads them at run time as usual (native modules,
 //   PGlite's wasm and data files, all where their packages expect them). So DIR must be inside
 //   packages/server, for Node to find the server's own node_modules.
@@ -61,7 +63,11 @@ if (existsSync(outdir)) {
 
 const started = performance.now();
 await build({
-  entryPoints: { server: path.join(SERVER_ROOT, 'src/server.ts') },
+  entryPoints: {
+    server: path.join(SERVER_ROOT, 'src/server.ts'),
+    ops: path.join(SERVER_ROOT, 'src/ops/cli.ts'),
+    demo: path.join(SERVER_ROOT, 'src/ops/demo.script.ts'),
+  },
   outdir,
   bundle: true,
   splitting: true,

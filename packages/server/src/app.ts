@@ -10,10 +10,21 @@ import type { Database } from './db/database';
 import adminRoutes from './features/admin/admin.routes';
 import alertJobsPlugin from './features/alerts/alerts.delivery';
 import alertsRoutes from './features/alerts/alerts.routes';
+import myCoursesRoutes from './features/my-courses/my-courses.routes';
 import authRoutes from './features/accounts/auth.routes';
 import userRoutes from './features/accounts/user.routes';
 import booksRoutes from './features/books/books.routes';
 import configRoutes, { publicConfig } from './features/config/config.routes';
+import blocksRoutes from './features/conversations/blocks.routes';
+import conversationReportRoutes from './features/conversations/conversation-reports.routes';
+import conversationsRoutes from './features/conversations/conversations.routes';
+import meetupMailsPlugin from './features/meetups/meetup-mails';
+import meetupsRoutes from './features/meetups/meetups.routes';
+import ratingPromptsPlugin from './features/ratings/rating-prompts';
+import ratingsRoutes, { profileRoutes } from './features/ratings/ratings.routes';
+import holdExpiryPlugin from './features/conversations/hold-expiry';
+import messageMailsPlugin from './features/conversations/message-mails';
+import conversationStreamRoutes from './features/conversations/stream.routes';
 import coursesRoutes from './features/courses/courses.routes';
 import { coursePageData } from './features/courses/courses.service';
 import docsRoutes from './features/docs/docs.routes';
@@ -28,10 +39,20 @@ import { isModerator } from './features/moderation/moderators';
 import reportRoutes from './features/moderation/reports.routes';
 import listingRoutes from './features/listings/listings.routes';
 import imageJobsPlugin from './features/images/images.jobs';
+import pushPlugin from './features/push/push.jobs';
+import pushRoutes from './features/push/push.routes';
+import dataExportRoutes from './features/privacy/data-export.routes';
+import privacyRoutes from './features/privacy/privacy.routes';
+import retentionPlugin from './features/privacy/retention';
 import imagesRoutes from './features/images/images.routes';
 import uploadRoutes from './features/uploads/uploads.routes';
 import { findSavedListings } from './features/saved/saved.repository';
 import savedRoutes from './features/saved/saved.routes';
+import draftsRoutes from './features/shelf/drafts.routes';
+import termEndRoutes from './features/shelf/term-end.routes';
+import termEndMailPlugin from './features/shelf/term-end-mail';
+import statisticsRoutes from './features/statistics/statistics.routes';
+import ssoRoutes from './features/sso/sso.routes';
 import { toCurrentUser } from './features/accounts/current-user';
 import apiDocsPlugin from './plugins/api-docs';
 import compressionPlugin from './plugins/compression';
@@ -39,13 +60,18 @@ import databasePlugin from './plugins/database';
 import errorsPlugin, { sendFrameworkError, sendRouteNotFound } from './plugins/errors';
 import jobsPlugin, { type JobsPluginOptions } from './plugins/jobs';
 import mailPlugin from './plugins/mail';
+import metricsPlugin from './plugins/metrics';
 import nulGuardPlugin from './plugins/nul-guard';
 import rateLimitPlugin from './plugins/rate-limit';
 import sameOriginPlugin from './plugins/same-origin';
+import searchMissesPlugin from './plugins/search-misses';
 import securityHeadersPlugin from './plugins/security-headers';
 import sessionsPlugin from './plugins/sessions';
 import storagePlugin from './plugins/storage';
 import webPlugin from './plugins/web';
+
+/** A signed-out page is rendered again after a minute even if the catalogue did not change (its demand line). */
+const PAGE_CACHE_TTL_MS = 60_000;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -70,6 +96,7 @@ export interface AppOptions {
 }
 
 const BODY_LIMIT_BYTES = 256 * 1024;
+const MAX_PARAM_LENGTH = 16 * 1024;
 
 type CompilersFactory = NonNullable<
   NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']
@@ -90,9 +117,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: options.logger ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: options.config.trustProxy,
-    routerOptions: { maxParamLength: 200 },
+    // Above any path Node's HTTP parser lets in (its 16 KiB header limit counts the request line):
+    // every path parameter reaches its route, whose own checks answer a long one as documented
+    // (an invalid link or token, an unknown id). No route has a regular-expression parameter.
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: sendFrameworkError,
     genReqId: () => crypto.randomUUID(),
+    // A cold start on a busy machine loads the server-rendered pages' code in the web plugin: give
+    // it a minute rather than Fastify's 10 s, so a slow start is slow, not a crash loop.
+    pluginTimeout: 60_000,
     schemaController: { compilersFactory: zodCompilers },
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -113,21 +146,32 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(databasePlugin, { database: options.database });
   await app.register(jobsPlugin, options.jobs ?? {});
   await app.register(listingCachesPlugin);
+  await app.register(searchMissesPlugin);
   await app.register(cookie);
   await app.register(sameOriginPlugin);
   await app.register(sessionsPlugin);
   await app.register(mailPlugin);
+  // GET /metrics when METRICS=on; its request timing hook covers every route registered after it.
+  await app.register(metricsPlugin);
   await app.register(rateLimitPlugin);
   await app.register(storagePlugin);
   // Scheduled and background work (app.jobs), run by one app server per job.
   await app.register(listingExpiryPlugin);
   await app.register(alertJobsPlugin);
   await app.register(imageJobsPlugin);
+  await app.register(retentionPlugin);
+  await app.register(holdExpiryPlugin);
+  await app.register(messageMailsPlugin);
+  await app.register(ratingPromptsPlugin);
+  await app.register(meetupMailsPlugin);
+  await app.register(termEndMailPlugin);
+  await app.register(pushPlugin);
 
   await app.register(
     async (api) => {
       await api.register(healthRoutes);
       await api.register(configRoutes);
+      await api.register(privacyRoutes);
       await api.register(authRoutes, { prefix: '/auth' });
       await api.register(userRoutes, { prefix: '/user' });
       await api.register(listingRoutes, { prefix: '/listing' });
@@ -137,10 +181,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(booksRoutes, { prefix: '/books' });
       await api.register(coursesRoutes, { prefix: '/course' });
       await api.register(alertsRoutes, { prefix: '/alerts' });
+      await api.register(myCoursesRoutes, { prefix: '/my-courses' });
       await api.register(savedRoutes, { prefix: '/saved' });
+      await api.register(draftsRoutes, { prefix: '/drafts' });
+      await api.register(termEndRoutes, { prefix: '/term-end-mail' });
       await api.register(listingLinkRoutes, { prefix: '/listing-link' });
       await api.register(reportRoutes, { prefix: '/reports' });
       await api.register(moderationRoutes, { prefix: '/moderation' });
+      await api.register(conversationReportRoutes, { prefix: '/moderation/conversations' });
+      await api.register(statisticsRoutes, { prefix: '/statistics' });
+      await api.register(dataExportRoutes, { prefix: '/data-export' });
+      await api.register(conversationsRoutes, { prefix: '/conversations' });
+      await api.register(conversationStreamRoutes, { prefix: '/conversations' });
+      await api.register(blocksRoutes, { prefix: '/blocks' });
+      await api.register(ratingsRoutes, { prefix: '/ratings' });
+      await api.register(profileRoutes, { prefix: '/profiles' });
+      await api.register(meetupsRoutes, { prefix: '/meetups' });
+      await api.register(pushRoutes, { prefix: '/push' });
+      if (options.config.sso) await api.register(ssoRoutes, { prefix: '/sso' });
       await api.register(docsRoutes);
       api.setNotFoundHandler(sendRouteNotFound);
     },
@@ -165,6 +223,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         },
         savedListings: (app, userId) => findSavedListings(app.database.db, userId),
         publicConfig,
+        pageCache: {
+          maxBytes: options.config.pageCacheBytes,
+          ttlMs: PAGE_CACHE_TTL_MS,
+          generation: () => app.listingCaches.generation(),
+          ensureFresh: (since) => app.listingCaches.ensureFresh(since),
+        },
       },
     });
   else app.setNotFoundHandler(sendRouteNotFound);

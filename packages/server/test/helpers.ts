@@ -98,8 +98,21 @@ export async function createTestApp(
       await app.close();
       await database.close();
       rmSync(dataDir, { recursive: true, force: true });
+      assertEveryAnswerDeclared(app);
     },
   };
+}
+
+/**
+ * Fails the test file whose requests got an answer with a status its route's response schema (and
+ * so the OpenAPI document) does not list: every test of the API is a test of the document too.
+ */
+export function assertEveryAnswerDeclared(app: FastifyInstance) {
+  if (app.undeclaredAnswers.size === 0) return;
+  throw new Error(
+    `Answers with a status their route's response schema does not declare (add it to the ` +
+      `route's schema.response): ${[...app.undeclaredAnswers].join('; ')}`,
+  );
 }
 
 /** The smallest built web app's index.html the server's page handling works with. */

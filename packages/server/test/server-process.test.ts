@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -113,6 +113,17 @@ describe(`the server process (${TEST_ENGINE})`, () => {
     },
     240_000,
   );
+
+  // The operator's commands are bundled beside the server (npm run backup runs dist/ops.js).
+  it('bundles the ops commands, which run in plain node', () => {
+    const usage = spawnSync(process.execPath, [path.join(BUNDLE_DIR, 'ops.js')], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir },
+    });
+    expect(usage.status).toBe(64);
+    expect(usage.stdout).toContain('npm run backup -- <file>');
+    expect(existsSync(path.join(BUNDLE_DIR, 'demo.js'))).toBe(true);
+  });
 
   it('stops at start-up naming every configuration problem', async () => {
     const bad = startBundle(0, { DATA_DIR: dataDir, PORT: 'x', DATABASE_URL: 'mysql://nope' });

@@ -38,6 +38,8 @@ export async function createAppOn(
   database: Database,
   env: Record<string, string> = {},
   jobs: AppOptions['jobs'] = { poll: false },
+  /** Serve a web app (its folder and server build), as createWebTestApp does. */
+  web: Pick<AppOptions, 'webDistDir' | 'webServerEntry'> = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-test-'));
   const config = loadConfig({
@@ -47,7 +49,12 @@ export async function createAppOn(
     SESSION_SECRET: 'a-secret-shared-by-every-app-server-of-the-test',
     ...env,
   });
-  const app = await buildApp({ config, database, jobs });
+  const app = await buildApp({
+    config,
+    database,
+    jobs,
+    ...(web.webDistDir ? { serveWeb: true, ...web } : {}),
+  });
   await app.ready();
   return {
     app,

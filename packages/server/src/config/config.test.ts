@@ -77,6 +77,22 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads the digest hour in the campus time zone, and names a zone it does not know', () => {
+    const base = { NODE_ENV: 'test', DATA_DIR: tempDir() };
+    expect(loadConfig(base).alerts).toEqual({ timeZone: 'America/New_York', digestHour: 7 });
+    expect(
+      loadConfig({ ...base, CAMPUS_TIME_ZONE: 'Europe/Berlin', ALERT_DIGEST_HOUR: '0' }).alerts,
+    ).toEqual({ timeZone: 'Europe/Berlin', digestHour: 0 });
+    expect(() => loadConfig({ ...base, CAMPUS_TIME_ZONE: 'America/New_Yrok' })).toThrow(
+      /CAMPUS_TIME_ZONE: "America\/New_Yrok" is not a time zone/,
+    );
+    for (const hour of ['24', '-1', '7.5', 'seven']) {
+      expect(() => loadConfig({ ...base, ALERT_DIGEST_HOUR: hour }), hour).toThrow(
+        /ALERT_DIGEST_HOUR/,
+      );
+    }
+  });
+
   it('marks cookies Secure when the public URL is https', () => {
     const config = loadConfig({ DATA_DIR: tempDir(), PUBLIC_URL: 'https://books.example.edu/' });
     expect(config.secureCookies).toBe(true);

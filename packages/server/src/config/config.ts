@@ -2,7 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { CAMPUS_TIME_ZONE } from '@campus-books/common/campus';
 import { DEFAULT_GROUPME_LINK_PREFIX } from '@campus-books/common/constants';
+import { isTimeZone } from '../jobs/calendar';
+import { readPushConfig, type PushConfig } from './push-config';
+import { readSsoConfig, type SsoConfig } from './sso-config';
 
 const optionalText = z
   .string()
@@ -25,6 +29,8 @@ const urlWithScheme = (schemes: string[], what: string) =>
       `must be a ${what} URL (${schemes.map((s) => `${s}://`).join(' or ')}…)`,
     );
 
+const DEFAULT_MAIL_FROM = 'Textbook Marketplace <no-reply@localhost>';
+
 const attemptCount = z.coerce.number().int().min(1).max(1_000_000);
 
 /** The environment the product reads (product-decisions.md, "Configuration"). */
@@ -38,7 +44,7 @@ const envSchema = z.object({
   /** Connections an app server opens to DATABASE_URL at most (db/database.ts splits them in three). */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(3).max(1000).default(30),
   SMTP_URL: urlWithScheme(['smtp', 'smtps'], 'SMTP').optional(),
-  MAIL_FROM: z.string().default('Textbook Marketplace <no-reply@localhost>'),
+  MAIL_FROM: z.string().default(DEFAULT_MAIL_FROM),
   SCHOOL_EMAIL_DOMAIN: z
     .string()
     .trim()
@@ -68,6 +74,25 @@ const envSchema = z.object({
   RATE_LIMIT_MAIL_PER_ADDRESS: attemptCount.default(5),
   /** Listings one account may create per hour. */
   RATE_LIMIT_LISTINGS_PER_ACCOUNT: attemptCount.default(20),
+  /** Conversations one account may open per hour, and messages (and offers) it may send per minute. */
+  RATE_LIMIT_CONVERSATIONS_PER_HOUR: attemptCount.default(30),
+  RATE_LIMIT_MESSAGES_PER_MINUTE: attemptCount.default(30),
+  /** How long an accepted offer holds a listing for its buyer (features/conversations). */
+  HOLD_HOURS: z.coerce.number().int().min(1).max(1440).default(72),
+  /** How often a live stream (Server-Sent Events) sends a comment, so proxies keep it open. */
+  STREAM_HEARTBEAT_MS: z.coerce.number().int().min(100).max(300_000).default(25_000),
+  /** How often the hold job ends the holds whose time is over. */
+  HOLD_CHECK_MS: z.coerce.number().int().min(1000).max(86_400_000).default(300_000),
+  /** A message not read in the app this many minutes after it was sent is mailed (once per quiet period). */
+  MESSAGE_MAIL_DELAY_MINUTES: z.coerce.number().int().min(1).max(1440).default(5),
+  /** How often the message-mail job looks for such messages. */
+  MESSAGE_MAIL_CHECK_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
+  /** Ratings of an exchange show once both sides rated, or this many days after the sale. */
+  RATING_REVEAL_DAYS: z.coerce.number().int().min(1).max(365).default(14),
+  /** How often the job that asks both students of a new exchange to rate it runs. */
+  RATING_PROMPT_CHECK_MS: z.coerce.number().int().min(1000).max(86_400_000).default(60_000),
+  /** A meetup's reminder mail goes this many minutes before it. */
+  MEETUP_REMINDER_MINUTES: z.coerce.number().int().min(5).max(1440).default(60),
   /** Proof-of-work difficulty: PBKDF2 iterations per try, and the highest try count. */
   ALTCHA_COST: attemptCount.default(1000),
   ALTCHA_MAX_COUNTER: attemptCount.default(10_000),
@@ -104,13 +129,31 @@ const envSchema = z.object({
     .default(''),
   /** Reports from this many different students hide a listing until a moderator looks. */
   REPORT_HIDE_THRESHOLD: z.coerce.number().int().min(1).max(1000).default(3),
+  /** Only reports from verified accounts at least this many days old count toward that hide. */
+  REPORT_MIN_ACCOUNT_AGE_DAYS: z.coerce.number().int().min(0).max(365).default(7),
+  /** Of one student's reports, at most this many in 24 hours count toward hides. */
+  REPORT_HIDES_PER_DAY: z.coerce.number().int().min(1).max(1000).default(3),
   /** The campus's moderators (comma-separated school e-mails; verified accounts only). */
   MODERATOR_EMAILS: z.string().default(''),
+  // Alert mails (features/alerts): the daily digest goes out at this hour of the campus's day.
+  /** An IANA time zone name; default the campus configuration's (common/src/campus.ts). */
+  CAMPUS_TIME_ZONE: z.string().trim().default(CAMPUS_TIME_ZONE),
+  ALERT_DIGEST_HOUR: z.coerce.number().int().min(0).max(23).default(7),
   /**
    * Test only: the app's clock (`app.jobs.now()`: expiry, reminders, links) runs this many days ahead,
    * so a browser test can restart a server past its listings' expiry. Refused when NODE_ENV=production.
    */
   TEST_CLOCK_OFFSET_DAYS: z.coerce.number().int().min(0).max(3650).optional(),
+  /** Prometheus metrics at /metrics (plugins/metrics.ts), behind a bearer token; off by default. */
+  METRICS: z.enum(['on', 'off']).default('off'),
+  /** The bearer token /metrics asks for; default: one generated into DATA_DIR/metrics-token. */
+  METRICS_TOKEN: z.string().trim().min(32, 'must be at least 32 characters').optional(),
+  /** Memory for signed-out visitors' rendered pages (plugins/page-cache.ts), in MB; 0 keeps none. */
+  PAGE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
+  // Retention (features/privacy): how long mail copies in DATA_DIR/outbox and the counts of
+  // searches that found nothing are kept.
+  RETENTION_OUTBOX_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  RETENTION_SEARCH_TERMS_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -152,8 +195,25 @@ export interface Config {
   shutdownDelayMs: number;
   books: BookLookupConfig;
   trust: TrustConfig;
+  /** The daily alert digest: at `digestHour`:00 in `timeZone` (IANA). */
+  alerts: { timeZone: string; digestHour: number };
+  conversations: ConversationsConfig;
+  /** Ratings and meetups (features/ratings, features/meetups, issue 29). */
+  ratings: { revealMs: number; promptCheckMs: number; meetupReminderMs: number };
   /** How far ahead of the real time the app's clock runs (TEST_CLOCK_OFFSET_DAYS; 0 in production). */
   clockOffsetMs: number;
+  /** Prometheus metrics: `token` null means the one in DATA_DIR/metrics-token. */
+  metrics: { enabled: boolean; token: string | null };
+  /** Bytes of signed-out visitors' rendered pages kept in memory (0: none). */
+  pageCacheBytes: number;
+  /** What the retention job keeps, in days (features/privacy/retention.ts). */
+  retention: { outboxDays: number; searchTermsDays: number };
+  /** Single sign-on (SSO_PROTOCOL and its settings, config/sso-config.ts); null when off. */
+  sso: SsoConfig | null;
+  /** Whether the verified school e-mail sign-up is open (PASSWORD_SIGNUP). */
+  passwordSignUp: boolean;
+  /** Web Push: VAPID keys and contact (VAPID_*, config/push-config.ts). */
+  push: PushConfig;
 }
 
 /** Listing freshness and moderation (issue 16). */
@@ -163,8 +223,22 @@ export interface TrustConfig {
   /** Term ends, ascending (end of that day, UTC). */
   termEnds: Date[];
   reportHideThreshold: number;
+  /** Reports count toward a hide from accounts this old (ms), verified, within reportHidesPerDay. */
+  reportMinAccountAgeMs: number;
+  reportHidesPerDay: number;
   /** Lower-case addresses. */
   moderatorEmails: string[];
+}
+
+/** Conversations, offers and holds (features/conversations, issue 28). */
+export interface ConversationsConfig {
+  conversationsPerHour: number;
+  messagesPerMinute: number;
+  holdMs: number;
+  holdCheckMs: number;
+  streamHeartbeatMs: number;
+  messageMailDelayMs: number;
+  messageMailCheckMs: number;
 }
 
 /** Where ISBNs are looked up (base URLs without a trailing slash); `lookup` false asks no one. */
@@ -213,13 +287,28 @@ function loadOrCreateSecret(dataDir: string): string {
 /** Parses the environment once; every problem is listed in one error. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(source);
+  const problems: string[] = [];
+  const ssoPublicUrl = (source.PUBLIC_URL ?? `http://localhost:${source.PORT ?? 3000}`).trim();
+  const { sso, passwordSignUp } = readSsoConfig(
+    source,
+    { production: source.NODE_ENV === 'production', publicUrl: ssoPublicUrl.replace(/\/+$/, '') },
+    problems,
+  );
+  const push = readPushConfig(
+    source,
+    {
+      production: source.NODE_ENV === 'production',
+      mailFrom: source.MAIL_FROM ?? DEFAULT_MAIL_FROM,
+    },
+    problems,
+  );
   if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`),
-    );
+    throw new ConfigError([
+      ...parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`),
+      ...problems,
+    ]);
   }
   const env = parsed.data;
-  const problems: string[] = [];
   const s3Keys = [env.S3_BUCKET, env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY];
   if (env.S3_ENDPOINT && !env.S3_BUCKET)
     problems.push('S3_BUCKET: required when S3_ENDPOINT is set');
@@ -227,6 +316,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     problems.push('S3_BUCKET: required with S3 credentials');
   if (env.TEST_CLOCK_OFFSET_DAYS !== undefined && env.NODE_ENV === 'production')
     problems.push('TEST_CLOCK_OFFSET_DAYS: for tests only, refused when NODE_ENV=production');
+  if (!isTimeZone(env.CAMPUS_TIME_ZONE)) {
+    problems.push(
+      `CAMPUS_TIME_ZONE: "${env.CAMPUS_TIME_ZONE}" is not a time zone this server knows (an IANA name such as America/New_York)`,
+    );
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const dataDir = path.resolve(env.DATA_DIR);
@@ -291,10 +385,36 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         .map((d) => new Date(`${d}T23:59:59Z`))
         .sort((a, b) => a.getTime() - b.getTime()),
       reportHideThreshold: env.REPORT_HIDE_THRESHOLD,
+      reportMinAccountAgeMs: env.REPORT_MIN_ACCOUNT_AGE_DAYS * 24 * 60 * 60_000,
+      reportHidesPerDay: env.REPORT_HIDES_PER_DAY,
       moderatorEmails: env.MODERATOR_EMAILS.split(',')
         .map((e) => e.trim().toLowerCase())
         .filter(Boolean),
     },
+    alerts: { timeZone: env.CAMPUS_TIME_ZONE, digestHour: env.ALERT_DIGEST_HOUR },
+    conversations: {
+      conversationsPerHour: env.RATE_LIMIT_CONVERSATIONS_PER_HOUR,
+      messagesPerMinute: env.RATE_LIMIT_MESSAGES_PER_MINUTE,
+      holdMs: env.HOLD_HOURS * 60 * 60_000,
+      holdCheckMs: env.HOLD_CHECK_MS,
+      streamHeartbeatMs: env.STREAM_HEARTBEAT_MS,
+      messageMailDelayMs: env.MESSAGE_MAIL_DELAY_MINUTES * 60_000,
+      messageMailCheckMs: env.MESSAGE_MAIL_CHECK_MS,
+    },
+    ratings: {
+      revealMs: env.RATING_REVEAL_DAYS * 24 * 60 * 60_000,
+      promptCheckMs: env.RATING_PROMPT_CHECK_MS,
+      meetupReminderMs: env.MEETUP_REMINDER_MINUTES * 60_000,
+    },
     clockOffsetMs: (env.TEST_CLOCK_OFFSET_DAYS ?? 0) * 24 * 60 * 60_000,
+    metrics: { enabled: env.METRICS === 'on', token: env.METRICS_TOKEN ?? null },
+    pageCacheBytes: env.PAGE_CACHE_MB * 1024 * 1024,
+    retention: {
+      outboxDays: env.RETENTION_OUTBOX_DAYS,
+      searchTermsDays: env.RETENTION_SEARCH_TERMS_DAYS,
+    },
+    sso,
+    passwordSignUp,
+    push,
   };
 }

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openSharedDatabase } from '../../test/shared-database';
 import { jobs as jobsTable } from '../db/schema';
+import { nextDailyHour } from './calendar';
 import { Jobs, nextSlot, retryDelayMs, type JobContext } from './jobs';
 
 const LEASE_MS = 60_000;
@@ -164,6 +165,52 @@ describe('jobs shared by several app servers', () => {
     const [row] = await rows();
     expect(row!.runAt.toISOString()).toBe('2030-01-01T00:40:00.000Z');
     await Promise.all([a.stop(), b.stop()]);
+  });
+
+  it('runs a calendar job at its hour of the campus day, across a change of clocks, catching up once', async () => {
+    const [a, b] = twoServers();
+    now = new Date('2030-03-08T15:00:00Z'); // New York's clocks go forward on 10 March 2030
+    const runs: string[] = [];
+    const register = (jobs: Jobs, hour: number) =>
+      jobs.register(
+        'digest',
+        async ({ scheduledFor }) => {
+          runs.push(scheduledFor.toISOString());
+        },
+        { every: 24 * 60 * 60_000, at: (after) => nextDailyHour('America/New_York', hour, after) },
+      );
+    register(a, 7);
+    register(b, 7);
+    await Promise.all([a.start({ poll: false }), b.start({ poll: false })]);
+    const runAt = async () => (await rows())[0]!.runAt.toISOString();
+    expect(await runAt()).toBe('2030-03-09T12:00:00.000Z'); // 07:00 EST
+
+    later(21 * 60 * 60_000 - 1); // 11:59:59.999 UTC: not yet
+    await Promise.all([a.runDue(), b.runDue()]);
+    expect(runs).toEqual([]);
+    later(1);
+    await Promise.all([a.runDue(), b.runDue()]);
+    expect(runs).toEqual(['2030-03-09T12:00:00.000Z']);
+    expect(await runAt()).toBe('2030-03-10T11:00:00.000Z'); // 07:00 EDT, 23 hours later
+
+    // Every server down from before that slot until 15:00 the day after: one late run, then 07:00.
+    await Promise.all([a.stop(), b.stop()]);
+    now = new Date('2030-03-11T19:00:00Z');
+    const [c] = [new Jobs(shared.first, { now: clock, leaseMs: LEASE_MS })];
+    register(c, 7);
+    await c.start({ poll: false });
+    await c.runDue();
+    await c.runDue();
+    expect(runs).toEqual(['2030-03-09T12:00:00.000Z', '2030-03-10T11:00:00.000Z']);
+    expect(await runAt()).toBe('2030-03-12T11:00:00.000Z');
+
+    // Started again with another hour: the pending slot moves to it.
+    await c.stop();
+    const d = new Jobs(shared.first, { now: clock, leaseMs: LEASE_MS });
+    register(d, 9);
+    await d.start({ poll: false });
+    expect(await runAt()).toBe('2030-03-12T13:00:00.000Z');
+    await d.stop();
   });
 
   it('computes the next slot after now', () => {

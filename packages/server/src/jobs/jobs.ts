@@ -20,9 +20,17 @@ export interface JobContext<P = unknown> {
 
 export type JobHandler<P = unknown> = (context: JobContext<P>) => Promise<void>;
 
+/** Told of each run's end: how late it started after it was due, and whether it failed (metrics). */
+export type JobObserver = (name: string, lagMs: number, failed: boolean) => void;
+
 export interface RegisterOptions {
   /** A recurring schedule: one run per slot of this many milliseconds, on one server. */
   every?: number;
+  /**
+   * With `every`: the slots are calendar times instead (e.g. 07:00 in the campus's zone, whose days
+   * last 23 to 25 hours): the first slot after a time. `every` is then only the nominal period.
+   */
+  at?: (after: Date) => Date;
   /** Runs of a one-off job before it is given up (kept with `failed_at` for inspection). */
   maxAttempts?: number;
 }
@@ -107,6 +115,7 @@ export class Jobs {
   #unlisten: (() => Promise<void>) | null = null;
   #pass: Promise<number> | null = null;
   #again = false;
+  #observer: JobObserver | null = null;
 
   constructor(
     private readonly database: Database,
@@ -133,10 +142,15 @@ export class Jobs {
     if (this.#handlers.has(name)) throw new Error(`Job ${name} is registered twice`);
     this.#handlers.set(name, { handler: handler as JobHandler, options });
     if (this.#started && options.every) {
-      this.#schedule(name, options.every).catch((error: unknown) =>
+      this.#schedule(name, options.every, options.at).catch((error: unknown) =>
         this.#log.error({ err: error, job: name }, 'could not schedule a job'),
       );
     }
+  }
+
+  /** One listener of every run's end (the metrics); replaces the previous one. */
+  observe(observer: JobObserver | null): void {
+    this.#observer = observer;
   }
 
   /** Adds a one-off job; false when a pending job already has this key. */
@@ -166,7 +180,7 @@ export class Jobs {
   async start({ poll = true }: { poll?: boolean } = {}): Promise<void> {
     this.#started = true;
     for (const [name, { options }] of this.#handlers) {
-      if (options.every) await this.#schedule(name, options.every);
+      if (options.every) await this.#schedule(name, options.every, options.at);
     }
     if (!poll) return;
     try {
@@ -252,8 +266,22 @@ export class Jobs {
     else this.#tick();
   }
 
-  async #schedule(name: string, everyMs: number): Promise<void> {
-    const first = new Date(this.#now().getTime() + everyMs);
+  async #schedule(name: string, everyMs: number, at?: (after: Date) => Date): Promise<void> {
+    const now = this.#now();
+    if (at) {
+      // A calendar slot: a pending slot in the future moves to the schedule's (its hour may have
+      // been configured anew); a slot already due stays, so a run missed while no server ran
+      // happens now.
+      await this.database.db.execute(sql`
+        INSERT INTO jobs (name, key, run_at, interval_ms)
+        VALUES (${name}, ${`every:${name}`}, ${ts(at(now))}, ${everyMs})
+        ON CONFLICT (key) DO UPDATE
+          SET interval_ms = EXCLUDED.interval_ms, run_at = EXCLUDED.run_at
+          WHERE jobs.run_at > ${ts(now)} AND jobs.run_at <> EXCLUDED.run_at
+            AND jobs.locked_by IS NULL`);
+      return;
+    }
+    const first = new Date(now.getTime() + everyMs);
     await this.database.db.execute(sql`
       INSERT INTO jobs (name, key, run_at, interval_ms)
       VALUES (${name}, ${`every:${name}`}, ${ts(first)}, ${everyMs})
@@ -314,6 +342,7 @@ export class Jobs {
     );
     renew.unref();
     let failure: unknown = null;
+    const started = this.#now();
     try {
       await registered.handler({
         id: row.id,
@@ -321,7 +350,7 @@ export class Jobs {
         payload: row.payload,
         attempt: row.attempts,
         scheduledFor,
-        now: this.#now(),
+        now: started,
         signal,
       });
     } catch (error) {
@@ -329,12 +358,15 @@ export class Jobs {
     } finally {
       clearInterval(renew);
     }
+    this.#observer?.(row.name, started.getTime() - scheduledFor.getTime(), failure !== null);
     const now = this.#now();
     const every = row.interval_ms;
+    const slotAfter = (time: Date) =>
+      registered.options.at ? registered.options.at(time) : nextSlot(scheduledFor, every!, time);
     let finish: SQL;
     if (failure === null) {
       finish = every
-        ? sql`UPDATE jobs SET run_at = ${ts(nextSlot(scheduledFor, every, now))}, attempts = 0,
+        ? sql`UPDATE jobs SET run_at = ${ts(slotAfter(now))}, attempts = 0,
             locked_until = NULL, locked_by = NULL, last_error = NULL WHERE ${mine}`
         : sql`DELETE FROM jobs WHERE ${mine}`;
     } else {
@@ -347,7 +379,7 @@ export class Jobs {
       } else {
         let retryAt = new Date(now.getTime() + retryDelayMs(row.attempts));
         if (every) {
-          const next = nextSlot(scheduledFor, every, now);
+          const next = slotAfter(now);
           if (next < retryAt) retryAt = next;
         }
         finish = sql`UPDATE jobs SET run_at = ${ts(retryAt)}, last_error = ${message},

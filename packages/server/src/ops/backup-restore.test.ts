@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sessionCookieOf } from '../../test/accounts';
 import { TEST_ENGINE, type TestApp } from '../../test/helpers';
 import type { Db } from '../db/database';
 import { runBackup } from './backup-command';
@@ -61,11 +62,13 @@ describe(`backup and restore (${TEST_ENGINE})`, () => {
   let catalogue: Catalogue;
   let rowsBefore: Record<string, unknown[]>;
   let seenBefore: Awaited<ReturnType<typeof visibleState>>;
+  let conversation: { listingId: string; buyer: Catalogue['users'][number] };
 
   beforeAll(async () => {
     const source = await createInstallation(TEST_ENGINE);
     const app = await startApp(source);
     catalogue = await generateCatalogue(app, { users: 3, listings: 12, images: 4 });
+    conversation = await startConversation(app, catalogue);
     rowsBefore = await allRows(app.database.db);
     seenBefore = await visibleState(app, catalogue);
     await app.close(); // the embedded database is backed up directly once the server stopped
@@ -83,48 +86,65 @@ describe(`backup and restore (${TEST_ENGINE})`, () => {
   });
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  it('restores the same rows, listings, statuses and image bytes; old passwords sign in', async () => {
-    const target = await createInstallation(TEST_ENGINE);
-    try {
-      const summary = await runRestore({
-        config: target.config,
-        file: archive,
-        progress: noProgress,
-        log,
-      });
-      expect(summary).toMatch(
-        /^restore: 3 users, 12 listings \(10 active, 2 sold\), 4 images, 24 files/,
-      );
-
-      const restored = await startApp(target);
+  it(
+    'restores the same rows, listings, statuses and image bytes; old passwords sign in',
+    { timeout: 60_000 },
+    async () => {
+      const target = await createInstallation(TEST_ENGINE);
       try {
-        expect(await allRows(restored.database.db)).toEqual(rowsBefore);
-        expect(await visibleState(restored, catalogue)).toEqual(seenBefore);
-        const user = catalogue.users[0]!;
-        const signIn = await restored.app.inject({
-          method: 'POST',
-          url: '/api/auth/signin',
-          payload: { email: user.email, password: user.password },
+        const summary = await runRestore({
+          config: target.config,
+          file: archive,
+          progress: noProgress,
+          log,
         });
-        expect(signIn.statusCode).toBe(200);
-        const wrong = await restored.app.inject({
-          method: 'POST',
-          url: '/api/auth/signin',
-          payload: { email: user.email, password: 'not-the-password' },
-        });
-        expect(wrong.statusCode).toBe(401);
-      } finally {
-        await restored.close();
-      }
+        expect(summary).toMatch(
+          /^restore: 3 users, 12 listings \(10 active, 2 sold\), 4 images, 24 files/,
+        );
 
-      // A second restore into the now-populated installation is refused and changes nothing.
-      await expect(
-        runRestore({ config: target.config, file: archive, progress: noProgress, log }),
-      ).rejects.toThrow(/already holds 24 files.*Nothing was changed/);
-    } finally {
-      await target.close();
-    }
-  });
+        const restored = await startApp(target);
+        try {
+          expect(await allRows(restored.database.db)).toEqual(rowsBefore);
+          expect(await visibleState(restored, catalogue)).toEqual(seenBefore);
+          const user = catalogue.users[0]!;
+          const signIn = await restored.app.inject({
+            method: 'POST',
+            url: '/api/auth/signin',
+            payload: { email: user.email, password: user.password },
+          });
+          expect(signIn.statusCode).toBe(200);
+          const wrong = await restored.app.inject({
+            method: 'POST',
+            url: '/api/auth/signin',
+            payload: { email: user.email, password: 'not-the-password' },
+          });
+          expect(wrong.statusCode).toBe(401);
+          // The restored events' id sequence continues after them: a new message is written.
+          const buyerIn = await restored.app.inject({
+            method: 'POST',
+            url: '/api/auth/signin',
+            payload: { email: conversation.buyer.email, password: conversation.buyer.password },
+          });
+          const message = await restored.app.inject({
+            method: 'POST',
+            url: '/api/conversations',
+            headers: { cookie: sessionCookieOf(buyerIn) },
+            payload: { listingId: conversation.listingId, text: 'After the restore' },
+          });
+          expect(message.statusCode).toBe(201);
+        } finally {
+          await restored.close();
+        }
+
+        // A second restore into the now-populated installation is refused and changes nothing.
+        await expect(
+          runRestore({ config: target.config, file: archive, progress: noProgress, log }),
+        ).rejects.toThrow(/already holds 24 files.*Nothing was changed/);
+      } finally {
+        await target.close();
+      }
+    },
+  );
 
   it('refuses a store that already holds files, before writing anything', async () => {
     const target = await createInstallation(TEST_ENGINE);
@@ -222,4 +242,25 @@ async function expectEmpty(target: Installation) {
   } finally {
     await database.close();
   }
+}
+
+/** A buyer's conversation about an active listing of another student (its events have an id sequence). */
+async function startConversation(app: TestApp, catalogue: Catalogue) {
+  for (const listingId of catalogue.listingIds) {
+    const listing = (await app.app.inject({ url: `/api/listing/get/${listingId}` })).json() as {
+      userRef: string;
+      status: string;
+    };
+    const buyer = catalogue.users.find((u) => u.id !== listing.userRef);
+    if (listing.status !== 'active' || !buyer) continue;
+    const res = await app.app.inject({
+      method: 'POST',
+      url: '/api/conversations',
+      headers: { cookie: buyer.cookie },
+      payload: { listingId, text: 'Before the backup' },
+    });
+    if (res.statusCode !== 201) throw new Error(`conversation failed: ${res.body}`);
+    return { listingId, buyer };
+  }
+  throw new Error('no active listing to write about');
 }

@@ -4,6 +4,7 @@ import { runBackup } from './backup-command';
 import { ArchiveError, RestoreRefusedError } from './manifest';
 import { runMigrateData } from './migrate-data-command';
 import { progressOnStderr } from './progress';
+import { runImportRequiredBooks, RequiredBooksRefused } from './required-books-command';
 import { runRestore } from './restore-command';
 import { VerificationError } from './verify';
 
@@ -11,11 +12,12 @@ const USAGE = `Usage (from the repository root, with the server's environment):
   npm run backup -- <file> [--server http://127.0.0.1:<port>]
   npm run restore -- <file>
   npm run migrate-data -- --to postgres://user:pass@host/db [--to-s3]
+  npm run import-required-books -- <file.csv>
 See docs/operations.md.`;
 
 /** Exit codes: 64 usage, 65 bad archive, 66 refused (target not empty), 70 verification, 1 other. */
 function exitCodeOf(error: unknown): number {
-  if (error instanceof ArchiveError) return 65;
+  if (error instanceof ArchiveError || error instanceof RequiredBooksRefused) return 65;
   if (error instanceof RestoreRefusedError) return 66;
   if (error instanceof VerificationError) return 70;
   if (error instanceof ConfigError) return 78;
@@ -54,6 +56,8 @@ async function main(argv: string[]): Promise<number> {
     summary = await runRestore({ config, file: positionals[0]!, progress, log });
   } else if (command === 'migrate-data' && values.to && positionals.length === 0) {
     summary = await runMigrateData({ config, to: values.to, toS3: values['to-s3'], progress, log });
+  } else if (command === 'import-required-books' && positionals.length === 1) {
+    summary = await runImportRequiredBooks({ config, file: positionals[0]! });
   } else {
     console.error(USAGE);
     return 64;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import sharp from 'sharp';
+import { editionLabel } from '@campus-books/common/display';
 import { IMAGE_WIDTHS, imageUrl, type ImageVariant } from '@campus-books/common/images';
 import { listingCreateSchema } from '@campus-books/common/listing.schemas';
 import { images, listings, users, type UserRow } from '../db/schema';
@@ -116,7 +117,7 @@ export async function drawCover(book: DemoBook, index: number): Promise<Buffer> 
     <g font-family="DejaVu Serif, Georgia, serif" fill="white">${title}</g>
     <text x="60" y="660" font-family="DejaVu Sans, sans-serif" font-size="28" fill="white">${escapeXml(book.authors)}</text>
     <text x="60" y="720" font-family="DejaVu Sans, sans-serif" font-size="24" fill="white" fill-opacity="0.8">${escapeXml(
-      [book.edition && `${book.edition} edition`, `${book.subject} ${book.courseNumber}`]
+      [editionLabel(book.edition), `${book.subject} ${book.courseNumber}`]
         .filter(Boolean)
         .join(' · '),
     )}</text>

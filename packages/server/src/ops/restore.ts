@@ -137,5 +137,25 @@ export async function insertRows(dir: string, manifest: Manifest, db: Db, progre
       }
       progress({ phase: 'tables', done: index + 1, total: manifest.tables.length });
     }
+    // Rows came with their ids: each id sequence (conversation_events) continues after the largest.
+    await tx.execute(sql.raw(RESET_SEQUENCES));
   });
 }
+
+const RESET_SEQUENCES = `DO $$
+DECLARE r record;
+BEGIN
+  FOR r IN
+    SELECT c.relname AS tbl, a.attname AS col,
+           pg_get_serial_sequence(quote_ident(c.relname), a.attname) AS seq
+    FROM pg_class c
+    JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = 'public'
+    JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+    WHERE c.relkind = 'r'
+      AND pg_get_serial_sequence(quote_ident(c.relname), a.attname) IS NOT NULL
+  LOOP
+    EXECUTE format('SELECT setval(%L, coalesce((SELECT max(%I) FROM %I), 0) + 1, false)',
+                   r.seq, r.col, r.tbl);
+  END LOOP;
+END
+$$`;

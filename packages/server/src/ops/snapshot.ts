@@ -85,7 +85,7 @@ export const DERIVED_TABLES: ReadonlySet<string> = new Set(['listing_words']);
 /**
  * Tables of the running servers' coordination and caches (rate-limit counters, 0007; background jobs,
  * upload locks and the search caches' catalogue version, 0008; the book providers' answers, asked
- * again after a restore, 0011): left out of a backup, and ignored by a restore's check
+ * again after a restore, 0011; sign-on's single-use values, 0019): left out of a backup, and ignored by a restore's check
  * that its target is empty. A restored installation schedules its recurring jobs again at start.
  */
 export const OPERATIONAL_TABLES: ReadonlySet<string> = new Set([
@@ -94,6 +94,7 @@ export const OPERATIONAL_TABLES: ReadonlySet<string> = new Set([
   'jobs',
   'upload_locks',
   'catalogue_version',
+  'sso_once',
 ]);
 
 const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;

@@ -25,7 +25,11 @@ function fieldOf(issue: ValidationIssue): string {
   return (issue.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
 }
 
-/** Validation failures name the field, except the spec's own messages, which read as they are. */
+/**
+ * Validation failures name the field, except the spec's own messages and a rule over the whole body
+ * (a schema's own refinement, such as an alert's "Choose what to look for…"), which read as they are.
+ * The schemas' messages never name their field themselves: this adds it once.
+ */
 function describeValidation(error: FastifyError): ApiErrorBody {
   const issues = (error.validation ?? []) as ValidationIssue[];
   const context = error.validationContext ?? 'body';
@@ -38,6 +42,7 @@ function describeValidation(error: FastifyError): ApiErrorBody {
   if (first) {
     if (SPEC_MESSAGES.has(first.message) || first.message.startsWith('Must be'))
       message = first.message;
+    else if (first.field === '' && issues[0]?.keyword === 'custom') message = first.message;
     else if (first.field === '') message = `The request ${context} is not valid: ${first.message}`;
     else if (context === 'querystring' || context === 'params')
       message = `Invalid parameter '${first.field}': ${first.message}`;
@@ -113,17 +118,20 @@ export function sendRouteNotFound(request: FastifyRequest, reply: FastifyReply) 
 }
 
 /**
- * Fastify's router answers a malformed path escape (400) or an over-long path parameter (414) before
- * any hook runs, in its own shape; the `frameworkErrors` option routes them here instead.
+ * Fastify's router refuses a malformed path escape, or a path parameter over its limit (which a
+ * request through Node's HTTP server cannot reach: app.ts), before any hook runs, in its own shape;
+ * the `frameworkErrors` option routes them here instead: a 400, the status every route declares.
  */
 export function sendFrameworkError(
   error: FastifyError,
   request: FastifyRequest,
   reply: FastifyReply,
 ) {
-  const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
+  const status = 400;
   const message =
-    status === 414 ? 'A path parameter is too long' : 'The request path is not a valid URL';
+    error.statusCode === 414
+      ? 'A path parameter is too long'
+      : 'The request path is not a valid URL';
   request.log.info({ err: error }, 'refused by the router');
   setBareSecurityHeaders(reply);
   return reply.status(status).send(errorBody(status, message));

@@ -12,6 +12,8 @@ export interface Mail {
   html?: string;
   /** Extra headers, e.g. List-Unsubscribe (RFC 8058). */
   headers?: Record<string, string>;
+  /** Files sent with the mail (a meetup's calendar entry). */
+  attachments?: { filename: string; content: string; contentType: string }[];
 }
 
 export interface Mailer {
@@ -24,6 +26,8 @@ export interface Mailer {
   sendInBackground(mail: Mail): void;
   /** Resolves once every background mail has been handed over (shutdown, tests). */
   flush(): Promise<void>;
+  /** Mails handed over and failed since start, and background mails not yet handed over (metrics). */
+  readonly stats: { sent: number; failed: number; readonly pending: number };
 }
 
 declare module 'fastify' {
@@ -51,7 +55,25 @@ export default fp(
       : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
     const pending = new Set<Promise<void>>();
 
+    const stats = {
+      sent: 0,
+      failed: 0,
+      get pending() {
+        return pending.size;
+      },
+    };
+
     async function send(mail: Mail): Promise<void> {
+      try {
+        await deliver(mail);
+        stats.sent += 1;
+      } catch (error) {
+        stats.failed += 1;
+        throw error;
+      }
+    }
+
+    async function deliver(mail: Mail): Promise<void> {
       // Named before any await, so file names follow the order of the calls.
       const file = smtpUrl ? undefined : path.join(outbox, outboxFileName());
       const info = await transport.sendMail({ from: mailFrom, ...mail });
@@ -79,6 +101,7 @@ export default fp(
       async flush() {
         while (pending.size > 0) await Promise.all(pending);
       },
+      stats,
     };
 
     app.decorate('mailer', mailer);

@@ -16,9 +16,27 @@ import { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { escapeHtml } from '../lib/html';
 import { sendRouteNotFound } from './errors';
-import webAssetsPlugin from './web-assets';
+import {
+  compressPage,
+  PAGE_ENCODINGS,
+  PageCache,
+  type CachedPage,
+  type PageEncoding,
+} from './page-cache';
+import { SESSION_COOKIE } from './sessions';
+import {
+  moduleAddresses,
+  modulePreloadLinks,
+  PREAMBLE_SCAN_BYTES,
+  readManifest,
+  splitPreamble,
+  splitShell,
+  withHoisted,
+  withPageHead,
+  type PageHead,
+} from './web-shell';
+import webAssetsPlugin, { accepts, matchesEtag } from './web-assets';
 
 export const WEB_DIST_DIR = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -31,23 +49,6 @@ const DEFAULT_SSR_ENTRY = path.resolve(WEB_DIST_DIR, '../dist-ssr/entry-server.j
 function isAppRoute(url: string): boolean {
   const pathname = url.split('?')[0] ?? '/';
   return !pathname.startsWith('/api/') && pathname !== '/api' && !/\.[a-z0-9]+$/i.test(pathname);
-}
-
-/** The app shell with a page's own <title> and meta tags. */
-export function withPageHead(indexHtml: string, head: PageHead): string {
-  const title = `<title>${escapeHtml(head.title)}</title>`;
-  const withTitle = /<title>[\s\S]*?<\/title>/i.test(indexHtml)
-    ? indexHtml.replace(/<title>[\s\S]*?<\/title>/i, () => title)
-    : indexHtml.replace(/<\/head>/i, () => `  ${title}\n  </head>`);
-  return withTitle.replace(/<\/head>/i, () => `  ${head.tags}\n  </head>`);
-}
-
-/** What a page adds to the shell's head (Open Graph tags of a shared link). */
-export interface PageHead {
-  /** Plain text; the shell escapes it. */
-  title: string;
-  /** Ready-to-insert, escaped `<meta>` and `<link>` tags. */
-  tags: string;
 }
 
 /** Loads a landing page's data with the API's own service functions (features; app.ts wires them). */
@@ -71,7 +72,24 @@ export interface ServerRenderingOptions {
   savedListings: (app: FastifyInstance, userId: string) => Promise<Listing[]>;
   /** GET /api/config's answer. */
   publicConfig: (app: FastifyInstance) => PublicConfig;
+  /** Keep signed-out visitors' pages in memory while the catalogue does not change. */
+  pageCache?: PageCacheOptions;
 }
+
+/** Where the catalogue's changes are followed (the listing caches of listings.cache.ts). */
+export interface PageCacheOptions {
+  /** Bytes of pages (every encoding) kept at most; 0 keeps none. */
+  maxBytes: number;
+  /** How long a page is kept at most (its demand line and "listed 3 days ago" age with it). */
+  ttlMs: number;
+  /** Moves whenever the catalogue (or anything this server wrote) changed. */
+  generation(): number;
+  /** Whether nothing changed since `generation` (on PostgreSQL, one read of the version). */
+  ensureFresh(since: number): Promise<boolean>;
+}
+
+/** Longer addresses are rendered for their visitor and not kept. */
+const MAX_KEPT_URL_LENGTH = 512;
 
 export interface WebPluginOptions {
   /** Folder of the built web app (tests point it at a small one). */
@@ -80,77 +98,6 @@ export interface WebPluginOptions {
   listingPageHead?: (app: FastifyInstance, id: string) => Promise<PageHead | undefined>;
   /** Render the landing pages' first screen on the server (docs/decisions/012); else the shell. */
   serverRendering?: ServerRenderingOptions;
-}
-
-/** The shell around the app's HTML: everything before the root element's content, and after. */
-function splitShell(html: string): { before: string; after: string } | null {
-  const marker = '<div id="root"></div>';
-  const at = html.indexOf(marker);
-  if (at < 0) return null;
-  const open = at + marker.length - '</div>'.length;
-  return { before: html.slice(0, open), after: html.slice(open) };
-}
-
-/** How much of React's output is read before the page's <head> is sent: its preamble is far smaller. */
-const PREAMBLE_SCAN_BYTES = 16_384;
-const PREAMBLE = /^(?:<title>[^<]*<\/title>|<(?:link|meta)\b[^>]*>)+/;
-
-/** React's hoisted elements at the start of its output, and the rest. */
-export function splitPreamble(html: string): { head: string; body: string } {
-  const head = PREAMBLE.exec(html)?.[0] ?? '';
-  return { head, body: html.slice(head.length) };
-}
-
-/** The shell's head with the page's own <title> (in place of the shell's) and hoisted tags. */
-function withHoisted(before: string, hoisted: string): string {
-  if (!hoisted) return before;
-  const title = /<title>[^<]*<\/title>/.exec(hoisted)?.[0];
-  let tags = title ? hoisted.replace(title, '') : hoisted;
-  // A listing's head preloads its photo already (listing-page-meta): once is enough.
-  if (before.includes('<link rel="preload" as="image"')) {
-    tags = tags.replace(/<link rel="preload" as="image"[^>]*>/g, '');
-  }
-  const withTitle = title ? before.replace(/<title>[\s\S]*?<\/title>/i, () => title) : before;
-  return withTitle.replace(/<\/head>/i, () => `${tags}</head>`);
-}
-
-interface ManifestChunk {
-  file: string;
-  imports?: string[];
-}
-
-/**
- * The addresses of modules' chunks and the chunks they import, from the client build's manifest
- * (dist/.vite/manifest.json), leaving out what the shell already loads.
- */
-export function moduleAddresses(
-  manifest: Record<string, ManifestChunk>,
-  modules: string[],
-  shell: string,
-): string[] {
-  const files = new Set<string>();
-  const visit = (key: string) => {
-    const chunk = manifest[key];
-    if (!chunk || files.has(chunk.file)) return;
-    files.add(chunk.file);
-    for (const imported of chunk.imports ?? []) visit(imported);
-  };
-  modules.forEach(visit);
-  return [...files].filter((file) => !shell.includes(`/${file}"`)).map((file) => `/${file}`);
-}
-
-/** `<link rel="modulepreload">` tags for those addresses. */
-function modulePreloadLinks(addresses: string[]): string {
-  return addresses
-    .map((href) => `<link rel="modulepreload" crossorigin href="${escapeHtml(href)}">`)
-    .join('');
-}
-
-function readManifest(distDir: string): Record<string, ManifestChunk> {
-  const file = path.join(distDir, '.vite', 'manifest.json');
-  return existsSync(file)
-    ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, ManifestChunk>)
-    : {};
 }
 
 async function loadRenderer(entry: string): Promise<ServerRenderer | null> {
@@ -228,34 +175,18 @@ export default fp(
       }
     }
 
-    /**
-     * A landing page (/, /search, /listing/{id}, /course/{code}) answers HTML that already shows its
-     * data, streamed out of React, with the answers it was rendered with for the browser to hydrate
-     * from; any other app route (or a render that fails) answers the app shell.
-     */
-    async function sendPage(request: FastifyRequest, reply: FastifyReply) {
-      const queryAt = request.url.indexOf('?');
-      const pathname = queryAt < 0 ? request.url : request.url.slice(0, queryAt);
-      const search = queryAt < 0 ? '' : request.url.slice(queryAt);
-      const page = renderer?.matchLandingPage(pathname, search) ?? null;
-      const routeListingId = (request.params as { listingId?: string } | undefined)?.listingId;
-      const shell = await shellFor(
-        request,
-        page?.kind === 'listing' ? page.listingId : routeListingId,
-      );
-      const parts = splitShell(shell);
-      if (!page || !renderer || !parts || request.method !== 'GET') return sendShell(reply, shell);
-      // The address the page would replace at once (a search given its default filter).
-      if (page.kind === 'redirect') return reply.redirect(page.location, 302);
-
+    /** The page's HTML, streamed out of React after its data is loaded, or null when it fails. */
+    async function renderDocument(
+      request: FastifyRequest,
+      page: RenderedPage,
+      parts: { before: string; after: string },
+      user: CurrentUser | null,
+    ): Promise<{ status: number; document: AsyncIterable<string | Uint8Array> } | null> {
       let rendered;
       try {
-        const [data, user] = await Promise.all([
-          loadPageData(request, page),
-          ssr!.currentUser(app, request),
-        ]);
+        const data = await loadPageData(request, page);
         const saved = user?.emailVerified ? await ssr!.savedListings(app, user._id) : null;
-        rendered = await renderer.renderPage({
+        rendered = await renderer!.renderPage({
           url: request.url,
           page,
           data,
@@ -268,10 +199,10 @@ export default fp(
         });
       } catch (error) {
         request.log.error({ err: error }, 'server rendering failed: answering the app shell');
-        return sendShell(reply, shell);
+        return null;
       }
       const { html, stateJson } = rendered;
-      const pageModules = moduleAddresses(manifest, rendered.modules, shell);
+      const pageModules = moduleAddresses(manifest, rendered.modules, parts.before + parts.after);
       async function* document() {
         // React writes the page's <title> and preloads first; they belong in the <head>.
         let start = '';
@@ -283,7 +214,7 @@ export default fp(
           start += typeof next.value === 'string' ? next.value : decoder.decode(next.value);
         }
         const { head, body } = splitPreamble(start);
-        yield withHoisted(parts!.before, head);
+        yield withHoisted(parts.before, head);
         yield body;
         for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
           yield next.value;
@@ -291,16 +222,143 @@ export default fp(
         yield `</div><script type="application/json" id="${SSR_STATE_ELEMENT_ID}">${stateJson}</script>`;
         // JSON of hashed asset paths: nothing in it can end the element.
         yield `<script type="application/json" id="${PAGE_MODULES_ELEMENT_ID}">${JSON.stringify(pageModules)}</script>`;
-        yield parts!.after.slice('</div>'.length);
+        yield parts.after.slice('</div>'.length);
       }
+      return { status: rendered.status, document: document() };
+    }
+
+    const pages = ssr?.pageCache && ssr.pageCache.maxBytes > 0 ? ssr.pageCache : null;
+    // Addresses the web app itself writes, and the rest (a tracking parameter, an attacker's
+    // variations): the rest can never push the first out.
+    const canonicalPages = new PageCache({ maxBytes: pages?.maxBytes ?? 0 });
+    const otherPages = new PageCache({ maxBytes: Math.floor((pages?.maxBytes ?? 0) / 16) });
+    /** Renders of one address in flight, shared by the visitors who ask meanwhile. */
+    const rendering = new Map<string, { generation: number; page: Promise<CachedPage | null> }>();
+
+    /** Whether a page's address is one the web app writes (a search's filters in their order…). */
+    function isCanonical(pathname: string, search: string, page: RenderedPage): boolean {
+      if (page.kind !== 'search') return search === '';
+      return renderer?.isCanonicalAddress?.(pathname, search) ?? false;
+    }
+
+    /** The page a signed-out visitor is shown, rendered once per catalogue change. */
+    async function signedOutPage(
+      request: FastifyRequest,
+      page: RenderedPage,
+      shellOf: () => Promise<string>,
+      cache: PageCache,
+    ): Promise<CachedPage | null> {
+      const key = request.url;
+      const freshness = pages!;
+      const generation = freshness.generation();
+      const kept = cache.get(key, generation);
+      // On PostgreSQL, one read of the catalogue's version: a write another server acknowledged
+      // is never answered past.
+      if (kept && (await freshness.ensureFresh(kept.generation))) return kept;
+      // Catch up with the catalogue's version first, so what is rendered now is kept under it.
+      if (!kept) await freshness.ensureFresh(generation);
+      const inFlight = rendering.get(key);
+      if (inFlight && (await freshness.ensureFresh(inFlight.generation))) return inFlight.page;
+      const since = freshness.generation();
+      const load = (async () => {
+        // The shell (a listing's Open Graph head is a read) only for a render, never for a hit.
+        const parts = splitShell(await shellOf());
+        if (!parts) return null;
+        const done = await renderDocument(request, page, parts, null);
+        if (!done) return null;
+        let html = '';
+        const decoder = new TextDecoder();
+        for await (const chunk of done.document) {
+          html += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+        }
+        html += decoder.decode();
+        const compressed = await compressPage(
+          html,
+          done.status,
+          since,
+          Date.now() + freshness.ttlMs,
+        );
+        // Only a found page is kept: unknown listings are not worth memory.
+        if (done.status === 200) cache.set(key, compressed, freshness.generation());
+        return compressed;
+      })();
+      const entry = { generation: since, page: load };
+      rendering.set(key, entry);
+      try {
+        return await load;
+      } finally {
+        if (rendering.get(key) === entry) rendering.delete(key);
+      }
+    }
+
+    function sendKept(request: FastifyRequest, reply: FastifyReply, page: CachedPage) {
+      const acceptEncoding = request.headers['accept-encoding'];
+      const encoding: PageEncoding =
+        (acceptEncoding && PAGE_ENCODINGS.find((e) => accepts(acceptEncoding, e))) || 'identity';
+      void reply
+        .status(page.status)
+        // Signed-in visitors get their own page at this address: never kept by a shared cache.
+        .header('Cache-Control', 'private, no-cache')
+        .header('Vary', 'Accept-Encoding, Cookie')
+        .header('ETag', page.etags[encoding])
+        .header('X-Content-Type-Options', 'nosniff');
+      const ifNoneMatch = request.headers['if-none-match'];
+      if (ifNoneMatch && matchesEtag(ifNoneMatch, page.etags[encoding])) {
+        return reply.status(304).send();
+      }
+      if (encoding !== 'identity') void reply.header('Content-Encoding', encoding);
+      return reply.type('text/html; charset=utf-8').send(page.bodies[encoding]);
+    }
+
+    /**
+     * A landing page (/, /search, /listing/{id}, /course/{code}) answers HTML that already shows its
+     * data, streamed out of React, with the answers it was rendered with for the browser to hydrate
+     * from; any other app route (or a render that fails) answers the app shell. A signed-out
+     * visitor's page comes from memory (rendered once per catalogue change, docs/performance.md).
+     */
+    async function sendPage(request: FastifyRequest, reply: FastifyReply) {
+      const queryAt = request.url.indexOf('?');
+      const pathname = queryAt < 0 ? request.url : request.url.slice(0, queryAt);
+      const search = queryAt < 0 ? '' : request.url.slice(queryAt);
+      const page = renderer?.matchLandingPage(pathname, search) ?? null;
+      const routeListingId = (request.params as { listingId?: string } | undefined)?.listingId;
+      const shellOf = () =>
+        shellFor(request, page?.kind === 'listing' ? page.listingId : routeListingId);
+      if (!page || !renderer || request.method !== 'GET') return sendShell(reply, await shellOf());
+      // The address the page would replace at once (a search given its default filter).
+      if (page.kind === 'redirect') return reply.redirect(page.location, 302);
+
+      // Without a session cookie there is no one to read; with one, its user (or no one: expired).
+      let user: CurrentUser | null = null;
+      try {
+        if (request.cookies?.[SESSION_COOKIE] !== undefined)
+          user = await ssr!.currentUser(app, request);
+      } catch (error) {
+        request.log.error({ err: error }, 'server rendering failed: answering the app shell');
+        return sendShell(reply, await shellOf());
+      }
+      if (!user && pages && request.url.length <= MAX_KEPT_URL_LENGTH) {
+        const cache = isCanonical(pathname, search, page) ? canonicalPages : otherPages;
+        const kept = await signedOutPage(request, page, shellOf, cache).catch((error: unknown) => {
+          request.log.error({ err: error }, 'server rendering failed: answering the app shell');
+          return null;
+        });
+        return kept ? sendKept(request, reply, kept) : sendShell(reply, await shellOf());
+      }
+
+      const shell = await shellOf();
+      const parts = splitShell(shell);
+      if (!parts) return sendShell(reply, shell);
+      const done = await renderDocument(request, page, parts, user);
+      if (!done) return sendShell(reply, shell);
       return (
         reply
-          .status(rendered.status)
+          .status(done.status)
           // The page shows who is signed in: never kept by a shared cache.
           .header('Cache-Control', 'private, no-cache')
           .header('X-Content-Type-Options', 'nosniff')
           .type('text/html; charset=utf-8')
-          .send(Readable.from(document()))
+          .send(Readable.from(done.document))
       );
     }
 

@@ -7,6 +7,7 @@ import { bodyFor, encode, paramValue, queryString, tusHeaders } from './hostile-
 import {
   createAttackWorld,
   EXPECTED_ROUTES,
+  isEventStream,
   isTus,
   validBodyFor,
   type AttackWorld,
@@ -65,10 +66,13 @@ describe(`generated bad input on every route (${TEST_ENGINE})`, () => {
   it('answers generated bodies, query strings and path values with a 4xx, never a 5xx or a write', async () => {
     for (const route of w.routes) {
       const params = paramValue(w.realIdsFor(route));
+      // The event stream, once accepted, never ends: only callers it refuses are sent to it here.
       const who = fc.constantFrom(
         ...(route.path.includes('signout')
           ? (['none'] as const)
-          : (['none', 'owner', 'unverified'] as const)),
+          : isEventStream(route)
+            ? (['none', 'unverified'] as const)
+            : (['none', 'owner', 'unverified'] as const)),
       );
       const input = fc.record({
         body: bodyFor(validBodyFor(route)),

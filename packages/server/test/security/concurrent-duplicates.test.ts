@@ -2,16 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  alerts,
-  images,
-  listingReports,
-  listings,
-  moderationLog,
-  savedListings,
-  sessions,
-  users,
-} from '../../src/db/schema';
+import { alerts, images, listings, sessions, users } from '../../src/db/schema';
+import { listingReports, moderationLog } from '../../src/db/moderation.schema';
+import { savedListings } from '../../src/db/saved.schema';
 import { signListingLink } from '../../src/features/listings/listing-links';
 import { signUnsubscribeToken } from '../../src/features/alerts/unsubscribe-token';
 import { issueEmailToken } from '../../src/features/accounts/email-tokens.repository';
@@ -27,10 +20,12 @@ import {
   type FakeBookProviders,
 } from '../support/fake-book-providers';
 import { checkAnswer } from './check-answer';
+import { CONVERSATION_SCENARIOS } from './conversation-scenarios';
+import { ROUND3_SCENARIOS } from './round3-scenarios';
 import {
-  ATTACK_MODERATOR_EMAIL,
   createAttackWorld,
   isStateChanging,
+  moderatorOf,
   type AttackWorld,
 } from './route-fixtures';
 import { printFigure, type RouteEntry } from './security-helpers';
@@ -277,20 +272,70 @@ const SCENARIOS: Record<string, Scenario> = {
       };
     },
   },
+  'DELETE /api/listing/delete/:id (reported)': {
+    async prepare(w) {
+      const user = await createUser(w.t);
+      const listing = await createListingAs(w.t, user);
+      await w.t.app.inject(
+        json('POST', `/api/reports/${listing._id}`, { reason: 'other' }, await createUser(w.t)),
+      );
+      return {
+        request: bare('DELETE', `/api/listing/delete/${listing._id}`, user),
+        // Issue 26 item 3: kept for the moderators once, with one audit line; the copies hear 404.
+        check: async (answers) => {
+          expect(successes(answers), statuses(answers).join()).toBe(1);
+          expect(answers.filter((a) => a.statusCode === 404)).toHaveLength(COPIES - 1);
+          const db = w.t.database.db;
+          const [row] = await db.select().from(listings).where(eq(listings.id, listing._id));
+          expect(row?.sellerDeletedAt).not.toBeNull();
+          await expectLogged(w, 'seller-delete', { listingId: listing._id });
+          expect(await db.select().from(images).where(eq(images.ownerId, user.id))).toHaveLength(1);
+        },
+      };
+    },
+  },
+  'POST /api/listing/request-review/:id': {
+    async prepare(w) {
+      const user = await createUser(w.t);
+      const listing = await createListingAs(w.t, user);
+      await w.t.database.db
+        .update(listings)
+        .set({ status: 'hidden', hiddenReason: 'reports' })
+        .where(eq(listings.id, listing._id));
+      return {
+        request: bare('POST', `/api/listing/request-review/${listing._id}`, user),
+        // Idempotent: every copy hears the same 200; the first request's place in the queue stays.
+        check: async (answers) => {
+          expect(successes(answers), statuses(answers).join()).toBe(COPIES);
+          const [row] = await w.t.database.db
+            .select()
+            .from(listings)
+            .where(eq(listings.id, listing._id));
+          expect(row?.reviewRequestedAt).not.toBeNull();
+        },
+      };
+    },
+  },
   'POST /api/alerts/create': {
     async prepare(w) {
       const user = await createUser(w.t);
       return {
         request: json('POST', '/api/alerts/create', { courseNumber: '101' }, user),
         check: async (answers) => {
-          // The limit holds under a burst: exactly 20 are made, the rest hear 409.
-          expect(successes(answers), statuses(answers).join()).toBe(20);
-          expect(answers.filter((a) => a.statusCode === 409)).toHaveLength(COPIES - 20);
+          // Issue 26 item 5: identical creates make one alert; every copy answers it (one 201, the
+          // others 200 with the same alert). The limit under a burst is in alerts.rules.test.ts.
+          expect(statuses(answers).sort(), statuses(answers).join()).toEqual([
+            ...Array<number>(COPIES - 1).fill(200),
+            201,
+          ]);
           const rows = await w.t.database.db
             .select()
             .from(alerts)
             .where(eq(alerts.userId, user.id));
-          expect(rows).toHaveLength(20);
+          expect(rows).toHaveLength(1);
+          expect(new Set(answers.map((a) => (a.json() as { _id: string })._id))).toEqual(
+            new Set([rows[0]!.id]),
+          );
         },
       };
     },
@@ -366,6 +411,36 @@ const SCENARIOS: Record<string, Scenario> = {
       };
     },
   },
+  'POST /api/saved/mails': {
+    async prepare(w) {
+      const user = await createUser(w.t);
+      return {
+        request: json('POST', '/api/saved/mails', { savedListingMails: false }, user),
+        check: async (answers) => {
+          expect(successes(answers)).toBe(COPIES);
+          const [row] = await w.t.database.db.select().from(users).where(eq(users.id, user.id));
+          expect(row?.savedListingMails).toBe(false);
+        },
+      };
+    },
+  },
+  'POST /api/data-export': {
+    async prepare(w) {
+      const user = await createUser(w.t);
+      return {
+        request: bare('POST', '/api/data-export', user),
+        check: async (answers) => {
+          expect(successes(answers)).toBe(COPIES);
+          // One copy prepared, one mail, however many asked at once.
+          await w.t.app.jobs.runDue();
+          const ready = (await mailsTo(w.t, user.email)).filter((m) =>
+            /data is ready/.test(m.subject),
+          );
+          expect(ready).toHaveLength(1);
+        },
+      };
+    },
+  },
   'DELETE /api/saved/remove/:id': {
     async prepare(w) {
       const user = await createUser(w.t);
@@ -425,6 +500,46 @@ const SCENARIOS: Record<string, Scenario> = {
       };
     },
   },
+  'POST /api/conversations/mails': {
+    async prepare(w) {
+      const user = await createUser(w.t);
+      return {
+        request: json('POST', '/api/conversations/mails', { messageMails: false }, user),
+        check: async (answers) => {
+          expect(successes(answers), statuses(answers).join()).toBe(COPIES);
+          const [row] = await w.t.database.db.select().from(users).where(eq(users.id, user.id));
+          expect(row?.messageMails).toBe(false);
+        },
+      };
+    },
+  },
+  'POST /api/moderation/conversations/:id/dismiss': {
+    async prepare(w) {
+      const moderator = await moderatorOf(w);
+      const seller = await createUser(w.t);
+      const buyer = await createUser(w.t);
+      const listing = await createListingAs(w.t, seller);
+      const sent = await w.t.app.inject(
+        json('POST', '/api/conversations', { listingId: listing._id, text: 'Hello' }, buyer),
+      );
+      const id = (sent.json() as { conversationId: string }).conversationId;
+      await w.t.app.inject(
+        json('POST', `/api/conversations/${id}/report`, { reason: 'other' }, buyer),
+      );
+      return {
+        request: bare('POST', `/api/moderation/conversations/${id}/dismiss`, moderator),
+        check: async (answers) => {
+          expect(successes(answers), statuses(answers).join()).toBe(1);
+          expect(answers.filter((a) => a.statusCode === 409)).toHaveLength(COPIES - 1);
+          const rows = await w.t.database.db
+            .select()
+            .from(moderationLog)
+            .where(eq(moderationLog.conversationId, id));
+          expect(rows.map((r) => r.action)).toEqual(['dismiss_conversation']);
+        },
+      };
+    },
+  },
   'POST /api/moderation/listings/:listingId/dismiss': {
     async prepare(w) {
       const moderator = await moderatorOf(w);
@@ -458,6 +573,24 @@ const SCENARIOS: Record<string, Scenario> = {
           await expectListingStatus(w, listing._id, 'removed');
           await expectLogged(w, 'remove', { listingId: listing._id });
           expect(await mailsTo(w.t, seller.email)).toHaveLength(1);
+        },
+      };
+    },
+  },
+  'POST /api/moderation/listings/:listingId/restore': {
+    async prepare(w) {
+      const moderator = await moderatorOf(w);
+      const listing = await createListingAs(w.t, await createUser(w.t));
+      await w.t.app.inject(
+        json('POST', `/api/moderation/listings/${listing._id}/remove`, { reason: 'x' }, moderator),
+      );
+      return {
+        request: bare('POST', `/api/moderation/listings/${listing._id}/restore`, moderator),
+        check: async (answers) => {
+          expect(successes(answers), statuses(answers).join()).toBe(1);
+          expect(answers.filter((a) => a.statusCode === 409)).toHaveLength(COPIES - 1);
+          await expectListingStatus(w, listing._id, 'active');
+          await expectLogged(w, 'restore', { listingId: listing._id });
         },
       };
     },
@@ -580,6 +713,9 @@ const SCENARIOS: Record<string, Scenario> = {
       };
     },
   },
+  // Conversations, offers, holds and blocks (issue 28).
+  ...CONVERSATION_SCENARIOS,
+  ...ROUND3_SCENARIOS,
 };
 
 function uploadCreation(url: string): Scenario {
@@ -616,6 +752,20 @@ const NOT_DUPLICATED: Record<string, string> = {
     'loopback only, one at a time by design (409); covered by ops/backup-live.test.ts',
 };
 
+/**
+ * Round 3's routes whose 25 parallel copies are sent by their own feature's tests (each reason names
+ * the file), with the fixtures those need; the other round-3 routes are in round3-scenarios.ts.
+ */
+const SCENARIO_NOT_YET_HERE: Record<string, string> = {
+  'POST /api/push/subscriptions': 'features/push/push.test.ts sends 25 parallel subscribes',
+  'POST /api/my-courses/add': 'features/my-courses/my-courses.routes.test.ts sends 25 adds',
+  'POST /api/my-courses/notify': 'features/my-courses/my-courses.routes.test.ts sends 25 presses',
+  'POST /api/meetups/:id/accept': 'features/meetups/meetups.test.ts sends 25 parallel accepts',
+  'POST /api/drafts/publish': 'features/shelf/drafts.test.ts sends 25 parallel publishes',
+  'PUT /api/drafts/:id': 'features/shelf/drafts.test.ts sends one draft 25 times at once',
+  'POST /api/ratings/exchanges/:id': 'features/ratings/ratings.test.ts sends 25 parallel ratings',
+};
+
 async function createAlertAs(w: AttackWorld, user: TestUser): Promise<string> {
   const res = await w.t.app.inject(
     json('POST', '/api/alerts/create', { courseNumber: '101' }, user),
@@ -623,21 +773,10 @@ async function createAlertAs(w: AttackWorld, user: TestUser): Promise<string> {
   return (res.json() as { _id: string })._id;
 }
 
-const moderators = new WeakMap<AttackWorld, Promise<TestUser>>();
-/** The world's one moderator account (its address is unique), made on first use. */
-function moderatorOf(w: AttackWorld): Promise<TestUser> {
-  let moderator = moderators.get(w);
-  if (!moderator) {
-    moderator = createUser(w.t, { email: ATTACK_MODERATOR_EMAIL });
-    moderators.set(w, moderator);
-  }
-  return moderator;
-}
-
 /** Exactly one audit line for an action done by 25 copies of a request. */
 async function expectLogged(
   w: AttackWorld,
-  action: 'dismiss' | 'remove' | 'suspend' | 'unsuspend',
+  action: 'dismiss' | 'remove' | 'restore' | 'suspend' | 'unsuspend' | 'seller-delete',
   target: { listingId?: string; userId?: string },
 ) {
   const rows = await w.t.database.db
@@ -681,7 +820,7 @@ describe(`${COPIES} concurrent copies of every state-changing request (${TEST_EN
     const missing = w.routes
       .filter(isStateChanging)
       .map(key)
-      .filter((k) => !(k in SCENARIOS) && !(k in NOT_DUPLICATED));
+      .filter((k) => !(k in SCENARIOS) && !(k in NOT_DUPLICATED) && !(k in SCENARIO_NOT_YET_HERE));
     expect(missing).toEqual([]);
     expect(Object.keys(SCENARIOS).length).toBeGreaterThanOrEqual(18);
   });

@@ -29,6 +29,7 @@ export const EXPECTED_ROUTES: RouteEntry[] = [
   { method: 'POST', path: '/api/listing/mark-as-sold/:id' },
   { method: 'POST', path: '/api/listing/relist/:id' },
   { method: 'DELETE', path: '/api/listing/delete/:id' },
+  { method: 'POST', path: '/api/listing/request-review/:id' },
   { method: 'POST', path: '/api/uploads/' },
   { method: 'PATCH', path: '/api/uploads/:id' },
   { method: 'DELETE', path: '/api/uploads/:id' },
@@ -43,11 +44,14 @@ export const EXPECTED_ROUTES: RouteEntry[] = [
   { method: 'POST', path: '/api/alerts/update/:id' },
   { method: 'DELETE', path: '/api/alerts/delete/:id' },
   { method: 'POST', path: '/api/alerts/unsubscribe' },
+  { method: 'GET', path: '/api/alerts/unsubscribe' },
   { method: 'GET', path: '/api/alerts/demand' },
   { method: 'GET', path: '/api/alerts/most-wanted' },
   { method: 'GET', path: '/api/saved/get' },
   { method: 'POST', path: '/api/saved/add/:id' },
   { method: 'DELETE', path: '/api/saved/remove/:id' },
+  { method: 'GET', path: '/api/saved/mails' },
+  { method: 'POST', path: '/api/saved/mails' },
   { method: 'GET', path: '/api/listing-link/:token' },
   { method: 'POST', path: '/api/listing-link/:token' },
   { method: 'POST', path: '/api/reports/:listingId' },
@@ -55,15 +59,103 @@ export const EXPECTED_ROUTES: RouteEntry[] = [
   { method: 'GET', path: '/api/moderation/log' },
   { method: 'POST', path: '/api/moderation/listings/:listingId/dismiss' },
   { method: 'POST', path: '/api/moderation/listings/:listingId/remove' },
+  { method: 'POST', path: '/api/moderation/listings/:listingId/restore' },
   { method: 'POST', path: '/api/moderation/users/:userId/suspend' },
   { method: 'POST', path: '/api/moderation/users/:userId/unsuspend' },
+  { method: 'GET', path: '/api/conversations/' },
+  { method: 'GET', path: '/api/conversations/unread' },
+  { method: 'GET', path: '/api/conversations/events' },
+  { method: 'POST', path: '/api/conversations/' },
+  { method: 'GET', path: '/api/conversations/:id' },
+  { method: 'POST', path: '/api/conversations/:id/messages' },
+  { method: 'POST', path: '/api/conversations/:id/read' },
+  { method: 'POST', path: '/api/conversations/:id/offers' },
+  { method: 'POST', path: '/api/conversations/:id/offers/:offerId/accept' },
+  { method: 'POST', path: '/api/conversations/:id/offers/:offerId/decline' },
+  { method: 'POST', path: '/api/conversations/listing/:listingId/release' },
+  { method: 'POST', path: '/api/conversations/listing/:listingId/sold' },
+  { method: 'GET', path: '/api/blocks/' },
+  { method: 'POST', path: '/api/blocks/:userId' },
+  { method: 'DELETE', path: '/api/blocks/:userId' },
+  // Round 3, and the routes of operations, documents and single sign-on.
+  { method: 'POST', path: '/api/csp-report' },
+  { method: 'GET', path: '/api/conversations' },
+  { method: 'POST', path: '/api/conversations' },
+  { method: 'GET', path: '/api/privacy' },
+  { method: 'GET', path: '/api/profiles/:id' },
+  { method: 'GET', path: '/api/push/key' },
+  { method: 'GET', path: '/api/push/subscriptions' },
+  { method: 'POST', path: '/api/push/subscriptions' },
+  { method: 'DELETE', path: '/api/push/subscriptions' },
+  { method: 'GET', path: '/api/auth/session' },
+  { method: 'POST', path: '/api/admin/backup' },
+  { method: 'POST', path: '/api/uploads' },
+  { method: 'GET', path: '/api/blocks' },
+  { method: 'GET', path: '/api/my-courses/get' },
+  { method: 'POST', path: '/api/my-courses/add' },
+  { method: 'POST', path: '/api/my-courses/remove' },
+  { method: 'POST', path: '/api/my-courses/calendar' },
+  { method: 'GET', path: '/api/my-courses/books' },
+  { method: 'POST', path: '/api/my-courses/notify' },
+  { method: 'GET', path: '/api/my-courses/suggest' },
+  { method: 'GET', path: '/api/meetups' },
+  { method: 'POST', path: '/api/meetups' },
+  { method: 'GET', path: '/api/meetups/' },
+  { method: 'POST', path: '/api/meetups/' },
+  { method: 'POST', path: '/api/meetups/:id/accept' },
+  { method: 'POST', path: '/api/meetups/:id/decline' },
+  { method: 'GET', path: '/api/meetups/:id/calendar.ics' },
+  { method: 'GET', path: '/api/statistics' },
+  { method: 'GET', path: '/api/drafts' },
+  { method: 'GET', path: '/api/drafts/' },
+  { method: 'POST', path: '/api/drafts/publish' },
+  { method: 'PUT', path: '/api/drafts/:id' },
+  { method: 'DELETE', path: '/api/drafts/:id' },
+  { method: 'POST', path: '/api/data-export' },
+  { method: 'GET', path: '/api/data-export/download' },
+  { method: 'GET', path: '/api/docs' },
+  { method: 'GET', path: '/api/docs/reference.js' },
+  { method: 'GET', path: '/api/docs/scalar.js' },
+  { method: 'GET', path: '/api/term-end-mail' },
+  { method: 'PUT', path: '/api/term-end-mail' },
+  { method: 'GET', path: '/api/term-end-mail/' },
+  { method: 'PUT', path: '/api/term-end-mail/' },
+  { method: 'GET', path: '/api/ratings/exchanges' },
+  { method: 'GET', path: '/api/ratings/exchanges/:id' },
+  { method: 'POST', path: '/api/ratings/exchanges/:id' },
+  { method: 'GET', path: '/api/ratings/reported' },
+  { method: 'POST', path: '/api/ratings/:id/report' },
+  { method: 'POST', path: '/api/ratings/:id/remove' },
+  { method: 'POST', path: '/api/ratings/:id/dismiss' },
+  { method: 'GET', path: '/api/openapi.json' },
+  // Reported conversations (issue 28).
+  { method: 'POST', path: '/api/conversations/:id/report' },
+  { method: 'GET', path: '/api/moderation/conversations' },
+  { method: 'GET', path: '/api/moderation/conversations/' },
+  { method: 'GET', path: '/api/moderation/conversations/:id' },
+  { method: 'POST', path: '/api/moderation/conversations/:id/dismiss' },
+  { method: 'GET', path: '/api/conversations/mails' },
+  { method: 'POST', path: '/api/conversations/mails' },
 ];
 
 /** The campus moderator of an attack world (MODERATOR_EMAILS). */
 export const ATTACK_MODERATOR_EMAIL = 'moderator@richmond.edu';
 
+const moderators = new WeakMap<AttackWorld, Promise<TestUser>>();
+/** The world's one moderator account (its address is unique), made on first use. */
+export function moderatorOf(w: AttackWorld): Promise<TestUser> {
+  let moderator = moderators.get(w);
+  if (!moderator) {
+    moderator = createUser(w.t, { email: ATTACK_MODERATOR_EMAIL });
+    moderators.set(w, moderator);
+  }
+  return moderator;
+}
+
 export const isTus = (route: RouteEntry) => route.path.startsWith('/api/uploads');
 export const isStateChanging = (route: RouteEntry) => route.method !== 'GET';
+/** The live event stream: a request it accepts never ends (its own tests read it over a socket). */
+export const isEventStream = (route: RouteEntry) => route.path === '/api/conversations/events';
 
 /** A valid body for the routes that read JSON; the attacks are near misses of it. */
 export function validBodyFor(route: RouteEntry): Record<string, unknown> | undefined {
@@ -80,9 +172,34 @@ export function validBodyFor(route: RouteEntry): Record<string, unknown> | undef
     'POST /api/alerts/create': () => ({ subject: 'ECON', courseNumber: '101', maxPrice: 30 }),
     'POST /api/alerts/update/:id': () => ({ subject: 'ECON', courseNumber: '101', paused: true }),
     'POST /api/alerts/unsubscribe': () => ({ token: 'abc.def' }),
+    'POST /api/saved/mails': () => ({ savedListingMails: false }),
+    'POST /api/conversations/mails': () => ({ messageMails: false }),
     'POST /api/reports/:listingId': () => ({ reason: 'spam_or_scam', note: 'Asks for a deposit' }),
     'POST /api/moderation/listings/:listingId/remove': () => ({ reason: 'Not a textbook' }),
     'POST /api/moderation/users/:userId/suspend': () => ({ reason: 'Scam reports' }),
+    'POST /api/conversations/': () => ({
+      listingId: '0b8e5a62-3c1f-4d8e-9a57-1f2e3d4c5b6a',
+      text: 'Is it still available?',
+    }),
+    'POST /api/conversations/:id/messages': () => ({ text: 'See you at the library' }),
+    'POST /api/conversations/:id/read': () => ({ upTo: 1 }),
+    'POST /api/conversations/:id/offers': () => ({ amount: 10 }),
+    'POST /api/conversations/:id/report': () => ({ reason: 'harassment', note: 'Threats' }),
+    'POST /api/conversations/listing/:listingId/sold': () => ({ buyerId: null }),
+    'PUT /api/drafts/:id': () => ({ fields: { name: 'Calculus' }, imageUrls: [] }),
+    'POST /api/drafts/publish': () => ({ draftIds: ['0b8e5a62-3c1f-4d8e-9a57-1f2e3d4c5b6a'] }),
+    'POST /api/ratings/exchanges/:id': () => ({ positive: true, tags: ['on_time'] }),
+    'POST /api/ratings/:id/report': () => ({ reason: 'Not what happened' }),
+    'POST /api/ratings/:id/remove': () => ({ reason: 'Abusive' }),
+    'POST /api/meetups': () => ({
+      conversationId: '0b8e5a62-3c1f-4d8e-9a57-1f2e3d4c5b6a',
+      spotId: 'library-lobby',
+      startsAt: '2030-01-01T15:00:00Z',
+    }),
+    'POST /api/my-courses/add': () => ({ text: 'ECON 101' }),
+    'POST /api/my-courses/remove': () => ({ course: 'ECON 101' }),
+    'POST /api/my-courses/notify': () => ({ courses: ['ECON 101'] }),
+    'PUT /api/term-end-mail': () => ({ subscribed: false }),
   };
   return bodies[`${route.method} ${route.path}`]?.();
 }

@@ -47,4 +47,8 @@ async function renderPage(input: RenderPageInput): Promise<RenderedPage> {
   };
 }
 
-export const renderer: ServerRenderer = { matchLandingPage, renderPage };
+/** A search address with a `ref` parameter is not one the web app writes. */
+const isCanonicalAddress = (pathname: string, search: string) =>
+  pathname === '/search' ? !new URLSearchParams(search).has('ref') : search === '';
+
+export const renderer: ServerRenderer = { matchLandingPage, renderPage, isCanonicalAddress };

@@ -66,6 +66,7 @@ export default async function authRoutes(fastify: FastifyInstance) {
           201: apiMessageSchema,
           ...errorResponses({
             400: 'The body is not valid',
+            403: 'Sign-up with a password is off: students sign in with the campus (PASSWORD_SIGNUP)',
             409: 'The address already has an account',
             429: 'Too many sign-ups: solve a challenge (`challengeRequired`)',
           }),
@@ -79,6 +80,9 @@ export default async function authRoutes(fastify: FastifyInstance) {
       ],
     },
     async (request, reply) => {
+      if (!app.config.passwordSignUp) {
+        throw forbidden(`Sign up with ${app.config.sso?.name ?? 'your campus'} instead`);
+      }
       await signUp(app, request.body);
       return reply.status(201).send({ success: true as const, message: AUTH_MESSAGES.signedUp });
     },
@@ -91,7 +95,10 @@ export default async function authRoutes(fastify: FastifyInstance) {
         body: z.object({ token: tokenSchema }),
         response: {
           200: apiMessageSchema.extend({ alreadyVerified: z.literal(true).optional() }),
-          ...errorResponses({ 400: 'The link is not valid or out of date' }),
+          ...errorResponses({
+            400: 'The link is not valid or out of date',
+            409: 'The new address of an e-mail change has an account meanwhile',
+          }),
         },
       },
     },
@@ -218,7 +225,8 @@ export default async function authRoutes(fastify: FastifyInstance) {
     '/reset-password/:token',
     {
       schema: {
-        params: z.object({ token: tokenSchema }),
+        // Any string: an unknown token of any length is the documented invalid-link 400 (and counts).
+        params: z.object({ token: z.string() }),
         body: resetPasswordSchema,
         response: {
           200: apiMessageSchema,

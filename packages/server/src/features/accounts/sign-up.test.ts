@@ -42,6 +42,13 @@ describe(`POST /api/auth/signup (${TEST_ENGINE})`, () => {
     expect(lifetimeHours).toBeCloseTo(24, 1);
   });
 
+  it('takes a sign-up without a GroupMe link (GROUPME_REQUIRED is off): buyers see none', async () => {
+    for (const body of [signUpBody({ groupmelink: '' }), signUpBody({ groupmelink: undefined })]) {
+      expect((await post(t, '/api/auth/signup', body)).statusCode).toBe(201);
+      expect((await findUser(body.email))!.groupmelink).toBe('');
+    }
+  });
+
   it('keeps a username that is sent', async () => {
     const body = signUpBody({ username: 'Bookworm' });
     await post(t, '/api/auth/signup', body);

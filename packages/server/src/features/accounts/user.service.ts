@@ -7,7 +7,16 @@ import { emailInUseMail } from './account-mails';
 import { hashPassword } from './password';
 import { sendVerificationLink } from './sign-up.service';
 import { imageIdsOfUser } from '../images/images.repository';
-import { claimImages, deleteImages, releaseImages } from '../images/images.service';
+import { claimImages, releaseImageIds, releaseImages } from '../images/images.service';
+import { eq } from 'drizzle-orm';
+import { users } from '../../db/schema';
+import {
+  deleteListingsOfUser,
+  idsOfListingsBy,
+  keepDeletedForModerators,
+  lockListingModeration,
+} from '../listings/listings.repository';
+import { logSellerDelete } from '../moderation/moderation.repository';
 import { deleteUser, findUserByEmail, updateUser, type UserChanges } from './users.repository';
 
 /**
@@ -93,15 +102,34 @@ export async function updateProfile(
 }
 
 /**
- * Deletes the account; its listings, sessions and e-mail tokens go with it (ON DELETE CASCADE). Its
- * images (listing photos, avatar, unattached uploads) are deleted after the row: their records
+ * Deletes the account; its sessions and e-mail tokens go with it (ON DELETE CASCADE), and its
+ * listings, except those the moderators still have to look at (open reports, hidden, removed): as
+ * for a seller's delete of one listing (decision 016), those stay for the moderators, without a
+ * seller (user_id SET NULL), with an audit line `seller-delete`. Its images (listing photos,
+ * avatar, unattached uploads) no kept listing shows are deleted after the row: their records
  * survive it (owner SET NULL), so a failed file deletion is finished by the sweep.
  */
 export async function deleteAccount(app: FastifyInstance, userId: string): Promise<void> {
   const imageIds = await imageIdsOfUser(app.database.db, userId);
-  // Of copies of one request racing here, one deletes; the others find no account any more.
-  if (!(await deleteUser(app.database.db, userId))) throw unauthorized();
-  await deleteImages(app, imageIds).catch((error: unknown) =>
+  const now = app.jobs.now();
+  const deleted = await app.database.db.transaction(async (tx) => {
+    const [seller] = await tx
+      .select({ id: users.id, email: users.email })
+      .from(users)
+      .where(eq(users.id, userId));
+    // Of copies of one request racing here, one deletes; the others find no account any more.
+    if (!seller) return false;
+    for (const listingId of await idsOfListingsBy(tx, userId)) {
+      await lockListingModeration(tx, listingId);
+      const kept = await keepDeletedForModerators(tx, listingId, now);
+      if (kept) await logSellerDelete(tx, seller, listingId, kept.status);
+    }
+    await deleteListingsOfUser(tx, userId);
+    return deleteUser(tx, userId);
+  });
+  if (!deleted) throw unauthorized();
+  app.listingCaches.invalidate();
+  await releaseImageIds(app, imageIds).catch((error: unknown) =>
     app.log.warn({ err: error }, 'deleting account images failed; the sweep will retry'),
   );
 }

@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { users, type SignupClaim, type UserRow } from '../../db/schema';
 
@@ -129,4 +129,40 @@ export function isUniqueViolation(error: unknown): boolean {
     if ((e as { code?: unknown }).code === '23505') return true;
   }
   return false;
+}
+
+/** Suspends the account; false when it is missing or already suspended (acts once). */
+export async function suspendUserRow(db: Db, id: string): Promise<boolean> {
+  const [row] = await db
+    .update(users)
+    .set({ suspendedAt: new Date() })
+    .where(and(eq(users.id, id), isNull(users.suspendedAt)))
+    .returning({ id: users.id });
+  return row !== undefined;
+}
+
+/** Lifts a suspension; false when the account is missing or not suspended (acts once). */
+export async function unsuspendUserRow(db: Db, id: string): Promise<boolean> {
+  const [row] = await db
+    .update(users)
+    .set({ suspendedAt: null })
+    .where(and(eq(users.id, id), isNotNull(users.suspendedAt)))
+    .returning({ id: users.id });
+  return row !== undefined;
+}
+
+/** Turns the mails about a student's saved listings on or off. */
+export async function setSavedListingMails(db: Db, userId: string, on: boolean): Promise<void> {
+  await db
+    .update(users)
+    .set({ savedListingMails: on, updatedAt: new Date() })
+    .where(eq(users.id, userId));
+}
+
+/** Turns the mails about unread messages on or off. */
+export async function setMessageMails(db: Db, userId: string, on: boolean): Promise<void> {
+  await db
+    .update(users)
+    .set({ messageMails: on, updatedAt: new Date() })
+    .where(eq(users.id, userId));
 }

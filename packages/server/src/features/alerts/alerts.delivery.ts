@@ -3,9 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { PUBLIC_LISTING_STATUSES, type ListingStatus } from '@campus-books/common/constants';
 import { conditionLabel, formatPrice } from '@campus-books/common/display';
 import type { Db } from '../../db/database';
 import { rowsOf } from '../../db/rows';
+import { nextDailyHour } from '../../jobs/calendar';
 import type { JobContext } from '../../jobs/jobs';
 import { signUnsubscribeToken } from './unsubscribe-token';
 
@@ -83,6 +85,7 @@ export async function matchListingEvent(
         INSERT INTO alert_deliveries (user_id, listing_id, event)
         SELECT s.user_id, l.id, ${savedEvent}
         FROM saved_listings s JOIN listings l ON l.id = s.listing_id
+        JOIN users u ON u.id = s.user_id AND u.saved_listing_mails
         WHERE s.listing_id = ${listingId} AND s.user_id <> l.user_id
         ON CONFLICT (user_id, listing_id, event) DO NOTHING
         RETURNING id`,
@@ -106,7 +109,8 @@ interface PendingRow {
   subject: string | null;
   course_number: string;
   image_urls: string[];
-  status: string;
+  status: ListingStatus;
+  saved_listing_mails: boolean;
 }
 
 /**
@@ -149,15 +153,22 @@ export async function sendPending(
       db,
       sql`
         SELECT d.id, d.user_id, d.alert_id, d.event, u.email, l.id AS listing_id, l.name,
-          l.regular_price, l.condition, l.subject, l.course_number, l.image_urls, l.status
+          l.regular_price, l.condition, l.subject, l.course_number, l.image_urls, l.status,
+          u.saved_listing_mails
         FROM alert_deliveries d
         JOIN users u ON u.id = d.user_id
         JOIN listings l ON l.id = d.listing_id
         WHERE d.claimed_by = ${token}
         ORDER BY d.created_at, d.id`,
     );
-    // A matched listing sold before its mail went is not worth a mail any more.
-    const worth = rows.filter((r) => r.event !== 'alert' || r.status === 'active');
+    // A matched listing sold before its mail went is not worth a mail any more; one hidden or
+    // removed meanwhile is shown to nobody (the visibility rule), saved or not; and no news of a
+    // saved listing goes to a student who turned those mails off since.
+    const worth = rows.filter((r) =>
+      r.event === 'alert'
+        ? r.status === 'active'
+        : r.saved_listing_mails && PUBLIC_LISTING_STATUSES.includes(r.status),
+    );
     try {
       if (worth.length > 0) {
         await app.mailer.send(composeMail(app, worth, now));
@@ -231,24 +242,32 @@ export function composeMail(app: FastifyInstance, rows: PendingRow[], now: Date)
   );
   section('News of your saved listings', news);
 
+  // The header's one-click unsubscribe stops what this mail is about (RFC 8058: one list per mail);
+  // the links in the text stop one part at a time.
+  const secret = app.config.sessionSecret;
   const headers: Record<string, string> = {};
-  if (alertIds.length > 0) {
-    const token = signUnsubscribeToken(app.config.sessionSecret, userId, alertIds, now);
-    const page = `${base}${webPaths.alertsUnsubscribe.href(token)}`;
+  if (alertIds.length > 0 || news.length > 0) {
+    const token = signUnsubscribeToken(secret, userId, alertIds, now, {
+      savedListings: news.length > 0,
+    });
     headers['List-Unsubscribe'] = `<${base}/api/alerts/unsubscribe?token=${token}>`;
     headers['List-Unsubscribe-Post'] = 'List-Unsubscribe=One-Click';
-    text.push(`Stop this alert: ${page}`);
-    html.push(`<p><a href="${escapeHtml(page)}">Stop this alert</a></p>`);
-    for (const id of alertIds.length > 1 ? alertIds : []) {
-      const one = `${base}${webPaths.alertsUnsubscribe.href(signUnsubscribeToken(app.config.sessionSecret, userId, [id], now))}`;
-      text.push(`Stop only one of them: ${one}`);
-      html.push(`<p><a href="${escapeHtml(one)}">Stop only one of them</a></p>`);
-    }
+  }
+  const stopLink = (label: string, alerts: string[], savedListings = false) => {
+    const token = signUnsubscribeToken(secret, userId, alerts, now, { savedListings });
+    const url = `${base}${webPaths.alertsUnsubscribe.href(token)}`;
+    text.push(`${label}: ${url}`);
+    html.push(`<p><a href="${escapeHtml(url)}">${escapeHtml(label)}</a></p>`);
+  };
+  if (alertIds.length > 0) {
+    stopLink(alertIds.length > 1 ? 'Stop these alerts' : 'Stop this alert', alertIds);
+    for (const id of alertIds.length > 1 ? alertIds : []) stopLink('Stop only one of them', [id]);
     const manage = `${base}${webPaths.profileAlerts.href()}`;
     text.push(`Manage your alerts: ${manage}`);
     html.push(`<p><a href="${escapeHtml(manage)}">Manage your alerts</a></p>`);
   }
   if (news.length > 0) {
+    stopLink('Stop mails about your saved listings', [], true);
     const saved = `${base}${webPaths.saved.href()}`;
     text.push(`Your saved listings: ${saved}`);
     html.push(`<p><a href="${escapeHtml(saved)}">Your saved listings</a></p>`);
@@ -280,12 +299,14 @@ export default fp(
       },
       { every: SEND_SWEEP_MS },
     );
+    // At ALERT_DIGEST_HOUR in CAMPUS_TIME_ZONE every day (docs/operations.md).
+    const { timeZone, digestHour } = app.config.alerts;
     app.jobs.register(
       DIGEST_JOB,
       async ({ now, signal }) => {
         await sendPending(app, { now, digest: true, signal });
       },
-      { every: DAY_MS },
+      { every: DAY_MS, at: (after) => nextDailyHour(timeZone, digestHour, after) },
     );
   },
   { name: 'alert-jobs', dependencies: ['jobs', 'mail'] },

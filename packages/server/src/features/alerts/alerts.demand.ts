@@ -2,8 +2,9 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { rowsOf } from '../../db/rows';
-import { SUBJECT_CODES } from '@campus-books/common/campus';
+import { SUBJECT_CODES } from '@campus-books/common/campus-subjects';
 import { toIsbn13 } from '@campus-books/common/isbn';
+import { cleanText } from '@campus-books/common/text';
 
 const WEEK_MS = 7 * 24 * 60 * 60_000;
 
@@ -48,7 +49,7 @@ export const demandQuerySchema = z.strictObject({
     .transform((s) => s.toUpperCase())
     .refine((s) => SUBJECT_CODES.has(s), 'is not a subject of this campus')
     .optional(),
-  courseNumber: z.string().trim().min(1).max(20).optional(),
+  courseNumber: cleanText().min(1).max(20).optional(),
 });
 
 /** The students wanting the book (by its ISBN) or else the course; null when it names neither. */

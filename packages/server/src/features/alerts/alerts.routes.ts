@@ -1,19 +1,31 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { apiMessageSchema, errorResponses, succeeded } from '@campus-books/common/api';
-import { ALERT_MESSAGES, alertInputSchema, alertSchema } from '@campus-books/common/alert.schemas';
-import { badRequest } from '../../lib/errors';
+import {
+  apiErrorSchema,
+  apiMessageSchema,
+  errorResponses,
+  succeeded,
+} from '@campus-books/common/api';
+import {
+  ALERT_MESSAGES,
+  alertInputSchema,
+  alertSchema,
+  unsubscribedMessage,
+} from '@campus-books/common/alert.schemas';
+import { AppError, badRequest } from '../../lib/errors';
 import { currentUser } from '../../plugins/sessions';
 import { demandFor, demandQuerySchema, mostWanted } from './alerts.demand';
 import {
   createAlert,
   deleteAlert,
   listAlerts,
+  readToken,
   toAlert,
   unsubscribe,
   updateAlert,
 } from './alerts.service';
+import { askPage, donePage, invalidPage, UNSUBSCRIBE_PAGE_CSP } from './unsubscribe-page';
 
 const idParams = z.object({ id: z.string() });
 
@@ -43,15 +55,22 @@ export default async function alertsRoutes(fastify: FastifyInstance) {
       schema: {
         body: alertInputSchema,
         response: {
-          201: alertSchema.extend({ success: z.literal(true) }),
+          201: alertSchema.extend({ success: z.literal(true) }).describe('Created'),
+          200: alertSchema
+            .extend({ success: z.literal(true) })
+            .describe(
+              'The caller has this alert already (same filters and settings): it, unchanged',
+            ),
           ...ownAlertErrors,
-          ...errorResponses({ 409: 'Too many alerts' }),
+          ...errorResponses({
+            409: 'Too many alerts, or an alert with these filters but other settings exists',
+          }),
         },
       },
     },
     async (request, reply) => {
-      const row = await createAlert(app, currentUser(request).id, request.body);
-      return reply.status(201).send({ success: true as const, ...toAlert(row) });
+      const { row, created } = await createAlert(app, currentUser(request).id, request.body);
+      return reply.status(created ? 201 : 200).send({ success: true as const, ...toAlert(row) });
     },
   );
 
@@ -65,6 +84,7 @@ export default async function alertsRoutes(fastify: FastifyInstance) {
         response: {
           200: alertSchema.extend({ success: z.literal(true), message: z.string() }),
           ...ownAlertErrors,
+          ...errorResponses({ 409: 'Another of the caller’s alerts has these filters' }),
         },
       },
     },
@@ -122,7 +142,22 @@ export default async function alertsRoutes(fastify: FastifyInstance) {
 
   // RFC 8058: a mail client posts `List-Unsubscribe=One-Click` as a form to the header's URL, from
   // anywhere. Only this route reads a form body and skips the same-origin check: the signed token in
-  // the URL (or the web page's JSON body) is the whole authority, and it only ever stops alerts.
+  // the URL (or the web page's JSON body) is the whole authority, and it only ever stops mails (the
+  // alerts it names, the mails about saved listings). The web app's page posts JSON; the page a GET
+  // shows posts its form with `confirm=page` and gets a page back.
+  const tokenQuery = z.object({ token: z.string().max(2000).optional() });
+  const htmlPage = (description: string) => ({
+    description,
+    content: { 'text/html': { schema: z.string() } },
+  });
+  const sendPage = (reply: FastifyReply, status: number, html: string) =>
+    reply
+      .status(status)
+      .type('text/html; charset=utf-8')
+      .header('Content-Security-Policy', UNSUBSCRIBE_PAGE_CSP)
+      .header('Cache-Control', 'no-store')
+      .header('Referrer-Policy', 'no-referrer')
+      .send(html);
   await app.register(async (scope) => {
     scope.addContentTypeParser(
       'application/x-www-form-urlencoded',
@@ -131,25 +166,82 @@ export default async function alertsRoutes(fastify: FastifyInstance) {
         done(null, Object.fromEntries(new URLSearchParams(body as string)));
       },
     );
-    scope.withTypeProvider<ZodTypeProvider>().post(
+    const routes = scope.withTypeProvider<ZodTypeProvider>();
+    // Opening the URL (a mail client, a person, a scanner) changes nothing: a page asks first.
+    routes.get(
+      '/unsubscribe',
+      {
+        schema: {
+          querystring: tokenQuery,
+          response: {
+            200: htmlPage('A page: what the link stops, and a button that does it'),
+            400: htmlPage('A page: the link is missing, damaged or expired'),
+          },
+        },
+      },
+      async (request, reply) => {
+        const { token } = request.query;
+        const read = readToken(app, token);
+        if (!token || !read) {
+          return sendPage(
+            reply,
+            400,
+            invalidPage(app.config.publicUrl, ALERT_MESSAGES.badUnsubscribe),
+          );
+        }
+        const scopeOf = {
+          alertCount: read.alertIds.length,
+          savedListings: read.savedListings,
+          termEndMail: read.termEndMail,
+          messageMails: read.messageMails,
+        };
+        return sendPage(reply, 200, askPage(app.config.publicUrl, token, scopeOf));
+      },
+    );
+    routes.post(
       '/unsubscribe',
       {
         config: { crossSite: true },
         schema: {
-          querystring: z.object({ token: z.string().max(2000).optional() }),
+          querystring: tokenQuery,
           body: z
-            .object({ token: z.string().max(2000).optional() })
+            .object({ token: z.string().max(2000).optional(), confirm: z.string().optional() })
             .loose()
             .optional(),
           response: {
-            200: apiMessageSchema,
-            ...errorResponses({ 400: 'The token is missing or not valid' }),
+            200: {
+              description: 'Unsubscribed (also when the link was used before)',
+              content: {
+                'application/json': { schema: apiMessageSchema },
+                'text/html': { schema: z.string() },
+              },
+            },
+            400: {
+              description: 'The token is missing or not valid',
+              content: {
+                'application/json': { schema: apiErrorSchema },
+                'text/html': { schema: z.string() },
+              },
+            },
           },
         },
       },
-      async (request) => {
-        await unsubscribe(app, request.body?.token ?? request.query.token);
-        return { success: true as const, message: ALERT_MESSAGES.unsubscribed };
+      async (request, reply) => {
+        const fromPage = request.body?.confirm === 'page';
+        let stopped: Awaited<ReturnType<typeof unsubscribe>>;
+        try {
+          stopped = await unsubscribe(app, request.body?.token ?? request.query.token);
+        } catch (error) {
+          if (!fromPage || !(error instanceof AppError)) throw error;
+          return sendPage(
+            reply,
+            error.statusCode,
+            invalidPage(app.config.publicUrl, error.message),
+          );
+        }
+        const message = unsubscribedMessage(stopped);
+        if (fromPage) return sendPage(reply, 200, donePage(app.config.publicUrl, message));
+        return { success: true as const, message };
       },
     );
   });

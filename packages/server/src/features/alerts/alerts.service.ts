@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import {
   ALERT_MESSAGES,
@@ -8,7 +8,13 @@ import {
 } from '@campus-books/common/alert.schemas';
 import { toIsbn13 } from '@campus-books/common/isbn';
 import { alerts, type AlertRow } from '../../db/schema';
-import { lockUserRow } from '../accounts/users.repository';
+import {
+  isUniqueViolation,
+  lockUserRow,
+  setMessageMails,
+  setSavedListingMails,
+} from '../accounts/users.repository';
+import { termEndMailSubscribers } from '../../db/shelf.schema';
 import { AppError, notFound } from '../../lib/errors';
 import { readUnsubscribeToken } from './unsubscribe-token';
 
@@ -46,7 +52,11 @@ export function alertColumns(input: AlertInput) {
       searchTerm = null;
     } else {
       const words = searchTerm.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu);
-      termWords = words ? [...new Set(words)] : [searchTerm.toLowerCase()];
+      // Sorted as the database's "C" collation sorts (code points), distinct: one set of words has
+      // one stored form, which the unique index on an alert's filters compares.
+      termWords = words
+        ? [...new Set(words)].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))
+        : [searchTerm.toLowerCase()];
     }
   }
   return {
@@ -75,24 +85,41 @@ export async function listAlerts(app: FastifyInstance, userId: string): Promise<
 /**
  * Creates an alert unless the student has MAX_ALERTS_PER_USER already. The owner's row is locked
  * first, so concurrent creates count one after the other and never pass the limit together.
+ * An alert with the same filters as one of the student's (issue 26 item 5) is not created again:
+ * with the same settings too (a double tap, a repeated request) the existing alert is answered
+ * (`created: false`), with other settings it is a 409; neither counts toward the limit. The unique
+ * index `alerts_same_filters` holds the rule in the database as well (`ON CONFLICT DO NOTHING`).
  */
 export async function createAlert(
   app: FastifyInstance,
   userId: string,
   input: AlertInput,
-): Promise<AlertRow> {
+): Promise<{ row: AlertRow; created: boolean }> {
+  const columns = alertColumns(input);
+  const wanted = filtersKey(columns);
+  const sameAs = (rows: AlertRow[]) => {
+    const same = rows.find((a) => filtersKey(a) === wanted);
+    if (!same) return null;
+    if (same.digest !== columns.digest || same.paused !== columns.paused) {
+      throw new AppError(409, ALERT_MESSAGES.exists);
+    }
+    return { row: same, created: false };
+  };
   return app.database.db.transaction(async (tx) => {
     await lockUserRow(tx, userId);
-    const [{ value } = { value: 0 }] = await tx
-      .select({ value: count() })
-      .from(alerts)
-      .where(eq(alerts.userId, userId));
-    if (value >= MAX_ALERTS_PER_USER) throw new AppError(409, ALERT_MESSAGES.tooMany);
+    const mine = await tx.select().from(alerts).where(eq(alerts.userId, userId));
+    const existing = sameAs(mine);
+    if (existing) return existing;
+    if (mine.length >= MAX_ALERTS_PER_USER) throw new AppError(409, ALERT_MESSAGES.tooMany);
     const [row] = await tx
       .insert(alerts)
-      .values({ ...alertColumns(input), userId })
+      .values({ ...columns, userId })
+      .onConflictDoNothing()
       .returning();
-    return row!;
+    if (row) return { row, created: true };
+    const again = sameAs(await tx.select().from(alerts).where(eq(alerts.userId, userId)));
+    if (!again) throw new AppError(409, ALERT_MESSAGES.exists);
+    return again;
   });
 }
 
@@ -132,7 +159,7 @@ export async function updateAlert(
 ): Promise<AlertRow> {
   if (!UUID.test(id)) throw notFound(ALERT_MESSAGES.notFound);
   const columns = alertColumns(input);
-  return app.database.db.transaction(async (tx) => {
+  const saving = app.database.db.transaction(async (tx) => {
     await lockUserRow(tx, userId);
     const mine = await tx.select().from(alerts).where(eq(alerts.userId, userId));
     const current = mine.find((a) => a.id === id);
@@ -151,6 +178,11 @@ export async function updateAlert(
       .returning();
     return row!;
   });
+  // The unique index is the last word: an edit it refuses is the same 409, never a 500.
+  return saving.catch((error: unknown) => {
+    if (isUniqueViolation(error)) throw new AppError(409, ALERT_MESSAGES.duplicate);
+    throw error;
+  });
 }
 
 export async function deleteAlert(app: FastifyInstance, userId: string, id: string): Promise<void> {
@@ -164,14 +196,45 @@ export async function deleteAlert(app: FastifyInstance, userId: string, id: stri
 
 /**
  * One-click unsubscribe from a mail: the signed token is the authority (no session). Deletes the
- * alerts it names that still exist; using a link again changes nothing and answers the same.
+ * alerts it names that still exist and, when it names them, turns off the mails about the
+ * student's saved listings (the listings stay saved; the Saved page turns the mails back on).
+ * Using a link again changes nothing and answers the same.
  */
-export async function unsubscribe(app: FastifyInstance, token: string | undefined): Promise<void> {
-  const read = token ? readUnsubscribeToken(app.config.sessionSecret, token, new Date()) : null;
+export async function unsubscribe(
+  app: FastifyInstance,
+  token: string | undefined,
+): Promise<{
+  alerts: boolean;
+  savedListings: boolean;
+  termEndMail: boolean;
+  messageMails: boolean;
+}> {
+  const read = readToken(app, token);
   if (!read) throw new AppError(400, ALERT_MESSAGES.badUnsubscribe);
   const ids = read.alertIds.filter((id) => UUID.test(id));
-  if (ids.length === 0) return;
-  await app.database.db
-    .delete(alerts)
-    .where(and(eq(alerts.userId, read.userId), inArray(alerts.id, ids)));
+  await app.database.db.transaction(async (tx) => {
+    if (ids.length > 0) {
+      await tx.delete(alerts).where(and(eq(alerts.userId, read.userId), inArray(alerts.id, ids)));
+    }
+    if (read.savedListings) {
+      await setSavedListingMails(tx, read.userId, false);
+    }
+    if (read.messageMails) {
+      await setMessageMails(tx, read.userId, false);
+    }
+    if (read.termEndMail) {
+      await tx.delete(termEndMailSubscribers).where(eq(termEndMailSubscribers.userId, read.userId));
+    }
+  });
+  return {
+    alerts: read.alertIds.length > 0,
+    savedListings: read.savedListings,
+    termEndMail: read.termEndMail,
+    messageMails: read.messageMails,
+  };
+}
+
+/** What a token would stop, without stopping it (the page a GET shows); null when not valid. */
+export function readToken(app: FastifyInstance, token: string | undefined) {
+  return token ? readUnsubscribeToken(app.config.sessionSecret, token, app.jobs.now()) : null;
 }

@@ -1,56 +1,74 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { readSignedToken, signToken } from '../../lib/signed-token';
 
 /** How long an unsubscribe link in a mail keeps working. */
 export const UNSUBSCRIBE_LINK_DAYS = 90;
 
+/** What one link stops: some of a student's alerts, and/or the mails about their saved listings. */
+export interface UnsubscribeScope {
+  alertIds: string[];
+  savedListings: boolean;
+  /** The end-of-term mail ("sell my shelf", features/shelf). */
+  termEndMail: boolean;
+  /** The mails about unread messages (features/conversations). */
+  messageMails: boolean;
+}
+
 interface TokenBody {
   /** The alerts it stops. */
   a: string[];
+  /** 1 when it stops the mails about saved listings (price drops, sales); absent in older links. */
+  s?: 1;
+  /** 1 when it stops the end-of-term mail. */
+  t?: 1;
+  /** 1 when it stops the mails about unread messages. */
+  m?: 1;
   /** Their owner. */
   u: string;
   /** Expiry, in seconds since the epoch. */
   x: number;
 }
 
-const keyOf = (secret: string) => createHmac('sha256', secret).update('alert-unsubscribe').digest();
-const mac = (secret: string, body: string) =>
-  createHmac('sha256', keyOf(secret)).update(body).digest('base64url');
+// The key's label predates saved-listing mails: kept, so links already mailed keep working.
+const LABEL = 'alert-unsubscribe';
 
-/** A link's token: the alerts and their owner, signed with the server's secret, with an expiry. */
+/**
+ * The token of a mail's unsubscribe links (alert matches and saved-listing news, docs/decisions/010):
+ * what it stops and its owner, signed with the server's secret, with an expiry.
+ */
 export function signUnsubscribeToken(
   secret: string,
   userId: string,
   alertIds: string[],
   now: Date,
+  options: { savedListings?: boolean; termEndMail?: boolean; messageMails?: boolean } = {},
 ): string {
   const body: TokenBody = {
     a: [...alertIds].sort(),
+    ...(options.savedListings ? { s: 1 as const } : {}),
+    ...(options.termEndMail ? { t: 1 as const } : {}),
+    ...(options.messageMails ? { m: 1 as const } : {}),
     u: userId,
     x: Math.floor(now.getTime() / 1000) + UNSUBSCRIBE_LINK_DAYS * 86_400,
   };
-  const encoded = Buffer.from(JSON.stringify(body)).toString('base64url');
-  return `${encoded}.${mac(secret, encoded)}`;
+  return signToken(secret, LABEL, body);
 }
 
-/** The alerts and owner a token names; null when it is forged, malformed or expired. */
+/** What a token stops and for whom; null when it is forged, malformed or expired. */
 export function readUnsubscribeToken(
   secret: string,
   token: string,
   now: Date,
-): { userId: string; alertIds: string[] } | null {
-  const [encoded, signature, extra] = token.split('.');
-  if (!encoded || !signature || extra !== undefined) return null;
-  const expected = Buffer.from(mac(secret, encoded));
-  const given = Buffer.from(signature);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
-  let body: TokenBody;
-  try {
-    body = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as TokenBody;
-  } catch {
-    return null;
-  }
+): ({ userId: string } & UnsubscribeScope) | null {
+  const body = readSignedToken(secret, LABEL, token) as TokenBody | null;
+  if (!body) return null;
   if (typeof body.x !== 'number' || body.x * 1000 <= now.getTime()) return null;
   if (typeof body.u !== 'string' || !Array.isArray(body.a)) return null;
   if (!body.a.every((id) => typeof id === 'string')) return null;
-  return { userId: body.u, alertIds: body.a };
+  return {
+    userId: body.u,
+    alertIds: body.a,
+    savedListings: body.s === 1,
+    termEndMail: body.t === 1,
+    messageMails: body.m === 1,
+  };
 }

@@ -9,6 +9,8 @@ export function publicConfig(app: FastifyInstance): PublicConfig {
     groupmeLinkPrefix: config.groupmeLinkPrefix,
     donationUrl: config.donationUrl,
     publicUrl: config.publicUrl,
+    sso: config.sso ? { name: config.sso.name, protocol: config.sso.protocol } : null,
+    passwordSignUp: config.passwordSignUp,
   };
 }
 

@@ -1,5 +1,5 @@
 import type { CourseAnswer } from '@campus-books/common/book.schemas';
-import { subjectName } from '@campus-books/common/campus';
+import { subjectName } from '@campus-books/common/campus-subjects';
 import {
   COURSE_CODE_MAX_LENGTH,
   formatCourse,
@@ -9,6 +9,7 @@ import {
 import type { LandingPage, LandingPageData } from '@campus-books/common/server-rendering';
 import type { FastifyInstance } from 'fastify';
 import { findCourseBooks } from './course-books';
+import { findCourseRequiredBooks } from './required-books';
 import { pageDemand } from '../alerts/alerts.demand';
 
 /** GET /api/course/{code}'s answer: the course's name and its books on campus. */
@@ -23,6 +24,14 @@ export async function courseAnswer(
     courseNumber: course.courseNumber,
     label: formatCourse(course.subject, course.courseNumber),
     books: await findCourseBooks(app.database.db, course),
+    requiredBooks: course.subject
+      ? (
+          await findCourseRequiredBooks(app.database.db, {
+            subject: course.subject,
+            courseNumber: course.courseNumber,
+          })
+        ).map(({ isbn, title, required }) => ({ isbn, title, required }))
+      : [],
   };
 }
 

@@ -81,6 +81,10 @@ describe('the API contract', () => {
       expect(script.statusCode).toBe(200);
       expect(script.headers['content-type']).toMatch(/^text\/javascript/);
     }
+    // Scalar's browser bundle itself, which defines what reference.js calls.
+    const bundle = await t.app.inject({ method: 'GET', url: '/api/docs/scalar.js' });
+    expect(bundle.body.length).toBeGreaterThan(1_000_000);
+    expect(bundle.body).toContain('createApiReference');
     // The app's own pages keep the strict policy: the exception is this page's only.
     const other = await t.app.inject({ method: 'GET', url: '/api/config' });
     expect(String(other.headers['content-security-policy'])).toContain("style-src 'self';");

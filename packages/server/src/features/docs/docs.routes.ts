@@ -1,7 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { z } from 'zod';
 
 /**
@@ -51,10 +48,30 @@ const MOUNT = `Scalar.createApiReference('#reference', {
 });
 `;
 
-/** The browser bundle of Scalar's reference, shipped inside its Fastify package (no CDN). */
+/** Where Scalar's Fastify plugin serves its browser bundle, under the prefix it is given. */
+const SCALAR_PREFIX = '/reference';
+const SCALAR_SCRIPT = `${SCALAR_PREFIX}/js/scalar.js`;
+
+/**
+ * The browser bundle of Scalar's reference, shipped inside its Fastify package (no CDN), taken
+ * through the package's public entry: its plugin, registered on a Fastify instance of its own that
+ * never listens, serves the bundle, and that answer is what /api/docs/scalar.js sends. (The plugin
+ * in the app itself would add its own page, whose inline script the policy refuses.)
+ */
 async function readScalarBundle(): Promise<string> {
-  const entry = createRequire(import.meta.url).resolve('@scalar/fastify-api-reference');
-  return readFile(path.join(path.dirname(entry), 'js', 'standalone.js'), 'utf8');
+  const { default: scalarReference } = await import('@scalar/fastify-api-reference');
+  const scalar = Fastify();
+  try {
+    await scalar.register(scalarReference, {
+      routePrefix: SCALAR_PREFIX,
+      configuration: { content: {} },
+    });
+    const res = await scalar.inject({ method: 'GET', url: SCALAR_SCRIPT });
+    if (res.statusCode !== 200) throw new Error(`Scalar's bundle: ${res.statusCode}`);
+    return res.body;
+  } finally {
+    await scalar.close();
+  }
 }
 
 const file = (type: string, description: string) => ({
@@ -109,7 +126,10 @@ export default async function docsRoutes(app: FastifyInstance) {
     '/docs/scalar.js',
     { schema: { hide: true, response: file('text/javascript', "Scalar's reference bundle") } },
     async (_request, reply) => {
-      bundle ??= readScalarBundle();
+      bundle ??= readScalarBundle().catch((error: unknown) => {
+        bundle = undefined; // try again on the next request
+        throw error;
+      });
       return reply
         .type('text/javascript; charset=utf-8')
         .header('Cache-Control', 'public, max-age=3600')

@@ -150,13 +150,14 @@ export function unreferencedImagesWithIds(ids: readonly string[]): ImageSelectio
 }
 
 /**
- * What the sweep deletes: failed deletions, images whose owner was deleted, uploads never attached
- * before `cutoff`, and attached ones unused since before `cutoff`.
+ * What the sweep deletes: failed deletions, images whose owner was deleted (unless a listing kept
+ * for the moderators shows them), uploads never attached before `cutoff`, and attached ones unused
+ * since before `cutoff`.
  */
 export function sweepableImages(cutoff: Date): ImageSelection {
   return or(
     eq(images.status, 'deleting'),
-    isNull(images.ownerId),
+    and(isNull(images.ownerId), notReferenced()),
     // `processing` a day later: the server processing it stopped midway.
     and(inArray(images.status, ['uploading', 'processing', 'ready']), lt(images.createdAt, cutoff)),
     and(eq(images.status, 'attached'), lt(images.attachedAt, cutoff), notReferenced()),
@@ -164,7 +165,7 @@ export function sweepableImages(cutoff: Date): ImageSelection {
 }
 
 /**
- * SQL: no listing's imageUrls and no user's avatar point at this image (any variant). The column is
+ * SQL: no listing's or draft's imageUrls and no user's avatar point at this image (any variant). The column is
  * written out qualified: inside the subqueries a bare "id" would mean users.id.
  */
 function notReferenced(): SQL {
@@ -176,5 +177,6 @@ function notReferenced(): SQL {
   );
   const urls = sql`ARRAY[${variantUrls}]::text[]`;
   return sql`NOT EXISTS (SELECT 1 FROM listings l WHERE l.image_urls && ${urls})
+    AND NOT EXISTS (SELECT 1 FROM listing_drafts d WHERE d.image_urls && ${urls})
     AND NOT EXISTS (SELECT 1 FROM users WHERE users.avatar = ANY(${urls}))`;
 }

@@ -112,6 +112,15 @@ export async function deleteImages(app: FastifyInstance, ids: readonly string[])
   return (await markAndDelete(app, imagesWithIds(ids))).deleted;
 }
 
+/** Deletes those of `ids` no listing, draft or profile refers to (a deleted account's images). */
+export async function releaseImageIds(
+  app: FastifyInstance,
+  ids: readonly string[],
+): Promise<number> {
+  if (ids.length === 0) return 0;
+  return (await markAndDelete(app, unreferencedImagesWithIds(ids))).deleted;
+}
+
 /**
  * After a listing or avatar stopped using some images (listing deleted or edited, avatar replaced),
  * deletes those no listing or profile refers to any more. Call it after the change is committed.

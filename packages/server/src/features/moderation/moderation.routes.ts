@@ -13,6 +13,7 @@ import {
   moderationLogEntries,
   moderationQueue,
   removeListing,
+  restoreListing,
   suspendUser,
   unsuspendUser,
 } from './moderation.service';
@@ -72,6 +73,15 @@ export default async function moderationRoutes(fastify: FastifyInstance) {
       const { listingId } = request.params;
       await removeListing(app, currentUser(request), listingId, request.body.reason);
       return { success: true as const, message: 'Listing removed; the seller was told why' };
+    },
+  );
+
+  app.post(
+    '/listings/:listingId/restore',
+    { ...moderatorOnly, schema: { params: listingParams, response: actionResponse } },
+    async (request) => {
+      await restoreListing(app, currentUser(request), request.params.listingId);
+      return { success: true as const, message: 'Listing restored' };
     },
   );
 

@@ -1,22 +1,33 @@
 import type { FastifyInstance } from 'fastify';
-import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { desc, eq, inArray, isNull } from 'drizzle-orm';
 import type {
   ModerationLogEntry,
   ModerationQueueItem,
 } from '@campus-books/common/moderation.schemas';
 import type { Db } from '../../db/database';
-import { listingReports, listings, moderationLog, users, type UserRow } from '../../db/schema';
+import { listings, users, type ListingRow, type UserRow } from '../../db/schema';
+import { listingReports, moderationLog } from '../../db/moderation.schema';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import { toListing } from '../listings/listing.serializer';
 import { deleteSessionsOfUser } from '../../db/sessions.repository';
-import { isListingId } from '../listings/listings.repository';
 import {
+  deleteListingRow,
+  hideListingsOfSeller,
+  isListingId,
+  lockListingModeration,
+  removeListingForModerators,
+  requestListingReview,
+  restoreRemovedListing,
+  unhideListings,
+} from '../listings/listings.repository';
+import {
+  closeOpenReports,
   findUserEmail,
-  suspendUserRow,
-  unsuspendUserRow,
+  logModeratorAction,
   userExists,
 } from './moderation.repository';
-import { LISTING_NOT_FOUND } from '../listings/listings.service';
+import { suspendUserRow, unsuspendUserRow } from '../accounts/users.repository';
+import { LISTING_NOT_FOUND, releaseUnusedImages } from '../listings/listings.service';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type Action = ModerationLogEntry['action'];
@@ -24,24 +35,22 @@ type Action = ModerationLogEntry['action'];
 const NOTHING_TO_DISMISS = 'This listing has no open reports';
 const ALREADY_REMOVED = 'This listing is already removed';
 const USER_NOT_FOUND = 'User not found';
+const NOT_REMOVED = 'This listing is not removed';
 
-async function log(
+function log(
   tx: Tx,
   moderator: UserRow,
   action: Action,
   target: { listingId?: string; userId?: string; reason?: string },
 ): Promise<void> {
-  await tx.insert(moderationLog).values({
-    moderatorId: moderator.id,
-    moderatorEmail: moderator.email,
-    action,
-    listingId: target.listingId ?? null,
-    userId: target.userId ?? null,
-    reason: target.reason ?? null,
-  });
+  return logModeratorAction(tx, moderator, action, target);
 }
 
-/** Listings with open reports, oldest report first, with every open report's reason and note. */
+/**
+ * Listings with open reports: those whose seller asked for a review first (in the order asked),
+ * then by oldest report, with every open report's reason and note; a listing its seller deleted
+ * while reported is marked so.
+ */
 export async function moderationQueue(app: FastifyInstance): Promise<ModerationQueueItem[]> {
   const { db } = app.database;
   const open = await db
@@ -55,16 +64,19 @@ export async function moderationQueue(app: FastifyInstance): Promise<ModerationQ
   const rows = await db
     .select({ listing: listings, seller: users })
     .from(listings)
-    .innerJoin(users, eq(users.id, listings.userId))
+    .leftJoin(users, eq(users.id, listings.userId))
     .where(inArray(listings.id, ids));
   const byId = new Map(rows.map((r) => [r.listing.id, r]));
-  return ids.flatMap((id) => {
+  const asked = (id: string) => byId.get(id)?.listing.reviewRequestedAt?.getTime() ?? Infinity;
+  // A stable sort: listings without a request keep their oldest-report order.
+  const ordered = [...ids].sort((a, b) => asked(a) - asked(b) || 0);
+  return ordered.flatMap((id) => {
     const row = byId.get(id);
     if (!row) return [];
     return [
       {
         listing: toListing(row.listing),
-        seller: {
+        seller: row.seller && {
           _id: row.seller.id,
           username: row.seller.username,
           email: row.seller.email,
@@ -72,39 +84,47 @@ export async function moderationQueue(app: FastifyInstance): Promise<ModerationQ
         },
         reports: open
           .filter((r) => r.listingId === id)
-          .map((r) => ({ reason: r.reason, note: r.note, createdAt: r.createdAt.toISOString() })),
+          .map((r) => ({
+            reason: r.reason,
+            note: r.note,
+            createdAt: r.createdAt.toISOString(),
+            countsTowardHide: r.countsTowardHide,
+          })),
+        deletedBySellerAt: row.listing.sellerDeletedAt?.toISOString() ?? null,
+        reviewRequestedAt: row.listing.reviewRequestedAt?.toISOString() ?? null,
       },
     ];
   });
 }
 
-/** The reports were unfounded: closed, and the listing back in search if they had hidden it. */
+/**
+ * The reports were unfounded: closed, and the listing back in search if they had hidden it; a
+ * listing its seller deleted while reported is deleted now, images too.
+ */
 export async function dismissReports(
   app: FastifyInstance,
   moderator: UserRow,
   listingId: string,
 ): Promise<void> {
   if (!isListingId(listingId)) throw notFound(LISTING_NOT_FOUND);
-  await app.database.db.transaction(async (tx) => {
-    const closed = await tx
-      .update(listingReports)
-      .set({ resolvedAt: new Date() })
-      .where(and(eq(listingReports.listingId, listingId), isNull(listingReports.resolvedAt)))
-      .returning({ id: listingReports.id });
-    if (closed.length === 0) throw conflict(NOTHING_TO_DISMISS);
-    await tx
-      .update(listings)
-      .set({ status: 'active', hiddenReason: null })
-      .where(
-        and(
-          eq(listings.id, listingId),
-          eq(listings.status, 'hidden'),
-          eq(listings.hiddenReason, 'reports'),
-        ),
-      );
+  const images = await app.database.db.transaction(async (tx) => {
+    await lockListingModeration(tx, listingId);
+    const closed = await closeOpenReports(tx, listingId, new Date());
+    if (closed.length === 0) {
+      const [listing] = await tx
+        .select({ id: listings.id })
+        .from(listings)
+        .where(eq(listings.id, listingId));
+      throw listing ? conflict(NOTHING_TO_DISMISS) : notFound(LISTING_NOT_FOUND);
+    }
     await log(tx, moderator, 'dismiss', { listingId });
+    const deleted = await deleteListingRow(tx, listingId, true);
+    if (deleted) return deleted;
+    await unhideListings(tx, 'reports', { listingId });
+    return [];
   });
   app.listingCaches.invalidate();
+  await releaseUnusedImages(app, images);
 }
 
 /** Takes a listing down for good and tells its seller why. */
@@ -116,23 +136,21 @@ export async function removeListing(
 ): Promise<void> {
   if (!isListingId(listingId)) throw notFound(LISTING_NOT_FOUND);
   const removed = await app.database.db.transaction(async (tx) => {
+    await lockListingModeration(tx, listingId);
     const [existing] = await tx
-      .select({ status: listings.status })
+      .select({ status: listings.status, sellerDeletedAt: listings.sellerDeletedAt })
       .from(listings)
       .where(eq(listings.id, listingId));
     if (!existing) throw notFound(LISTING_NOT_FOUND);
-    const [row] = await tx
-      .update(listings)
-      .set({ status: 'removed', hiddenReason: null, updatedAt: new Date() })
-      .where(and(eq(listings.id, listingId), inArray(listings.status, STILL_UP)))
-      .returning({ name: listings.name, userId: listings.userId });
+    const row = await removeListingForModerators(tx, listingId);
     if (!row) throw conflict(ALREADY_REMOVED);
-    await tx
-      .update(listingReports)
-      .set({ resolvedAt: new Date() })
-      .where(and(eq(listingReports.listingId, listingId), isNull(listingReports.resolvedAt)));
-    await log(tx, moderator, 'remove', { listingId, userId: row.userId, reason });
-    return { name: row.name, email: await findUserEmail(tx, row.userId) };
+    await closeOpenReports(tx, listingId, new Date());
+    await log(tx, moderator, 'remove', { listingId, userId: row.userId ?? undefined, reason });
+    const deletedBySeller = existing.sellerDeletedAt !== null || row.userId === null;
+    return {
+      name: row.name,
+      email: deletedBySeller || !row.userId ? undefined : await findUserEmail(tx, row.userId),
+    };
   });
   app.listingCaches.invalidate();
   if (removed.email) {
@@ -150,12 +168,37 @@ export async function removeListing(
   }
 }
 
-const STILL_UP: (typeof listings.$inferSelect)['status'][] = [
-  'active',
-  'sold',
-  'expired',
-  'hidden',
-];
+/**
+ * A removal made by mistake undone: the listing is active again (the expiry job still applies). One
+ * its seller deleted is deleted now instead, as the seller asked.
+ */
+export async function restoreListing(
+  app: FastifyInstance,
+  moderator: UserRow,
+  listingId: string,
+): Promise<void> {
+  if (!isListingId(listingId)) throw notFound(LISTING_NOT_FOUND);
+  const images = await app.database.db.transaction(async (tx) => {
+    await lockListingModeration(tx, listingId);
+    const [existing] = await tx
+      .select({
+        status: listings.status,
+        userId: listings.userId,
+        sellerDeletedAt: listings.sellerDeletedAt,
+      })
+      .from(listings)
+      .where(eq(listings.id, listingId));
+    if (!existing) throw notFound(LISTING_NOT_FOUND);
+    if (existing.status !== 'removed') throw conflict(NOT_REMOVED);
+    await log(tx, moderator, 'restore', { listingId, userId: existing.userId ?? undefined });
+    if (existing.sellerDeletedAt !== null)
+      return (await deleteListingRow(tx, listingId, true)) ?? [];
+    await restoreRemovedListing(tx, listingId);
+    return [];
+  });
+  app.listingCaches.invalidate();
+  await releaseUnusedImages(app, images);
+}
 
 /**
  * A suspended seller cannot sign in or list (their sessions end, sign-in answers 403) and their
@@ -174,10 +217,7 @@ export async function suspendUser(
       throw (await userExists(tx, userId))
         ? conflict('Already suspended')
         : notFound(USER_NOT_FOUND);
-    await tx
-      .update(listings)
-      .set({ status: 'hidden', hiddenReason: 'suspension' })
-      .where(and(eq(listings.userId, userId), eq(listings.status, 'active')));
+    await hideListingsOfSeller(tx, userId);
     await deleteSessionsOfUser(tx, userId);
     await log(tx, moderator, 'suspend', { userId, reason });
   });
@@ -193,16 +233,7 @@ export async function unsuspendUser(
   await app.database.db.transaction(async (tx) => {
     if (!(await unsuspendUserRow(tx, userId)))
       throw (await userExists(tx, userId)) ? conflict('Not suspended') : notFound(USER_NOT_FOUND);
-    await tx
-      .update(listings)
-      .set({ status: 'active', hiddenReason: null })
-      .where(
-        and(
-          eq(listings.userId, userId),
-          eq(listings.status, 'hidden'),
-          eq(listings.hiddenReason, 'suspension'),
-        ),
-      );
+    await unhideListings(tx, 'suspension', { userId });
     await log(tx, moderator, 'unsuspend', { userId });
   });
   app.listingCaches.invalidate();
@@ -220,8 +251,23 @@ export async function moderationLogEntries(app: FastifyInstance): Promise<Modera
     moderatorEmail: r.moderatorEmail,
     action: r.action,
     listingId: r.listingId,
+    ratingId: r.ratingId,
+    conversationId: r.conversationId,
     userId: r.userId,
     reason: r.reason,
     createdAt: r.createdAt.toISOString(),
   }));
+}
+
+const NOT_HIDDEN_BY_REPORTS = 'Only a listing that reports hid can be reviewed';
+
+/**
+ * The seller of a listing that reports hid asks the moderators to look: it goes first in their
+ * queue, in the order asked. Asking again changes nothing (the first request's place is kept).
+ */
+export async function requestReview(app: FastifyInstance, listing: ListingRow): Promise<void> {
+  if (listing.status !== 'hidden' || listing.hiddenReason !== 'reports') {
+    throw conflict(NOT_HIDDEN_BY_REPORTS);
+  }
+  await requestListingReview(app.database.db, listing.id, app.jobs.now());
 }

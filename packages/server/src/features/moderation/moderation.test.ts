@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listingReports, listings, moderationLog, sessions } from '../../db/schema';
+import { listings, sessions } from '../../db/schema';
+import { listingReports, moderationLog } from '../../db/moderation.schema';
 import {
   createTestApp,
   createUser,
@@ -39,6 +40,8 @@ describe(`reports, moderators, suspension and the audit log (${TEST_ENGINE})`, (
   beforeAll(async () => {
     t = await createTestApp({
       ...GENEROUS_LIMITS,
+      REPORT_MIN_ACCOUNT_AGE_DAYS: '0',
+      REPORT_HIDES_PER_DAY: '1000',
       MODERATOR_EMAILS: ` ${MODERATOR.toUpperCase()} ,${UNVERIFIED_MODERATOR}`,
     });
     moderator = await createUser(t, { email: MODERATOR });
@@ -278,6 +281,51 @@ describe(`reports, moderators, suspension and the audit log (${TEST_ENGINE})`, (
           })
         ).statusCode,
       ).toBe(409);
+    });
+
+    it('dismissing reports of an unknown listing is a 404, as the docs say (issue 26)', async () => {
+      const unknown = '0b8e5a62-3c1f-4d8e-9a57-1f2e3d4c5b6a';
+      const res = await post(`/api/moderation/listings/${unknown}/dismiss`, moderator.cookie);
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toMatchObject({ success: false, message: 'Listing not found' });
+      // A listing that exists but has no open reports is still a 409.
+      const listing = await createListingAs(t, await createUser(t));
+      const none = await post(`/api/moderation/listings/${listing._id}/dismiss`, moderator.cookie);
+      expect(none.statusCode).toBe(409);
+    });
+
+    it('restore puts a listing removed by mistake back on sale, logged (issue 26)', async () => {
+      const seller = await createUser(t);
+      const listing = await createListingAs(t, seller);
+      await post(`/api/moderation/listings/${listing._id}/remove`, moderator.cookie, {
+        reason: 'By mistake',
+      });
+      expect(await status(listing._id)).toBe('removed');
+      const student = await createUser(t);
+      expect(
+        (await post(`/api/moderation/listings/${listing._id}/restore`, student.cookie)).statusCode,
+      ).toBe(403);
+      const res = await post(`/api/moderation/listings/${listing._id}/restore`, moderator.cookie);
+      expect(res.statusCode).toBe(200);
+      expect(await status(listing._id)).toBe('active');
+      expect(await searchIds()).toContain(listing._id);
+      expect((await get(`/api/listing/get/${listing._id}`)).statusCode).toBe(200);
+      const log = (await get('/api/moderation/log', moderator.cookie)).json() as {
+        action: string;
+        listingId: string | null;
+      }[];
+      expect(log.filter((l) => l.listingId === listing._id).map((l) => l.action)).toEqual([
+        'restore',
+        'remove',
+      ]);
+      // Not removed any more: 409; unknown or not an id: 404.
+      const again = await post(`/api/moderation/listings/${listing._id}/restore`, moderator.cookie);
+      expect(again.statusCode).toBe(409);
+      const unknown = '0b8e5a62-3c1f-4d8e-9a57-1f2e3d4c5b6a';
+      for (const id of [unknown, 'nope']) {
+        const res404 = await post(`/api/moderation/listings/${id}/restore`, moderator.cookie);
+        expect(res404.statusCode).toBe(404);
+      }
     });
 
     it('suspend signs the seller out, refuses sign-in and listing, hides their listings; unsuspend restores', async () => {

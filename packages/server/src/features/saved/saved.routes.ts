@@ -1,17 +1,19 @@
-import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '@campus-books/common/api';
 import { listingSchema } from '@campus-books/common/listing.schemas';
-import { savedListings } from '../../db/schema';
+import { notFound } from '../../lib/errors';
 import { currentUser } from '../../plugins/sessions';
-import { getListing } from '../listings/listings.service';
-import { findSavedListings } from './saved.repository';
+import { isListingId } from '../listings/listings.repository';
+import { LISTING_NOT_FOUND } from '../listings/listings.service';
+import { findSavedListings, isSaveable, saveListing, unsaveListing } from './saved.repository';
+import { setSavedListingMails } from '../accounts/users.repository';
 
 const idParams = z.object({ id: z.string() });
 
 const savedAnswer = z.object({ success: z.literal(true), saved: z.boolean(), message: z.string() });
+const signedInErrors = errorResponses({ 401: 'Not signed in', 403: 'E-mail not verified' });
 const savedErrors = errorResponses({
   401: 'Not signed in',
   403: 'E-mail not verified',
@@ -33,13 +35,48 @@ export default async function savedRoutes(fastify: FastifyInstance) {
     '/add/:id',
     { ...verified, schema: { params: idParams, response: { 200: savedAnswer, ...savedErrors } } },
     async (request) => {
-      const listing = await getListing(app, request.params.id);
-      // From the listing's row, so a listing deleted meanwhile saves nothing (instead of failing).
-      await app.database.db.execute(sql`
-      INSERT INTO saved_listings (user_id, listing_id)
-      SELECT ${currentUser(request).id}, id FROM listings WHERE id = ${listing.id}
-      ON CONFLICT DO NOTHING`);
+      const { id } = request.params;
+      // A hidden or removed listing is "not found" here as on its page (the visibility rule).
+      if (!isListingId(id) || !(await saveListing(app.database.db, currentUser(request).id, id))) {
+        throw notFound(LISTING_NOT_FOUND);
+      }
       return { success: true as const, saved: true, message: 'Listing saved' };
+    },
+  );
+
+  // Whether the student hears of price drops and sales of their saved listings (on by default; the
+  // mails' one-click unsubscribe turns it off).
+  const mailsAnswer = z.object({
+    savedListingMails: z.boolean().describe('Mails about saved listings (price drops, sales)'),
+  });
+  app.get(
+    '/mails',
+    { ...verified, schema: { response: { 200: mailsAnswer, ...signedInErrors } } },
+    async (request) => ({ savedListingMails: currentUser(request).savedListingMails }),
+  );
+  app.post(
+    '/mails',
+    {
+      ...verified,
+      schema: {
+        body: mailsAnswer,
+        response: {
+          200: mailsAnswer.extend({ success: z.literal(true), message: z.string() }),
+          ...errorResponses({ 400: 'The body is not valid' }),
+          ...signedInErrors,
+        },
+      },
+    },
+    async (request) => {
+      const { savedListingMails } = request.body;
+      await setSavedListingMails(app.database.db, currentUser(request).id, savedListingMails);
+      return {
+        success: true as const,
+        savedListingMails,
+        message: savedListingMails
+          ? 'We will mail you when a saved listing gets cheaper or sells'
+          : 'No more mails about your saved listings',
+      };
     },
   );
 
@@ -47,15 +84,14 @@ export default async function savedRoutes(fastify: FastifyInstance) {
     '/remove/:id',
     { ...verified, schema: { params: idParams, response: { 200: savedAnswer, ...savedErrors } } },
     async (request) => {
-      const listing = await getListing(app, request.params.id);
-      await app.database.db
-        .delete(savedListings)
-        .where(
-          and(
-            eq(savedListings.userId, currentUser(request).id),
-            eq(savedListings.listingId, listing.id),
-          ),
-        );
+      const { id } = request.params;
+      const userId = currentUser(request).id;
+      if (!isListingId(id)) throw notFound(LISTING_NOT_FOUND);
+      // Removing one's own saved entry always works; otherwise it answers as saving would.
+      const removed = await unsaveListing(app.database.db, userId, id);
+      if (!removed && !(await isSaveable(app.database.db, userId, id))) {
+        throw notFound(LISTING_NOT_FOUND);
+      }
       return {
         success: true as const,
         saved: false,

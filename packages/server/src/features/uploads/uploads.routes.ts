@@ -28,8 +28,10 @@ const uploaderErrors = errorResponses({
   403: 'E-mail not verified',
   404: 'No such upload of yours',
   409: 'The image is being processed or is in use',
+  412: 'No `Tus-Resumable: 1.0.0` header (tus)',
   413: 'The image is too large',
   415: 'Not a JPEG, PNG, WebP or HEIC image',
+  422: 'The image cannot be read, or has too many pixels',
   429: 'Too many uploads this hour',
 });
 const uploadResponses = {

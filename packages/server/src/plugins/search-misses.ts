@@ -1,0 +1,70 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Searches that found nothing, counted per normalised term (the operator statistics). */
+    searchMisses: SearchMisses;
+  }
+}
+
+export interface SearchMisses {
+  /** Counts one search for `term` that found nothing; costs a map update, no query. */
+  record(term: string): void;
+  /** Writes the counts gathered so far (every minute, at shutdown; tests call it). */
+  flush(): Promise<void>;
+}
+
+/** Terms one server holds between two writes; more are dropped until the next write. */
+export const MAX_PENDING_TERMS = 500;
+const FLUSH_EVERY_MS = 60_000;
+const TERM_MAX_LENGTH = 100;
+
+/** How a term is counted: lower case, one space between words, at most 100 characters. */
+export function normaliseSearchTerm(term: string): string {
+  return term.toLowerCase().replace(/\s+/g, ' ').trim().slice(0, TERM_MAX_LENGTH).trim();
+}
+
+/**
+ * Zero-result search terms, aggregated in memory and written once a minute as one upsert per
+ * batch into `search_misses` (day, term, count): no user, no address, no time finer than the day.
+ * The search only calls `record` when its total is 0, so the common path costs one comparison.
+ */
+export default fp(
+  async function searchMissesPlugin(app: FastifyInstance) {
+    let pending = new Map<string, number>();
+
+    function record(term: string): void {
+      const normalised = normaliseSearchTerm(term);
+      if (!normalised) return;
+      const count = pending.get(normalised);
+      if (count !== undefined) pending.set(normalised, count + 1);
+      else if (pending.size < MAX_PENDING_TERMS) pending.set(normalised, 1);
+    }
+
+    async function flush(): Promise<void> {
+      if (pending.size === 0) return;
+      const batch = pending;
+      pending = new Map();
+      const day = app.jobs.now().toISOString().slice(0, 10);
+      const rows = [...batch].map(([term, count]) => sql`(${day}::date, ${term}, ${count})`);
+      await app.database.db.execute(sql`
+        INSERT INTO search_misses (day, term, count) VALUES ${sql.join(rows, sql`, `)}
+        ON CONFLICT (day, term) DO UPDATE SET count = search_misses.count + EXCLUDED.count`);
+    }
+
+    const timer = setInterval(() => {
+      flush().catch((error: unknown) =>
+        app.log.warn({ err: error }, 'could not record the searches that found nothing'),
+      );
+    }, FLUSH_EVERY_MS);
+    timer.unref();
+    app.addHook('onClose', async () => {
+      clearInterval(timer);
+      await flush().catch(() => {});
+    });
+    app.decorate('searchMisses', { record, flush } satisfies SearchMisses);
+  },
+  { name: 'search-misses', dependencies: ['database', 'jobs'] },
+);
