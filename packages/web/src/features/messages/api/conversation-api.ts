@@ -1,0 +1,127 @@
+import type { ApiMessage } from '@campus-books/common/api';
+import type {
+  Conversation,
+  SentEvent,
+  StartConversationInput,
+} from '@campus-books/common/conversation.schemas';
+import {
+  queryOptions,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+} from '@tanstack/react-query';
+import { invalidateListings } from '../../../api/listings/invalidate-listings';
+import { apiRequest } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
+
+const base = (conversationId: string) => `/api/conversations/${encodeURIComponent(conversationId)}`;
+
+/** GET /api/conversations/{id}: the events oldest first, the open offer, the hold, read-only. */
+export const conversationQueryOptions = (conversationId: string) =>
+  queryOptions({
+    queryKey: queryKeys.conversations.one(conversationId),
+    queryFn: ({ signal }) => apiRequest<Conversation>(base(conversationId), { signal }),
+    // The stream keeps it fresh; a remount (back from another page) asks again.
+    staleTime: 0,
+  });
+
+export function useConversation(conversationId: string) {
+  return useQuery(conversationQueryOptions(conversationId));
+}
+
+/** Every change in a conversation can change the inbox, the unread count and the listing's hold. */
+function refreshAfter(queryClient: QueryClient) {
+  return () => {
+    void queryClient.invalidateQueries({ queryKey: queryKeys.conversations.all });
+  };
+}
+
+/**
+ * POST /api/conversations: the first message about a listing (or the next, to the same one). Sends
+ * carry the typed message's Idempotency-Key: tried again, the server writes it once.
+ */
+export function useStartConversation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ key, ...input }: StartConversationInput & { key: string }) =>
+      apiRequest<SentEvent>('/api/conversations', {
+        body: input,
+        headers: { 'Idempotency-Key': key },
+      }),
+    onSuccess: refreshAfter(queryClient),
+  });
+}
+
+/** POST /api/conversations/{id}/messages */
+export function useSendMessage(conversationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ text, key }: { text: string; key: string }) =>
+      apiRequest<SentEvent>(`${base(conversationId)}/messages`, {
+        body: { text },
+        headers: { 'Idempotency-Key': key },
+      }),
+    onSuccess: refreshAfter(queryClient),
+  });
+}
+
+/** POST /api/conversations/{id}/offers: the buyer's offer, or the seller's counter. */
+export function useMakeOffer(conversationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (amount: number) =>
+      apiRequest<SentEvent>(`${base(conversationId)}/offers`, { body: { amount } }),
+    onSuccess: refreshAfter(queryClient),
+  });
+}
+
+/** POST /api/conversations/{id}/offers/{offerId}/accept | decline */
+export function useAnswerOffer(conversationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ offerId, answer }: { offerId: string; answer: 'accept' | 'decline' }) =>
+      apiRequest<SentEvent>(
+        `${base(conversationId)}/offers/${encodeURIComponent(offerId)}/${answer}`,
+        { method: 'POST' },
+      ),
+    onSuccess: () => {
+      refreshAfter(queryClient)();
+      void invalidateListings(queryClient);
+    },
+  });
+}
+
+/** The seller's hold and sale: POST /api/conversations/listing/{listingId}/release | sold */
+export function useListingDeal(listingId: string) {
+  const queryClient = useQueryClient();
+  const path = `/api/conversations/listing/${encodeURIComponent(listingId)}`;
+  const onSuccess = () => {
+    refreshAfter(queryClient)();
+    void invalidateListings(queryClient);
+  };
+  return {
+    release: useMutation({
+      mutationFn: () => apiRequest<ApiMessage>(`${path}/release`, { method: 'POST' }),
+      onSuccess,
+    }),
+    sold: useMutation({
+      mutationFn: (buyerId: string | null) =>
+        apiRequest<ApiMessage>(`${path}/sold`, { body: { buyerId } }),
+      onSuccess,
+    }),
+  };
+}
+
+/** POST /api/conversations/{id}/read: the mark never moves back, so sending it twice is harmless. */
+export function useMarkRead(conversationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (upTo: number) =>
+      apiRequest<ApiMessage>(`${base(conversationId)}/read`, { body: { upTo } }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.conversations.unread });
+      void queryClient.invalidateQueries({ queryKey: ['conversations', 'list'] });
+    },
+  });
+}

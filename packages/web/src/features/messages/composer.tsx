@@ -1,0 +1,78 @@
+import {
+  MESSAGE_MAX_LENGTH,
+  sendMessageSchema,
+  type SendMessageInput,
+} from '@campus-books/common/conversation.schemas';
+import { formatCount } from '@campus-books/common/display';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Button } from '../../components/ui/button';
+import { TextAreaField } from '../../components/ui/form-field';
+import { RequestError } from '../../components/ui/request-error';
+import { idempotencyKey, newIdempotencyKey } from './idempotency-key';
+
+/**
+ * The message box: the common schema's rule (1–2,000 characters, no control or text-direction
+ * characters) and its messages. Ctrl+Enter (⌘+Enter) sends, as Send does.
+ */
+export function Composer({
+  label = 'Message',
+  submitLabel = 'Send',
+  isPending,
+  error,
+  onSend,
+}: {
+  label?: string;
+  submitLabel?: string;
+  isPending: boolean;
+  error: Error | null;
+  /** `key` stays the same until the message is sent: a retry after a failure is the same message. */
+  onSend(text: string, key: string, done: () => void): void;
+}) {
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors },
+  } = useForm<SendMessageInput>({
+    resolver: zodResolver(sendMessageSchema),
+    defaultValues: { text: '' },
+  });
+  // One per message typed: a new one once it is sent.
+  const [nonce, setNonce] = useState(newIdempotencyKey);
+  const submit = handleSubmit((input) =>
+    onSend(input.text, idempotencyKey(nonce, input.text), () => {
+      setNonce(newIdempotencyKey());
+      reset({ text: '' });
+    }),
+  );
+
+  return (
+    <form noValidate onSubmit={submit} className="space-y-2">
+      <TextAreaField
+        label={label}
+        rows={3}
+        maxLength={MESSAGE_MAX_LENGTH + 100}
+        hint={`Up to ${formatCount(MESSAGE_MAX_LENGTH)} characters. Never share your password.`}
+        error={errors.text?.message}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+            event.preventDefault();
+            void submit();
+          }
+        }}
+        {...register('text')}
+      />
+      <RequestError error={error} />
+      <Button
+        type="submit"
+        isLoading={isPending}
+        loadingText="Sending..."
+        className="w-full sm:w-auto"
+      >
+        {submitLabel}
+      </Button>
+    </form>
+  );
+}

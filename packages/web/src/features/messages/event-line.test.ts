@@ -1,0 +1,52 @@
+import {
+  CONVERSATION_EVENT_KINDS,
+  type Conversation,
+  type ConversationEvent,
+} from '@campus-books/common/conversation.schemas';
+import { describe, expect, it } from 'vitest';
+import { actorName, dollars, systemLine } from './event-line';
+
+const conversation = {
+  role: 'buyer',
+  other: { id: 'u2', username: 'Maya P.' },
+} as Conversation;
+
+const event = (fields: Partial<ConversationEvent>): ConversationEvent => ({
+  id: 1,
+  conversationId: 'c1',
+  kind: 'message',
+  author: null,
+  deletedAuthor: false,
+  body: null,
+  amount: null,
+  offerId: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  ...fields,
+});
+
+describe('event lines', () => {
+  it('names the actor from the reader’s side', () => {
+    expect(actorName(event({ author: 'buyer' }), conversation)).toBe('You');
+    expect(actorName(event({ author: 'seller' }), conversation)).toBe('Maya P.');
+    expect(actorName(event({ deletedAuthor: true }), conversation)).toBe('A deleted account');
+  });
+
+  it('says an offer, a counter and their answers in whole dollars', () => {
+    expect(systemLine(event({ kind: 'offer', author: 'buyer', amount: 30 }), conversation)).toBe(
+      'You offered $30',
+    );
+    expect(systemLine(event({ kind: 'offer', author: 'seller', amount: 35 }), conversation)).toBe(
+      'Maya P. countered with $35',
+    );
+    expect(
+      systemLine(event({ kind: 'offer_accepted', author: 'buyer', amount: 35 }), conversation),
+    ).toBe('You accepted the offer of $35');
+    expect(dollars(1234)).toBe('$1,234');
+  });
+
+  it('has a sentence for every kind of listing change', () => {
+    for (const kind of CONVERSATION_EVENT_KINDS.filter((k) => k !== 'message')) {
+      expect(systemLine(event({ kind, amount: 10 }), conversation), kind).toMatch(/\w{3,}/);
+    }
+  });
+});

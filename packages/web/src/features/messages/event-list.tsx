@@ -1,0 +1,70 @@
+import type { Conversation } from '@campus-books/common/conversation.schemas';
+import { useEffect, useRef } from 'react';
+import { useNow } from '../../lib/render-clock';
+import { timeAgo } from '../../lib/relative-time';
+import { actorName, systemLine } from './event-line';
+
+/**
+ * The conversation's timeline: messages as bubbles (the reader's on the right), everything else as
+ * a centred line. A message is plain text: a link in it is text to copy, never a live link, so a
+ * message cannot lead anyone to another site with one tap.
+ */
+export function EventList({ conversation }: { conversation: Conversation }) {
+  const now = useNow();
+  const endRef = useRef<HTMLLIElement>(null);
+  const count = conversation.events.length;
+
+  // The newest event stays in view as events arrive.
+  useEffect(() => {
+    endRef.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [count]);
+
+  if (count === 0) return <p className="text-slate-700">No messages yet.</p>;
+  return (
+    <div role="log" aria-label="Messages" aria-live="polite">
+      <ol className="flex flex-col gap-3">
+        {conversation.events.map((event, index) => {
+          const time = (
+            <time dateTime={event.createdAt} className="text-xs text-slate-600">
+              {timeAgo(event.createdAt, now)}
+            </time>
+          );
+          const last = index === count - 1 ? endRef : undefined;
+          if (event.kind !== 'message') {
+            return (
+              <li
+                key={event.id}
+                ref={last}
+                data-kind={event.kind}
+                className="mx-auto max-w-md rounded-full bg-slate-100 px-4 py-1.5 text-center text-sm text-slate-800"
+              >
+                {systemLine(event, conversation)} · {time}
+              </li>
+            );
+          }
+          const mine = event.author === conversation.role;
+          return (
+            <li
+              key={event.id}
+              ref={last}
+              data-kind="message"
+              className={`flex max-w-[85%] flex-col gap-1 ${mine ? 'items-end self-end' : 'items-start self-start'}`}
+            >
+              <span className="text-xs font-semibold text-slate-700">
+                {actorName(event, conversation)}
+              </span>
+              <p
+                className={`rounded-2xl px-4 py-2 break-words whitespace-pre-wrap select-text [overflow-wrap:anywhere] ${
+                  mine ? 'bg-brand-700 text-white' : 'bg-white text-slate-900 ring-1 ring-slate-300'
+                }`}
+              >
+                {event.body}
+              </p>
+              {time}
+            </li>
+          );
+        })}
+      </ol>
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+import {
+  CONVERSATION_REPORT_REASON_LABELS,
+  CONVERSATION_REPORT_REASONS,
+} from '@campus-books/common/moderation.schemas';
+import { ReportDialog } from '../../components/report-dialog';
+import { useReportConversation } from './api/report-conversation';
+
+/**
+ * "Report conversation": a reason and an optional note, in a dialog. The moderators may then read
+ * the conversation (and only then).
+ */
+export function ReportConversation({ conversationId }: { conversationId: string }) {
+  const report = useReportConversation();
+  return (
+    <ReportDialog
+      opener={{ label: 'Report conversation', variant: 'ghost', className: 'min-h-11' }}
+      title="Report this conversation"
+      hint="The campus moderators will be able to read this conversation while they look at your report. The other student is not told about it."
+      reasons={CONVERSATION_REPORT_REASONS}
+      labels={CONVERSATION_REPORT_REASON_LABELS}
+      isPending={report.isPending}
+      error={report.error}
+      send={(input, onSent) =>
+        report.mutate(
+          { conversationId, ...input },
+          { onSuccess: (answer) => onSent(answer.message) },
+        )
+      }
+    />
+  );
+}
