@@ -4,7 +4,7 @@ import 'altcha/altcha.css';
 import type {} from 'altcha/types/global';
 import type {} from 'altcha/types/react';
 import Pbkdf2Worker from 'altcha/workers/pbkdf2?worker';
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 
 // The server's challenges use PBKDF2 (features/auth/challenge.ts); the worker is a file of our own.
 for (const hash of ['SHA-256', 'SHA-384', 'SHA-512']) {
@@ -17,7 +17,7 @@ for (const hash of ['SHA-256', 'SHA-384', 'SHA-512']) {
  * nothing on a normal first load. Solving starts at once; `onSolved` gets the payload to send.
  */
 export default function ChallengeWidget({ onSolved }: { onSolved: (payload: string) => void }) {
-  const widget = useRef<HTMLElement>(null);
+  const widget = useRef<HTMLElementTagNameMap['altcha-widget']>(null);
   const solved = useRef(onSolved);
   useEffect(() => {
     solved.current = onSolved;
@@ -32,6 +32,19 @@ export default function ChallengeWidget({ onSolved }: { onSolved: (payload: stri
     };
     element.addEventListener('verified', onVerified);
     return () => element.removeEventListener('verified', onVerified);
+  }, []);
+
+  // Leaving the check (another page, a new attempt) stops its solving workers at once: removed from
+  // the page, the widget itself only stops listening, and its workers would solve on for seconds.
+  // This runs just before React removes the element, and looks once it has: StrictMode's rehearsal
+  // leaves it in place, and the widget tears itself down in a later microtask.
+  useLayoutEffect(() => {
+    const element = widget.current;
+    return () => {
+      queueMicrotask(() => {
+        if (element && !element.isConnected) element.reset?.();
+      });
+    };
   }, []);
 
   return (

@@ -1,3 +1,6 @@
+import { Link } from 'react-router';
+import { paths } from '../../config/paths';
+
 /** The sign-up info box on data privacy (spec section 1). */
 export function PrivacyNote() {
   return (
@@ -13,6 +16,11 @@ export function PrivacyNote() {
         <li>Your password is hashed; nobody, including us, can read it.</li>
         <li>Your session is protected by a signed authentication token.</li>
       </ul>
+      <p className="mt-1">
+        <Link to={paths.privacy} className="link inline-flex min-h-11 items-center">
+          What we keep, why, and for how long
+        </Link>
+      </p>
     </aside>
   );
 }

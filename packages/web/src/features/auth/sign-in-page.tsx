@@ -14,6 +14,7 @@ import { ChallengeStep, needsChallenge } from './challenge-step';
 import { useSignIn } from './api/sign-in';
 import { ResendVerification } from './resend-verification';
 import { safeRedirectPath } from './safe-redirect';
+import { SsoSignIn } from './sso-sign-in';
 
 /** What another page may hand to sign-in through router state (e.g. sign-up's "check your e-mail"). */
 export interface SignInNotice {
@@ -51,6 +52,7 @@ export default function SignInPage() {
           {notice}
         </p>
       ) : null}
+      <SsoSignIn showProviderSignOut />
       <form noValidate onSubmit={handleSubmit(onSubmit)} className="space-y-4">
         <TextField label="Email address" type="email" autoComplete="email" {...field('email')} />
         <TextField

@@ -13,11 +13,13 @@ import { ErrorBlock } from '../../components/ui/error-block';
 import { TextField } from '../../components/ui/form-field';
 import { fieldsOf } from '../../lib/form-fields';
 import { paths } from '../../config/paths';
-import { useAccountRules } from '../../lib/public-config';
+import { useAccountRules, usePublicConfig } from '../../lib/public-config';
 import { AuthCard } from './auth-card';
+import { GroupMeLinkField } from './groupme-link-field';
 import { ChallengeStep, needsChallenge } from './challenge-step';
 import { useSignUp } from './api/sign-up';
 import { PrivacyNote } from './privacy-note';
+import { SsoSignIn } from './sso-sign-in';
 import type { SignInNotice } from './sign-in-page';
 
 const CHECK_INBOX =
@@ -27,6 +29,7 @@ export default function SignUpPage() {
   const navigate = useNavigate();
   const rules = useAccountRules();
   const signUp = useSignUp();
+  const config = usePublicConfig();
   const schema = useMemo(() => signUpSchema(rules), [rules]);
   const {
     register,
@@ -53,41 +56,33 @@ export default function SignUpPage() {
 
   return (
     <AuthCard title={`Welcome to ${PRODUCT_NAME}`} documentTitle="Sign Up">
-      <form noValidate onSubmit={handleSubmit(onSubmit)} className="space-y-4">
-        <div className="grid gap-4 sm:grid-cols-2">
-          <TextField label="First name" autoComplete="given-name" {...field('firstName')} />
-          <TextField label="Last name" autoComplete="family-name" {...field('lastName')} />
-        </div>
-        <p className="text-sm text-slate-700">
-          Buyers will see you as{' '}
-          <strong className="text-slate-900">{username || 'your first and last name'}</strong>
-        </p>
-        <TextField
-          label="Email Address (.edu)"
-          type="email"
-          autoComplete="email"
-          {...field('email')}
-        />
-        <TextField
-          label="Password (8-12 characters long)"
-          type="password"
-          autoComplete="new-password"
-          {...field('password')}
-        />
-        <div>
+      <SsoSignIn />
+      {config?.passwordSignUp === false ? null : (
+        <form noValidate onSubmit={handleSubmit(onSubmit)} className="space-y-4">
+          <div className="grid gap-4 sm:grid-cols-2">
+            <TextField label="First name" autoComplete="given-name" {...field('firstName')} />
+            <TextField label="Last name" autoComplete="family-name" {...field('lastName')} />
+          </div>
+          <p className="text-sm text-slate-700">
+            Buyers will see you as{' '}
+            <strong className="text-slate-900">{username || 'your first and last name'}</strong>
+          </p>
           <TextField
-            label="GroupMe link"
-            type="url"
-            inputMode="url"
-            placeholder={`${rules.groupmeLinkPrefix}…`}
-            {...field('groupmelink')}
+            label="Email Address (.edu)"
+            type="email"
+            autoComplete="email"
+            {...field('email')}
           />
-          <Link className="link mt-1 inline-block text-sm" to={paths.groupmeInstructions}>
-            where can I find it?
-          </Link>
-        </div>
-        <SubmitButton isPending={signUp.isPending}>Sign Up</SubmitButton>
-      </form>
+          <TextField
+            label="Password (8-12 characters long)"
+            type="password"
+            autoComplete="new-password"
+            {...field('password')}
+          />
+          <GroupMeLinkField rules={rules} {...field('groupmelink')} />
+          <SubmitButton isPending={signUp.isPending}>Sign Up</SubmitButton>
+        </form>
+      )}
       {signUp.isError ? (
         <div className="mt-5 space-y-3">
           <ErrorBlock message={signUp.error.message} />
@@ -100,15 +95,6 @@ export default function SignUpPage() {
         </div>
       ) : null}
       <PrivacyNote />
-      <div className="mt-5">
-        <button
-          type="button"
-          disabled
-          className="flex w-full cursor-not-allowed items-center justify-center gap-2 rounded-md border border-slate-300 bg-slate-100 px-4 py-2 text-slate-700"
-        >
-          Continue with Google (coming soon)
-        </button>
-      </div>
       <p className="mt-5 text-center text-sm">
         <Link className="link inline-flex min-h-11 items-center" to={paths.signIn}>
           Have an account? Sign in
