@@ -25,6 +25,7 @@ export function useModerationLog() {
 export type ModerationAction =
   | { kind: 'dismiss'; listingId: string }
   | { kind: 'remove'; listingId: string; reason: string }
+  | { kind: 'restore'; listingId: string }
   | { kind: 'suspend'; userId: string; reason: string }
   | { kind: 'unsuspend'; userId: string };
 
@@ -35,6 +36,10 @@ function runAction(action: ModerationAction): Promise<ApiMessage> {
     case 'remove':
       return apiRequest(`/api/moderation/listings/${action.listingId}/remove`, {
         body: { reason: action.reason },
+      });
+    case 'restore':
+      return apiRequest(`/api/moderation/listings/${action.listingId}/restore`, {
+        method: 'POST',
       });
     case 'suspend':
       return apiRequest(`/api/moderation/users/${action.userId}/suspend`, {

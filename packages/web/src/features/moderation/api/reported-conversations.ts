@@ -1,0 +1,57 @@
+import type { ApiMessage } from '@campus-books/common/api';
+import type {
+  ReportedConversation,
+  ReportedConversationThread,
+} from '@campus-books/common/moderation.schemas';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
+
+const base = '/api/moderation/conversations';
+
+/** GET /api/moderation/conversations: who reported which conversation (no messages). */
+export function useReportedConversations() {
+  return useQuery({
+    queryKey: queryKeys.moderation.conversations,
+    queryFn: ({ signal }) =>
+      apiRequest<{ conversations: ReportedConversation[] }>(base, { signal }),
+  });
+}
+
+/**
+ * GET /api/moderation/conversations/{id}: the messages, read only when the moderator asks (each
+ * read is logged), once: never refetched behind their back.
+ */
+export function useReportedConversationThread(conversationId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: queryKeys.moderatorRead(conversationId),
+    queryFn: ({ signal }) =>
+      apiRequest<ReportedConversationThread>(`${base}/${encodeURIComponent(conversationId)}`, {
+        signal,
+      }),
+    enabled,
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+    retry: false,
+  });
+}
+
+/** POST /api/moderation/conversations/{id}/dismiss, or the moderation routes' suspend. */
+export type ConversationAction =
+  { kind: 'dismiss'; conversationId: string } | { kind: 'suspend'; userId: string; reason: string };
+
+export function useConversationAction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (action: ConversationAction): Promise<ApiMessage> =>
+      action.kind === 'dismiss'
+        ? apiRequest(`${base}/${encodeURIComponent(action.conversationId)}/dismiss`, {
+            method: 'POST',
+          })
+        : apiRequest(`/api/moderation/users/${encodeURIComponent(action.userId)}/suspend`, {
+            body: { reason: action.reason },
+          }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.moderation.all }),
+  });
+}

@@ -1,0 +1,40 @@
+import type { ApiMessage } from '@campus-books/common/api';
+import { useMutation } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { Button } from '../../components/ui/button';
+import { RequestError } from '../../components/ui/request-error';
+import { paths } from '../../config/paths';
+import { apiRequest } from '../../lib/api-client';
+
+/** "Download my data": asks for a copy, which the server prepares and mails as a signed link. */
+export function DownloadMyData() {
+  const request = useMutation({
+    mutationFn: () => apiRequest<ApiMessage>('/api/data-export', { method: 'POST' }),
+  });
+  return (
+    <section aria-labelledby="my-data-title" className="rounded-lg border border-slate-200 p-4">
+      <h2 id="my-data-title" className="text-lg font-bold text-slate-900">
+        Your data
+      </h2>
+      <p className="mt-1 text-sm text-slate-700">
+        A copy of everything{' '}
+        <Link to={paths.privacy} className="link">
+          we keep about you
+        </Link>
+        : one JSON file and your photos. We mail you a download link that works for 7 days.
+      </p>
+      <Button
+        variant="secondary"
+        className="mt-3 w-full"
+        disabled={request.isPending}
+        onClick={() => request.mutate()}
+      >
+        {request.isPending ? 'Asking…' : 'Download my data'}
+      </Button>
+      <p role="status" className="mt-2 text-sm text-slate-800">
+        {request.data?.message ?? ''}
+      </p>
+      <RequestError error={request.error} />
+    </section>
+  );
+}
