@@ -1,6 +1,7 @@
 // A relative path: the config loader bundles it (the package's TypeScript export Node cannot load).
-import { PRODUCT_NAME, UNIVERSITY_NAME } from '../common/src/campus';
-import { APP_START_MODULE, LANDING_PAGE_MODULES } from '../common/src/server-rendering';
+// With its extension, as Node's own loader (Vite's coming `configLoader: 'native'`) needs it.
+import { PRODUCT_NAME, UNIVERSITY_NAME } from '../common/src/campus.ts';
+import { APP_START_MODULE, LANDING_PAGE_MODULES } from '../common/src/server-rendering.ts';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
@@ -19,6 +20,14 @@ const BACKGROUND_COLOR = '#f8fafc';
  *   badges and save button), so the home page loads exactly its own code.
  * Every other page's code stays in chunks of its own, loaded by the pages that need it.
  */
+/**
+ * React Query's index re-exports all of it, so the shell's closure holds hooks only some pages
+ * call (infinite and parallel queries, hydration): left to those pages' chunks, out of every
+ * page's first load.
+ */
+const PAGES_ONLY =
+  /\/@tanstack\/(react-query|query-core)\/.*\/(use(MutationState|InfiniteQuery|SuspenseInfiniteQuery|Queries|SuspenseQueries|IsFetching|PrefetchInfiniteQuery)|infiniteQueryObserver|queriesObserver|HydrationBoundary)\.js$/;
+
 function sharedChunks(): {
   plugin: Plugin;
   app: (id: string) => boolean;
@@ -46,13 +55,21 @@ function sharedChunks(): {
         const start = find(APP_START_MODULE);
         if (!start) return; // the server build (entry-server.tsx) is left to the bundler
         const entry = staticClosure(find('src/main.tsx'));
-        app = new Set([...staticClosure(start)].filter((id) => id !== start && !entry.has(id)));
+        const closure = staticClosure(start);
+        app = new Set(
+          [...closure].filter((id) => id !== start && !entry.has(id) && !PAGES_ONLY.test(id)),
+        );
         const pages = Object.values(LANDING_PAGE_MODULES).map(find);
         const [home = new Set<string>(), ...others] = pages.map(staticClosure);
         const elsewhere = new Set(others.flatMap((closure) => [...closure]));
         landing = new Set(
           [...home].filter(
-            (id) => elsewhere.has(id) && !app.has(id) && !entry.has(id) && !pages.includes(id),
+            (id) =>
+              elsewhere.has(id) &&
+              !app.has(id) &&
+              !entry.has(id) &&
+              !pages.includes(id) &&
+              !PAGES_ONLY.test(id),
           ),
         );
       },
@@ -102,6 +119,9 @@ export default defineConfig({
         ],
       },
       injectManifest: {
+        // One classic script, as main.tsx registers it: the plugin's default (an ES module with
+        // every import inlined) sets Rolldown's deprecated `inlineDynamicImports`.
+        rollupFormat: 'iife',
         // The app shell and every page's code; not the ISBN scanner (its 1 MB decoder is fetched
         // when a seller presses Scan) nor the precompressed copies.
         globPatterns: ['**/*.{js,css,html,svg,png}'],

@@ -23,6 +23,8 @@ import { courseQueryOptions } from './features/courses/api/get-course';
 import { recentListingsQueryOptions } from './features/home/api/get-recent-listings';
 import { listingQueryOptions } from './features/listings/api/get-listing';
 import { searchListingsQueryOptions } from './features/search/api/search-listings';
+import { filtersToParams, readFilters } from './features/search/search-filters';
+import { paths } from './config/paths';
 import { queryKeys } from './lib/query-keys';
 
 /** A render that has not finished by then (it never waits on the network) is given up. */
@@ -146,4 +148,10 @@ function renderPage(input: RenderPageInput): Promise<RenderedPage> {
   });
 }
 
-export const renderer: ServerRenderer = { matchLandingPage, renderPage };
+/** A search address as the search page writes it for its filters (search-filters.ts). */
+function isCanonicalAddress(pathname: string, search: string): boolean {
+  if (pathname !== paths.search) return search === '';
+  return search === `?${filtersToParams(readFilters(new URLSearchParams(search))).toString()}`;
+}
+
+export const renderer: ServerRenderer = { matchLandingPage, renderPage, isCanonicalAddress };

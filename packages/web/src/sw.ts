@@ -1,6 +1,7 @@
 /// <reference lib="webworker" />
 // The service worker (built to /sw.js by vite-plugin-pwa, injectManifest): the app shell precached,
-// the listings a student has seen kept for when the network is gone. docs/decisions/011.
+// the listings a student has seen kept for when the network is gone (docs/decisions/011), and the
+// notifications of Web Push (sw-push.ts).
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
 import { clientsClaim } from 'workbox-core';
 import { CacheExpiration, ExpirationPlugin } from 'workbox-expiration';
@@ -16,6 +17,7 @@ import {
   isServerRenderedPage,
   markOfflineCopy,
 } from './lib/offline-cache';
+import { handleNotificationClick, handlePush } from './sw-push';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -117,4 +119,12 @@ registerRoute(
     ],
   }),
 );
+// Web Push (features/profile/push-notifications): each push shows its notification, a tap opens its page.
+self.addEventListener('push', (event) =>
+  handlePush(event, self.registration, self.location.origin),
+);
+self.addEventListener('notificationclick', (event) =>
+  handleNotificationClick(event, self.clients, self.location.origin),
+);
+
 // Everything else (sign-in, the account, uploads, every write) is not routed: the browser's own fetch.

@@ -26,3 +26,25 @@ export function useToggleSaved() {
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.saved }),
   });
 }
+
+/** Whether the student gets mails about their saved listings (price drops, sales). */
+export function useSavedListingMails(enabled = true) {
+  return useQuery({
+    queryKey: queryKeys.savedMails,
+    queryFn: ({ signal }) =>
+      apiRequest<{ savedListingMails: boolean }>('/api/saved/mails', { signal }),
+    enabled,
+  });
+}
+
+export function useSetSavedListingMails() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (savedListingMails: boolean) =>
+      apiRequest<ApiMessage & { savedListingMails: boolean }>('/api/saved/mails', {
+        method: 'POST',
+        body: { savedListingMails },
+      }),
+    onSuccess: (answer) => client.setQueryData(queryKeys.savedMails, answer),
+  });
+}

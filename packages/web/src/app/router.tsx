@@ -42,6 +42,7 @@ const GroupmeInstructionsPage = lazy(() => import('../features/groupme/groupme-i
 const HowToSellPage = lazy(() => import('../features/guides/how-to-sell-page'));
 const ComponentPreviewPage = lazy(() => import('../features/dev/component-preview-page'));
 const CreateListingPage = lazy(() => import('../features/listings/create-listing-page'));
+const SellMyShelfPage = lazy(() => import('../features/listings/sell-my-shelf-page'));
 const ProfilePage = lazy(() => import('../features/profile/profile-page'));
 const UpdateListingPage = lazy(() => import('../features/listings/update-listing-page'));
 const NotFoundPage = lazy(() => import('../features/errors/not-found-page'));
@@ -49,8 +50,18 @@ export const CoursePage = preloadablePage(() => import('../features/courses/cour
 const AlertsPage = lazy(() => import('../features/alerts/alerts-page'));
 const UnsubscribePage = lazy(() => import('../features/alerts/unsubscribe-page'));
 const SavedPage = lazy(() => import('../features/saved/saved-page'));
+const RatingsPage = lazy(() => import('../features/ratings/ratings-page'));
+const PublicProfilePage = lazy(() => import('../features/ratings/public-profile-page'));
 const ModerationPage = lazy(() => import('../features/moderation/moderation-page'));
+const PrivacyPage = lazy(() => import('../features/privacy/privacy-page'));
+const StatisticsPage = lazy(() => import('../features/statistics/statistics-page'));
 const ListingLinkPage = lazy(() => import('../features/listings/listing-link-page'));
+const SsoFinishPage = lazy(() => import('../features/auth/sso-finish-page'));
+const InboxPage = lazy(() => import('../features/messages/inbox-page'));
+const ThreadPage = lazy(() => import('../features/messages/thread-page'));
+const MessageSellerPage = lazy(() => import('../features/messages/message-seller-page'));
+const MyCoursesPage = lazy(() => import('../features/my-courses/my-courses-page'));
+const SsoProblemPage = lazy(() => import('../features/auth/sso-problem-page'));
 
 /** The route table (spec section 2). */
 export function AppRoutes() {
@@ -63,12 +74,16 @@ export function AppRoutes() {
           <Route path={webPaths.signUp.pattern} element={<SignUpPage />} />
         </Route>
         <Route path={webPaths.verifyEmail.pattern} element={<VerifyEmailPage />} />
+        <Route path={webPaths.ssoFinish.pattern} element={<SsoFinishPage />} />
+        <Route path={webPaths.ssoProblem.pattern} element={<SsoProblemPage />} />
         <Route path={webPaths.forgotPassword.pattern} element={<ForgotPasswordPage />} />
         <Route path={webPaths.resetPassword.pattern} element={<ResetPasswordPage />} />
         <Route path={webPaths.about.pattern} element={<AboutPage />} />
+        <Route path={webPaths.privacy.pattern} element={<PrivacyPage />} />
         <Route path={webPaths.search.pattern} element={<SearchPage />} />
         <Route path={webPaths.listing.pattern} element={<ListingPage />} />
         <Route path={webPaths.course.pattern} element={<CoursePage />} />
+        <Route path={webPaths.myCourses.pattern} element={<MyCoursesPage />} />
         <Route path={webPaths.listingLink.pattern} element={<ListingLinkPage />} />
         <Route path={webPaths.contactSeller.pattern} element={<ContactSellerPage />} />
         <Route path={webPaths.groupmeInstructions.pattern} element={<GroupmeInstructionsPage />} />
@@ -77,11 +92,18 @@ export function AppRoutes() {
         <Route path={webPaths.alertsUnsubscribe.pattern} element={<UnsubscribePage />} />
         <Route element={<ProtectedRoute />}>
           <Route path={webPaths.createListing.pattern} element={<CreateListingPage />} />
+          <Route path={webPaths.sellMyShelf.pattern} element={<SellMyShelfPage />} />
           <Route path={webPaths.profile.pattern} element={<ProfilePage />} />
           <Route path={webPaths.moderation.pattern} element={<ModerationPage />} />
+          <Route path={webPaths.statistics.pattern} element={<StatisticsPage />} />
           <Route path={webPaths.updateListing.pattern} element={<UpdateListingPage />} />
           <Route path={webPaths.profileAlerts.pattern} element={<AlertsPage />} />
           <Route path={webPaths.saved.pattern} element={<SavedPage />} />
+          <Route path={webPaths.ratings.pattern} element={<RatingsPage />} />
+          <Route path={webPaths.publicProfile.pattern} element={<PublicProfilePage />} />
+          <Route path={webPaths.messages.pattern} element={<InboxPage />} />
+          <Route path={webPaths.messageSeller.pattern} element={<MessageSellerPage />} />
+          <Route path={webPaths.conversation.pattern} element={<ThreadPage />} />
         </Route>
         {/* Pages of the earlier version that were mocks now lead somewhere useful. */}
         <Route path="/new-search" element={<RedirectKeepingQuery to={paths.search} />} />

@@ -1,4 +1,4 @@
-import { courseSlug, formatCourse } from '@campus-books/common/course';
+import { courseSlug, formatCourse } from '@campus-books/common/course-name';
 import { courseLevelColor, courseNumberBadge } from '@campus-books/common/display';
 import { Link } from 'react-router';
 import { paths } from '../config/paths';

@@ -2,7 +2,9 @@ import {
   conditionColor,
   conditionLabel,
   displayName,
+  editionLabel,
   formatPrice,
+  isPending,
 } from '@campus-books/common/display';
 import type { Listing } from '@campus-books/common/listing.schemas';
 import type { ReactNode } from 'react';
@@ -103,7 +105,7 @@ export function ListingCard({
           </Link>
         </h3>
         {listing.edition ? (
-          <p className="-mt-1 truncate text-sm text-slate-600">{listing.edition} edition</p>
+          <p className="-mt-1 truncate text-sm text-slate-600">{editionLabel(listing.edition)}</p>
         ) : null}
         <div className="flex flex-wrap gap-1.5">
           <Badge color={conditionColor(listing.condition)}>
@@ -111,6 +113,7 @@ export function ListingCard({
           </Badge>
           <CourseBadge subject={listing.subject} courseNumber={listing.courseNumber} />
           {listing.status === 'sold' ? <Badge color="grey">Sold</Badge> : null}
+          {isPending(listing) ? <Badge color="yellow">Pending</Badge> : null}
         </div>
         {/* Never wider than the card: a long price (up to $10,000,000.00) is set smaller. */}
         <p className={`font-bold whitespace-nowrap text-brand-900 ${priceSizeClass(price)}`}>

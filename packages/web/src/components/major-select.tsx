@@ -104,7 +104,7 @@ export function MajorSelect({
         })}
         type="text"
         placeholder={emptyLabel}
-        className="block w-full rounded-lg border border-slate-400 bg-white py-2.5 pr-9 pl-3 text-base text-slate-900 shadow-sm placeholder:text-slate-600 aria-invalid:border-red-600"
+        className="block w-full rounded-lg border border-slate-500 bg-white py-2.5 pr-9 pl-3 text-base text-slate-900 shadow-sm placeholder:text-slate-600 aria-invalid:border-red-600"
       />
       <svg
         aria-hidden="true"

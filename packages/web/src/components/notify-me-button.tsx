@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { Link, useLocation } from 'react-router';
 import { ButtonLink } from './ui/button-link';
 import { Button } from './ui/button';
@@ -13,6 +14,18 @@ export function NotifyMeButton({ filters, label }: { filters: AlertBody; label?:
   const { user } = useSession();
   const location = useLocation();
   const create = useCreateAlert();
+  // A double tap fires two clicks before the disabled button is drawn: the second must not send
+  // again (the server answers a repeated create with the same alert, but one request is enough).
+  const sending = useRef(false);
+  const save = () => {
+    if (sending.current) return;
+    sending.current = true;
+    create.mutate(filters, {
+      onError: () => {
+        sending.current = false;
+      },
+    });
+  };
   const text = label ?? 'Notify me when it’s listed';
   if (!user) {
     return (
@@ -25,7 +38,7 @@ export function NotifyMeButton({ filters, label }: { filters: AlertBody; label?:
     <div className="flex flex-col gap-1">
       <Button
         variant="secondary"
-        onClick={() => create.mutate(filters)}
+        onClick={save}
         isLoading={create.isPending}
         loadingText="Saving…"
         disabled={create.isSuccess}

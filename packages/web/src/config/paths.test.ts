@@ -20,6 +20,8 @@ describe('paths', () => {
       verifyEmail: ['t'],
       updateListing: ['42'],
       course: ['ECON-101'],
+      messageSeller: ['42'],
+      conversation: ['c-1'],
       signIn: [],
       alertsUnsubscribe: [],
     };

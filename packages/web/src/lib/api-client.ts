@@ -35,7 +35,7 @@ function isErrorBody(value: unknown): value is ApiErrorBody {
 }
 
 interface RequestInit {
-  method?: 'GET' | 'POST' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   body?: unknown;
   signal?: AbortSignal;
   headers?: Record<string, string>;

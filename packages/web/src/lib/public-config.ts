@@ -1,6 +1,6 @@
 import type { AccountRules } from '@campus-books/common/account.schemas';
 import type { PublicConfig } from '@campus-books/common/api';
-import { DEFAULT_GROUPME_LINK_PREFIX } from '@campus-books/common/constants';
+import { DEFAULT_GROUPME_LINK_PREFIX } from '@campus-books/common/campus';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { apiRequest } from './api-client';

@@ -19,6 +19,8 @@ export const queryKeys = {
   listingLink: (token: string) => ['listing-link', token] as const,
   seller: (sellerId: string) => ['seller', sellerId] as const,
   saved: ['saved'] as const,
+  savedMails: ['saved-mails'] as const,
+  termEndMail: ['term-end-mail'] as const,
   alerts: ['alerts'] as const,
   demand: (query: string | null) => ['demand', query] as const,
   mostWanted: ['most-wanted'] as const,
@@ -27,11 +29,45 @@ export const queryKeys = {
     titlePrices: (course: string | null, title: string) =>
       ['course', course, 'prices', title.toLowerCase()] as const,
   },
+  myCourses: {
+    all: ['my-courses'] as const,
+    list: ['my-courses', 'list'] as const,
+    books: (courses: string) => ['my-courses', 'books', courses] as const,
+    suggest: (subject: string | null, number: string) =>
+      ['my-courses', 'suggest', subject, number] as const,
+  },
   bookPrices: (isbn13: string) => ['books', isbn13, 'prices'] as const,
   moderation: {
     all: ['moderation'] as const,
     queue: ['moderation', 'queue'] as const,
     log: ['moderation', 'log'] as const,
+    conversations: ['moderation', 'conversations'] as const,
+    statistics: (weeks: number) => ['moderation', 'statistics', weeks] as const,
   },
+  /** Everything about conversations: a live event refreshes the lot with this one prefix. */
+  conversations: {
+    all: ['conversations'] as const,
+    list: (listingId?: string) => ['conversations', 'list', listingId ?? null] as const,
+    one: (conversationId: string) => ['conversations', 'one', conversationId] as const,
+    unread: ['conversations', 'unread'] as const,
+  },
+  blocks: ['blocks'] as const,
+  messageMails: ['message-mails'] as const,
+  /**
+   * A reported conversation a moderator opened: outside the moderation prefix on purpose, so an
+   * action's refresh never reads it again (each read goes to the audit log).
+   */
+  moderatorRead: (conversationId: string) => ['moderator-read', conversationId] as const,
+  /** Recorded exchanges and their ratings, and public profiles (issue 29). */
+  ratings: {
+    all: ['ratings'] as const,
+    exchanges: ['ratings', 'exchanges'] as const,
+    profile: (userId: string) => ['ratings', 'profile', userId] as const,
+    reported: ['ratings', 'reported'] as const,
+  },
+  meetups: (conversationId: string) => ['meetups', conversationId] as const,
   publicConfig: ['public-config'] as const,
+  privacy: ['privacy'] as const,
+  /** A first sign-on's last step (single sign-on). */
+  ssoPending: ['sso-pending'] as const,
 };

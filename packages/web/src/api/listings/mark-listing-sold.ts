@@ -1,19 +1,29 @@
 import type { ApiMessage } from '@campus-books/common/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/api-client';
+import { queryKeys } from '../../lib/query-keys';
 import { invalidateListings } from './invalidate-listings';
 
-/** POST /api/listing/mark-as-sold/{id}: moves the listing out of search and into the owner's Sold list (owner only). */
-export function markListingSold(listingId: string): Promise<ApiMessage> {
-  return apiRequest<ApiMessage>(`/api/listing/mark-as-sold/${encodeURIComponent(listingId)}`, {
-    method: 'POST',
-  });
+/**
+ * POST /api/conversations/listing/{id}/sold: sold, to one of the students who wrote about it
+ * (`buyerId`) or to someone else (null); it moves to the owner's Sold list (owner only).
+ */
+export function markListingSoldTo(listingId: string, buyerId: string | null): Promise<ApiMessage> {
+  return apiRequest<ApiMessage>(
+    `/api/conversations/listing/${encodeURIComponent(listingId)}/sold`,
+    { body: { buyerId } },
+  );
 }
 
-export function useMarkListingSold() {
+/** "Sold to whom?" for one listing (My listings, the thread's deal panel). */
+export function useMarkListingSoldTo(listingId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: markListingSold,
-    onSuccess: () => invalidateListings(queryClient),
+    mutationFn: (buyerId: string | null) => markListingSoldTo(listingId, buyerId),
+    onSuccess: () =>
+      Promise.all([
+        invalidateListings(queryClient),
+        queryClient.invalidateQueries({ queryKey: queryKeys.conversations.all }),
+      ]),
   });
 }

@@ -7,6 +7,7 @@ const FOOTER_LINKS = [
   { to: paths.search, label: 'Search Books' },
   { to: paths.createListing, label: 'Sell Books' },
   { to: paths.about, label: 'About' },
+  { to: paths.privacy, label: 'Privacy' },
   { to: paths.profile, label: 'Profile' },
   { to: paths.signUp, label: 'Sign Up' },
   { to: paths.signIn, label: 'Sign In' },

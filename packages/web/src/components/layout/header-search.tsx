@@ -42,7 +42,7 @@ export function HeaderSearch({ className }: { className?: string }) {
         type="search"
         defaultValue={searchTerm}
         placeholder="Search..."
-        className="w-full min-w-0 rounded-l-lg border border-slate-400 bg-white px-3 py-2 text-sm text-slate-900 placeholder:text-slate-600"
+        className="w-full min-w-0 rounded-l-lg border border-slate-500 bg-white px-3 py-2 text-sm text-slate-900 placeholder:text-slate-600"
       />
       <button
         type="submit"

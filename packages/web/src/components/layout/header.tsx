@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { lazy, Suspense, useId, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { paths } from '../../config/paths';
 import { useSession } from '../../lib/session';
@@ -10,8 +10,17 @@ import { Logo } from './logo';
 const NAV_LINK =
   'rounded-md px-3 py-2 text-sm font-semibold text-slate-800 no-underline hover:bg-slate-100';
 
+const UnreadBadge = lazy(() => import('./unread-badge'));
+
 export function Header() {
-  const { user } = useSession();
+  const { user, isLoading } = useSession();
+  // Only once the server has confirmed the stored user: an ended session asks for no count.
+  const badge = (kind: 'count' | 'dot') =>
+    user?.emailVerified && !isLoading ? (
+      <Suspense fallback={null}>
+        <UnreadBadge kind={kind} />
+      </Suspense>
+    ) : null;
   const location = useLocation();
   const menuId = useId();
   // The menu stays open only for the page it was opened on, so any navigation closes it.
@@ -22,8 +31,17 @@ export function Header() {
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur">
       <div className="mx-auto flex max-w-6xl items-center gap-4 px-4 py-3">
         <Logo />
-        <HeaderSearch className="ml-auto hidden w-full max-w-sm md:flex" />
-        <nav aria-label="Main" className="hidden items-center gap-2 md:flex">
+        {/* Narrower on wide screens when signed in: "Sell several books" joins the row there. */}
+        <HeaderSearch
+          className={`ml-auto hidden w-full max-w-sm md:flex ${user ? 'xl:max-w-60' : ''}`}
+        />
+        <nav
+          aria-label="Main"
+          className="hidden min-w-0 flex-wrap items-center justify-end gap-2 md:flex"
+        >
+          <NavLink to={paths.myCourses} className={`shrink-0 ${NAV_LINK}`}>
+            My courses
+          </NavLink>
           <NavLink to={paths.about} className={NAV_LINK}>
             About
           </NavLink>
@@ -34,6 +52,21 @@ export function Header() {
           ) : null}
           {user ? (
             <>
+              <NavLink
+                to={paths.messages()}
+                className={`${NAV_LINK} whitespace-nowrap`}
+                data-testid="header-messages"
+              >
+                Messages
+                {badge('count')}
+              </NavLink>
+              {/* Wide screens only: beside the search it would squeeze the row on a tablet. */}
+              <Link
+                to={paths.sellMyShelf}
+                className={`hidden whitespace-nowrap xl:inline-flex ${NAV_LINK}`}
+              >
+                Sell several books
+              </Link>
               <Link to={paths.createListing} className={buttonClassName('primary', 'py-2')}>
                 New Listing
               </Link>
@@ -59,12 +92,13 @@ export function Header() {
         </nav>
         <button
           type="button"
-          className="ml-auto rounded-md p-2 text-slate-900 hover:bg-slate-100 md:hidden"
+          className="relative ml-auto rounded-md p-2 text-slate-900 hover:bg-slate-100 md:hidden"
           aria-expanded={isMenuOpen}
           aria-controls={menuId}
           onClick={() => setOpenOnKey(isMenuOpen ? null : location.key)}
         >
           <span className="sr-only">Menu</span>
+          {badge('dot')}
           <svg aria-hidden="true" viewBox="0 0 24 24" className="size-6">
             {isMenuOpen ? (
               <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2" />
@@ -83,6 +117,11 @@ export function Header() {
         <HeaderSearch className="mb-3" />
         <ul className="flex flex-col gap-1">
           <li>
+            <Link to={paths.myCourses} className={`block ${NAV_LINK}`}>
+              My courses
+            </Link>
+          </li>
+          <li>
             <Link to={paths.about} className={`block ${NAV_LINK}`}>
               About
             </Link>
@@ -90,8 +129,23 @@ export function Header() {
           {user ? (
             <>
               <li>
+                <Link
+                  to={paths.messages()}
+                  className={`block ${NAV_LINK}`}
+                  data-testid="menu-messages"
+                >
+                  Messages
+                  {badge('count')}
+                </Link>
+              </li>
+              <li>
                 <Link to={paths.createListing} className={`block ${NAV_LINK}`}>
                   New Listing
+                </Link>
+              </li>
+              <li>
+                <Link to={paths.sellMyShelf} className={`block ${NAV_LINK}`}>
+                  Sell several books
                 </Link>
               </li>
               <li>

@@ -2,7 +2,7 @@ import { useId, type ComponentProps, type ReactNode } from 'react';
 
 const CONTROL =
   'block w-full rounded-lg border bg-white px-3 py-2.5 text-base text-slate-900 shadow-sm placeholder:text-slate-500 disabled:bg-slate-100 aria-invalid:border-red-600';
-const CONTROL_BORDER = 'border-slate-400';
+const CONTROL_BORDER = 'border-slate-500';
 
 interface FieldExtras {
   label: ReactNode;
@@ -140,7 +140,7 @@ export function CheckboxField({
         <input
           id={ids.controlId}
           type="checkbox"
-          className="size-5 rounded border-slate-400 accent-brand-700"
+          className="size-5 rounded border-slate-500 accent-brand-700"
           aria-invalid={error ? true : undefined}
           aria-describedby={ids.describedBy}
           {...rest}

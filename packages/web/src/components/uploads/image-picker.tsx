@@ -125,7 +125,7 @@ export function ImagePicker({
           multiple
           aria-describedby={shownError ? `${hintId} ${errorId}` : hintId}
           aria-invalid={shownError ? true : undefined}
-          className="block min-h-11 w-full max-w-sm rounded-lg border border-slate-400 bg-white p-2 text-sm file:mr-3 file:min-h-9 file:rounded-md file:border-0 file:bg-slate-200 file:px-3 file:font-semibold"
+          className="block min-h-11 w-full max-w-sm rounded-lg border border-slate-500 bg-white p-2 text-sm file:mr-3 file:min-h-9 file:rounded-md file:border-0 file:bg-slate-200 file:px-3 file:font-semibold"
           onChange={(event) => {
             setFiles(Array.from(event.target.files ?? []));
             setPickError(null);

@@ -21,6 +21,8 @@ export interface UploadItem {
 export function useImageUploads(onUploaded: (url: string, pickOrder: number) => void) {
   const [items, setItems] = useState<UploadItem[]>([]);
   const uploads = useRef(new Map<string, Upload>());
+  /** The picks still wanted: a pick cancelled (or its page left) while it was being prepared never starts. */
+  const wanted = useRef(new Set<string>());
   const picked = useRef(0);
   const onUploadedRef = useRef(onUploaded);
   useEffect(() => {
@@ -31,6 +33,7 @@ export function useImageUploads(onUploaded: (url: string, pickOrder: number) => 
     setItems((list) => list.map((item) => (item.key === key ? { ...item, ...patch } : item)));
   }, []);
   const remove = useCallback((key: string) => {
+    wanted.current.delete(key);
     uploads.current.delete(key);
     setItems((list) => list.filter((item) => item.key !== key));
   }, []);
@@ -42,6 +45,7 @@ export function useImageUploads(onUploaded: (url: string, pickOrder: number) => 
         return;
       }
       const blob = await prepareImageForUpload(file);
+      if (!wanted.current.has(key)) return;
       if (blob.size > MAX_IMAGE_BYTES) {
         update(key, { state: 'refused', message: MESSAGES.imageTooLarge });
         return;
@@ -72,6 +76,7 @@ export function useImageUploads(onUploaded: (url: string, pickOrder: number) => 
       }));
       setItems((list) => [...list, ...added]);
       added.forEach((item, i) => {
+        wanted.current.add(item.key);
         picked.current += 1;
         void startOne(files[i]!, item.key, picked.current);
       });
@@ -105,10 +110,13 @@ export function useImageUploads(onUploaded: (url: string, pickOrder: number) => 
     [remove],
   );
 
-  // Leaving the page cancels what is still uploading, so nothing half-sent stays on the server.
+  // Leaving the page cancels what is still uploading, so nothing half-sent stays on the server, and
+  // what is still being prepared never starts.
   useEffect(() => {
     const current = uploads.current;
+    const picks = wanted.current;
     return () => {
+      picks.clear();
       for (const upload of current.values()) void upload.abort(true).catch(() => {});
     };
   }, []);

@@ -1,5 +1,6 @@
 import { alertInputSchema, type Alert, type AlertInput } from '@campus-books/common/alert.schemas';
-import { SCHOOLS, SUBJECTS } from '@campus-books/common/campus';
+import { SCHOOLS } from '@campus-books/common/campus';
+import { SUBJECTS } from '@campus-books/common/campus-subjects';
 import { PRICE_MAX } from '@campus-books/common/constants';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useId, useRef } from 'react';

@@ -55,6 +55,24 @@ function SellerContact({ sellerId }: { sellerId: string }) {
     );
   }
 
+  if (!seller.groupmelink) {
+    return (
+      <>
+        <h1 className="text-3xl font-bold text-slate-900">Write to the seller here</h1>
+        <p className="mt-3 text-lg text-slate-800">
+          {seller.username} gave no GroupMe link: write to them with “Message seller” on the
+          book&apos;s page.
+        </p>
+        <div className="mt-6 flex flex-wrap gap-3">
+          <Button variant="secondary" onClick={() => navigate(-1)}>
+            Back
+          </Button>
+          <ButtonLink to={paths.messages()}>Your messages</ButtonLink>
+        </div>
+      </>
+    );
+  }
+
   return (
     <>
       <h1 className="text-3xl font-bold text-slate-900">Great Choice!</h1>

@@ -1,4 +1,4 @@
-import { formatPrice } from '@campus-books/common/display';
+import { editionLabel, formatPrice } from '@campus-books/common/display';
 import { Link, useParams } from 'react-router';
 import { PageTitle } from '../../components/page-title';
 import { Loading } from '../../components/ui/spinner';
@@ -49,11 +49,7 @@ export default function CoursePage() {
             >
               <h2 className="text-lg font-semibold text-slate-900 capitalize">{book.title}</h2>
               <p className="text-sm text-slate-700">
-                {[
-                  book.authors,
-                  book.edition && `${book.edition} edition`,
-                  book.isbn && `ISBN ${book.isbn}`,
-                ]
+                {[book.authors, editionLabel(book.edition), book.isbn && `ISBN ${book.isbn}`]
                   .filter(Boolean)
                   .join(' · ')}
               </p>

@@ -1,5 +1,5 @@
 import type { BookDetails } from '@campus-books/common/book.schemas';
-import { SUBJECTS } from '@campus-books/common/campus';
+import { SUBJECTS } from '@campus-books/common/campus-subjects';
 import type { ListingCreateInput } from '@campus-books/common/listing.schemas';
 import { courseSlug, parseCourseCode } from '@campus-books/common/course';
 import { toIsbn13 } from '@campus-books/common/isbn';

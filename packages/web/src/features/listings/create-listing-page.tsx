@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { paths } from '../../config/paths';
 import { useSession } from '../../lib/session';
@@ -48,6 +48,13 @@ export default function CreateListingPage() {
 
   return (
     <ListingFormLayout title="Create a Listing">
+      <p className="mb-4 text-sm text-slate-700">
+        Clearing a shelf?{' '}
+        <Link to={paths.sellMyShelf} className="inline-flex min-h-11 items-center underline">
+          Sell several books
+        </Link>{' '}
+        in a row and publish them all at once.
+      </p>
       {session.restored ? (
         <div
           role="status"

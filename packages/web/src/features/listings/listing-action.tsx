@@ -1,14 +1,22 @@
 import type { Listing } from '@campus-books/common/listing.schemas';
 import { useLocation } from 'react-router';
+import { useSeller } from '../../api/get-seller';
 import { Button } from '../../components/ui/button';
 import { ButtonLink } from '../../components/ui/button-link';
 import { paths, signInPath } from '../../config/paths';
 import { useSession } from '../../lib/session';
 
-/** What the viewer can do: sign in first, contact the seller, or nothing (their own or a sold book). */
+/**
+ * What the viewer can do: sign in first; write to the seller ("Message seller", the primary action,
+ * with the seller's GroupMe as a second way when they gave a link); or nothing (their own or a sold
+ * book).
+ */
 export function ListingAction({ listing }: { listing: Listing }) {
   const { user } = useSession();
   const location = useLocation();
+  const canMessage = Boolean(user?.emailVerified) && user?._id !== listing.userRef;
+  // The same query as the seller's name above: asked once.
+  const seller = useSeller(listing.userRef, { enabled: canMessage });
   const wide = 'w-full sm:w-auto';
 
   if (user && user._id === listing.userRef) {
@@ -37,9 +45,31 @@ export function ListingAction({ listing }: { listing: Listing }) {
       </ButtonLink>
     );
   }
+  if (!canMessage || listing.status !== 'active') {
+    // A verified student's page knows whether the seller gave a GroupMe link: offered only then.
+    if (canMessage && !seller.data?.groupmelink) return null;
+    return (
+      <ButtonLink to={paths.contactSeller(listing.userRef)} className={wide}>
+        Contact Seller
+      </ButtonLink>
+    );
+  }
   return (
-    <ButtonLink to={paths.contactSeller(listing.userRef)} className={wide}>
-      Contact Seller
-    </ButtonLink>
+    <div className="flex gap-3">
+      <ButtonLink to={paths.messageSeller(listing._id)} className="flex-1 sm:flex-none">
+        Message seller
+      </ButtonLink>
+      {seller.data?.groupmelink ? (
+        <ButtonLink
+          to={paths.contactSeller(listing.userRef)}
+          variant="secondary"
+          aria-label="Contact Seller on GroupMe"
+          className="flex-1 sm:flex-none"
+        >
+          <span className="sm:hidden">GroupMe</span>
+          <span className="hidden sm:inline">Contact Seller</span>
+        </ButtonLink>
+      ) : null}
+    </div>
   );
 }

@@ -59,6 +59,7 @@ describe('listing form values', () => {
       publisherCover: '/api/images/abc/1280.webp',
       expiresAt: '2026-01-31T10:00:00.000Z',
       confirmedAt: '2025-12-02T10:00:00.000Z',
+      pendingUntil: null,
     };
     const values = listingFormValues(listing);
     const parsed = listingUpdateSchema.parse(values);

@@ -1,3 +1,4 @@
+import { MEETUP_SPOTS } from '@campus-books/common/campus-meetups';
 import {
   listingCreateSchema,
   listingUpdateSchema,
@@ -134,11 +135,19 @@ export function ListingForm({
       />
       <TextField
         label="Address"
-        hint="Where a buyer can pick up the book."
+        hint="Where a buyer can pick up the book: type a place, or choose one of the campus's safe meetup spots."
         autoComplete="off"
+        list="meetup-spots"
         error={errors.address?.message}
         {...register('address')}
       />
+      <datalist id="meetup-spots">
+        {MEETUP_SPOTS.map((spot) => (
+          <option key={spot.id} value={spot.name}>
+            {spot.note ?? spot.place}
+          </option>
+        ))}
+      </datalist>
       <ConditionChoice register={register} error={errors.condition?.message} />
       <SchoolChoices register={register} />
       <Controller

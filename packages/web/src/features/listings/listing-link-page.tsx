@@ -17,9 +17,11 @@ const LABELS: Record<LinkAction, { title: string; button: string }> = {
   sold: { title: 'Mark your book as sold?', button: 'Mark as sold' },
   remove: { title: 'Remove your listing?', button: 'Remove listing' },
 };
+/** "Still available" on a listing that expired meanwhile (or the expiry mail's link) relists it. */
+const RELIST = { title: 'Relist your book?', button: 'Relist it' };
 
 /**
- * /listing-link/{token}: an expiry reminder's one-click link. Opening it changes nothing (mail
+ * /listing-link/{token}: the one-click link of an expiry reminder or of the expiry mail. Opening it changes nothing (mail
  * scanners open links); the button does.
  */
 export default function ListingLinkPage() {
@@ -47,7 +49,10 @@ export default function ListingLinkPage() {
       </div>
     );
   }
-  const labels = LABELS[link.data.action];
+  const labels =
+    link.data.action === 'extend' && link.data.listing.status === 'expired'
+      ? RELIST
+      : LABELS[link.data.action];
   return (
     <div className="mx-auto max-w-md py-12 text-center">
       <PageTitle title={labels.title} />

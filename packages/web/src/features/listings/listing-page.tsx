@@ -1,9 +1,12 @@
+import { StudentSummary } from '../../components/student-summary';
 import { majorLabel } from '@campus-books/common/campus-majors';
 import {
   conditionColor,
   conditionLabel,
   displayName,
+  editionLabel,
   formatPrice,
+  isPending as isOnHold,
   majorText,
   schoolText,
 } from '@campus-books/common/display';
@@ -33,6 +36,8 @@ import { NotifyMeButton } from '../../components/notify-me-button';
 import { SaveButton } from '../../components/save-button';
 import { DemandLine } from '../../components/demand';
 import { ReportListing } from '../../components/report-listing';
+import { ListingConversations } from '../../components/listing-conversations';
+import { RequestReview } from '../../components/request-review';
 
 function Detail({ term, children }: { term: string; children: ReactNode }) {
   return (
@@ -101,11 +106,13 @@ export default function ListingPage() {
             courseNumber={listing.courseNumber}
             prefix="Course"
           />
-          {listing.edition ? <Badge color="grey">{listing.edition} edition</Badge> : null}
+          {listing.edition ? <Badge color="grey">{editionLabel(listing.edition)}</Badge> : null}
           {isSold ? <Badge color="grey">Sold</Badge> : null}
           {isExpired ? <Badge color="grey">Expired</Badge> : null}
+          {isOnHold(listing) ? <Badge color="yellow">Pending</Badge> : null}
         </div>
         <SellerLine listing={listing} />
+        <SellerSummary listing={listing} />
       </header>
       <div className="min-w-0 md:col-start-1 md:row-span-3 md:row-start-1">
         <ImageGallery imageUrls={listing.imageUrls} name={name} />
@@ -127,6 +134,9 @@ export default function ListingPage() {
             No longer available: this listing expired.
           </p>
         ) : null}
+        {listing.status === 'hidden' && user?._id === listing.userRef ? (
+          <RequestReview listingId={listing._id} listingName={name} />
+        ) : null}
         {listing.status === 'active' ? (
           <p className="text-sm text-slate-700">{confirmedAgo(listing.confirmedAt, now)}</p>
         ) : null}
@@ -135,7 +145,7 @@ export default function ListingPage() {
             <Detail term="Book">
               {[
                 listing.authors,
-                listing.edition && `${listing.edition} edition`,
+                editionLabel(listing.edition),
                 listing.isbn && `ISBN ${listing.isbn}`,
               ]
                 .filter(Boolean)
@@ -171,6 +181,9 @@ export default function ListingPage() {
             filters={{ isbn: listing.isbn }}
             label="Notify me of other copies of this book"
           />
+        ) : null}
+        {user?.emailVerified && user._id === listing.userRef ? (
+          <ListingConversations listingId={listing._id} />
         ) : null}
         {user && user._id !== listing.userRef && listing.status === 'active' ? (
           <ReportListing listingId={listing._id} />
@@ -215,4 +228,11 @@ function SellerLine({ listing }: { listing: Listing }) {
       </span>
     </p>
   );
+}
+
+/** Signed-in students see a line about the seller: exchanges, positive share, their profile. */
+function SellerSummary({ listing }: { listing: Listing }) {
+  const { user } = useSession();
+  if (!user?.emailVerified || user._id === listing.userRef) return null;
+  return <StudentSummary userId={listing.userRef} label="Seller" />;
 }

@@ -9,10 +9,12 @@ import { Loading } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
 import { useDeleteListing } from '../../api/listings/delete-listing';
 import { useUserListings } from '../../api/listings/get-user-listings';
-import { useMarkListingSold } from '../../api/listings/mark-listing-sold';
+import { useMarkListingSoldTo } from '../../api/listings/mark-listing-sold';
+import { MarkSoldDialog } from '../../components/mark-sold';
 import { useRelistListing } from '../../api/listings/relist-listing';
 import { ListingCard, PHONE_CARD_SIZES } from '../../components/listing-card';
 import type { BannerTone } from '../../components/ui/banner';
+import { RequestReview } from '../../components/request-review';
 
 /** A cover's width in these grids: three columns from md, four from lg (page at most 1152 px). */
 const COVER_SIZES = `(min-width: 1152px) 268px, (min-width: 1024px) calc(25vw - 20px), (min-width: 768px) calc(33vw - 21px), ${PHONE_CARD_SIZES}`;
@@ -36,10 +38,10 @@ export function MyListings({
   onFeedback(tone: BannerTone, message: string): void;
 }) {
   const listings = useUserListings(userId);
-  const markSold = useMarkListingSold();
   const relist = useRelistListing();
   const remove = useDeleteListing();
   const [toDelete, setToDelete] = useState<Listing | null>(null);
+  const [toSell, setToSell] = useState<Listing | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const [tab, setTab] = useState<'active' | 'sold'>('active');
   const [openMenu, setOpenMenu] = useState<string | null>(null);
@@ -202,16 +204,19 @@ export function MyListings({
                             onClick={() => {
                               setActionError(null);
                               setOpenMenu(null);
-                              markSold.mutate(listing._id, {
-                                onSuccess: () => onFeedback('green', 'Listing marked as sold'),
-                                onError,
-                              });
+                              setToSell(listing);
                             }}
                           >
                             <ActionLabel verb="Mark as sold" listing={listing} />
                           </MenuButton>
                         </>
                       )}
+                      <Link
+                        to={paths.messages(listing._id)}
+                        className="flex min-h-11 w-full items-center px-3 text-sm text-slate-900 no-underline hover:bg-slate-100"
+                      >
+                        <ActionLabel verb="Messages" listing={listing} />
+                      </Link>
                       <MenuButton
                         danger
                         onClick={() => {
@@ -235,16 +240,40 @@ export function MyListings({
           <h3 id="moderated-listings-title" className="text-lg font-bold text-slate-900">
             With the moderators
           </h3>
+          <p className="mt-1 text-sm text-slate-700">
+            Hidden after reports or removed by the moderators: only you see them. Ask for a review
+            of a hidden one and the moderators look at it first.
+          </p>
           <ul className="mt-3 grid grid-cols-2 gap-4 md:grid-cols-3 lg:grid-cols-4">
             {withModerators.map((listing) => (
               <li key={listing._id}>
-                <ListingCard listing={listing} sizes={COVER_SIZES} />
+                <ListingCard
+                  listing={listing}
+                  sizes={COVER_SIZES}
+                  actions={
+                    listing.status === 'hidden' ? (
+                      <RequestReview
+                        listingId={listing._id}
+                        listingName={displayName(listing.name)}
+                        explain={false}
+                      />
+                    ) : undefined
+                  }
+                />
               </li>
             ))}
           </ul>
         </section>
       ) : null}
 
+      {toSell ? (
+        <MarkSoldOf
+          key={toSell._id}
+          listing={toSell}
+          onClose={() => setToSell(null)}
+          onSold={() => onFeedback('green', 'Listing marked as sold')}
+        />
+      ) : null}
       <ConfirmModal
         open={toDelete !== null}
         title="Delete this listing?"
@@ -258,6 +287,29 @@ export function MyListings({
         </p>
       </ConfirmModal>
     </div>
+  );
+}
+
+/** "Sold to whom?" for one listing, asked from its card's menu (the thread asks the same). */
+function MarkSoldOf({
+  listing,
+  onClose,
+  onSold,
+}: {
+  listing: Listing;
+  onClose(): void;
+  onSold(): void;
+}) {
+  const sold = useMarkListingSoldTo(listing._id);
+  return (
+    <MarkSoldDialog
+      open
+      listingId={listing._id}
+      defaultBuyerId={null}
+      mutation={sold}
+      onClose={onClose}
+      onSold={onSold}
+    />
   );
 }
 

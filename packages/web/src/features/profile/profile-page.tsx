@@ -4,8 +4,14 @@ import { Banner } from '../../components/ui/banner';
 import { Loading } from '../../components/ui/spinner';
 import { useSession } from '../../lib/session';
 import { AccountActions } from './account-actions';
+import { BlockedStudents } from './blocked-students';
+import { DownloadMyData } from './download-my-data';
 import { MyListings } from './my-listings';
 import { ProfileForm } from './profile-form';
+import { PushNotificationsControl } from './push-notifications-control';
+import { RatingsPrompt } from './ratings-prompt';
+import { MessageMailToggle } from './message-mail-toggle';
+import { TermEndMailToggle } from './term-end-mail-toggle';
 import { useFlashBanner } from './use-flash-banner';
 
 export default function ProfilePage() {
@@ -23,6 +29,7 @@ export default function ProfilePage() {
       ) : (
         <>
           <div className="mx-auto mt-6 max-w-md space-y-6">
+            {user.emailVerified ? <RatingsPrompt userId={user._id} /> : null}
             <ProfileForm user={user} onUpdated={(message) => show('blue', message)} />
             <AccountActions
               userId={user._id}
@@ -31,6 +38,11 @@ export default function ProfilePage() {
                 document.getElementById('my-listings')?.scrollIntoView({ block: 'start' })
               }
             />
+            <DownloadMyData />
+            <MessageMailToggle />
+            <TermEndMailToggle />
+            {user.emailVerified ? <PushNotificationsControl /> : null}
+            <BlockedStudents />
           </div>
           {/* Fixed to the viewport so the feedback shows wherever the user has scrolled to. */}
           {banner ? (

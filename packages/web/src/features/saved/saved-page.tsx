@@ -2,8 +2,31 @@ import { Link } from 'react-router';
 import { PageTitle } from '../../components/page-title';
 import { paths } from '../../config/paths';
 import { ListingCard, PHONE_CARD_SIZES } from '../../components/listing-card';
-import { useSavedListings } from '../../api/saved-api';
+import {
+  useSavedListingMails,
+  useSavedListings,
+  useSetSavedListingMails,
+} from '../../api/saved-api';
+import { CheckboxField } from '../../components/ui/form-field';
 import { RequestError } from '../../components/ui/request-error';
+
+/** The setting the saved-listing mails' unsubscribe link turns off; here it comes back on. */
+function SavedListingMails() {
+  const mails = useSavedListingMails();
+  const set = useSetSavedListingMails();
+  if (!mails.data) return <RequestError error={mails.error} className="mb-4" />;
+  return (
+    <div className="mb-4">
+      <CheckboxField
+        label="Mail me when a saved listing gets cheaper or sells"
+        checked={mails.data.savedListingMails}
+        disabled={set.isPending}
+        onChange={(event) => set.mutate(event.currentTarget.checked)}
+      />
+      <RequestError error={set.error} className="mt-2" />
+    </div>
+  );
+}
 
 /** /saved: the listings the student saved; sold ones stay, marked sold. */
 export default function SavedPage() {
@@ -12,6 +35,7 @@ export default function SavedPage() {
     <section className="mx-auto w-full max-w-5xl py-2">
       <PageTitle title="Saved listings" />
       <h1 className="mb-4 text-2xl font-bold text-slate-900">Saved listings</h1>
+      <SavedListingMails />
       {isPending ? (
         <p>Loading...</p>
       ) : error ? (

@@ -1,4 +1,5 @@
-import { SCHOOLS, subjectName } from '@campus-books/common/campus';
+import { SCHOOLS } from '@campus-books/common/campus';
+import { subjectName } from '@campus-books/common/campus-subjects';
 import { majorLabel } from '@campus-books/common/campus-majors';
 import { conditionLabel } from '@campus-books/common/display';
 import { readMaxPrice, type SearchFilters } from './search-filters';

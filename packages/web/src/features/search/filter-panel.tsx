@@ -1,4 +1,5 @@
-import { SCHOOLS, SUBJECTS } from '@campus-books/common/campus';
+import { SCHOOLS } from '@campus-books/common/campus';
+import { SUBJECTS } from '@campus-books/common/campus-subjects';
 import { PRICE_MAX } from '@campus-books/common/constants';
 import { useState, type FormEvent } from 'react';
 import { MajorSelect } from '../../components/major-select';

@@ -1,6 +1,7 @@
 import { formatCount } from '@campus-books/common/display';
 import { webPaths } from '@campus-books/common/paths';
-import { SCHOOL_FLAGS, SUBJECT_CODES, type SchoolFlag } from '@campus-books/common/campus';
+import { SCHOOL_FLAGS, type SchoolFlag } from '@campus-books/common/campus';
+import { SUBJECT_CODES } from '@campus-books/common/campus-subjects';
 import {
   CONDITIONS,
   PRICE_MAX,
