@@ -2,7 +2,7 @@ import { test as base, expect, type Page } from '@playwright/test';
 import { Api } from './api';
 import { createUser, deleteUser, type Student, type TestUser } from './users';
 
-interface Fixtures {
+export interface Fixtures {
   /** Makes a verified, signed-in (API) user; every one is deleted after the test. */
   makeUser(label?: string): Promise<TestUser>;
   /**

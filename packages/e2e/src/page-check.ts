@@ -91,3 +91,244 @@ export async function smallTapTargets(page: Page): Promise<string[]> {
     return offenders;
   }, MIN_TAP_TARGET);
 }
+
+/** Roles a person operates; each must have a name in Chromium's accessibility tree (WCAG 4.1.2). */
+const OPERABLE_ROLES = new Set([
+  'button',
+  'link',
+  'textbox',
+  'searchbox',
+  'combobox',
+  'checkbox',
+  'radio',
+  'switch',
+  'slider',
+  'spinbutton',
+  'tab',
+  'menuitem',
+  'option',
+  'listbox',
+]);
+
+interface AxNode {
+  ignored: boolean;
+  role?: { value?: string };
+  name?: { value?: string };
+  properties?: { name: string; value: { value?: unknown } }[];
+}
+
+/**
+ * The controls Chromium's accessibility tree exposes without a name, as 'role' entries. The tree
+ * is what a screen reader reads: a name here is the one it speaks.
+ */
+export async function unnamedControls(page: Page): Promise<string[]> {
+  const session = await page.context().newCDPSession(page);
+  try {
+    const { nodes } = (await session.send('Accessibility.getFullAXTree')) as { nodes: AxNode[] };
+    return nodes
+      .filter((node) => !node.ignored && OPERABLE_ROLES.has(String(node.role?.value ?? '')))
+      .filter((node) => !node.properties?.some((p) => p.name === 'hidden' && p.value.value))
+      .filter((node) => !String(node.name?.value ?? '').trim())
+      .map((node) => String(node.role?.value));
+  } finally {
+    await session.detach();
+  }
+}
+
+/** How many operable nodes the tree holds (so a check of names never passes on an empty tree). */
+export async function namedControlCount(page: Page): Promise<number> {
+  const session = await page.context().newCDPSession(page);
+  try {
+    const { nodes } = (await session.send('Accessibility.getFullAXTree')) as { nodes: AxNode[] };
+    return nodes.filter(
+      (node) =>
+        !node.ignored &&
+        OPERABLE_ROLES.has(String(node.role?.value ?? '')) &&
+        String(node.name?.value ?? '').trim(),
+    ).length;
+  } finally {
+    await session.detach();
+  }
+}
+
+/**
+ * Tabs through the page (up to `limit` stops) and returns the stops whose focus cannot be seen: no
+ * outline of at least 2 px and no box shadow (WCAG 2.4.7). Also returns how many stops it made.
+ */
+export async function invisibleFocusStops(
+  page: Page,
+  limit = 25,
+): Promise<{ stops: number; first: string | undefined; invisible: string[] }> {
+  await page.evaluate(() => {
+    (document.activeElement as HTMLElement | null)?.blur();
+    window.scrollTo(0, 0);
+  });
+  const invisible: string[] = [];
+  let first: string | undefined;
+  let stops = 0;
+  for (let i = 0; i < limit; i++) {
+    await page.keyboard.press('Tab');
+    const stop = await page.evaluate(() => {
+      const element = document.activeElement as HTMLElement | null;
+      if (!element || element === document.body) return null;
+      const style = getComputedStyle(element);
+      const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2;
+      const shadow = style.boxShadow !== 'none';
+      const name = (element.getAttribute('aria-label') ?? element.textContent ?? '')
+        .trim()
+        .replace(/\s+/g, ' ')
+        .slice(0, 30);
+      return { visible: outline || shadow, label: `${element.tagName.toLowerCase()} "${name}"` };
+    });
+    if (!stop) break;
+    stops++;
+    first ??= stop.label;
+    if (!stop.visible) invisible.push(stop.label);
+  }
+  return { stops, first, invisible };
+}
+
+/**
+ * WCAG 1.4.12's text spacing (line height 1.5, paragraphs 2 em, letters 0.12 em, words 0.16 em)
+ * applied to every element; returns the elements whose text no longer fits the box that clips it
+ * (a deliberate two-line clamp is not clipping by spacing: the full text is one tap away).
+ */
+export async function clippedUnderTextSpacing(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    // A constructed sheet: the page's Content-Security-Policy refuses an inline <style>.
+    const spacing = new CSSStyleSheet();
+    spacing.replaceSync(`* { line-height: 1.5 !important; letter-spacing: 0.12em !important;
+      word-spacing: 0.16em !important; } p { margin-bottom: 2em !important; }`);
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, spacing];
+    const clipped: string[] = [];
+    for (const element of document.querySelectorAll<HTMLElement>('body *')) {
+      const style = getComputedStyle(element);
+      const clips = ['hidden', 'clip'].some((v) => style.overflowX === v || style.overflowY === v);
+      if (!clips || style.webkitLineClamp !== 'none' || style.textOverflow === 'ellipsis') continue;
+      if (style.clipPath.startsWith('inset(50%') || style.position === 'absolute') continue;
+      if (!element.textContent?.trim() || element.querySelector('img, svg, video')) continue;
+      const box = element.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) continue;
+      if (
+        element.scrollWidth > element.clientWidth + 1 ||
+        element.scrollHeight > element.clientHeight + 1
+      ) {
+        clipped.push(
+          `${element.tagName.toLowerCase()} "${element.textContent.trim().slice(0, 30)}"`,
+        );
+      }
+    }
+    return clipped;
+  });
+}
+
+/**
+ * The page scrolls sideways (reflow lost): the innermost elements that reach past the viewport's
+ * right edge, so a failure names what to fix. Empty when the page fits.
+ */
+export async function widerThanViewport(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth <= width) return [];
+    // What a scroller of its own holds (a row of thumbnails) may reach past the edge: it scrolls
+    // inside its box, the page does not.
+    const scrolled = (element: HTMLElement) => {
+      for (let up = element.parentElement; up && up !== document.body; up = up.parentElement) {
+        if (['auto', 'scroll'].includes(getComputedStyle(up).overflowX)) return true;
+      }
+      return false;
+    };
+    const wide = [...document.querySelectorAll<HTMLElement>('body *')].filter((element) => {
+      const box = element.getBoundingClientRect();
+      return (
+        box.width > 0 &&
+        box.right > width + 1 &&
+        getComputedStyle(element).position !== 'fixed' &&
+        !scrolled(element)
+      );
+    });
+    return wide
+      .filter((element) => !wide.some((other) => other !== element && element.contains(other)))
+      .slice(0, 8)
+      .map((element) => {
+        const box = element.getBoundingClientRect();
+        const text = element.textContent?.trim().slice(0, 30) ?? '';
+        return `${element.tagName.toLowerCase()}.${String(element.className).slice(0, 60)} "${text}" right=${Math.round(box.right)}`;
+      });
+  });
+}
+
+/** Elements that still animate or transition for longer than 0.1 s (prefers-reduced-motion). */
+export async function movingElements(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const seconds = (value: string) =>
+      Math.max(
+        ...value.split(',').map((part) => parseFloat(part) * (part.includes('ms') ? 0.001 : 1)),
+      );
+    const moving: string[] = [];
+    for (const element of document.querySelectorAll<HTMLElement>('body *')) {
+      const style = getComputedStyle(element);
+      const animates = style.animationName !== 'none' && seconds(style.animationDuration) > 0.1;
+      const transitions =
+        style.transitionProperty !== 'none' && seconds(style.transitionDuration) > 0.1;
+      if (animates || transitions)
+        moving.push(`${element.tagName.toLowerCase()}.${element.className}`);
+    }
+    return moving;
+  });
+}
+
+/**
+ * Form controls whose border contrasts less than 3:1 with what surrounds them (WCAG 1.4.11: a
+ * person must see where a field is). Colours are read back through a canvas, whatever the CSS
+ * colour space.
+ */
+export async function lowContrastControlBorders(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const canvas = document.createElement('canvas').getContext('2d', {
+      willReadFrequently: true,
+    })!;
+    const rgba = (color: string) => {
+      canvas.clearRect(0, 0, 1, 1);
+      canvas.fillStyle = color;
+      canvas.fillRect(0, 0, 1, 1);
+      return [...canvas.getImageData(0, 0, 1, 1).data] as [number, number, number, number];
+    };
+    const luminance = ([r, g, b]: number[]) => {
+      const [lr, lg, lb] = [r!, g!, b!].map((v) => {
+        const c = v / 255;
+        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * lr! + 0.7152 * lg! + 0.0722 * lb!;
+    };
+    const surrounding = (element: Element) => {
+      for (let node = element.parentElement; node; node = node.parentElement) {
+        const color = rgba(getComputedStyle(node).backgroundColor);
+        if (color[3] > 0) return color;
+      }
+      return [255, 255, 255, 255];
+    };
+    const low: string[] = [];
+    const controls =
+      'input:not([type="hidden"],[type="file"],[type="radio"],[type="checkbox"]), select, textarea';
+    for (const element of document.querySelectorAll<HTMLElement>(controls)) {
+      const style = getComputedStyle(element);
+      const box = element.getBoundingClientRect();
+      if (
+        box.width === 0 ||
+        style.visibility === 'hidden' ||
+        parseFloat(style.borderBottomWidth) === 0
+      )
+        continue;
+      const border = rgba(style.borderBottomColor);
+      const [a, b] = [luminance(border), luminance(surrounding(element))];
+      const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+      if (ratio < 3) {
+        const name =
+          element.getAttribute('aria-label') ?? element.getAttribute('name') ?? element.id;
+        low.push(`${element.tagName.toLowerCase()} "${name}" ${ratio.toFixed(2)}:1`);
+      }
+    }
+    return low;
+  });
+}

@@ -8,6 +8,17 @@ export interface RoutePageData {
   seller: TestUser;
   buyer: TestUser;
   listing: Listing;
+  /** The buyer's conversation with the seller about the listing. */
+  conversationId: string;
+}
+
+/** The buyer writes to the seller about the listing: the conversation the messages pages show. */
+export async function startConversation(buyer: TestUser, listing: Listing): Promise<string> {
+  const answer = await buyer.api.post<{ conversationId: string }>('/api/conversations', {
+    listingId: listing._id,
+    text: 'Hi! Is this still available? See https://example.com/notes for my question.',
+  });
+  return answer.conversationId;
 }
 
 export interface RoutePage {
@@ -30,6 +41,7 @@ export const ROUTE_PAGES: readonly RoutePage[] = [
   { name: 'sign-in', as: 'visitor', path: () => '/sign-in', ready: heading('Sign In') },
   { name: 'sign-up', as: 'visitor', path: () => '/sign-up', ready: heading(/Welcome to/) },
   { name: 'about', as: 'visitor', path: () => '/about', ready: heading(/About/) },
+  { name: 'my-courses', as: 'visitor', path: () => '/my-courses', ready: heading('My courses') },
   {
     name: 'search',
     as: 'visitor',
@@ -102,7 +114,7 @@ export const ROUTE_PAGES: readonly RoutePage[] = [
     name: 'listing-buyer',
     as: 'buyer',
     path: (d) => `/listing/${d.listing._id}`,
-    ready: (p) => p.getByRole('link', { name: 'Contact Seller' }),
+    ready: (p) => p.getByRole('link', { name: 'Message seller' }),
   },
   {
     name: 'listing-owner',
@@ -145,10 +157,40 @@ export const ROUTE_PAGES: readonly RoutePage[] = [
     ready: heading('Create a Listing'),
   },
   {
+    name: 'sell-my-shelf',
+    as: 'seller',
+    path: () => '/sell-my-shelf',
+    ready: heading('Sell my shelf'),
+  },
+  {
     name: 'update-listing',
     as: 'seller',
     path: (d) => `/update-listing/${d.listing._id}`,
     ready: (p) => p.getByRole('button', { name: 'Update listing' }),
+  },
+  {
+    name: 'messages',
+    as: 'seller',
+    path: () => '/messages',
+    ready: (p) => p.getByRole('link', { name: /introduction to/i }),
+  },
+  {
+    name: 'conversation',
+    as: 'buyer',
+    path: (d) => `/messages/${d.conversationId}`,
+    ready: (p) => p.getByRole('log', { name: 'Messages' }).getByText(/Is this still available/),
+  },
+  {
+    name: 'ratings',
+    as: 'buyer',
+    path: () => '/ratings',
+    ready: heading('Rate your exchanges'),
+  },
+  {
+    name: 'public-profile',
+    as: 'buyer',
+    path: (d) => `/u/${d.seller.id}`,
+    ready: (p) => p.getByRole('heading', { name: 'On sale now' }),
   },
   {
     name: 'update-listing-not-owner',

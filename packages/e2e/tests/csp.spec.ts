@@ -5,7 +5,12 @@ import type { Page } from '@playwright/test';
 import { expect, signInBrowser, test as base } from '../src/fixtures';
 import { phonePhoto } from '../src/images';
 import { imagePicker, jpegFile, pickImages } from '../src/picker';
-import { openRoutePage, ROUTE_PAGES, type RoutePageData } from '../src/route-pages';
+import {
+  openRoutePage,
+  ROUTE_PAGES,
+  startConversation,
+  type RoutePageData,
+} from '../src/route-pages';
 import { createListing, createUser, deleteUser } from '../src/users';
 
 /**
@@ -34,7 +39,8 @@ const test = base.extend<object, { data: PageData }>({
         courseNumber: '201',
       });
       await seller.api.post(`/api/listing/mark-as-sold/${soldListing._id}`);
-      await use({ seller, buyer, listing, soldListing });
+      const conversationId = await startConversation(buyer, listing);
+      await use({ seller, buyer, listing, soldListing, conversationId });
       await deleteUser(seller);
       await deleteUser(buyer);
     },

@@ -47,17 +47,18 @@ for (const width of WIDTHS) {
         main.getByRole('link', { name: /Course CHEM 205/ }).first(),
         'the course',
       );
-      const contact = main.getByRole('link', { name: 'Contact Seller' });
-      await expectOnFirstScreen(page, contact, 'the Contact button');
+      const contact = main.getByRole('link', { name: 'Message seller' });
+      await expectOnFirstScreen(page, contact, 'the Message seller button');
       // The seller and how long ago: initials for a student without a photo.
       await expect(main.getByText(/listed (just now|\d+ \w+ ago)/)).toBeVisible();
-      await expect(main.getByText(seller.username, { exact: true })).toBeVisible();
+      await expect(main.getByText(seller.username, { exact: true }).first()).toBeVisible();
+      await expect(main.getByRole('link', { name: seller.username })).toBeVisible();
 
       // Scrolled to the price table and beyond: on a phone the contact bar is still on screen.
       await page.getByRole('table').scrollIntoViewIfNeeded();
       await page.mouse.wheel(0, 2000);
       if (width < 768) {
-        await expectOnFirstScreen(page, contact, 'the Contact button after scrolling');
+        await expectOnFirstScreen(page, contact, 'the Message seller button after scrolling');
         expect(
           await page.getByTestId('contact-bar').evaluate((e) => getComputedStyle(e).position),
         ).toBe('sticky');

@@ -1,41 +1,8 @@
-import type { Listing } from '@campus-books/common/listing.schemas';
 import type { Page } from '@playwright/test';
-import { expect, test as base } from '../src/fixtures';
+import { expect } from '../src/fixtures';
 import { expectNoAxeViolations, screenshot, settle, smallTapTargets } from '../src/page-check';
-import { bookCover } from '../src/images';
-import { openRoutePage, ROUTE_PAGES, type RoutePageData } from '../src/route-pages';
-import { createListing, createUser, deleteUser } from '../src/users';
-
-/** One seller with a listing and one buyer for every page of this file (per project). */
-const test = base.extend<object, { data: RoutePageData }>({
-  data: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture's dependencies from it
-    async ({}, use) => {
-      const seller = await createUser('pageseller');
-      const buyer = await createUser('pagebuyer');
-      const listing = await createListing(seller, {
-        name: 'introduction to psychology',
-        courseNumber: '101',
-        condition: 'excellent',
-        regularPrice: 1234.5,
-        description: 'Ninth edition.\nSome highlighting in chapter 3.',
-      });
-      // Six photos, the most a listing holds: their thumbnails once made a phone page 440 px wide.
-      const more = await Promise.all(
-        [1, 2, 3, 4, 5].map(async (n) => seller.api.uploadImage(await bookCover(n * 60))),
-      );
-      const sixPhotos = await seller.api.post<Listing>(`/api/listing/update/${listing._id}`, {
-        ...listing,
-        imageUrls: [...listing.imageUrls, ...more],
-      });
-      expect(sixPhotos.imageUrls).toHaveLength(6);
-      await use({ seller, buyer, listing: sixPhotos });
-      await deleteUser(seller);
-      await deleteUser(buyer);
-    },
-    { scope: 'worker' },
-  ],
-});
+import { routePageTest as test } from '../src/route-page-test';
+import { openRoutePage, ROUTE_PAGES } from '../src/route-pages';
 
 /** Phone widths every page must fit: nothing scrolls sideways. */
 const PHONE_WIDTHS = [375, 320];

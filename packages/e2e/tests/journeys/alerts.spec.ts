@@ -15,8 +15,14 @@ test('a buyer asks to be told, hears of the listing, and stops the alert with on
   await test.step('the search finds nothing; "Notify me" keeps it as an alert', async () => {
     await signInBrowser(page, buyer, `/search?searchTerm=${encodeURIComponent(title)}`);
     await expect(page.getByText('No listing found!')).toBeVisible();
-    await page.getByRole('button', { name: 'Notify me when it’s listed' }).click();
+    // A double tap saves one alert: the button sends one request (issue 26 item 5).
+    const creates: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/alerts/create') creates.push(request.method());
+    });
+    await page.getByRole('button', { name: 'Notify me when it’s listed' }).dblclick();
     await expect(page.getByRole('status')).toContainText('We’ll e-mail you when it’s listed');
+    expect(creates).toEqual(['POST']);
     await expectNoAxeViolations(page);
     await screenshot(page, testInfo, 'alerts-notify-me');
   });
@@ -38,6 +44,10 @@ test('a buyer asks to be told, hears of the listing, and stops the alert with on
     await page.goto('/saved');
     await settle(page, (p) => p.getByRole('heading', { name: 'Saved listings' }));
     await expect(page.getByRole('link', { name: /Thermodynamics/ })).toBeVisible();
+    // Mails about saved listings are on until the student turns them off (or unsubscribes).
+    await expect(
+      page.getByRole('checkbox', { name: 'Mail me when a saved listing gets cheaper or sells' }),
+    ).toBeChecked();
     await expectNoAxeViolations(page);
     await screenshot(page, testInfo, 'alerts-saved');
   });
@@ -52,7 +62,14 @@ test('a buyer asks to be told, hears of the listing, and stops the alert with on
 
   await test.step('one click from the mail stops the alert', async () => {
     const mail = (await mailsTo(buyer.email)).find((m) => m.subject.startsWith('Listed: '))!;
-    await page.goto(linkIn(mail, '/alerts/unsubscribe'));
+    const link = linkIn(mail, '/alerts/unsubscribe');
+    // The List-Unsubscribe URL opened in a browser: a page that asks first, and changes nothing.
+    await page.goto(`/api${link}`);
+    await expect(page.getByRole('heading', { name: 'Unsubscribe?' })).toBeVisible();
+    await expect(page.getByText('the alert this mail came from')).toBeVisible();
+    await expectNoAxeViolations(page);
+    await screenshot(page, testInfo, 'alerts-unsubscribe-url');
+    await page.goto(link);
     await page.getByRole('button', { name: 'Unsubscribe' }).click();
     await expect(page.getByRole('status')).toContainText('Unsubscribed');
   });

@@ -1,6 +1,7 @@
 import { expect, test as base } from '@playwright/test';
 import { signInBrowser } from '../../src/fixtures';
 import { ownServer, type OwnServer } from '../../src/own-server';
+import { linkIn, waitForMail } from '../../src/mail';
 import { expectNoAxeViolations, screenshot } from '../../src/page-check';
 import { createListing, createUser, deleteUser } from '../../src/users';
 
@@ -48,6 +49,16 @@ test('an expired listing: the seller sees it expired, relists it, and it is back
       .toBe('expired');
     await signInBrowser(page, seller, `/search?searchTerm=${encodeURIComponent(name)}`);
     await expect(results.getByText('No listing found!')).toBeVisible();
+  });
+
+  await test.step('the seller is mailed once, with a link that asks before it relists', async () => {
+    const mail = await waitForMail(seller.email, /^Expired: /, { outbox: server.outboxDir });
+    expect(mail.subject).toBe(`Expired: "${name}" - relist it in one click`);
+    await page.goto(linkIn(mail, '/listing-link/'));
+    await expect(page.getByRole('heading', { name: 'Relist your book?' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Relist it' })).toBeVisible();
+    await expectNoAxeViolations(page);
+    // Not pressed here: the profile's Relist below does it (and then this link no longer works).
   });
 
   await test.step('the profile shows it under Expired, with Relist', async () => {

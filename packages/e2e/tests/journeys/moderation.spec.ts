@@ -1,23 +1,8 @@
 import { expect, signInBrowser, test } from '../../src/fixtures';
 import { expectNoAxeViolations, screenshot } from '../../src/page-check';
-import { linkIn, mailsTo, VERIFY_SUBJECT, waitForMail } from '../../src/mail';
-import { Api } from '../../src/api';
-import { createListing, deleteUser, newStudent, type TestUser } from '../../src/users';
-
-/** The campus moderator (MODERATOR_EMAILS in playwright.config.ts), deleted after each test. */
-async function makeModerator(): Promise<TestUser> {
-  const student = { ...newStudent('moderator'), email: 'moderator@e2e.campus.edu' };
-  const api = await Api.open();
-  // The address is reused by every test: only a verification mail sent after this point counts.
-  const earlier = await mailsTo(student.email);
-  await api.post('/api/auth/signup', student);
-  const mail = await waitForMail(student.email, VERIFY_SUBJECT, { notIn: earlier });
-  await api.post('/api/auth/verify-email', {
-    token: linkIn(mail, '/verify-email/').split('/').pop(),
-  });
-  const me = await api.signIn(student.email, student.password);
-  return { ...student, id: me._id, api };
-}
+import { waitForMail } from '../../src/mail';
+import { makeModerator } from '../../src/moderator';
+import { createListing, deleteUser } from '../../src/users';
 
 test('three students report a listing: it leaves search; a moderator removes it and the seller is told why', async ({
   page,
@@ -54,11 +39,32 @@ test('three students report a listing: it leaves search; a moderator removes it 
       await expect(page.getByText('No listing found!')).toBeVisible();
     });
 
+    await test.step('its seller asks for a review, from the listing and from My listings', async () => {
+      await page.context().clearCookies();
+      await signInBrowser(page, seller, `/listing/${listing._id}`);
+      await expect(page.getByText(/Hidden after reports/)).toBeVisible();
+      const request = page.getByRole('button', { name: `Request review of ${name}` });
+      await request.focus();
+      await page.keyboard.press('Enter');
+      await expect(page.getByRole('status').filter({ hasText: 'look at it first' })).toBeVisible();
+      await expectNoAxeViolations(page);
+      await screenshot(page, testInfo, 'request-review');
+      await page.goto('/profile');
+      const moderated = page.getByRole('region', { name: 'With the moderators' });
+      await moderated.getByRole('button', { name: `Request review of ${name}` }).click();
+      // Asking twice is harmless: the same answer, the first place in the queue kept.
+      await expect(moderated.getByRole('status')).toHaveText(/look at it first/);
+      await screenshot(page, testInfo, 'request-review-my-listings');
+    });
+
     await test.step('the moderator removes it from the moderation page', async () => {
       await page.context().clearCookies();
       await signInBrowser(page, moderator, '/moderation');
       const item = page.getByRole('listitem').filter({ hasText: name });
       await expect(item.getByText('Sells answers')).toBeVisible();
+      await expect(item.getByText(/^Review requested/)).toBeVisible();
+      await expect(item.getByText('3 reports, 3 counting toward the automatic hide')).toBeVisible();
+      await expect(item.getByText('(counts toward the hide)')).toHaveCount(3);
       await expectNoAxeViolations(page);
       await screenshot(page, testInfo, 'moderation');
       await item.getByLabel(/Reason/).fill('Selling answer keys is against the campus rules.');
@@ -68,10 +74,53 @@ test('three students report a listing: it leaves search; a moderator removes it 
       await expect(log.getByText('remove').first()).toBeVisible();
     });
 
+    await test.step('a removal made by mistake is restored from the audit log', async () => {
+      const log = page.getByRole('region', { name: 'Audit log' });
+      const line = log.getByRole('listitem').filter({ hasText: `removed listing ${listing._id}` });
+      await line.getByRole('button', { name: `Restore listing ${listing._id}` }).click();
+      await expect(
+        log.getByRole('listitem').filter({ hasText: `restored listing ${listing._id}` }),
+      ).toBeVisible();
+      // The removal is no longer the listing's latest line: no second Restore.
+      await expect(log.getByRole('button', { name: `Restore listing ${listing._id}` })).toHaveCount(
+        0,
+      );
+      await screenshot(page, testInfo, 'moderation-restored');
+      const restored = await seller.api.get(`/api/listing/get/${listing._id}`);
+      expect(restored).toMatchObject({ status: 'active' });
+    });
+
     await test.step("the seller's mail says why", async () => {
       const mail = await waitForMail(seller.email, /was removed/);
       expect(mail.text).toContain('Selling answer keys is against the campus rules.');
     });
+  } finally {
+    await deleteUser(moderator);
+  }
+});
+
+test('a seller who deletes a reported listing leaves it with the moderators, marked so', async ({
+  page,
+  makeUser,
+}, testInfo) => {
+  const seller = await makeUser('seller');
+  const name = `erased evidence ${seller.lastName.slice(-5).toLowerCase()}`;
+  const listing = await createListing(seller, { name, courseNumber: '101' });
+  const reporter = await makeUser('reporter');
+  const moderator = await makeModerator();
+  try {
+    await reporter.api.post(`/api/reports/${listing._id}`, { reason: 'spam_or_scam' });
+    await seller.api.delete(`/api/listing/delete/${listing._id}`);
+    await signInBrowser(page, moderator, '/moderation');
+    const item = page.getByRole('listitem').filter({ hasText: name });
+    await expect(item.getByText(/^Deleted by the seller/)).toBeVisible();
+    await expect(
+      item.getByRole('list', { name: `Seller's deletes of ${name}` }).getByText(/while reported/),
+    ).toBeVisible();
+    await expectNoAxeViolations(page);
+    await screenshot(page, testInfo, 'moderation-seller-deleted');
+    await item.getByRole('button', { name: `Dismiss reports on ${name}` }).click();
+    await expect(page.getByRole('listitem').filter({ hasText: name })).toHaveCount(0);
   } finally {
     await deleteUser(moderator);
   }

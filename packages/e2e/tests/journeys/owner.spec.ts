@@ -1,8 +1,12 @@
 import { displayName } from '@campus-books/common/display';
 import { expect, signInBrowser, test } from '../../src/fixtures';
+import { expectNoAxeViolations, screenshot } from '../../src/page-check';
 import { createListing } from '../../src/users';
 
-test('the owner edits a listing, marks it sold and relists it', async ({ page, makeUser }) => {
+test('the owner edits a listing, marks it sold and relists it', async ({
+  page,
+  makeUser,
+}, testInfo) => {
   const seller = await makeUser('owner');
   const tag = seller.lastName.slice(-5).toLowerCase();
   const listing = await createListing(seller, {
@@ -36,12 +40,23 @@ test('the owner edits a listing, marks it sold and relists it', async ({ page, m
     await expect(main.getByText('Poor', { exact: true })).toBeVisible();
   });
 
+  const buyer = await makeUser('buyer');
+  await buyer.api.post('/api/conversations', { listingId: listing._id, text: 'Still there?' });
+
   await test.step('mark it sold: it leaves search and moves to the Sold list', async () => {
     await page.goto('/profile');
     await page.getByRole('button', { name: 'My Listings' }).click();
     const myListings = page.getByRole('region', { name: 'Your listings' });
     await myListings.getByRole('button', { name: `Manage ${newName}` }).click();
     await myListings.getByRole('button', { name: `Mark as sold ${newName}` }).click();
+    // The same "sold to whom?" as in a conversation: the students who wrote, or someone else.
+    const dialog = page.getByRole('dialog', { name: 'Sold to whom?' });
+    await expect(dialog.getByRole('radio', { name: 'Someone else' })).toBeChecked();
+    await dialog.getByRole('radio', { name: buyer.username }).check();
+    await expectNoAxeViolations(page);
+    await screenshot(page, testInfo, 'mark-sold-my-listings');
+    await dialog.getByRole('button', { name: 'Mark sold' }).click();
+    await expect(dialog).toBeHidden();
     await expect(
       page.getByRole('status').filter({ hasText: 'Listing marked as sold' }),
     ).toBeVisible();

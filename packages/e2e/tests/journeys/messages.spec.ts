@@ -1,0 +1,264 @@
+import { displayName } from '@campus-books/common/display';
+import type { Browser, Locator, Page } from '@playwright/test';
+import { expect, openMenu, signInBrowser, test } from '../../src/fixtures';
+import { openEventStreams, recordEventStreams } from '../../src/event-streams';
+import { expectNoAxeViolations, screenshot } from '../../src/page-check';
+import { createListing, type TestUser } from '../../src/users';
+
+// Two browsers at once (a phone and a laptop) in one test: run once, from the laptop project.
+// eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture's dependencies from it
+test.beforeEach(({}, testInfo) => {
+  test.skip(testInfo.project.name !== 'laptop', 'the journey opens its own phone and laptop');
+});
+
+/** A signed-in browser of its own (cookies, streams), as a phone (375 px) or a laptop (1280 px). */
+async function openBrowser(browser: Browser, user: TestUser, width: 375 | 1280, path: string) {
+  const context = await browser.newContext({
+    baseURL: test.info().project.use.baseURL,
+    viewport: { width, height: 800 },
+    isMobile: width === 375,
+    hasTouch: width === 375,
+  });
+  const page = await context.newPage();
+  await recordEventStreams(page);
+  await signInBrowser(page, user, path);
+  return page;
+}
+
+const log = (page: Page) => page.getByRole('log', { name: 'Messages' });
+
+/** Presses Tab until `target` has the focus (at most `max` presses): the keyboard's way there. */
+async function tabTo(page: Page, target: Locator, max = 60): Promise<void> {
+  for (let presses = 0; presses < max; presses += 1) {
+    if (await target.evaluate((element) => element === document.activeElement)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${target.toString()}`);
+}
+
+test('a buyer on a phone and a seller on a laptop agree on a price live, and the book is sold to the buyer', async ({
+  browser,
+  makeUser,
+}, testInfo) => {
+  // Two browsers and a third student's: more pages than one journey usually loads.
+  test.slow();
+  const seller = await makeUser('msgseller');
+  const buyer = await makeUser('msgbuyer');
+  const third = await makeUser('msgthird');
+  const tag = seller.lastName.slice(-5).toLowerCase();
+  const listing = await createListing(seller, {
+    name: `organic chemistry ${tag}`,
+    courseNumber: '210',
+    regularPrice: 40,
+  });
+  const name = displayName(listing.name);
+
+  const phone = await openBrowser(browser, buyer, 375, `/listing/${listing._id}`);
+  const laptop = await openBrowser(browser, seller, 1280, '/profile');
+
+  await test.step('the buyer writes first from the listing page ("Message seller", 44 px, in the sticky bar)', async () => {
+    const bar = phone.getByTestId('contact-bar');
+    const message = bar.getByRole('link', { name: 'Message seller' });
+    await expect(message).toBeVisible();
+    expect((await message.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+    // The seller gave a GroupMe link: it stays, as the second way.
+    await expect(bar.getByRole('link', { name: 'Contact Seller on GroupMe' })).toBeVisible();
+    await message.click();
+    await expect(phone.getByRole('heading', { name: 'Message the seller' })).toBeVisible();
+    await expectNoAxeViolations(phone);
+    const box = phone.getByLabel('Your message');
+    // The common schema's message for nothing visible.
+    await box.fill('   ');
+    await phone.getByRole('button', { name: 'Send' }).click();
+    await expect(phone.getByText('Write a message')).toBeVisible();
+    await box.fill('Hi! Is it still available? My notes: https://evil.example/login');
+    await phone.getByRole('button', { name: 'Send' }).click();
+    await expect(phone).toHaveURL(/\/messages\/[0-9a-f-]{36}$/);
+    await expect(log(phone).getByText('Is it still available?')).toBeVisible();
+    // A link in a message is text to copy, never a live link.
+    await expect(log(phone).getByRole('link')).toHaveCount(0);
+    await expect.poll(() => openEventStreams(phone)).toBe(1);
+  });
+
+  await test.step('the seller sees the unread count in the header, and the conversation on the listing', async () => {
+    await laptop.goto(`/listing/${listing._id}`);
+    await expect(laptop.getByTestId('header-messages')).toContainText('1');
+    const about = laptop.getByRole('region', { name: 'Messages about this listing' });
+    await about.getByRole('link', { name: new RegExp(buyer.username) }).click();
+    await expect(log(laptop).getByText('Is it still available?')).toBeVisible();
+    await expect(laptop.getByTestId('header-messages')).not.toContainText('1');
+    await expect(laptop.getByText(buyer.email)).toHaveCount(0);
+  });
+
+  await test.step('a reply reaches the other side without reloading, both ways', async () => {
+    await laptop.getByLabel('Message', { exact: true }).fill('Yes! Library at noon?');
+    await laptop.getByRole('button', { name: 'Send' }).click();
+    await expect(log(phone).getByText('Yes! Library at noon?')).toBeVisible();
+    await phone.getByLabel('Message', { exact: true }).fill('Noon works.');
+    await phone.getByRole('button', { name: 'Send' }).click();
+    await expect(log(laptop).getByText('Noon works.')).toBeVisible();
+  });
+
+  await test.step('offer, counter, accept: Pending for everyone, a third student too', async () => {
+    const offer = phone.getByLabel('Your offer ($)');
+    await offer.fill('41');
+    await phone.getByRole('button', { name: 'Make offer' }).click();
+    await expect(phone.getByText('An offer cannot be above the listing price')).toBeVisible();
+    await offer.fill('30');
+    await phone.getByRole('button', { name: 'Make offer' }).click();
+    await expect(laptop.getByText(`${buyer.username} offered $30`).first()).toBeVisible();
+    await laptop.getByLabel('Counter offer ($)').fill('35');
+    await laptop.getByRole('button', { name: 'Send counter offer' }).click();
+    await expect(log(phone).getByText('countered with $35')).toBeVisible();
+    await phone.getByRole('button', { name: 'Accept $35' }).click();
+    await expect(log(laptop).getByText('accepted the offer of $35')).toBeVisible();
+    await expect(laptop.getByText('Pending', { exact: true })).toBeVisible();
+    await expect(
+      phone.getByText('Pending: the seller is holding this book for you.'),
+    ).toBeVisible();
+    await screenshot(phone, testInfo, 'conversation-buyer-375');
+    await screenshot(laptop, testInfo, 'conversation-seller-1280');
+
+    const other = await openBrowser(browser, third, 1280, `/listing/${listing._id}`);
+    await expect(other.getByRole('main').getByText('Pending', { exact: true })).toBeVisible();
+    await other.context().close();
+  });
+
+  await test.step('"Mark sold" asks to whom: the buyer', async () => {
+    await laptop.getByRole('button', { name: 'Mark sold' }).click();
+    const dialog = laptop.getByRole('dialog', { name: 'Sold to whom?' });
+    await expect(dialog.getByRole('radio', { name: buyer.username })).toBeChecked();
+    await expect(dialog.getByRole('radio', { name: 'Someone else' })).toBeVisible();
+    await dialog.getByRole('button', { name: 'Mark sold' }).click();
+    await expect(log(phone).getByText('The listing was marked as sold')).toBeVisible();
+    await expect(log(laptop).getByText('The listing was marked as sold')).toBeVisible();
+  });
+
+  await test.step('the inbox lists the conversation, latest first, with the unread mark', async () => {
+    // The buyer leaves the thread first: a message that reached the open thread would be read there.
+    await phone.getByRole('link', { name: 'All messages' }).click();
+    const item = phone.getByRole('link', { name: new RegExp(name, 'i') });
+    await expect(item).toContainText(seller.username);
+    await expect.poll(() => openEventStreams(phone)).toBe(1);
+    await laptop.getByLabel('Message', { exact: true }).fill('Thanks, see you!');
+    await laptop.getByRole('button', { name: 'Send' }).click();
+    // The inbox's own stream marks it, without a reload.
+    await expect(item).toContainText('Unread');
+    await screenshot(phone, testInfo, 'inbox-buyer-375');
+    await openMenu(phone);
+    await expect(phone.getByTestId('menu-messages')).toContainText('1');
+    await item.click();
+    await expect(log(phone).getByText('Thanks, see you!')).toBeVisible();
+    await expect(phone.getByTestId('menu-messages')).not.toContainText('1');
+  });
+
+  await test.step('the buyer blocks the seller: read-only for both; unblock from the profile', async () => {
+    await phone.getByRole('button', { name: `Block ${seller.username}` }).click();
+    await phone.getByRole('dialog').getByRole('button', { name: 'Block' }).click();
+    await expect(phone.getByText(`You blocked ${seller.username}`)).toBeVisible();
+    await expect(phone.getByLabel('Message', { exact: true })).toHaveCount(0);
+    await laptop.reload();
+    await expect(laptop.getByText(/This conversation is read-only/)).toBeVisible();
+    await expect(laptop.getByLabel('Message', { exact: true })).toHaveCount(0);
+
+    await phone.goto('/profile');
+    // Leaving the thread closed its stream; the profile opens none.
+    expect(await openEventStreams(phone)).toBe(0);
+    const blocked = phone.getByRole('region', { name: 'Blocked students' });
+    await blocked.getByRole('button', { name: `Unblock ${seller.username}` }).click();
+    await expect(blocked.getByText('You have not blocked anyone.')).toBeVisible();
+  });
+
+  await phone.context().close();
+  await laptop.context().close();
+});
+
+test('a seller who gave no GroupMe link is reached through messages only (decision 019)', async ({
+  page,
+  makeUser,
+}, testInfo) => {
+  const seller = await makeUser('nogroupme');
+  await seller.api.post(`/api/user/update/${seller.id}`, { groupmelink: '' });
+  const listing = await createListing(seller, { name: 'no groupme physics', courseNumber: '131' });
+  const buyer = await makeUser('msgbuyer');
+  await signInBrowser(page, buyer, `/listing/${listing._id}`);
+  const bar = page.getByTestId('contact-bar');
+  await expect(bar.getByRole('link', { name: 'Message seller' })).toBeVisible();
+  await expect(bar.getByRole('link', { name: /GroupMe|Contact Seller/ })).toHaveCount(0);
+  await page.goto(`/contact-seller/${seller.id}`);
+  await expect(page.getByRole('heading', { name: 'Write to the seller here' })).toBeVisible();
+  await expect(page.locator('a[href=""]')).toHaveCount(0);
+  await expectNoAxeViolations(page);
+  await screenshot(page, testInfo, 'contact-seller-no-groupme');
+});
+
+test('the thread closes its event stream on every way out', async ({ page, makeUser }) => {
+  const seller = await makeUser('streamseller');
+  const buyer = await makeUser('streambuyer');
+  const listing = await createListing(seller, {
+    name: `statics ${seller.lastName.slice(-5).toLowerCase()}`,
+    courseNumber: '120',
+    regularPrice: 12,
+  });
+  await buyer.api.post('/api/conversations', { listingId: listing._id, text: 'Still there?' });
+  await recordEventStreams(page);
+  await signInBrowser(page, buyer, '/profile');
+  const streams = () => openEventStreams(page);
+  await page.getByTestId('header-messages').click();
+  await expect.poll(streams).toBe(1);
+  await page.getByRole('link', { name: new RegExp(listing.name, 'i') }).click();
+  await expect(log(page).getByText('Still there?')).toBeVisible();
+  await expect.poll(streams).toBe(1);
+  // A link elsewhere closes it; the browser's Back and Forward buttons too.
+  await page.getByRole('link', { name: 'New Listing' }).click();
+  await expect(page.getByRole('heading', { name: 'Create a Listing' })).toBeVisible();
+  await expect.poll(streams).toBe(0);
+  await page.goBack();
+  await expect(log(page).getByText('Still there?')).toBeVisible();
+  await expect.poll(streams).toBe(1);
+  await page.goBack();
+  await page.goBack();
+  await expect(page.getByRole('heading', { name: 'Profile' })).toBeVisible();
+  await expect.poll(streams).toBe(0);
+  await page.goForward();
+  await page.goForward();
+  await expect(log(page).getByText('Still there?')).toBeVisible();
+  await expect.poll(streams).toBe(1);
+  // The tab hidden (a phone showing another app) closes it; shown again, it opens one.
+  for (const hidden of [true, false]) {
+    await page.evaluate((isHidden) => {
+      Object.defineProperty(document, 'visibilityState', {
+        configurable: true,
+        get: () => (isHidden ? 'hidden' : 'visible'),
+      });
+      document.dispatchEvent(new Event('visibilitychange'));
+    }, hidden);
+    await expect.poll(streams).toBe(hidden ? 0 : 1);
+  }
+});
+
+test('keyboard only: a first message and an offer', async ({ page, makeUser }) => {
+  const seller = await makeUser('kbseller');
+  const buyer = await makeUser('kbbuyer');
+  const listing = await createListing(seller, {
+    name: `macroeconomics ${seller.lastName.slice(-5).toLowerCase()}`,
+    courseNumber: '102',
+    regularPrice: 25,
+  });
+  await signInBrowser(page, buyer, `/listing/${listing._id}`);
+
+  await tabTo(page, page.getByRole('link', { name: 'Message seller' }));
+  await page.keyboard.press('Enter');
+  await tabTo(page, page.getByLabel('Your message'));
+  await page.keyboard.type('Could we meet at the library?');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Send' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(log(page).getByText('Could we meet at the library?')).toBeVisible();
+
+  await tabTo(page, page.getByLabel('Your offer ($)'));
+  await page.keyboard.type('20');
+  await page.keyboard.press('Enter');
+  await expect(log(page).getByText('You offered $20')).toBeVisible();
+  await expect(page.getByText('Your offer of $20 is waiting for an answer.')).toBeVisible();
+});
