@@ -9,15 +9,13 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { eq, sql } from 'drizzle-orm';
+import { eq, isNotNull, sql } from 'drizzle-orm';
 import { listingSearchSchema, type ListingSearchQuery } from '@campus-books/common/listing.schemas';
 import { openDatabase, type Db } from '../packages/server/src/db/database';
 import { listings } from '../packages/server/src/db/schema';
-import { findListingsQuery } from '../packages/server/src/features/listings/listings.repository';
-import {
-  searchListings,
-  searchStatements,
-} from '../packages/server/src/features/listings/listings.search';
+import { findListingsQuery } from '../packages/server/src/features/listings/listings.queries';
+import { searchListings } from '../packages/server/src/features/listings/search/search-listings';
+import { searchStatements } from '../packages/server/src/features/listings/search/statements';
 import type { SeedResult } from './generate/seed';
 import { prepareDatabase } from './lib/databases';
 import type { Engine } from './lib/options';
@@ -125,8 +123,9 @@ async function explainShapes(db: Db) {
   const [sample] = await db
     .select({ id: listings.id, userId: listings.userId })
     .from(listings)
+    .where(isNotNull(listings.userId))
     .limit(1);
-  if (!sample) return;
+  if (!sample?.userId) return;
   await explainShape(
     db,
     "A seller's own listings: GET /api/user/listings/{id}",

@@ -10,6 +10,11 @@ import { prepareDatabase, type PreparedDatabase } from './lib/databases';
 import { auditPage } from './lib/lighthouse';
 import { runLoad } from './lib/load';
 import { FANOUT_SCENARIO, isFanOutSelected, runFanOut } from './lib/fanout';
+import {
+  MESSAGE_STREAMS_SCENARIO,
+  isMessageStreamsSelected,
+  runMessageStreams,
+} from './lib/message-streams';
 import { describeMachine } from './lib/machine';
 import { MixedWorkload } from './lib/mixed';
 import { parseOptions, type BenchOptions, type Engine } from './lib/options';
@@ -143,6 +148,7 @@ async function main() {
     runs: [],
     lighthouse: null,
     fanOut: [],
+    messageStreams: null,
     budgets: [],
   };
   if (!pinned)
@@ -159,10 +165,21 @@ async function main() {
   }
   const target = lighthouseTarget(options);
 
-  // Load scenarios asked for besides health; with only alerts-fanout asked for, no catalogue is made.
+  // Load scenarios asked for besides health; with only alerts-fanout or message-streams asked for,
+  // no catalogue is made.
   const hasLoadScenarios =
     !options.scenarios ||
     SCENARIOS.some((s) => s.name !== 'health' && options.scenarios!.includes(s.name));
+  if (isMessageStreamsSelected(options)) {
+    log(`${MESSAGE_STREAMS_SCENARIO}: two servers on PostgreSQL, 1,000 idle streams each`);
+    const m = await runMessageStreams(options);
+    result.messageStreams = m;
+    log(
+      m.error
+        ? `  ${MESSAGE_STREAMS_SCENARIO} FAILED: ${m.error}`
+        : `  send p99 ${m.sendP99Ms.toFixed(1)} ms; delivery across servers p50 ${m.deliveryP50Ms.toFixed(1)} ms, p99 ${m.deliveryP99Ms.toFixed(1)} ms; ${m.kbPerIdleStream.toFixed(1)} KB per idle stream`,
+    );
+  }
   for (const engine of options.engines) {
     if (isFanOutSelected(options)) {
       log(

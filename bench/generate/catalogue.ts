@@ -1,4 +1,4 @@
-import { SUBJECTS } from '@campus-books/common/campus';
+import { SUBJECTS } from '@campus-books/common/campus-subjects';
 import { CONDITIONS } from '@campus-books/common/constants';
 import { toIsbn13 } from '@campus-books/common/isbn';
 import type { listings, users } from '../../packages/server/src/db/schema';

@@ -1,6 +1,6 @@
 import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SUBJECT_CODES } from '@campus-books/common/campus';
+import { SUBJECT_CODES } from '@campus-books/common/campus-subjects';
 import { MAJOR_VALUES } from '@campus-books/common/campus-majors';
 import { toIsbn13 } from '@campus-books/common/isbn';
 import { CONDITIONS } from '@campus-books/common/constants';

@@ -1,7 +1,7 @@
 import { PAGE_SIZE } from '@campus-books/common/constants';
 import { IMAGE_BUDGET_PAGE } from './lighthouse';
 import type { BenchResult, BudgetCheck, RunResult } from './results';
-import { SEARCH_SCENARIOS } from './scenarios';
+import { PAGE_SCENARIOS, SEARCH_SCENARIOS } from './scenarios';
 
 /** Budgets of the performance issue; bytes use 1 KB = 1,000 bytes (the stricter reading). */
 export const BUDGET = {
@@ -35,6 +35,15 @@ export const BUDGET = {
   fanOutCreateSlackMs: 10,
   fanOutAlerts: 1000,
   fanOutSeconds: 60,
+  /** A signed-out visitor's landing page at 100k, both engines: from memory, near the ceiling. */
+  pageShareOfHealth: 0.5,
+  pageP99Ms: 50,
+  /** /my-courses for five courses at 100k on PostgreSQL (issue 31). */
+  myCoursesP99Ms: 50,
+  /** Conversations (issue 28), two servers on PostgreSQL with 1,000 idle streams each. */
+  messageSendP99Ms: 50,
+  messageDeliveryP99Ms: 250,
+  kbPerIdleStream: 50,
 } as const;
 
 const ms = (n: number) => (Number.isFinite(n) ? `${n.toFixed(1)} ms` : 'no answer');
@@ -106,6 +115,73 @@ export function checkBudgets(result: BenchResult): BudgetCheck[] {
               connectionsNote,
           )
         : notMeasured(name, 'no health row in the PostgreSQL 100k run'),
+    );
+  }
+
+  for (const engine of ['pglite', 'postgres'] as const) {
+    name = `${engine} 100k: the four landing pages, signed out, p99 ≤ 50 ms and ≥ 0.5 × health req/s`;
+    const at100k = run(result, engine, 100_000);
+    const health = at100k?.rows.find((r) => r.scenario === 'health');
+    const pages = at100k?.rows.filter((r) => PAGE_SCENARIOS.includes(r.scenario)) ?? [];
+    if (!health || pages.length === 0) {
+      checks.push(notMeasured(name, `no ${engine} 100k run with health and the page scenarios`));
+      continue;
+    }
+    const ok = (r: (typeof pages)[number]) =>
+      r.p99 <= BUDGET.pageP99Ms && r.ratioToHealth >= BUDGET.pageShareOfHealth;
+    checks.push(
+      check(
+        name,
+        pages.length === PAGE_SCENARIOS.length && pages.every(ok) && connectionsNote === '',
+        `health ${Math.round(health.requestsPerSecond)} req/s; ` +
+          pages
+            .map(
+              (r) =>
+                `${r.scenario} ${Math.round(r.requestsPerSecond)} req/s p99 ${ms(r.p99)} ×${r.ratioToHealth.toFixed(2)}`,
+            )
+            .join('; ') +
+          connectionsNote,
+      ),
+    );
+  }
+
+  name = 'PostgreSQL 100k: /my-courses for five courses p99 ≤ 50 ms';
+  const myCourses = pg100k?.rows.find((r) => r.scenario === 'my-courses');
+  checks.push(
+    myCourses
+      ? check(
+          name,
+          myCourses.p99 <= BUDGET.myCoursesP99Ms && connectionsNote === '',
+          `${Math.round(myCourses.requestsPerSecond)} req/s p99 ${ms(myCourses.p99)}${connectionsNote}`,
+        )
+      : notMeasured(name, 'no PostgreSQL 100k my-courses run'),
+  );
+
+  const m = result.messageStreams;
+  for (const [budget, ok, figure] of [
+    [
+      'Messages: send p99 ≤ 50 ms with 1,000 open streams per server (PostgreSQL)',
+      (r: NonNullable<typeof m>) => r.sendP99Ms <= BUDGET.messageSendP99Ms,
+      (r: NonNullable<typeof m>) =>
+        `send p50 ${ms(r.sendP50Ms)}, p99 ${ms(r.sendP99Ms)} (${r.messages} messages, ${r.streamsPerServer} streams per server)`,
+    ],
+    [
+      'Messages: delivery to a stream on another server p99 ≤ 250 ms',
+      (r: NonNullable<typeof m>) => r.deliveryP99Ms <= BUDGET.messageDeliveryP99Ms,
+      (r: NonNullable<typeof m>) => `p50 ${ms(r.deliveryP50Ms)}, p99 ${ms(r.deliveryP99Ms)}`,
+    ],
+    [
+      'Messages: ≤ 50 KB of server memory per idle stream',
+      (r: NonNullable<typeof m>) => r.kbPerIdleStream <= BUDGET.kbPerIdleStream,
+      (r: NonNullable<typeof m>) => `${r.kbPerIdleStream.toFixed(1)} KB per stream`,
+    ],
+  ] as const) {
+    checks.push(
+      !m
+        ? notMeasured(budget, 'message-streams not run')
+        : m.error
+          ? check(budget, false, m.error)
+          : check(budget, ok(m), figure(m)),
     );
   }
 

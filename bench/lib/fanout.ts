@@ -1,8 +1,6 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { createScratchDatabase } from './databases';
 import type { BenchOptions, Engine } from './options';
-import { ROOT } from './server-process';
+import { runScript } from './script';
 
 /** The scenario name of the alerts fan-out (for --scenarios). */
 export const FANOUT_SCENARIO = 'alerts-fanout';
@@ -44,23 +42,7 @@ export async function runFanOut(engine: Engine, options: BenchOptions): Promise<
     };
     delete env.DATABASE_URL;
     if (scratch) env.DATABASE_URL = scratch.url;
-    const { code, stdout, stderr } = await new Promise<{
-      code: number | null;
-      stdout: string;
-      stderr: string;
-    }>((resolve, reject) => {
-      const child = spawn(
-        process.execPath,
-        ['--import', 'tsx', path.join(ROOT, 'bench/alerts-fanout.ts')],
-        { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
-      );
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-      child.once('error', reject);
-      child.once('close', (c) => resolve({ code: c, stdout: out, stderr: err }));
-    });
+    const { code, stdout, stderr } = await runScript('bench/alerts-fanout.ts', env);
     const totalSeconds = (performance.now() - started) / 1000;
     const last = stdout.trim().split('\n').at(-1) ?? '';
     try {

@@ -33,7 +33,8 @@ export const USAGE = `npm run bench -- [options]
   --connections 50            concurrent connections of the load generator
   --seed 42                   catalogue seed
   --scenarios a,b             only these scenarios (see the table's names; alerts-fanout is the
-                              alerts fan-out, once per engine, without a catalogue)
+                              alerts fan-out, once per engine, without a catalogue; message-streams
+                              is the conversations' streams on two servers, PostgreSQL only)
   --fanout-alerts 1000        matching alerts in the fan-out (its budgets are for 1,000)
   --fanout-samples 15         listings created with, and without, the alerts (median of each)
   --no-lighthouse             skip Lighthouse

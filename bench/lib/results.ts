@@ -1,5 +1,6 @@
 import type { SeedResult } from '../generate/seed';
 import type { FanOutResult } from './fanout';
+import type { MessageStreamsResult } from './message-streams';
 import type { LoadGenerator } from './load';
 import type { PageReport } from './lighthouse';
 import type { WriteCheck } from './mixed';
@@ -74,5 +75,7 @@ export interface BenchResult {
   lighthouse: { engine: Engine; size: number; pages: PageReport[] } | null;
   /** The alerts fan-out (bench/alerts-fanout.ts), once per engine. */
   fanOut: FanOutResult[];
+  /** The conversations' streams across two servers (bench/message-streams.ts), on PostgreSQL. */
+  messageStreams: MessageStreamsResult | null;
   budgets: BudgetCheck[];
 }

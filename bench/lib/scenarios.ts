@@ -3,7 +3,7 @@ import type { SeedResult } from '../generate/seed';
 import type { LoadSpec } from './load';
 import type { MixedWorkload } from './mixed';
 
-export type ScenarioGroup = 'ceiling' | 'search' | 'by-id' | 'static' | 'mixed';
+export type ScenarioGroup = 'ceiling' | 'search' | 'by-id' | 'semester' | 'static' | 'mixed';
 
 export interface ScenarioContext {
   seed: SeedResult;
@@ -87,6 +87,25 @@ export const SCENARIOS: Scenario[] = [
     }),
   },
   {
+    name: 'my-courses',
+    group: 'semester',
+    description:
+      "GET /api/my-courses/books?courses=…: five courses' books and cheapest copies, as /my-courses asks (groups of five of the catalogue's courses, in turn)",
+    load: ({ seed }) => {
+      const courses = seed.sampleCourses;
+      const groups = Array.from({ length: Math.max(1, Math.floor(courses.length / 5)) }, (_, i) =>
+        courses.slice(i * 5, i * 5 + 5),
+      ).filter((group) => group.length > 0);
+      return {
+        requests: rotating(
+          groups.map(
+            (group) => `/api/my-courses/books?courses=${encodeURIComponent(group.join(','))}`,
+          ),
+        ),
+      };
+    },
+  },
+  {
     name: 'listing-by-id',
     group: 'by-id',
     description: 'GET /api/listing/get/:id (1,000 ids drawn from the catalogue, in turn)',
@@ -97,8 +116,38 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'home-html',
     group: 'static',
-    description: 'GET / (the app shell HTML)',
+    description: "GET /, a signed-out visitor's home page (server-rendered, kept in memory)",
     load: () => ({ path: '/' }),
+  },
+  {
+    name: 'listing-html',
+    group: 'static',
+    description:
+      "GET /listing/:id, a signed-out visitor's listing page: 50 listings in turn, as links shared in group chats are opened (each rendered once, then from memory)",
+    load: ({ seed }) => ({
+      requests: rotating(seed.sampleListingIds.slice(0, 50).map((id) => `/listing/${id}`)),
+    }),
+  },
+  {
+    name: 'course-html',
+    group: 'static',
+    description: "GET /course/ECON-101, a signed-out visitor's course page (200 courses, in turn)",
+    load: ({ seed }) => ({
+      requests: rotating(seed.sampleCourses.map((code) => `/course/${code}`)),
+    }),
+  },
+  {
+    name: 'search-html',
+    group: 'static',
+    description:
+      "GET /search?searchTerm=…&status=active_or_none, a signed-out visitor's search page (the address the app writes)",
+    load: () => ({
+      requests: rotating(
+        ['calculus', 'economics', 'biology', 'chemistry', 'statistics'].map(
+          (term) => `/search?searchTerm=${term}&status=active_or_none`,
+        ),
+      ),
+    }),
   },
   {
     name: 'home-main-script',
@@ -113,6 +162,9 @@ export const SCENARIOS: Scenario[] = [
     load: ({ mixed }) => (mixed ? { requests: mixed.requests() } : null),
   },
 ];
+
+/** The pages students land on from a link, signed out: issue 33's budget holds each. */
+export const PAGE_SCENARIOS = ['home-html', 'listing-html', 'course-html', 'search-html'];
 
 export const SEARCH_SCENARIOS = SCENARIOS.filter((s) => s.group === 'search').map((s) => s.name);
 
