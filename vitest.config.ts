@@ -54,6 +54,29 @@ export default defineConfig({
           hookTimeout: 180_000,
         },
       },
+      // Two app servers behind HAProxy: a conversation's event stream across servers and through a
+      // kill -9 (the short form; the full one runs in test:reliability). Skipped, with a message,
+      // when HAProxy is not installed.
+      {
+        test: {
+          name: 'event-streams',
+          root: 'packages/server',
+          include: ['test/reliability/conversation-streams.quick.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      // nginx with a self-signed certificate in front of two app servers (ops/nginx/campus-books.conf);
+      // skipped, with a message, when nginx is not installed.
+      {
+        test: {
+          name: 'reverse-proxy',
+          root: 'packages/server',
+          include: ['test/reliability/reverse-proxy.nginx.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
     ],
   },
 });
