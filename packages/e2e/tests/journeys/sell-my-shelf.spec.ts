@@ -78,4 +78,22 @@ test('a seller lists three books in a row, closes the tab half way, finds the dr
     for (const title of titles) await expect(again.getByText(title).first()).toBeVisible();
   });
   await context.close();
+
+  await test.step("and in another student's /my-courses, under CMSC 330", async () => {
+    const buyer = await makeUser('shelfbuyer');
+    await buyer.api.post('/api/my-courses/add', { text: 'cmsc 330' });
+    const other = await browser.newContext({
+      viewport: { width: 375, height: 800 },
+      isMobile: true,
+      hasTouch: true,
+    });
+    const page2 = await other.newPage();
+    await signInBrowser(page2, buyer, '/my-courses');
+    const course = page2.getByRole('region', { name: 'CMSC 330' });
+    for (const title of titles) {
+      const escaped = title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      await expect(course.getByText(new RegExp(escaped, 'i')).first()).toBeVisible();
+    }
+    await other.close();
+  });
 });
