@@ -20,6 +20,7 @@ import { hashPassword } from '../packages/server/src/features/accounts/password'
 import { openSse, type SseStream } from '../packages/server/test/support/sse-client';
 import { createScratchDatabase } from './lib/databases';
 import { canPin, startServer, type RunningServer } from './lib/server-process';
+import { percentile } from './lib/stats';
 
 const POSTGRES_URL = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const STREAMS = Number(process.env.STREAMS ?? 1000);
@@ -27,10 +28,6 @@ const MESSAGES = Number(process.env.MESSAGES ?? 300);
 const WATCHERS = 50;
 const PASSWORD = 'Bench-Passw0rd';
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-};
 const rssKb = (pid: number) =>
   Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
 

@@ -20,6 +20,7 @@ import { MixedWorkload } from './lib/mixed';
 import { parseOptions, type BenchOptions, type Engine } from './lib/options';
 import { renderResults, updateDocs, writeResultFile } from './lib/report';
 import type { BenchResult, RunResult, ScenarioRow } from './lib/results';
+import { RUSH_SCENARIO, isRushSelected, runRush, rushSize } from './lib/rush';
 import { findMainScript, SCENARIOS } from './lib/scenarios';
 import { ROOT, startServer, waitUntilIdle, type RunningServer } from './lib/server-process';
 import { signIn } from './lib/sign-in';
@@ -149,6 +150,7 @@ async function main() {
     lighthouse: null,
     fanOut: [],
     messageStreams: null,
+    rush: null,
     budgets: [],
   };
   if (!pinned)
@@ -166,10 +168,12 @@ async function main() {
   const target = lighthouseTarget(options);
 
   // Load scenarios asked for besides health; with only alerts-fanout or message-streams asked for,
-  // no catalogue is made.
+  // no catalogue is made, and with only rush, only the largest PostgreSQL one.
   const hasLoadScenarios =
     !options.scenarios ||
     SCENARIOS.some((s) => s.name !== 'health' && options.scenarios!.includes(s.name));
+  const rushAt = (engine: Engine, size: number) =>
+    engine === 'postgres' && size === rushSize(options) && isRushSelected(options);
   if (isMessageStreamsSelected(options)) {
     log(`${MESSAGE_STREAMS_SCENARIO}: two servers on PostgreSQL, 1,000 idle streams each`);
     const m = await runMessageStreams(options);
@@ -193,8 +197,8 @@ async function main() {
           : `  create median ${f.createMedianMsWithoutAlerts} ms without alerts, ${f.createMedianMsWith1000MatchingAlerts} ms with them; ${f.mailsSent} mails sent in ${f.fanOutSeconds} s, ${f.deliveriesLeft} left (${f.totalSeconds.toFixed(1)} s in all)`,
       );
     }
-    if (!hasLoadScenarios) continue;
     for (const size of options.sizes) {
+      if (!hasLoadScenarios && !rushAt(engine, size)) continue;
       log(`${engine} ${size.toLocaleString('en-US')} listings: generating the catalogue`);
       const prepared = await prepareDatabase(engine, size, options);
       let server: RunningServer | undefined;
@@ -218,7 +222,19 @@ async function main() {
           pin: pinned,
         });
         log(`  ready in ${server.readySeconds.toFixed(2)} s at ${server.url} (pid ${server.pid})`);
-        result.runs.push(await runScenarios(server, prepared, options));
+        if (hasLoadScenarios) result.runs.push(await runScenarios(server, prepared, options));
+        if (rushAt(engine, size)) {
+          await waitUntilIdle(server.url);
+          log(`  ${RUSH_SCENARIO}: students signing in at once, a few sellers writing`);
+          const r = await runRush(server, prepared.env.DATABASE_URL!, size);
+          result.rush = r;
+          log(
+            r.error
+              ? `  ${RUSH_SCENARIO} FAILED: ${r.error}`
+              : `  ${r.kinds.map((k) => `${k.kind} p50 ${k.p50.toFixed(1)} / p99 ${k.p99.toFixed(1)} ms${k.errors ? ` (${k.errors} errors)` : ''}`).join(', ')}; ` +
+                  `server CPU ${r.serverCpuMsPerSignIn.toFixed(1)} ms per sign-in (${r.serverCpuMsPerQuietSignIn.toFixed(1)} ms alone)`,
+          );
+        }
         if (target?.engine === engine && target.size === size) {
           const id = prepared.seed.sampleListingIds[0]!;
           const course = prepared.seed.sampleCourses[0]!;

@@ -34,7 +34,9 @@ export const USAGE = `npm run bench -- [options]
   --seed 42                   catalogue seed
   --scenarios a,b             only these scenarios (see the table's names; alerts-fanout is the
                               alerts fan-out, once per engine, without a catalogue; message-streams
-                              is the conversations' streams on two servers, PostgreSQL only)
+                              is the conversations' streams on two servers, PostgreSQL only; rush
+                              is the term's first morning, 200 students at once, on the largest
+                              PostgreSQL catalogue)
   --fanout-alerts 1000        matching alerts in the fan-out (its budgets are for 1,000)
   --fanout-samples 15         listings created with, and without, the alerts (median of each)
   --no-lighthouse             skip Lighthouse

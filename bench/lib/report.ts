@@ -116,6 +116,23 @@ export function renderResults(result: BenchResult): string {
       ),
     );
   }
+  const rush = result.rush;
+  if (rush) {
+    parts.push(
+      rush.error
+        ? `Rush (\`rush\`, bench/rush.ts) on PostgreSQL with ${n0(rush.size)} listings: FAILED: ${rush.error}`
+        : `Rush (\`rush\`, bench/rush.ts: students signing in at once through the real password check, each then searching, opening listings and course pages, saving one and creating an alert, while sellers create listings) on PostgreSQL with ${n0(rush.size)} listings: ${rush.students} students (${rush.rounds} rounds each) and ${rush.sellers} sellers in ${n1(rush.seconds)} s; the server's CPU ${n1(rush.serverCpuMsPerSignIn)} ms per sign-in (the whole rush ÷ sign-ins), ${n1(rush.serverCpuMsPerQuietSignIn)} ms for a sign-in alone:`,
+    );
+    if (rush.kinds.length > 0)
+      parts.push(
+        table(
+          ['kind', 'requests', 'errors', 'p50 ms', 'p99 ms'],
+          rush.kinds.map((k) => [k.kind, n0(k.requests), k.errors, n1(k.p50), n1(k.p99)]),
+        ),
+      );
+    if (rush.failures.length > 0)
+      parts.push(`First failures:\n\n${rush.failures.map((f) => `- ${f}`).join('\n')}`);
+  }
   if (result.lighthouse) {
     const { engine, size, pages } = result.lighthouse;
     parts.push(

@@ -3,6 +3,7 @@ import type { FanOutResult } from './fanout';
 import type { MessageStreamsResult } from './message-streams';
 import type { LoadGenerator } from './load';
 import type { PageReport } from './lighthouse';
+import type { RushResult } from './rush';
 import type { WriteCheck } from './mixed';
 import type { BenchOptions, Engine } from './options';
 import type { ScenarioGroup } from './scenarios';
@@ -77,5 +78,7 @@ export interface BenchResult {
   fanOut: FanOutResult[];
   /** The conversations' streams across two servers (bench/message-streams.ts), on PostgreSQL. */
   messageStreams: MessageStreamsResult | null;
+  /** The term's first morning (bench/rush.ts), on the largest PostgreSQL catalogue of the run. */
+  rush?: RushResult | null;
   budgets: BudgetCheck[];
 }

@@ -55,8 +55,11 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** Clock ticks are 100 per second on Linux (USER_HZ), whatever the kernel's own HZ. */
-function cpuMsOf(pid: number): number {
+/**
+ * CPU time (user + system, all threads) process `pid` has used so far, in ms; NaN once it is gone.
+ * Clock ticks are 100 per second on Linux (USER_HZ), whatever the kernel's own HZ.
+ */
+export function cpuMsOf(pid: number): number {
   try {
     // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
