@@ -32,7 +32,7 @@ import { signIn } from './lib/sign-in';
 const STUDENTS = Number(process.env.STUDENTS ?? 200);
 const SELLERS = Number(process.env.SELLERS ?? 5);
 const ROUNDS = Number(process.env.ROUNDS ?? 2);
-/** Sign-ins, one after another, on the quiet server before the rush (the sellers', in turn). */
+/** Sign-ins measured one after another on the quiet server before the rush (the sellers', in turn). */
 const QUIET_SIGN_INS = 10;
 /** A seller's pause between two listings: each writes a few listings a second, not flat out. */
 const SELLER_PAUSE_MS = 200;
@@ -119,6 +119,8 @@ async function prepare(databaseUrl: string, run: string) {
 }
 
 async function main() {
+  if (!(STUDENTS >= 1 && SELLERS >= 1 && ROUNDS >= 1))
+    throw new Error('STUDENTS, SELLERS and ROUNDS: at least 1 each');
   const baseUrl = required('BASE_URL');
   const serverPid = Number(required('SERVER_PID'));
   const run = randomUUID().slice(0, 8);
@@ -169,10 +171,12 @@ async function main() {
     return 'cookie' in session ? session.cookie : null;
   };
 
-  // What one sign-in costs the server with nothing else going on: the sellers', one after another.
+  // What one sign-in costs the server with nothing else going on: the sellers', one after another,
+  // once each first (unmeasured: the first sign-ins load and warm the code), then QUIET_SIGN_INS more.
   const sellerCookies: string[] = [];
-  const quietCpuBefore = cpuMsOf(serverPid);
-  for (let i = 0; i < QUIET_SIGN_INS; i++) {
+  let quietCpuBefore = NaN;
+  for (let i = 0; i < sellers.length + QUIET_SIGN_INS; i++) {
+    if (i === sellers.length) quietCpuBefore = cpuMsOf(serverPid);
     const seller = sellers[i % sellers.length]!;
     const session = await signIn(baseUrl, { email: seller.email, password: PASSWORD });
     if (!('cookie' in session)) throw new Error(`seller ${seller.email}: ${session.error}`);
