@@ -66,6 +66,18 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      // Single sign-on (OIDC) through two app servers behind HAProxy: the callback on the other
+      // server than the start (the short form; the full one runs in test:reliability). Skipped,
+      // with a message, when HAProxy is not installed.
+      {
+        test: {
+          name: 'sso-balancer',
+          root: 'packages/server',
+          include: ['test/reliability/sso-balancer.quick.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
       // nginx with a self-signed certificate in front of two app servers (ops/nginx/campus-books.conf);
       // skipped, with a message, when nginx is not installed.
       {
