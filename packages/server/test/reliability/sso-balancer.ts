@@ -209,9 +209,9 @@ export function describeSsoBalancer(scenario: SsoBalancerScenario) {
       expect(await signedInAs(base, last)).toBe(`${login}@richmond.edu`);
     });
 
-    it.runIf(scenario.firstSignOnsAtOnce > 0)(
-      `${scenario.firstSignOnsAtOnce} students sign on for the first time at once through the balancer`,
-      async () => {
+    // The full form only: the short one defines no such test rather than a skipped one.
+    if (scenario.firstSignOnsAtOnce > 0) {
+      it(`${scenario.firstSignOnsAtOnce} students sign on for the first time at once through the balancer`, async () => {
         const logins = Array.from({ length: scenario.firstSignOnsAtOnce }, () =>
           newStudent('many'),
         );
@@ -224,7 +224,7 @@ export function describeSsoBalancer(scenario: SsoBalancerScenario) {
           }),
         );
         expect(emails).toEqual(logins.map((login) => `${login}@richmond.edu`));
-      },
-    );
+      });
+    }
   });
 }
