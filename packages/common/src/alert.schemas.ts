@@ -4,7 +4,7 @@ import { SCHOOL_FLAGS } from './campus';
 import { SUBJECT_CODES } from './campus-subjects';
 import { MAJOR_VALUES } from './campus-majors';
 import { CONDITIONS, PRICE_MAX } from './constants';
-import { parseIsbn } from './isbn';
+import { parseIsbn, toIsbn13 } from './isbn';
 import { cleanText } from './text';
 import './zod-messages';
 
@@ -93,6 +93,8 @@ export const alertInputSchema = z
   );
 
 export type AlertInput = z.output<typeof alertInputSchema>;
+/** What a client sends to create or edit an alert (every filter optional). */
+export type AlertBody = z.input<typeof alertInputSchema>;
 
 /** An alert as the API answers it. */
 export const alertSchema = z
@@ -103,8 +105,8 @@ export const alertSchema = z
     subject: z.string().nullable(),
     courseNumber: z.string().nullable(),
     major: z.string().nullable(),
-    condition: z.string().nullable(),
-    school: z.string().nullable(),
+    condition: z.enum(CONDITIONS).nullable(),
+    school: z.enum(SCHOOL_FLAGS).nullable(),
     maxPrice: z.number().nullable(),
     digest: z.boolean(),
     paused: z.boolean(),
@@ -114,3 +116,27 @@ export const alertSchema = z
 export type Alert = z.infer<typeof alertSchema>;
 
 export const unsubscribeBodySchema = z.object({ token: z.string().min(1).max(2000).optional() });
+
+/** GET /api/alerts/demand's question: a book by its ISBN, or a course. */
+export const demandQuerySchema = z.strictObject({
+  isbn: z
+    .string()
+    .max(20)
+    .optional()
+    .refine((s) => s === undefined || toIsbn13(s) !== null, 'is not a valid ISBN'),
+  subject: z
+    .string()
+    .max(10)
+    .transform((s) => s.toUpperCase())
+    .refine((s) => SUBJECT_CODES.has(s), 'is not a subject of this campus')
+    .optional(),
+  courseNumber: cleanText().min(1).max(20).optional(),
+});
+
+/** A course of GET /api/alerts/most-wanted: students wanting it, listings offering it. */
+export const wantedCourseSchema = z.object({
+  subject: z.string(),
+  courseNumber: z.string(),
+  students: z.number().int(),
+  listings: z.number().int(),
+});

@@ -9,6 +9,7 @@ import {
   MAX_MY_COURSES,
   courseKey,
 } from './course-list';
+import { SUBJECT_CODES } from './campus-subjects';
 import { cleanText } from './text';
 
 /** The largest calendar file read, in characters: a term's schedule is a few dozen KB. */
@@ -167,3 +168,17 @@ export function toMyCourse(course: { subject: string; courseNumber: string }): M
     slug: courseKey(course),
   };
 }
+
+/** GET /api/my-courses/suggest: completion while typing a code, the numbers known for a subject. */
+export const courseSuggestQuerySchema = z.strictObject({
+  subject: z
+    .string()
+    .max(10)
+    .transform((s) => s.toUpperCase())
+    .refine((s) => SUBJECT_CODES.has(s), 'is not a subject of this campus'),
+  number: z
+    .string()
+    .max(5)
+    .regex(/^[0-9A-Za-z]*$/, 'is not a course number')
+    .default(''),
+});

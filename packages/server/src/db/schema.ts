@@ -15,6 +15,8 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { SchoolFlag } from '@campus-books/common/campus';
+import type { Condition } from '@campus-books/common/constants';
 
 export const createdAt = () =>
   timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -367,8 +369,8 @@ export const alerts = pgTable(
     subject: text('subject'),
     courseNumber: text('course_number'),
     major: text('major'),
-    condition: text('condition'),
-    school: text('school'),
+    condition: text('condition').$type<Condition>(),
+    school: text('school').$type<SchoolFlag>(),
     maxPrice: numeric('max_price', { precision: 12, scale: 2, mode: 'number' }),
     digest: boolean('digest').notNull().default(false),
     paused: boolean('paused').notNull().default(false),

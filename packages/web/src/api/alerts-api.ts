@@ -1,27 +1,12 @@
-import type { Alert } from '@campus-books/common/alert.schemas';
-import type { ApiMessage } from '@campus-books/common/api';
+import type { Alert, AlertBody } from '@campus-books/common/alert.schemas';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../lib/api-client';
+import { apiCall } from '../lib/api-client';
 import { queryKeys } from '../lib/query-keys';
-
-/** What a client sends to create or edit an alert (every filter optional). */
-export interface AlertBody {
-  searchTerm?: string | null;
-  isbn?: string | null;
-  subject?: string | null;
-  courseNumber?: string | null;
-  major?: string | null;
-  condition?: string | null;
-  school?: string | null;
-  maxPrice?: number | null;
-  digest?: boolean;
-  paused?: boolean;
-}
 
 export function useAlerts(enabled = true) {
   return useQuery({
     queryKey: queryKeys.alerts,
-    queryFn: ({ signal }) => apiRequest<Alert[]>('/api/alerts/get', { signal }),
+    queryFn: ({ signal }) => apiCall('GET /api/alerts/get', { signal }),
     enabled,
   });
 }
@@ -29,8 +14,7 @@ export function useAlerts(enabled = true) {
 export function useCreateAlert() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: AlertBody) =>
-      apiRequest<Alert>('/api/alerts/create', { method: 'POST', body }),
+    mutationFn: (body: AlertBody) => apiCall('POST /api/alerts/create', { body }),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.alerts }),
   });
 }
@@ -41,8 +25,8 @@ export function useUpdateAlert() {
   return useMutation({
     mutationFn: ({ alert, changes }: { alert: Alert; changes: Partial<AlertBody> }) => {
       const { _id, createdAt: _createdAt, ...fields } = alert;
-      return apiRequest<Alert>(`/api/alerts/update/${encodeURIComponent(_id)}`, {
-        method: 'POST',
+      return apiCall('POST /api/alerts/update/:id', {
+        params: { id: _id },
         body: { ...fields, ...changes },
       });
     },
@@ -53,15 +37,13 @@ export function useUpdateAlert() {
 export function useDeleteAlert() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) =>
-      apiRequest<ApiMessage>(`/api/alerts/delete/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    mutationFn: (id: string) => apiCall('DELETE /api/alerts/delete/:id', { params: { id } }),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.alerts }),
   });
 }
 
 export function useUnsubscribe() {
   return useMutation({
-    mutationFn: (token: string) =>
-      apiRequest<ApiMessage>('/api/alerts/unsubscribe', { method: 'POST', body: { token } }),
+    mutationFn: (token: string) => apiCall('POST /api/alerts/unsubscribe', { body: { token } }),
   });
 }

@@ -1,22 +1,16 @@
-import type { ApiMessage } from '@campus-books/common/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../lib/api-client';
+import { apiCall, type ApiAnswer } from '../lib/api-client';
 import { queryKeys } from '../lib/query-keys';
 
-export interface BlockedStudent {
-  id: string;
-  username: string;
-  blockedAt: string;
-}
+/** A student the caller blocked. */
+export type BlockedStudent = ApiAnswer<'GET /api/blocks'>['blocked'][number];
 
 /** GET /api/blocks: the students the caller blocked. */
 export function useBlockedStudents(enabled = true) {
   return useQuery({
     queryKey: queryKeys.blocks,
     queryFn: ({ signal }) =>
-      apiRequest<{ blocked: BlockedStudent[] }>('/api/blocks', { signal }).then(
-        (answer) => answer.blocked,
-      ),
+      apiCall('GET /api/blocks', { signal }).then((answer) => answer.blocked),
     enabled,
   });
 }
@@ -26,9 +20,9 @@ export function useBlock() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ userId, block }: { userId: string; block: boolean }) =>
-      apiRequest<ApiMessage>(`/api/blocks/${encodeURIComponent(userId)}`, {
-        method: block ? 'POST' : 'DELETE',
-      }),
+      block
+        ? apiCall('POST /api/blocks/:userId', { params: { userId } })
+        : apiCall('DELETE /api/blocks/:userId', { params: { userId } }),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.blocks });
       // A block makes both sides' conversations read-only; an unblock opens them again.

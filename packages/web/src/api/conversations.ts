@@ -1,6 +1,5 @@
-import type { ConversationSummary } from '@campus-books/common/conversation.schemas';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../lib/api-client';
+import { apiCall } from '../lib/api-client';
 import { queryKeys } from '../lib/query-keys';
 
 /** GET /api/conversations: the student's conversations, latest event first (one listing's with an id). */
@@ -8,12 +7,9 @@ export const conversationsQueryOptions = (listingId?: string) =>
   queryOptions({
     queryKey: queryKeys.conversations.list(listingId),
     queryFn: ({ signal }) =>
-      apiRequest<{ conversations: ConversationSummary[] }>(
-        listingId
-          ? `/api/conversations?listingId=${encodeURIComponent(listingId)}`
-          : '/api/conversations',
-        { signal },
-      ).then((answer) => answer.conversations),
+      apiCall('GET /api/conversations', { query: { listingId }, signal }).then(
+        (answer) => answer.conversations,
+      ),
   });
 
 export function useConversations(listingId?: string, options: { enabled?: boolean } = {}) {

@@ -1,17 +1,13 @@
-import type { Meetup, SuggestMeetupInput } from '@campus-books/common/meetup.schemas';
+import type { SuggestMeetupInput } from '@campus-books/common/meetup.schemas';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../lib/api-client';
+import { apiCall } from '../lib/api-client';
 import { queryKeys } from '../lib/query-keys';
 
 /** GET /api/meetups?conversationId= */
 export function useMeetups(conversationId: string) {
   return useQuery({
     queryKey: queryKeys.meetups(conversationId),
-    queryFn: ({ signal }) =>
-      apiRequest<{ meetups: Meetup[] }>(
-        `/api/meetups?conversationId=${encodeURIComponent(conversationId)}`,
-        { signal },
-      ),
+    queryFn: ({ signal }) => apiCall('GET /api/meetups', { query: { conversationId }, signal }),
   });
 }
 
@@ -21,17 +17,12 @@ export function useMeetupActions(conversationId: string) {
   const refresh = () => client.invalidateQueries({ queryKey: queryKeys.meetups(conversationId) });
   const suggest = useMutation({
     mutationFn: (input: Omit<SuggestMeetupInput, 'conversationId'>) =>
-      apiRequest<{ meetup: Meetup }>('/api/meetups', {
-        method: 'POST',
-        body: { ...input, conversationId },
-      }),
+      apiCall('POST /api/meetups', { body: { ...input, conversationId } }),
     onSettled: refresh,
   });
   const answer = useMutation({
     mutationFn: ({ id, answer }: { id: string; answer: 'accept' | 'decline' }) =>
-      apiRequest<{ meetup: Meetup }>(`/api/meetups/${encodeURIComponent(id)}/${answer}`, {
-        method: 'POST',
-      }),
+      apiCall(`POST /api/meetups/:id/${answer}`, { params: { id } }),
     onSettled: refresh,
   });
   return { suggest, answer };

@@ -1,19 +1,13 @@
-import type {
-  Exchange,
-  ExchangeList,
-  PublicProfile,
-  RateExchangeInput,
-  ReportedRating,
-} from '@campus-books/common/rating.schemas';
+import type { RateExchangeInput } from '@campus-books/common/rating.schemas';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../lib/api-client';
+import { apiCall } from '../lib/api-client';
 import { queryKeys } from '../lib/query-keys';
 
 /** GET /api/ratings/exchanges: the student's recorded exchanges, to rate and rated. */
 export function useExchanges(options: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: queryKeys.ratings.exchanges,
-    queryFn: ({ signal }) => apiRequest<ExchangeList>('/api/ratings/exchanges', { signal }),
+    queryFn: ({ signal }) => apiCall('GET /api/ratings/exchanges', { signal }),
     enabled: options.enabled ?? true,
   });
 }
@@ -23,10 +17,7 @@ export function useRateExchange() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ id, rating }: { id: string; rating: RateExchangeInput }) =>
-      apiRequest<{ exchange: Exchange }>(`/api/ratings/exchanges/${encodeURIComponent(id)}`, {
-        method: 'POST',
-        body: rating,
-      }),
+      apiCall('POST /api/ratings/exchanges/:id', { params: { id }, body: rating }),
     onSettled: () => client.invalidateQueries({ queryKey: queryKeys.ratings.all }),
   });
 }
@@ -36,7 +27,7 @@ export function usePublicProfile(userId: string | undefined, options: { enabled?
   return useQuery({
     queryKey: queryKeys.ratings.profile(userId ?? ''),
     queryFn: ({ signal }) =>
-      apiRequest<PublicProfile>(`/api/profiles/${encodeURIComponent(userId ?? '')}`, { signal }),
+      apiCall('GET /api/profiles/:id', { params: { id: userId ?? '' }, signal }),
     enabled: Boolean(userId) && (options.enabled ?? true),
   });
 }
@@ -45,10 +36,7 @@ export function usePublicProfile(userId: string | undefined, options: { enabled?
 export function useReportRating() {
   return useMutation({
     mutationFn: (id: string) =>
-      apiRequest(`/api/ratings/${encodeURIComponent(id)}/report`, {
-        method: 'POST',
-        body: {},
-      }),
+      apiCall('POST /api/ratings/:id/report', { params: { id }, body: {} }),
   });
 }
 
@@ -56,8 +44,7 @@ export function useReportRating() {
 export function useReportedRatings() {
   return useQuery({
     queryKey: queryKeys.ratings.reported,
-    queryFn: ({ signal }) =>
-      apiRequest<{ ratings: ReportedRating[] }>('/api/ratings/reported', { signal }),
+    queryFn: ({ signal }) => apiCall('GET /api/ratings/reported', { signal }),
   });
 }
 
@@ -66,10 +53,7 @@ export function useModerateRating() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ id, action }: { id: string; action: 'remove' | 'dismiss' }) =>
-      apiRequest(`/api/ratings/${encodeURIComponent(id)}/${action}`, {
-        method: 'POST',
-        body: {},
-      }),
+      apiCall(`POST /api/ratings/:id/${action}`, { params: { id }, body: {} }),
     onSettled: () => {
       void client.invalidateQueries({ queryKey: queryKeys.ratings.all });
       void client.invalidateQueries({ queryKey: queryKeys.moderation.log });

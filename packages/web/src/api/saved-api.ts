@@ -1,13 +1,11 @@
-import type { ApiMessage } from '@campus-books/common/api';
-import type { Listing } from '@campus-books/common/listing.schemas';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../lib/api-client';
+import { apiCall } from '../lib/api-client';
 import { queryKeys } from '../lib/query-keys';
 
 export function useSavedListings(enabled = true) {
   return useQuery({
     queryKey: queryKeys.saved,
-    queryFn: ({ signal }) => apiRequest<Listing[]>('/api/saved/get', { signal }),
+    queryFn: ({ signal }) => apiCall('GET /api/saved/get', { signal }),
     enabled,
     staleTime: 60_000,
   });
@@ -17,12 +15,9 @@ export function useToggleSaved() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ listingId, save }: { listingId: string; save: boolean }) =>
-      apiRequest<ApiMessage>(
-        save
-          ? `/api/saved/add/${encodeURIComponent(listingId)}`
-          : `/api/saved/remove/${encodeURIComponent(listingId)}`,
-        { method: save ? 'POST' : 'DELETE' },
-      ),
+      save
+        ? apiCall('POST /api/saved/add/:id', { params: { id: listingId } })
+        : apiCall('DELETE /api/saved/remove/:id', { params: { id: listingId } }),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.saved }),
   });
 }
@@ -31,8 +26,7 @@ export function useToggleSaved() {
 export function useSavedListingMails(enabled = true) {
   return useQuery({
     queryKey: queryKeys.savedMails,
-    queryFn: ({ signal }) =>
-      apiRequest<{ savedListingMails: boolean }>('/api/saved/mails', { signal }),
+    queryFn: ({ signal }) => apiCall('GET /api/saved/mails', { signal }),
     enabled,
   });
 }
@@ -41,10 +35,7 @@ export function useSetSavedListingMails() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (savedListingMails: boolean) =>
-      apiRequest<ApiMessage & { savedListingMails: boolean }>('/api/saved/mails', {
-        method: 'POST',
-        body: { savedListingMails },
-      }),
+      apiCall('POST /api/saved/mails', { body: { savedListingMails } }),
     onSuccess: (answer) => client.setQueryData(queryKeys.savedMails, answer),
   });
 }

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../lib/api-client';
+import { apiCall } from '../lib/api-client';
 import { queryKeys } from '../lib/query-keys';
 
 /**
@@ -11,9 +11,7 @@ export function useUnreadCount(enabled: boolean) {
   return useQuery({
     queryKey: queryKeys.conversations.unread,
     queryFn: ({ signal }) =>
-      apiRequest<{ count: number }>('/api/conversations/unread', { signal }).then(
-        (answer) => answer.count,
-      ),
+      apiCall('GET /api/conversations/unread', { signal }).then((answer) => answer.count),
     enabled,
     refetchOnWindowFocus: true,
   });

@@ -1,15 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { paths } from '../config/paths';
-import { apiRequest } from '../lib/api-client';
+import { apiCall } from '../lib/api-client';
 import { queryKeys } from '../lib/query-keys';
-
-interface WantedCourse {
-  subject: string;
-  courseNumber: string;
-  students: number;
-  listings: number;
-}
 
 const plural = (n: number) => (n === 1 ? '1 student is' : `${n} students are`);
 
@@ -39,7 +32,10 @@ export function DemandLine(asked: DemandAsked) {
   const { data } = useQuery({
     queryKey: queryKeys.demand(query),
     queryFn: ({ signal }) =>
-      apiRequest<{ students: number }>(`/api/alerts/demand?${query}`, { signal }),
+      apiCall('GET /api/alerts/demand', {
+        query: isbn ? { isbn } : { subject, courseNumber },
+        signal,
+      }),
     enabled: query !== null,
     staleTime: 60_000,
     retry: false,
@@ -58,8 +54,7 @@ export function DemandLine(asked: DemandAsked) {
 export function MostWanted() {
   const { data } = useQuery({
     queryKey: queryKeys.mostWanted,
-    queryFn: ({ signal }) =>
-      apiRequest<{ courses: WantedCourse[] }>('/api/alerts/most-wanted', { signal }),
+    queryFn: ({ signal }) => apiCall('GET /api/alerts/most-wanted', { signal }),
     staleTime: 5 * 60_000,
     retry: false,
   });

@@ -4,7 +4,8 @@ import { ButtonLink } from './ui/button-link';
 import { Button } from './ui/button';
 import { paths, signInPath } from '../config/paths';
 import { useSession } from '../lib/session';
-import { useCreateAlert, type AlertBody } from '../api/alerts-api';
+import type { AlertBody } from '@campus-books/common/alert.schemas';
+import { useCreateAlert } from '../api/alerts-api';
 
 /**
  * "Notify me": keeps the filters shown as an alert, so the student gets a mail when a matching

@@ -1,4 +1,6 @@
 import type { ApiErrorBody } from '@campus-books/common/api';
+import type { ApiRouteKey, ApiRoutes } from '@campus-books/common/api-routes';
+import type { z } from 'zod';
 import { FROM_CACHE_HEADER } from './offline-cache';
 import { noteApiAnswer } from './offline-status';
 
@@ -41,16 +43,101 @@ interface RequestInit {
   headers?: Record<string, string>;
 }
 
-/** JSON in, JSON out, same-origin cookies; any failure becomes an ApiError with the server's message. */
-export async function apiRequest<T>(path: string, init: RequestInit = {}): Promise<T> {
-  return (await apiResponse<T>(path, init)).data;
+/** The answer of a route of the API: what its response schema outputs. */
+export type ApiAnswer<Route extends ApiRouteKey> = z.output<ApiRoutes[Route]['response']>;
+
+type QueryValue = string | number | boolean | null | undefined;
+type ParamsOption<Contract> = Contract extends { params: z.ZodType }
+  ? { params: z.input<Contract['params']> }
+  : { params?: never };
+type QueryOption<Contract> = Contract extends { query: z.ZodType }
+  ? { query?: { [Name in keyof z.input<Contract['query']>]?: QueryValue } }
+  : { query?: never };
+type BodyOption<Contract> = Contract extends { body: z.ZodType }
+  ? undefined extends z.input<Contract['body']>
+    ? { body?: z.input<Contract['body']> }
+    : { body: z.input<Contract['body']> }
+  : { body?: never };
+
+/** What a call of a route sends: its path parameters, query and body, typed by its schemas. */
+export type ApiCallOptions<Route extends ApiRouteKey> = ParamsOption<ApiRoutes[Route]> &
+  QueryOption<ApiRoutes[Route]> &
+  BodyOption<ApiRoutes[Route]> & { signal?: AbortSignal; headers?: Record<string, string> };
+type OptionsArgument<Route extends ApiRouteKey> =
+  Record<never, never> extends ApiCallOptions<Route>
+    ? [options?: ApiCallOptions<Route>]
+    : [options: ApiCallOptions<Route>];
+
+/** The address of a call: the route's path with its parameters filled in, and the query. */
+export function apiPath(
+  template: string,
+  params: Record<string, string> = {},
+  query: Record<string, QueryValue> = {},
+): string {
+  const path = template.replace(/:([A-Za-z]+)/g, (_, name: string) =>
+    encodeURIComponent(params[name] ?? ''),
+  );
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null) search.append(name, String(value));
+  }
+  const text = search.toString();
+  return text === '' ? path : `${path}?${text}`;
 }
 
-/** apiRequest, with the answer's headers (e.g. a search's X-Total-Count). */
-export async function apiResponse<T>(
+/**
+ * Calls a route of common's route table (`'POST /api/alerts/create'`): the body, parameters and
+ * answer are typed by the route's schemas, so an answer the server changes fails this app's build.
+ * The table is imported as a type only: no schema reaches the browser's bundle.
+ */
+export async function apiCall<Route extends ApiRouteKey>(
+  route: Route,
+  ...[options]: OptionsArgument<Route>
+): Promise<ApiAnswer<Route>> {
+  return (await callRoute(route, options)).data as ApiAnswer<Route>;
+}
+
+/** apiCall, with the answer's headers (e.g. a search's X-Total-Count). */
+export async function apiCallResponse<Route extends ApiRouteKey>(
+  route: Route,
+  ...[options]: OptionsArgument<Route>
+): Promise<{ data: ApiAnswer<Route>; headers: Headers }> {
+  // The server sends every answer of the route through this very schema (its serializer), so the
+  // JSON is the schema's output.
+  return (await callRoute(route, options)) as { data: ApiAnswer<Route>; headers: Headers };
+}
+
+function callRoute(
+  route: ApiRouteKey,
+  options: {
+    params?: Record<string, string>;
+    query?: Record<string, QueryValue>;
+    body?: unknown;
+    signal?: AbortSignal;
+    headers?: Record<string, string>;
+  } = {},
+): Promise<{ data: unknown; headers: Headers }> {
+  const { params, query, body, signal, headers } = options;
+  const space = route.indexOf(' ');
+  const method = route.slice(0, space) as 'GET' | 'POST' | 'PUT' | 'DELETE';
+  return sendRequest(apiPath(route.slice(space + 1), params, query), {
+    method,
+    body,
+    signal,
+    headers,
+  });
+}
+
+/** JSON in, JSON out, same-origin cookies; any failure becomes an ApiError with the server's message. */
+export async function apiRequest<T>(path: string, init: RequestInit = {}): Promise<T> {
+  return (await sendRequest(path, init)).data as T;
+}
+
+/** Sends one request; the answer's JSON and headers. */
+async function sendRequest(
   path: string,
   init: RequestInit = {},
-): Promise<{ data: T; headers: Headers }> {
+): Promise<{ data: unknown; headers: Headers }> {
   const hasBody = init.body !== undefined;
   const method = init.method ?? (hasBody ? 'POST' : 'GET');
   const isWrite = method !== 'GET';
@@ -98,5 +185,5 @@ export async function apiResponse<T>(
     }
     throw new ApiError(GENERIC_MESSAGE, response.status);
   }
-  return { data: data as T, headers: response.headers };
+  return { data, headers: response.headers };
 }

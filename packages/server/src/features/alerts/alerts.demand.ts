@@ -1,10 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { rowsOf } from '../../db/rows';
-import { SUBJECT_CODES } from '@campus-books/common/campus-subjects';
 import { toIsbn13 } from '@campus-books/common/isbn';
-import { cleanText } from '@campus-books/common/text';
+import { demandQuerySchema } from '@campus-books/common/alert.schemas';
 
 const WEEK_MS = 7 * 24 * 60 * 60_000;
 
@@ -35,22 +34,6 @@ export async function countDemand(
   );
   return row?.students ?? 0;
 }
-
-/** GET /api/alerts/demand's question: a book by its ISBN, or a course. */
-export const demandQuerySchema = z.strictObject({
-  isbn: z
-    .string()
-    .max(20)
-    .optional()
-    .refine((s) => s === undefined || toIsbn13(s) !== null, 'is not a valid ISBN'),
-  subject: z
-    .string()
-    .max(10)
-    .transform((s) => s.toUpperCase())
-    .refine((s) => SUBJECT_CODES.has(s), 'is not a subject of this campus')
-    .optional(),
-  courseNumber: cleanText().min(1).max(20).optional(),
-});
 
 /** The students wanting the book (by its ISBN) or else the course; null when it names neither. */
 export function demandFor(

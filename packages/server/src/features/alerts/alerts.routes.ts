@@ -1,21 +1,12 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  apiErrorSchema,
-  apiMessageSchema,
-  errorResponses,
-  succeeded,
-} from '@campus-books/common/api';
-import {
-  ALERT_MESSAGES,
-  alertInputSchema,
-  alertSchema,
-  unsubscribedMessage,
-} from '@campus-books/common/alert.schemas';
+import { apiErrorSchema, apiMessageSchema, errorResponses } from '@campus-books/common/api';
+import { apiRoutes } from '@campus-books/common/api-routes';
+import { ALERT_MESSAGES, unsubscribedMessage } from '@campus-books/common/alert.schemas';
 import { AppError, badRequest } from '../../lib/errors';
 import { currentUser } from '../../plugins/sessions';
-import { demandFor, demandQuerySchema, mostWanted } from './alerts.demand';
+import { demandFor, mostWanted } from './alerts.demand';
 import {
   createAlert,
   deleteAlert,
@@ -26,8 +17,6 @@ import {
   updateAlert,
 } from './alerts.service';
 import { askPage, donePage, invalidPage, UNSUBSCRIBE_PAGE_CSP } from './unsubscribe-page';
-
-const idParams = z.object({ id: z.string() });
 
 const signedInErrors = errorResponses({ 401: 'Not signed in', 403: 'E-mail not verified' });
 const ownAlertErrors = errorResponses({
@@ -41,10 +30,16 @@ const ownAlertErrors = errorResponses({
 export default async function alertsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const verified = { preValidation: app.requireVerifiedUser };
+  const create = apiRoutes['POST /api/alerts/create'];
+  const update = apiRoutes['POST /api/alerts/update/:id'];
+  const remove = apiRoutes['DELETE /api/alerts/delete/:id'];
 
   app.get(
     '/get',
-    { ...verified, schema: { response: { 200: z.array(alertSchema), ...signedInErrors } } },
+    {
+      ...verified,
+      schema: { response: { 200: apiRoutes['GET /api/alerts/get'].response, ...signedInErrors } },
+    },
     async (request) => (await listAlerts(app, currentUser(request).id)).map(toAlert),
   );
 
@@ -53,14 +48,17 @@ export default async function alertsRoutes(fastify: FastifyInstance) {
     {
       ...verified,
       schema: {
-        body: alertInputSchema,
+        body: create.body,
         response: {
-          201: alertSchema.extend({ success: z.literal(true) }).describe('Created'),
-          200: alertSchema
-            .extend({ success: z.literal(true) })
-            .describe(
+          201: {
+            description: 'Created',
+            content: { 'application/json': { schema: create.response } },
+          },
+          200: {
+            description:
               'The caller has this alert already (same filters and settings): it, unchanged',
-            ),
+            content: { 'application/json': { schema: create.response } },
+          },
           ...ownAlertErrors,
           ...errorResponses({
             409: 'Too many alerts, or an alert with these filters but other settings exists',
@@ -79,10 +77,10 @@ export default async function alertsRoutes(fastify: FastifyInstance) {
     {
       ...verified,
       schema: {
-        params: idParams,
-        body: alertInputSchema,
+        params: update.params,
+        body: update.body,
         response: {
-          200: alertSchema.extend({ success: z.literal(true), message: z.string() }),
+          200: update.response,
           ...ownAlertErrors,
           ...errorResponses({ 409: 'Another of the caller’s alerts has these filters' }),
         },
@@ -98,7 +96,10 @@ export default async function alertsRoutes(fastify: FastifyInstance) {
     '/delete/:id',
     {
       ...verified,
-      schema: { params: idParams, response: { 200: apiMessageSchema, ...ownAlertErrors } },
+      schema: {
+        params: remove.params,
+        response: { 200: remove.response, ...ownAlertErrors },
+      },
     },
     async (request) => {
       await deleteAlert(app, currentUser(request).id, request.params.id);
@@ -111,9 +112,9 @@ export default async function alertsRoutes(fastify: FastifyInstance) {
     '/demand',
     {
       schema: {
-        querystring: demandQuerySchema,
+        querystring: apiRoutes['GET /api/alerts/demand'].query,
         response: {
-          200: succeeded({ students: z.number().int().describe('Students with a matching alert') }),
+          200: apiRoutes['GET /api/alerts/demand'].response,
           ...errorResponses({ 400: 'Neither an isbn nor a subject and courseNumber' }),
         },
       },
@@ -125,15 +126,9 @@ export default async function alertsRoutes(fastify: FastifyInstance) {
     },
   );
 
-  const wantedCourse = z.object({
-    subject: z.string(),
-    courseNumber: z.string(),
-    students: z.number().int(),
-    listings: z.number().int(),
-  });
   app.get(
     '/most-wanted',
-    { schema: { response: { 200: succeeded({ courses: z.array(wantedCourse) }) } } },
+    { schema: { response: { 200: apiRoutes['GET /api/alerts/most-wanted'].response } } },
     async () => ({
       success: true as const,
       courses: await mostWanted(app, new Date()),
@@ -145,7 +140,7 @@ export default async function alertsRoutes(fastify: FastifyInstance) {
   // the URL (or the web page's JSON body) is the whole authority, and it only ever stops mails (the
   // alerts it names, the mails about saved listings). The web app's page posts JSON; the page a GET
   // shows posts its form with `confirm=page` and gets a page back.
-  const tokenQuery = z.object({ token: z.string().max(2000).optional() });
+  const unsubscribeRoute = apiRoutes['POST /api/alerts/unsubscribe'];
   const htmlPage = (description: string) => ({
     description,
     content: { 'text/html': { schema: z.string() } },
@@ -172,7 +167,7 @@ export default async function alertsRoutes(fastify: FastifyInstance) {
       '/unsubscribe',
       {
         schema: {
-          querystring: tokenQuery,
+          querystring: unsubscribeRoute.query,
           response: {
             200: htmlPage('A page: what the link stops, and a button that does it'),
             400: htmlPage('A page: the link is missing, damaged or expired'),
@@ -203,16 +198,13 @@ export default async function alertsRoutes(fastify: FastifyInstance) {
       {
         config: { crossSite: true },
         schema: {
-          querystring: tokenQuery,
-          body: z
-            .object({ token: z.string().max(2000).optional(), confirm: z.string().optional() })
-            .loose()
-            .optional(),
+          querystring: unsubscribeRoute.query,
+          body: unsubscribeRoute.body,
           response: {
             200: {
               description: 'Unsubscribed (also when the link was used before)',
               content: {
-                'application/json': { schema: apiMessageSchema },
+                'application/json': { schema: unsubscribeRoute.response },
                 'text/html': { schema: z.string() },
               },
             },

@@ -1,14 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { apiMessageSchema, errorResponses } from '@campus-books/common/api';
-import { blockListSchema } from '@campus-books/common/conversation.schemas';
+import { errorResponses } from '@campus-books/common/api';
+import { apiRoutes } from '@campus-books/common/api-routes';
 import { badRequest, notFound } from '../../lib/errors';
 import { currentUser } from '../../plugins/sessions';
 import { deleteBlock, findBlocked, insertBlock, userExists } from './blocks.repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const userParams = z.object({ userId: z.string() });
 const blockErrors = errorResponses({
   400: 'Not a student id, or your own',
   401: 'Not signed in',
@@ -32,7 +30,10 @@ export default async function blocksRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/',
-    { ...verified, schema: { response: { 200: blockListSchema, ...blockErrors } } },
+    {
+      ...verified,
+      schema: { response: { 200: apiRoutes['GET /api/blocks'].response, ...blockErrors } },
+    },
     async (request) => ({
       blocked: (await findBlocked(app.database.db, currentUser(request).id)).map((row) => ({
         id: row.id,
@@ -46,7 +47,10 @@ export default async function blocksRoutes(fastify: FastifyInstance) {
     '/:userId',
     {
       ...verified,
-      schema: { params: userParams, response: { 200: apiMessageSchema, ...blockErrors } },
+      schema: {
+        params: apiRoutes['POST /api/blocks/:userId'].params,
+        response: { 200: apiRoutes['POST /api/blocks/:userId'].response, ...blockErrors },
+      },
     },
     async (request) => {
       const me = currentUser(request).id;
@@ -59,7 +63,10 @@ export default async function blocksRoutes(fastify: FastifyInstance) {
     '/:userId',
     {
       ...verified,
-      schema: { params: userParams, response: { 200: apiMessageSchema, ...blockErrors } },
+      schema: {
+        params: apiRoutes['DELETE /api/blocks/:userId'].params,
+        response: { 200: apiRoutes['DELETE /api/blocks/:userId'].response, ...blockErrors },
+      },
     },
     async (request) => {
       const me = currentUser(request).id;

@@ -1,19 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { apiMessageSchema, errorResponses } from '@campus-books/common/api';
-import {
-  conversationListSchema,
-  conversationSchema,
-  offerSchema,
-  readSchema,
-  sendMessageSchema,
-  sentEventSchema,
-  soldToSchema,
-  startConversationSchema,
-  unreadCountSchema,
-} from '@campus-books/common/conversation.schemas';
-import { conversationReportSchema } from '@campus-books/common/moderation.schemas';
+import { errorResponses } from '@campus-books/common/api';
+import { apiRoutes } from '@campus-books/common/api-routes';
 import { webPaths } from '@campus-books/common/paths';
 import type { ConversationEventRow, ConversationRow } from '../../db/conversations.schema';
 import { currentUser } from '../../plugins/sessions';
@@ -32,15 +20,6 @@ import {
 import { reportConversation } from './conversation-reports.service';
 import { setMessageMails } from './conversations.repository';
 import { answerOffer, checkBuyerOfListing, makeOffer, releaseHold } from './offers.service';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const idParams = z.object({ id: z.string() });
-const offerParams = z.object({ id: z.string(), offerId: z.string() });
-const listingParams = z.object({ listingId: z.string() });
-const inboxQuery = z.strictObject(
-  { listingId: z.string().regex(UUID, 'is not a listing id').optional() },
-  { error: (issue) => (issue.code === 'unrecognized_keys' ? 'is not a parameter' : undefined) },
-);
 
 const signedIn = { 401: 'Not signed in', 403: 'E-mail not verified' } as const;
 const inConversation = { ...signedIn, 404: 'No such conversation, or not one of yours' } as const;
@@ -95,9 +74,9 @@ export default async function conversationsRoutes(fastify: FastifyInstance) {
     {
       ...verified,
       schema: {
-        querystring: inboxQuery,
+        querystring: apiRoutes['GET /api/conversations'].query,
         response: {
-          200: conversationListSchema,
+          200: apiRoutes['GET /api/conversations'].response,
           ...errorResponses({ ...signedIn, 400: 'A parameter is not valid' }),
         },
       },
@@ -109,12 +88,17 @@ export default async function conversationsRoutes(fastify: FastifyInstance) {
 
   // Whether the student is mailed about messages they have not read (on by default; the mails'
   // one-click unsubscribe turns it off, the profile back on).
-  const mailsAnswer = z.object({
-    messageMails: z.boolean().describe('Mails about messages not read in the app'),
-  });
   app.get(
     '/mails',
-    { ...verified, schema: { response: { 200: mailsAnswer, ...errorResponses(signedIn) } } },
+    {
+      ...verified,
+      schema: {
+        response: {
+          200: apiRoutes['GET /api/conversations/mails'].response,
+          ...errorResponses(signedIn),
+        },
+      },
+    },
     async (request) => ({ messageMails: currentUser(request).messageMails }),
   );
   app.post(
@@ -122,9 +106,9 @@ export default async function conversationsRoutes(fastify: FastifyInstance) {
     {
       ...verified,
       schema: {
-        body: mailsAnswer,
+        body: apiRoutes['POST /api/conversations/mails'].body,
         response: {
-          200: mailsAnswer.extend({ success: z.literal(true), message: z.string() }),
+          200: apiRoutes['POST /api/conversations/mails'].response,
           ...errorResponses({ ...signedIn, 400: 'The body is not valid' }),
         },
       },
@@ -144,7 +128,15 @@ export default async function conversationsRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/unread',
-    { ...verified, schema: { response: { 200: unreadCountSchema, ...errorResponses(signedIn) } } },
+    {
+      ...verified,
+      schema: {
+        response: {
+          200: apiRoutes['GET /api/conversations/unread'].response,
+          ...errorResponses(signedIn),
+        },
+      },
+    },
     async (request) => ({ count: await unreadCount(deps, currentUser(request)) }),
   );
 
@@ -154,9 +146,9 @@ export default async function conversationsRoutes(fastify: FastifyInstance) {
       ...verified,
       preHandler: messageLimit,
       schema: {
-        body: startConversationSchema,
+        body: apiRoutes['POST /api/conversations'].body,
         response: {
-          201: sentEventSchema,
+          201: apiRoutes['POST /api/conversations'].response,
           ...sentErrors,
           ...errorResponses({
             403: 'E-mail not verified, your own listing, or a block',
@@ -187,8 +179,11 @@ export default async function conversationsRoutes(fastify: FastifyInstance) {
     {
       ...verified,
       schema: {
-        params: idParams,
-        response: { 200: conversationSchema, ...errorResponses(inConversation) },
+        params: apiRoutes['GET /api/conversations/:id'].params,
+        response: {
+          200: apiRoutes['GET /api/conversations/:id'].response,
+          ...errorResponses(inConversation),
+        },
       },
     },
     async (request) => getConversation(deps, currentUser(request), request.params.id),
@@ -200,9 +195,12 @@ export default async function conversationsRoutes(fastify: FastifyInstance) {
       ...verified,
       preHandler: messageLimit,
       schema: {
-        params: idParams,
-        body: sendMessageSchema,
-        response: { 201: sentEventSchema, ...sentErrors },
+        params: apiRoutes['POST /api/conversations/:id/messages'].params,
+        body: apiRoutes['POST /api/conversations/:id/messages'].body,
+        response: {
+          201: apiRoutes['POST /api/conversations/:id/messages'].response,
+          ...sentErrors,
+        },
       },
     },
     async (request, reply) => {
@@ -221,10 +219,10 @@ export default async function conversationsRoutes(fastify: FastifyInstance) {
     {
       ...verified,
       schema: {
-        params: idParams,
-        body: readSchema,
+        params: apiRoutes['POST /api/conversations/:id/read'].params,
+        body: apiRoutes['POST /api/conversations/:id/read'].body,
         response: {
-          200: apiMessageSchema,
+          200: apiRoutes['POST /api/conversations/:id/read'].response,
           ...errorResponses({ ...inConversation, 400: 'The body is not valid' }),
         },
       },
@@ -240,10 +238,10 @@ export default async function conversationsRoutes(fastify: FastifyInstance) {
     {
       ...verified,
       schema: {
-        params: idParams,
-        body: conversationReportSchema,
+        params: apiRoutes['POST /api/conversations/:id/report'].params,
+        body: apiRoutes['POST /api/conversations/:id/report'].body,
         response: {
-          201: apiMessageSchema,
+          201: apiRoutes['POST /api/conversations/:id/report'].response,
           ...errorResponses({
             ...inConversation,
             400: 'The body is not valid',
@@ -283,9 +281,9 @@ export default async function conversationsRoutes(fastify: FastifyInstance) {
       ...verified,
       preHandler: messageLimit,
       schema: {
-        params: idParams,
-        body: offerSchema,
-        response: { 201: sentEventSchema, ...offerErrors },
+        params: apiRoutes['POST /api/conversations/:id/offers'].params,
+        body: apiRoutes['POST /api/conversations/:id/offers'].body,
+        response: { 201: apiRoutes['POST /api/conversations/:id/offers'].response, ...offerErrors },
       },
     },
     async (request, reply) => {
@@ -307,7 +305,13 @@ export default async function conversationsRoutes(fastify: FastifyInstance) {
       `/:id/offers/:offerId/${path}`,
       {
         ...verified,
-        schema: { params: offerParams, response: { 200: sentEventSchema, ...offerErrors } },
+        schema: {
+          params: apiRoutes[`POST /api/conversations/:id/offers/:offerId/${path}`].params,
+          response: {
+            200: apiRoutes[`POST /api/conversations/:id/offers/:offerId/${path}`].response,
+            ...offerErrors,
+          },
+        },
       },
       async (request) =>
         sent(
@@ -326,7 +330,13 @@ export default async function conversationsRoutes(fastify: FastifyInstance) {
     '/listing/:listingId/release',
     {
       ...verified,
-      schema: { params: listingParams, response: { 200: apiMessageSchema, ...ownListingErrors } },
+      schema: {
+        params: apiRoutes['POST /api/conversations/listing/:listingId/release'].params,
+        response: {
+          200: apiRoutes['POST /api/conversations/listing/:listingId/release'].response,
+          ...ownListingErrors,
+        },
+      },
     },
     async (request) => {
       const listing = await getOwnListing(app, currentUser(request), request.params.listingId);
@@ -340,9 +350,12 @@ export default async function conversationsRoutes(fastify: FastifyInstance) {
     {
       ...verified,
       schema: {
-        params: listingParams,
-        body: soldToSchema,
-        response: { 200: apiMessageSchema, ...ownListingErrors },
+        params: apiRoutes['POST /api/conversations/listing/:listingId/sold'].params,
+        body: apiRoutes['POST /api/conversations/listing/:listingId/sold'].body,
+        response: {
+          200: apiRoutes['POST /api/conversations/listing/:listingId/sold'].response,
+          ...ownListingErrors,
+        },
       },
     },
     async (request) => {

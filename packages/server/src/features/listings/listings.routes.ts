@@ -1,14 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { apiMessageSchema, errorResponses } from '@campus-books/common/api';
+import { errorResponses } from '@campus-books/common/api';
+import { apiRoutes } from '@campus-books/common/api-routes';
 import { TOTAL_COUNT_CAPPED_HEADER, TOTAL_COUNT_HEADER } from '@campus-books/common/constants';
-import {
-  listingCreateSchema,
-  listingSchema,
-  listingSearchSchema,
-  listingUpdateSchema,
-} from '@campus-books/common/listing.schemas';
 import { sendJsonText } from '../../lib/json-text';
 import { currentUser } from '../../plugins/sessions';
 import { idempotencyKeyOf } from './idempotency-key';
@@ -28,10 +22,6 @@ import {
 } from './listings.service';
 import { requestReview } from '../moderation/moderation.service';
 
-const idParams = z.object({ id: z.string() });
-
-const savedListingAnswer = listingSchema.extend({ success: z.literal(true) });
-const updatedListingAnswer = savedListingAnswer.extend({ message: z.string() });
 const ownerErrors = errorResponses({
   401: 'Not signed in',
   403: 'Not verified, or not the seller of this listing',
@@ -51,9 +41,9 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
     '/get',
     {
       schema: {
-        querystring: listingSearchSchema,
+        querystring: apiRoutes['GET /api/listing/get'].query,
         response: {
-          200: z.array(listingSchema),
+          200: apiRoutes['GET /api/listing/get'].response,
           ...errorResponses({ 400: 'A parameter is not valid' }),
         },
       },
@@ -71,9 +61,9 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
     '/get/:id',
     {
       schema: {
-        params: idParams,
+        params: apiRoutes['GET /api/listing/get/:id'].params,
         response: {
-          200: listingSchema,
+          200: apiRoutes['GET /api/listing/get/:id'].response,
           ...errorResponses({ 404: 'No such listing, or not visible' }),
         },
       },
@@ -104,9 +94,9 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
       ...ownerOnly,
       preHandler: [replayKnownKey, createLimit],
       schema: {
-        body: listingCreateSchema,
+        body: apiRoutes['POST /api/listing/create'].body,
         response: {
-          201: savedListingAnswer,
+          201: apiRoutes['POST /api/listing/create'].response,
           ...errorResponses({
             400: 'The body is not valid',
             401: 'Not signed in',
@@ -132,10 +122,10 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
     {
       ...ownerOnly,
       schema: {
-        params: idParams,
-        body: listingUpdateSchema,
+        params: apiRoutes['POST /api/listing/update/:id'].params,
+        body: apiRoutes['POST /api/listing/update/:id'].body,
         response: {
-          200: updatedListingAnswer,
+          200: apiRoutes['POST /api/listing/update/:id'].response,
           ...ownerErrors,
           ...errorResponses({ 400: 'The body is not valid', 409: 'The listing is sold' }),
         },
@@ -153,8 +143,12 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
     {
       ...ownerOnly,
       schema: {
-        params: idParams,
-        response: { 200: apiMessageSchema, ...ownerErrors, ...moderated },
+        params: apiRoutes['POST /api/listing/mark-as-sold/:id'].params,
+        response: {
+          200: apiRoutes['POST /api/listing/mark-as-sold/:id'].response,
+          ...ownerErrors,
+          ...moderated,
+        },
       },
     },
     async (request) => {
@@ -168,8 +162,12 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
     {
       ...ownerOnly,
       schema: {
-        params: idParams,
-        response: { 200: apiMessageSchema, ...ownerErrors, ...moderated },
+        params: apiRoutes['POST /api/listing/relist/:id'].params,
+        response: {
+          200: apiRoutes['POST /api/listing/relist/:id'].response,
+          ...ownerErrors,
+          ...moderated,
+        },
       },
     },
     async (request) => {
@@ -182,7 +180,10 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
     '/delete/:id',
     {
       ...ownerOnly,
-      schema: { params: idParams, response: { 200: apiMessageSchema, ...ownerErrors } },
+      schema: {
+        params: apiRoutes['DELETE /api/listing/delete/:id'].params,
+        response: { 200: apiRoutes['DELETE /api/listing/delete/:id'].response, ...ownerErrors },
+      },
     },
     async (request) => {
       const seller = currentUser(request);
@@ -196,9 +197,9 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
     {
       ...ownerOnly,
       schema: {
-        params: idParams,
+        params: apiRoutes['POST /api/listing/request-review/:id'].params,
         response: {
-          200: apiMessageSchema,
+          200: apiRoutes['POST /api/listing/request-review/:id'].response,
           ...ownerErrors,
           ...errorResponses({ 409: 'The listing is not hidden by reports' }),
         },

@@ -2,13 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '@campus-books/common/api';
-import {
-  MEETUP_MESSAGES as M,
-  meetupAnswerSchema,
-  meetupListQuerySchema,
-  meetupListSchema,
-  suggestMeetupSchema,
-} from '@campus-books/common/meetup.schemas';
+import { apiRoutes } from '@campus-books/common/api-routes';
+import { MEETUP_MESSAGES as M } from '@campus-books/common/meetup.schemas';
 import { currentUser } from '../../plugins/sessions';
 import { conflict } from '../../lib/errors';
 import { meetupCalendar } from './meetup-calendar';
@@ -45,9 +40,9 @@ export default async function meetupsRoutes(fastify: FastifyInstance) {
     {
       ...verified,
       schema: {
-        querystring: meetupListQuerySchema,
+        querystring: apiRoutes['GET /api/meetups'].query,
         response: {
-          200: meetupListSchema,
+          200: apiRoutes['GET /api/meetups'].response,
           ...errorResponses({
             ...signedIn,
             400: 'A parameter is not valid',
@@ -66,9 +61,9 @@ export default async function meetupsRoutes(fastify: FastifyInstance) {
     {
       ...verified,
       schema: {
-        body: suggestMeetupSchema,
+        body: apiRoutes['POST /api/meetups'].body,
         response: {
-          201: meetupAnswerSchema,
+          201: apiRoutes['POST /api/meetups'].response,
           ...errorResponses({
             ...writeErrors,
             400: 'Not a spot of the campus list, or a time in the past or too far ahead',
@@ -92,9 +87,9 @@ export default async function meetupsRoutes(fastify: FastifyInstance) {
       {
         ...verified,
         schema: {
-          params: idParams,
+          params: apiRoutes[`POST /api/meetups/:id/${path}`].params,
           response: {
-            200: meetupAnswerSchema,
+            200: apiRoutes[`POST /api/meetups/:id/${path}`].response,
             ...errorResponses({ ...writeErrors, 404: 'No such meetup, or not one of yours' }),
           },
         },

@@ -1,23 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { errorResponses } from '@campus-books/common/api';
-import { SUBJECT_CODES } from '@campus-books/common/campus-subjects';
+import { apiRoutes } from '@campus-books/common/api-routes';
 import { parseCourseList } from '@campus-books/common/course-list';
-import {
-  CALENDAR_MAX_CHARS,
-  addCoursesAnswerSchema,
-  addCoursesBodySchema,
-  calendarAnswerSchema,
-  calendarBodySchema,
-  courseBooksAnswerSchema,
-  courseBooksQuerySchema,
-  myCoursesAnswerSchema,
-  notifyAnswerSchema,
-  notifyBodySchema,
-  removeCourseBodySchema,
-  toMyCourse,
-} from '@campus-books/common/my-courses.schemas';
+import { CALENDAR_MAX_CHARS, toMyCourse } from '@campus-books/common/my-courses.schemas';
 import { currentUser } from '../../plugins/sessions';
 import { viewerOf } from '../listings/listings.service';
 import { readCalendar } from './calendar';
@@ -44,7 +30,10 @@ export default async function myCoursesRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/get',
-    { ...user, schema: { response: { 200: myCoursesAnswerSchema, ...signedIn } } },
+    {
+      ...user,
+      schema: { response: { 200: apiRoutes['GET /api/my-courses/get'].response, ...signedIn } },
+    },
     async (request) => listAnswer(app, currentUser(request).id),
   );
 
@@ -55,9 +44,9 @@ export default async function myCoursesRoutes(fastify: FastifyInstance) {
     {
       ...user,
       schema: {
-        body: addCoursesBodySchema,
+        body: apiRoutes['POST /api/my-courses/add'].body,
         response: {
-          200: addCoursesAnswerSchema,
+          200: apiRoutes['POST /api/my-courses/add'].response,
           ...errorResponses({
             400: 'No course of this campus in the text, or the text is too long',
             401: 'Not signed in',
@@ -88,9 +77,9 @@ export default async function myCoursesRoutes(fastify: FastifyInstance) {
     {
       ...user,
       schema: {
-        body: removeCourseBodySchema,
+        body: apiRoutes['POST /api/my-courses/remove'].body,
         response: {
-          200: myCoursesAnswerSchema,
+          200: apiRoutes['POST /api/my-courses/remove'].response,
           ...errorResponses({ 400: 'Not a course of this campus', 401: 'Not signed in' }),
         },
       },
@@ -110,9 +99,9 @@ export default async function myCoursesRoutes(fastify: FastifyInstance) {
     {
       bodyLimit: CALENDAR_MAX_CHARS * 2 + 1024,
       schema: {
-        body: calendarBodySchema,
+        body: apiRoutes['POST /api/my-courses/calendar'].body,
         response: {
-          200: calendarAnswerSchema,
+          200: apiRoutes['POST /api/my-courses/calendar'].response,
           ...errorResponses({
             400: 'Not an iCalendar file, not UTF-8, too large, too deep, or a line too long',
           }),
@@ -134,9 +123,9 @@ export default async function myCoursesRoutes(fastify: FastifyInstance) {
     '/books',
     {
       schema: {
-        querystring: courseBooksQuerySchema,
+        querystring: apiRoutes['GET /api/my-courses/books'].query,
         response: {
-          200: courseBooksAnswerSchema,
+          200: apiRoutes['GET /api/my-courses/books'].response,
           ...errorResponses({ 400: 'A course that is not of this campus, or too many' }),
         },
       },
@@ -156,9 +145,9 @@ export default async function myCoursesRoutes(fastify: FastifyInstance) {
     {
       preValidation: app.requireVerifiedUser,
       schema: {
-        body: notifyBodySchema,
+        body: apiRoutes['POST /api/my-courses/notify'].body,
         response: {
-          200: notifyAnswerSchema,
+          200: apiRoutes['POST /api/my-courses/notify'].response,
           ...errorResponses({
             400: 'A course that is not of this campus, or too many',
             401: 'Not signed in',
@@ -181,20 +170,9 @@ export default async function myCoursesRoutes(fastify: FastifyInstance) {
     '/suggest',
     {
       schema: {
-        querystring: z.strictObject({
-          subject: z
-            .string()
-            .max(10)
-            .transform((s) => s.toUpperCase())
-            .refine((s) => SUBJECT_CODES.has(s), 'is not a subject of this campus'),
-          number: z
-            .string()
-            .max(5)
-            .regex(/^[0-9A-Za-z]*$/, 'is not a course number')
-            .default(''),
-        }),
+        querystring: apiRoutes['GET /api/my-courses/suggest'].query,
         response: {
-          200: z.object({ success: z.literal(true), courses: z.array(z.string()) }),
+          200: apiRoutes['GET /api/my-courses/suggest'].response,
           ...errorResponses({ 400: 'Not a subject of this campus' }),
         },
       },

@@ -1,17 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { apiMessageSchema, errorResponses } from '@campus-books/common/api';
-import {
-  exchangeListSchema,
-  exchangeSchema,
-  publicProfileSchema,
-  rateExchangeSchema,
-  ratedSchema,
-  removeRatingSchema,
-  reportedRatingListSchema,
-  reportRatingSchema,
-} from '@campus-books/common/rating.schemas';
+import { errorResponses } from '@campus-books/common/api';
+import { apiRoutes } from '@campus-books/common/api-routes';
 import { currentUser } from '../../plugins/sessions';
 import { moderatorHooks } from '../moderation/moderators';
 import {
@@ -25,7 +15,6 @@ import {
   type RatingDeps,
 } from './ratings.service';
 
-const idParams = z.object({ id: z.string() });
 const signedIn = { 401: 'Not signed in', 403: 'E-mail not verified' } as const;
 const moderatorErrors = {
   401: 'Not signed in',
@@ -51,7 +40,12 @@ export default async function ratingsRoutes(fastify: FastifyInstance) {
     '/exchanges',
     {
       ...verified,
-      schema: { response: { 200: exchangeListSchema, ...errorResponses(signedIn) } },
+      schema: {
+        response: {
+          200: apiRoutes['GET /api/ratings/exchanges'].response,
+          ...errorResponses(signedIn),
+        },
+      },
     },
     async (request) => listExchanges(deps, currentUser(request)),
   );
@@ -61,9 +55,9 @@ export default async function ratingsRoutes(fastify: FastifyInstance) {
     {
       ...verified,
       schema: {
-        params: idParams,
+        params: apiRoutes['GET /api/ratings/exchanges/:id'].params,
         response: {
-          200: exchangeSchema,
+          200: apiRoutes['GET /api/ratings/exchanges/:id'].response,
           ...errorResponses({ ...signedIn, 404: 'No such exchange, or not one of yours' }),
         },
       },
@@ -76,10 +70,10 @@ export default async function ratingsRoutes(fastify: FastifyInstance) {
     {
       ...verified,
       schema: {
-        params: idParams,
-        body: rateExchangeSchema,
+        params: apiRoutes['POST /api/ratings/exchanges/:id'].params,
+        body: apiRoutes['POST /api/ratings/exchanges/:id'].body,
         response: {
-          201: ratedSchema,
+          201: apiRoutes['POST /api/ratings/exchanges/:id'].response,
           ...errorResponses({
             ...signedIn,
             400: 'The rating is not valid (thumb, tags of its side, comment length and characters)',
@@ -105,10 +99,10 @@ export default async function ratingsRoutes(fastify: FastifyInstance) {
     {
       ...verified,
       schema: {
-        params: idParams,
-        body: reportRatingSchema,
+        params: apiRoutes['POST /api/ratings/:id/report'].params,
+        body: apiRoutes['POST /api/ratings/:id/report'].body,
         response: {
-          200: apiMessageSchema,
+          200: apiRoutes['POST /api/ratings/:id/report'].response,
           ...errorResponses({
             ...signedIn,
             400: 'The reason is not valid',
@@ -130,7 +124,7 @@ export default async function ratingsRoutes(fastify: FastifyInstance) {
       ...moderators,
       schema: {
         response: {
-          200: reportedRatingListSchema,
+          200: apiRoutes['GET /api/ratings/reported'].response,
           ...errorResponses({ 401: moderatorErrors[401], 403: moderatorErrors[403] }),
         },
       },
@@ -147,10 +141,10 @@ export default async function ratingsRoutes(fastify: FastifyInstance) {
       {
         ...moderators,
         schema: {
-          params: idParams,
-          body: removeRatingSchema,
+          params: apiRoutes[`POST /api/ratings/:id/${path}`].params,
+          body: apiRoutes[`POST /api/ratings/:id/${path}`].body,
           response: {
-            200: apiMessageSchema,
+            200: apiRoutes[`POST /api/ratings/:id/${path}`].response,
             ...errorResponses({
               ...moderatorErrors,
               400: 'The reason is not valid',
@@ -185,9 +179,9 @@ export async function profileRoutes(fastify: FastifyInstance) {
     {
       preValidation: app.requireVerifiedUser,
       schema: {
-        params: idParams,
+        params: apiRoutes['GET /api/profiles/:id'].params,
         response: {
-          200: publicProfileSchema,
+          200: apiRoutes['GET /api/profiles/:id'].response,
           ...errorResponses({ ...signedIn, 404: 'No such student' }),
         },
       },

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { errorResponses } from '@campus-books/common/api';
-import { listingSchema } from '@campus-books/common/listing.schemas';
+import { apiRoutes } from '@campus-books/common/api-routes';
 import { notFound } from '../../lib/errors';
 import { currentUser } from '../../plugins/sessions';
 import { isListingId } from '../listings/listings.repository';
@@ -10,9 +9,6 @@ import { LISTING_NOT_FOUND } from '../listings/listings.service';
 import { findSavedListings, isSaveable, saveListing, unsaveListing } from './saved.repository';
 import { setSavedListingMails } from '../accounts/users.repository';
 
-const idParams = z.object({ id: z.string() });
-
-const savedAnswer = z.object({ success: z.literal(true), saved: z.boolean(), message: z.string() });
 const signedInErrors = errorResponses({ 401: 'Not signed in', 403: 'E-mail not verified' });
 const savedErrors = errorResponses({
   401: 'Not signed in',
@@ -27,13 +23,22 @@ export default async function savedRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/get',
-    { ...verified, schema: { response: { 200: z.array(listingSchema), ...savedErrors } } },
+    {
+      ...verified,
+      schema: { response: { 200: apiRoutes['GET /api/saved/get'].response, ...savedErrors } },
+    },
     async (request) => findSavedListings(app.database.db, currentUser(request).id),
   );
 
   app.post(
     '/add/:id',
-    { ...verified, schema: { params: idParams, response: { 200: savedAnswer, ...savedErrors } } },
+    {
+      ...verified,
+      schema: {
+        params: apiRoutes['POST /api/saved/add/:id'].params,
+        response: { 200: apiRoutes['POST /api/saved/add/:id'].response, ...savedErrors },
+      },
+    },
     async (request) => {
       const { id } = request.params;
       // A hidden or removed listing is "not found" here as on its page (the visibility rule).
@@ -46,12 +51,12 @@ export default async function savedRoutes(fastify: FastifyInstance) {
 
   // Whether the student hears of price drops and sales of their saved listings (on by default; the
   // mails' one-click unsubscribe turns it off).
-  const mailsAnswer = z.object({
-    savedListingMails: z.boolean().describe('Mails about saved listings (price drops, sales)'),
-  });
   app.get(
     '/mails',
-    { ...verified, schema: { response: { 200: mailsAnswer, ...signedInErrors } } },
+    {
+      ...verified,
+      schema: { response: { 200: apiRoutes['GET /api/saved/mails'].response, ...signedInErrors } },
+    },
     async (request) => ({ savedListingMails: currentUser(request).savedListingMails }),
   );
   app.post(
@@ -59,9 +64,9 @@ export default async function savedRoutes(fastify: FastifyInstance) {
     {
       ...verified,
       schema: {
-        body: mailsAnswer,
+        body: apiRoutes['POST /api/saved/mails'].body,
         response: {
-          200: mailsAnswer.extend({ success: z.literal(true), message: z.string() }),
+          200: apiRoutes['POST /api/saved/mails'].response,
           ...errorResponses({ 400: 'The body is not valid' }),
           ...signedInErrors,
         },
@@ -82,7 +87,13 @@ export default async function savedRoutes(fastify: FastifyInstance) {
 
   app.delete(
     '/remove/:id',
-    { ...verified, schema: { params: idParams, response: { 200: savedAnswer, ...savedErrors } } },
+    {
+      ...verified,
+      schema: {
+        params: apiRoutes['DELETE /api/saved/remove/:id'].params,
+        response: { 200: apiRoutes['DELETE /api/saved/remove/:id'].response, ...savedErrors },
+      },
+    },
     async (request) => {
       const { id } = request.params;
       const userId = currentUser(request).id;

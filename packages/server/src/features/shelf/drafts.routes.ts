@@ -1,21 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { apiMessageSchema, errorResponses } from '@campus-books/common/api';
-import {
-  draftPublishAnswerSchema,
-  draftPublishSchema,
-  draftSaveSchema,
-  draftSchema,
-  type Draft,
-} from '@campus-books/common/shelf.schemas';
+import { errorResponses } from '@campus-books/common/api';
+import { apiRoutes } from '@campus-books/common/api-routes';
+import { type Draft } from '@campus-books/common/shelf.schemas';
 import type { ListingDraftRow } from '../../db/shelf.schema';
 import { notFound } from '../../lib/errors';
 import { currentUser } from '../../plugins/sessions';
 import { findOwnDrafts, isDraftId } from './drafts.repository';
 import { DRAFT_NOT_FOUND, publishDrafts, removeDraft, saveDraft } from './drafts.service';
 
-const idParams = z.object({ id: z.string() });
 const signedIn = errorResponses({ 401: 'Not signed in', 403: 'E-mail not verified' });
 const ownDraft = errorResponses({
   401: 'Not signed in',
@@ -42,7 +35,7 @@ export default async function draftsRoutes(fastify: FastifyInstance) {
     '/',
     {
       ...verified,
-      schema: { response: { 200: z.object({ drafts: z.array(draftSchema) }), ...signedIn } },
+      schema: { response: { 200: apiRoutes['GET /api/drafts'].response, ...signedIn } },
     },
     async (request) => ({
       drafts: (await findOwnDrafts(app.database.db, currentUser(request).id)).map(toDraft),
@@ -55,10 +48,10 @@ export default async function draftsRoutes(fastify: FastifyInstance) {
     {
       ...verified,
       schema: {
-        params: idParams,
-        body: draftSaveSchema,
+        params: apiRoutes['PUT /api/drafts/:id'].params,
+        body: apiRoutes['PUT /api/drafts/:id'].body,
         response: {
-          200: draftSchema,
+          200: apiRoutes['PUT /api/drafts/:id'].response,
           ...ownDraft,
           ...errorResponses({
             400: 'The body is not valid, or a photo is not your own upload',
@@ -76,7 +69,13 @@ export default async function draftsRoutes(fastify: FastifyInstance) {
 
   app.delete(
     '/:id',
-    { ...verified, schema: { params: idParams, response: { 200: apiMessageSchema, ...ownDraft } } },
+    {
+      ...verified,
+      schema: {
+        params: apiRoutes['DELETE /api/drafts/:id'].params,
+        response: { 200: apiRoutes['DELETE /api/drafts/:id'].response, ...ownDraft },
+      },
+    },
     async (request) => {
       await removeDraft(app, currentUser(request), request.params.id);
       return { success: true as const, message: 'Draft deleted' };
@@ -88,9 +87,9 @@ export default async function draftsRoutes(fastify: FastifyInstance) {
     {
       ...verified,
       schema: {
-        body: draftPublishSchema,
+        body: apiRoutes['POST /api/drafts/publish'].body,
         response: {
-          200: draftPublishAnswerSchema,
+          200: apiRoutes['POST /api/drafts/publish'].response,
           ...signedIn,
           ...errorResponses({ 400: 'The body is not valid' }),
         },

@@ -1,14 +1,12 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { errorResponses } from '@campus-books/common/api';
-import { termEndMailSchema } from '@campus-books/common/shelf.schemas';
+import { apiRoutes } from '@campus-books/common/api-routes';
 import { termEndMailSubscribers } from '../../db/shelf.schema';
 import { currentUser } from '../../plugins/sessions';
 
 const signedIn = errorResponses({ 401: 'Not signed in', 403: 'E-mail not verified' });
-const answer = z.object({ success: z.literal(true), ...termEndMailSchema.shape });
 
 /** /api/term-end-mail: whether the student gets the end-of-term mail (off until turned on). */
 export default async function termEndRoutes(fastify: FastifyInstance) {
@@ -17,7 +15,10 @@ export default async function termEndRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/',
-    { ...verified, schema: { response: { 200: answer, ...signedIn } } },
+    {
+      ...verified,
+      schema: { response: { 200: apiRoutes['GET /api/term-end-mail'].response, ...signedIn } },
+    },
     async (request) => {
       const [row] = await app.database.db
         .select()
@@ -33,8 +34,12 @@ export default async function termEndRoutes(fastify: FastifyInstance) {
     {
       ...verified,
       schema: {
-        body: termEndMailSchema,
-        response: { 200: answer, ...signedIn, ...errorResponses({ 400: 'The body is not valid' }) },
+        body: apiRoutes['PUT /api/term-end-mail'].body,
+        response: {
+          200: apiRoutes['PUT /api/term-end-mail'].response,
+          ...signedIn,
+          ...errorResponses({ 400: 'The body is not valid' }),
+        },
       },
     },
     async (request) => {

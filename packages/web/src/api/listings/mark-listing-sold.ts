@@ -1,6 +1,6 @@
 import type { ApiMessage } from '@campus-books/common/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../lib/api-client';
+import { apiCall } from '../../lib/api-client';
 import { queryKeys } from '../../lib/query-keys';
 import { invalidateListings } from './invalidate-listings';
 
@@ -9,10 +9,10 @@ import { invalidateListings } from './invalidate-listings';
  * (`buyerId`) or to someone else (null); it moves to the owner's Sold list (owner only).
  */
 export function markListingSoldTo(listingId: string, buyerId: string | null): Promise<ApiMessage> {
-  return apiRequest<ApiMessage>(
-    `/api/conversations/listing/${encodeURIComponent(listingId)}/sold`,
-    { body: { buyerId } },
-  );
+  return apiCall('POST /api/conversations/listing/:listingId/sold', {
+    params: { listingId },
+    body: { buyerId },
+  });
 }
 
 /** "Sold to whom?" for one listing (My listings, the thread's deal panel). */

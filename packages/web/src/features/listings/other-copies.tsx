@@ -1,9 +1,8 @@
 import { conditionLabel, formatPrice } from '@campus-books/common/display';
-import type { Listing } from '@campus-books/common/listing.schemas';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { paths } from '../../config/paths';
-import { apiRequest } from '../../lib/api-client';
+import { apiCall } from '../../lib/api-client';
 import { queryKeys } from '../../lib/query-keys';
 
 const MAX_OTHER_COPIES = 20;
@@ -13,10 +12,10 @@ export function OtherCopies({ isbn13, listingId }: { isbn13: string; listingId: 
   const { data } = useQuery({
     queryKey: queryKeys.listings.sameIsbn(isbn13),
     queryFn: ({ signal }) =>
-      apiRequest<Listing[]>(
-        `/api/listing/get?${new URLSearchParams({ searchTerm: isbn13, limit: String(MAX_OTHER_COPIES) })}`,
-        { signal },
-      ),
+      apiCall('GET /api/listing/get', {
+        query: { searchTerm: isbn13, limit: MAX_OTHER_COPIES },
+        signal,
+      }),
   });
   const others = (data ?? []).filter((l) => l.isbn === isbn13 && l._id !== listingId);
   if (others.length === 0) return null;

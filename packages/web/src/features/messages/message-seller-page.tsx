@@ -1,5 +1,4 @@
 import { displayName, formatPrice } from '@campus-books/common/display';
-import type { Listing } from '@campus-books/common/listing.schemas';
 import { useQuery } from '@tanstack/react-query';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { useConversations } from '../../api/conversations';
@@ -7,7 +6,7 @@ import { NotFound } from '../../components/not-found';
 import { PageTitle } from '../../components/page-title';
 import { Loading } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
-import { ApiError, apiRequest } from '../../lib/api-client';
+import { ApiError, apiCall } from '../../lib/api-client';
 import { queryKeys } from '../../lib/query-keys';
 import { useSession } from '../../lib/session';
 import { useStartConversation } from './api/conversation-api';
@@ -25,7 +24,7 @@ export default function MessageSellerPage() {
   const listing = useQuery({
     queryKey: queryKeys.listing.one(listingId),
     queryFn: ({ signal }) =>
-      apiRequest<Listing>(`/api/listing/get/${encodeURIComponent(listingId)}`, { signal }),
+      apiCall('GET /api/listing/get/:id', { params: { id: listingId }, signal }),
   });
   const start = useStartConversation();
   const { user } = useSession();

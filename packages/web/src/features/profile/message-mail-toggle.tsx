@@ -1,27 +1,19 @@
-import type { ApiMessage } from '@campus-books/common/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CheckboxField } from '../../components/ui/form-field';
 import { RequestError } from '../../components/ui/request-error';
-import { apiRequest } from '../../lib/api-client';
+import { apiCall } from '../../lib/api-client';
 import { queryKeys } from '../../lib/query-keys';
-
-interface MessageMails {
-  messageMails: boolean;
-}
 
 /** E-mail about unread messages (issue 28): on by default; the mails' unsubscribe link turns it off. */
 export function MessageMailToggle() {
   const queryClient = useQueryClient();
   const setting = useQuery({
     queryKey: queryKeys.messageMails,
-    queryFn: ({ signal }) => apiRequest<MessageMails>('/api/conversations/mails', { signal }),
+    queryFn: ({ signal }) => apiCall('GET /api/conversations/mails', { signal }),
   });
   const change = useMutation({
     mutationFn: (messageMails: boolean) =>
-      apiRequest<ApiMessage & MessageMails>('/api/conversations/mails', {
-        method: 'POST',
-        body: { messageMails },
-      }),
+      apiCall('POST /api/conversations/mails', { body: { messageMails } }),
     onSuccess: (answer) =>
       queryClient.setQueryData(queryKeys.messageMails, { messageMails: answer.messageMails }),
   });

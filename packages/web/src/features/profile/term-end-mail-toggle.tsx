@@ -3,23 +3,19 @@ import { Link } from 'react-router';
 import { CheckboxField } from '../../components/ui/form-field';
 import { RequestError } from '../../components/ui/request-error';
 import { paths } from '../../config/paths';
-import { apiRequest } from '../../lib/api-client';
+import { apiCall } from '../../lib/api-client';
 import { queryKeys } from '../../lib/query-keys';
-
-interface TermEndMail {
-  subscribed: boolean;
-}
 
 /** The opt-in end-of-term mail: the courses in demand the student can sell into (issue 31). */
 export function TermEndMailToggle() {
   const queryClient = useQueryClient();
   const setting = useQuery({
     queryKey: queryKeys.termEndMail,
-    queryFn: ({ signal }) => apiRequest<TermEndMail>('/api/term-end-mail', { signal }),
+    queryFn: ({ signal }) => apiCall('GET /api/term-end-mail', { signal }),
   });
   const change = useMutation({
     mutationFn: (subscribed: boolean) =>
-      apiRequest<TermEndMail>('/api/term-end-mail', { method: 'PUT', body: { subscribed } }),
+      apiCall('PUT /api/term-end-mail', { body: { subscribed } }),
     onSuccess: (answer) => queryClient.setQueryData(queryKeys.termEndMail, answer),
   });
   return (

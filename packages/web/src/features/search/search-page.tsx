@@ -14,7 +14,7 @@ import {
   type SortChoice,
 } from './search-filters';
 import { SearchResults } from './search-results';
-import type { AlertBody } from '../../api/alerts-api';
+import type { AlertBody } from '@campus-books/common/alert.schemas';
 
 /** The search's filters as an alert; null when they name nothing to watch. */
 function alertOf(filters: SearchFilters): AlertBody | null {

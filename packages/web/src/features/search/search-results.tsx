@@ -12,7 +12,7 @@ import {
 } from '../../components/listing-card';
 import { useSearchListings } from './api/search-listings';
 import { NotifyMeButton } from '../../components/notify-me-button';
-import type { AlertBody } from '../../api/alerts-api';
+import type { AlertBody } from '@campus-books/common/alert.schemas';
 
 const GRID = 'grid grid-cols-2 gap-4 lg:grid-cols-3';
 /** A cover's width in this grid: beside the 256 px filter column from md, three columns from lg. */

@@ -1,12 +1,15 @@
 import { HOME_RECENT_COUNT } from '@campus-books/common/constants';
 import type { Listing } from '@campus-books/common/listing.schemas';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { apiCall } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
 /** GET /api/listing/get?type=sale&limit=4: the home page's 'Recent Additions'. */
 export function getRecentListings(signal?: AbortSignal): Promise<Listing[]> {
-  return apiRequest<Listing[]>(`/api/listing/get?type=sale&limit=${HOME_RECENT_COUNT}`, { signal });
+  return apiCall('GET /api/listing/get', {
+    query: { type: 'sale', limit: HOME_RECENT_COUNT },
+    signal,
+  });
 }
 
 export const recentListingsQueryOptions = queryOptions({

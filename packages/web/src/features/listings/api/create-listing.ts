@@ -1,6 +1,6 @@
 import type { Listing, ListingCreateInput } from '@campus-books/common/listing.schemas';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { apiCall } from '../../../lib/api-client';
 import { invalidateListings } from '../../../api/listings/invalidate-listings';
 import { requireListingId } from './require-listing-id';
 
@@ -16,8 +16,7 @@ export async function createListing({
   idempotencyKey: string;
 }): Promise<Listing> {
   return requireListingId(
-    await apiRequest<Listing>('/api/listing/create', {
-      method: 'POST',
+    await apiCall('POST /api/listing/create', {
       body: input,
       headers: { 'Idempotency-Key': idempotencyKey },
     }),

@@ -1,11 +1,11 @@
 import type { Listing } from '@campus-books/common/listing.schemas';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { apiCall } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
 /** GET /api/listing/get/{id}: one listing, for anyone. */
 export function getListing(listingId: string, signal?: AbortSignal): Promise<Listing> {
-  return apiRequest<Listing>(`/api/listing/get/${encodeURIComponent(listingId)}`, { signal });
+  return apiCall('GET /api/listing/get/:id', { params: { id: listingId }, signal });
 }
 
 export const listingQueryOptions = (listingId: string) =>

@@ -1,6 +1,6 @@
 import type { Listing, ListingUpdateInput } from '@campus-books/common/listing.schemas';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { apiCall } from '../../../lib/api-client';
 import { invalidateListings } from '../../../api/listings/invalidate-listings';
 import { requireListingId } from './require-listing-id';
 
@@ -13,8 +13,8 @@ export async function updateListing({
   input: ListingUpdateInput;
 }): Promise<Listing> {
   return requireListingId(
-    await apiRequest<Listing>(`/api/listing/update/${encodeURIComponent(listingId)}`, {
-      method: 'POST',
+    await apiCall('POST /api/listing/update/:id', {
+      params: { id: listingId },
       body: input,
     }),
   );

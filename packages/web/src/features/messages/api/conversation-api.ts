@@ -1,9 +1,4 @@
-import type { ApiMessage } from '@campus-books/common/api';
-import type {
-  Conversation,
-  SentEvent,
-  StartConversationInput,
-} from '@campus-books/common/conversation.schemas';
+import type { StartConversationInput } from '@campus-books/common/conversation.schemas';
 import {
   queryOptions,
   useMutation,
@@ -12,16 +7,15 @@ import {
   type QueryClient,
 } from '@tanstack/react-query';
 import { invalidateListings } from '../../../api/listings/invalidate-listings';
-import { apiRequest } from '../../../lib/api-client';
+import { apiCall } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
-
-const base = (conversationId: string) => `/api/conversations/${encodeURIComponent(conversationId)}`;
 
 /** GET /api/conversations/{id}: the events oldest first, the open offer, the hold, read-only. */
 export const conversationQueryOptions = (conversationId: string) =>
   queryOptions({
     queryKey: queryKeys.conversations.one(conversationId),
-    queryFn: ({ signal }) => apiRequest<Conversation>(base(conversationId), { signal }),
+    queryFn: ({ signal }) =>
+      apiCall('GET /api/conversations/:id', { params: { id: conversationId }, signal }),
     // The stream keeps it fresh; a remount (back from another page) asks again.
     staleTime: 0,
   });
@@ -45,7 +39,7 @@ export function useStartConversation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ key, ...input }: StartConversationInput & { key: string }) =>
-      apiRequest<SentEvent>('/api/conversations', {
+      apiCall('POST /api/conversations', {
         body: input,
         headers: { 'Idempotency-Key': key },
       }),
@@ -58,7 +52,8 @@ export function useSendMessage(conversationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ text, key }: { text: string; key: string }) =>
-      apiRequest<SentEvent>(`${base(conversationId)}/messages`, {
+      apiCall('POST /api/conversations/:id/messages', {
+        params: { id: conversationId },
         body: { text },
         headers: { 'Idempotency-Key': key },
       }),
@@ -71,7 +66,10 @@ export function useMakeOffer(conversationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (amount: number) =>
-      apiRequest<SentEvent>(`${base(conversationId)}/offers`, { body: { amount } }),
+      apiCall('POST /api/conversations/:id/offers', {
+        params: { id: conversationId },
+        body: { amount },
+      }),
     onSuccess: refreshAfter(queryClient),
   });
 }
@@ -81,10 +79,9 @@ export function useAnswerOffer(conversationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ offerId, answer }: { offerId: string; answer: 'accept' | 'decline' }) =>
-      apiRequest<SentEvent>(
-        `${base(conversationId)}/offers/${encodeURIComponent(offerId)}/${answer}`,
-        { method: 'POST' },
-      ),
+      apiCall(`POST /api/conversations/:id/offers/:offerId/${answer}`, {
+        params: { id: conversationId, offerId },
+      }),
     onSuccess: () => {
       refreshAfter(queryClient)();
       void invalidateListings(queryClient);
@@ -95,19 +92,22 @@ export function useAnswerOffer(conversationId: string) {
 /** The seller's hold and sale: POST /api/conversations/listing/{listingId}/release | sold */
 export function useListingDeal(listingId: string) {
   const queryClient = useQueryClient();
-  const path = `/api/conversations/listing/${encodeURIComponent(listingId)}`;
   const onSuccess = () => {
     refreshAfter(queryClient)();
     void invalidateListings(queryClient);
   };
   return {
     release: useMutation({
-      mutationFn: () => apiRequest<ApiMessage>(`${path}/release`, { method: 'POST' }),
+      mutationFn: () =>
+        apiCall('POST /api/conversations/listing/:listingId/release', { params: { listingId } }),
       onSuccess,
     }),
     sold: useMutation({
       mutationFn: (buyerId: string | null) =>
-        apiRequest<ApiMessage>(`${path}/sold`, { body: { buyerId } }),
+        apiCall('POST /api/conversations/listing/:listingId/sold', {
+          params: { listingId },
+          body: { buyerId },
+        }),
       onSuccess,
     }),
   };
@@ -118,7 +118,10 @@ export function useMarkRead(conversationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (upTo: number) =>
-      apiRequest<ApiMessage>(`${base(conversationId)}/read`, { body: { upTo } }),
+      apiCall('POST /api/conversations/:id/read', {
+        params: { id: conversationId },
+        body: { upTo },
+      }),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.conversations.unread });
       void queryClient.invalidateQueries({ queryKey: ['conversations', 'list'] });

@@ -1,26 +1,12 @@
-import type {
-  MyCourse,
-  CourseBooksAnswer,
-  NotifyAnswer,
-} from '@campus-books/common/my-courses.schemas';
-import type { UnreadCourse } from '@campus-books/common/course-list';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { apiCall } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
-
-export interface AddCoursesAnswer {
-  courses: MyCourse[];
-  added: MyCourse[];
-  unknown: UnreadCourse[];
-  duplicates: string[];
-}
 
 /** GET /api/my-courses/get: a signed-in student's list. */
 export function useSavedCourses(enabled: boolean) {
   return useQuery({
     queryKey: queryKeys.myCourses.list,
-    queryFn: ({ signal }) =>
-      apiRequest<{ courses: MyCourse[] }>('/api/my-courses/get', { signal }).then((a) => a.courses),
+    queryFn: ({ signal }) => apiCall('GET /api/my-courses/get', { signal }).then((a) => a.courses),
     enabled,
   });
 }
@@ -29,8 +15,7 @@ export function useSavedCourses(enabled: boolean) {
 export function useAddCourses() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (text: string) =>
-      apiRequest<AddCoursesAnswer>('/api/my-courses/add', { method: 'POST', body: { text } }),
+    mutationFn: (text: string) => apiCall('POST /api/my-courses/add', { body: { text } }),
     onSuccess: (answer) => client.setQueryData(queryKeys.myCourses.list, answer.courses),
   });
 }
@@ -38,11 +23,7 @@ export function useAddCourses() {
 export function useRemoveCourse() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (course: string) =>
-      apiRequest<{ courses: MyCourse[] }>('/api/my-courses/remove', {
-        method: 'POST',
-        body: { course },
-      }),
+    mutationFn: (course: string) => apiCall('POST /api/my-courses/remove', { body: { course } }),
     onSuccess: (answer) => client.setQueryData(queryKeys.myCourses.list, answer.courses),
   });
 }
@@ -51,10 +32,7 @@ export function useRemoveCourse() {
 export function useReadCalendar() {
   return useMutation({
     mutationFn: (calendar: string) =>
-      apiRequest<{ courses: MyCourse[]; unknown: UnreadCourse[]; events: number }>(
-        '/api/my-courses/calendar',
-        { method: 'POST', body: { calendar } },
-      ),
+      apiCall('POST /api/my-courses/calendar', { body: { calendar } }),
   });
 }
 
@@ -63,11 +41,7 @@ export function useCourseBooks(slugs: string[]) {
   const courses = slugs.join(',');
   return useQuery({
     queryKey: queryKeys.myCourses.books(courses),
-    queryFn: ({ signal }) =>
-      apiRequest<CourseBooksAnswer>(
-        `/api/my-courses/books?courses=${encodeURIComponent(courses)}`,
-        { signal },
-      ),
+    queryFn: ({ signal }) => apiCall('GET /api/my-courses/books', { query: { courses }, signal }),
     enabled: slugs.length > 0,
     placeholderData: keepPreviousData,
   });
@@ -77,7 +51,7 @@ export function useNotifyForCourses() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (courses: string[]) =>
-      apiRequest<NotifyAnswer>('/api/my-courses/notify', { method: 'POST', body: { courses } }),
+      apiCall('POST /api/my-courses/notify', { body: { courses } }),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.alerts }),
   });
 }
@@ -87,10 +61,10 @@ export function useCourseSuggestions(subject: string | null, number: string) {
   return useQuery({
     queryKey: queryKeys.myCourses.suggest(subject, number),
     queryFn: ({ signal }) =>
-      apiRequest<{ courses: string[] }>(
-        `/api/my-courses/suggest?subject=${encodeURIComponent(subject ?? '')}&number=${encodeURIComponent(number)}`,
-        { signal },
-      ).then((a) => a.courses),
+      apiCall('GET /api/my-courses/suggest', {
+        query: { subject: subject ?? '', number },
+        signal,
+      }).then((a) => a.courses),
     enabled: subject !== null,
     staleTime: 60_000,
   });

@@ -3,10 +3,9 @@ import {
   TOTAL_COUNT_CAPPED_HEADER,
   TOTAL_COUNT_HEADER,
 } from '@campus-books/common/constants';
-import type { Listing } from '@campus-books/common/listing.schemas';
 import type { SearchResultPage } from '@campus-books/common/server-rendering';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import { apiResponse } from '../../../lib/api-client';
+import { apiCallResponse } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
 /** One page of results and the whole search's total (null if the answer carried none). */
@@ -24,12 +23,8 @@ export async function searchListings(
   startIndex: number,
   signal?: AbortSignal,
 ): Promise<SearchResultPage> {
-  const params = new URLSearchParams({
-    ...query,
-    startIndex: String(startIndex),
-    limit: String(PAGE_SIZE),
-  });
-  const { data, headers } = await apiResponse<Listing[]>(`/api/listing/get?${params.toString()}`, {
+  const { data, headers } = await apiCallResponse('GET /api/listing/get', {
+    query: { ...query, startIndex: String(startIndex), limit: String(PAGE_SIZE) },
     signal,
   });
   return {

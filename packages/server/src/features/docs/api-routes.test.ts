@@ -1,0 +1,48 @@
+import { apiRoutes, type ApiRouteContract } from '@campus-books/common/api-routes';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/helpers';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.app.ready();
+});
+afterAll(async () => t.close());
+
+/** The schema a route's answer entry holds: the schema itself, or its application/json content. */
+function schemaOf(answer: unknown): unknown {
+  const json = (answer as { content?: Record<string, { schema?: unknown }> }).content?.[
+    'application/json'
+  ];
+  return json ? json.schema : answer;
+}
+
+// The web app types its calls from common's route table (web/src/lib/api-client.ts `apiCall`); the
+// server must declare the very same schemas, or the two could drift apart unseen.
+describe('the route table the web app calls through', () => {
+  const entries = Object.entries(apiRoutes) as [string, ApiRouteContract][];
+
+  it('names only routes the app registers, with the schemas they declare', () => {
+    const mismatches: string[] = [];
+    for (const [key, contract] of entries) {
+      const [method, url] = key.split(' ');
+      const route = t.app.registeredRoutes.find((r) => r.method === method && r.url === url);
+      if (!route) {
+        mismatches.push(`${key}: not registered`);
+        continue;
+      }
+      const schema = (route.schema ?? {}) as Record<string, unknown>;
+      if (schema.params !== contract.params) mismatches.push(`${key}: params`);
+      if (schema.querystring !== contract.query) mismatches.push(`${key}: query`);
+      if (schema.body !== contract.body) mismatches.push(`${key}: body`);
+      const answers = Object.entries((schema.response ?? {}) as Record<string, unknown>)
+        .filter(([status]) => status.startsWith('2'))
+        .map(([, answer]) => schemaOf(answer));
+      if (answers.length === 0 || answers.some((answer) => answer !== contract.response)) {
+        mismatches.push(`${key}: response`);
+      }
+    }
+    expect(mismatches).toEqual([]);
+    expect(entries.length).toBeGreaterThan(50);
+  });
+});

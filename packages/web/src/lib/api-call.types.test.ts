@@ -1,0 +1,41 @@
+import { describe, expectTypeOf, it, vi } from 'vitest';
+import type { Alert } from '@campus-books/common/alert.schemas';
+import { apiCall, type ApiAnswer } from './api-client';
+
+// Compiled by `npm run typecheck` (tsc): each @ts-expect-error below fails the build if the line
+// under it compiles, so these are the claims that a changed contract breaks the web app's build.
+describe('apiCall types its calls from common/api-routes', () => {
+  it('answers the type of the route’s response schema', () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('[]')),
+    );
+    const alerts = () => apiCall('GET /api/alerts/get');
+    expectTypeOf(alerts).returns.resolves.toEqualTypeOf<Alert[]>();
+    expectTypeOf<ApiAnswer<'GET /api/blocks'>['blocked'][number]>().toEqualTypeOf<{
+      id: string;
+      username: string;
+      blockedAt: string;
+    }>();
+    vi.unstubAllGlobals();
+  });
+
+  it('refuses a field the answer does not have, a route the table does not have, a wrong body', () => {
+    const use = async () => {
+      const listing = await apiCall('GET /api/listing/get/:id', { params: { id: 'x' } });
+      // @ts-expect-error: a listing has no `sellerEmail` (the answer's schema does not name it).
+      void listing.sellerEmail;
+      // @ts-expect-error: no such route in the table.
+      await apiCall('GET /api/listing/all');
+      // @ts-expect-error: the route's path parameter is required.
+      await apiCall('DELETE /api/alerts/delete/:id');
+      // @ts-expect-error: `maxPrice` is a number in the alert's schema.
+      await apiCall('POST /api/alerts/create', { body: { searchTerm: 'x', maxPrice: '10' } });
+      // @ts-expect-error: a GET of the table takes no body.
+      await apiCall('GET /api/saved/get', { body: {} });
+      // @ts-expect-error: the meetups query names `conversationId`, not `conversation`.
+      await apiCall('GET /api/meetups', { query: { conversation: 'x' } });
+    };
+    expectTypeOf(use).toBeFunction();
+  });
+});
