@@ -218,3 +218,6 @@ export const sellerSchema = z
   .object({ _id: z.string(), username: z.string(), groupmelink: z.string() })
   .register(apiSchemas, { id: 'Seller' });
 export type Seller = z.infer<typeof sellerSchema>;
+
+/** The solved payload (base64 of a small JSON object) as the forms send it: `altcha` in the body. */
+export const challengeField = z.string().trim().min(1).max(4000).optional();

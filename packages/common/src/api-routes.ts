@@ -1,5 +1,24 @@
 import { z } from 'zod';
-import { apiMessageSchema } from './api';
+import {
+  challengeField,
+  currentUserSchema,
+  deleteAccountSchema,
+  emailOnlySchema,
+  profileUpdateSchema,
+  resetPasswordSchema,
+  sellerSchema,
+  signInSchema,
+  signUpSchema,
+  type AccountRules,
+} from './account.schemas';
+import { apiMessageSchema, publicConfigSchema, succeeded } from './api';
+import {
+  bookLookupAnswerSchema,
+  courseAnswerSchema,
+  isbnSchema,
+  priceSummarySchema,
+} from './book.schemas';
+import { COURSE_CODE_MAX_LENGTH, parseCourseCode } from './course';
 import {
   alertInputSchema,
   alertSchema,
@@ -30,7 +49,15 @@ import {
   meetupListSchema,
   suggestMeetupSchema,
 } from './meetup.schemas';
-import { conversationReportSchema } from './moderation.schemas';
+import {
+  conversationReportSchema,
+  moderationLogEntrySchema,
+  moderationQueueItemSchema,
+  moderationReasonSchema,
+  reportedConversationListSchema,
+  reportedConversationThreadSchema,
+  reportSchema,
+} from './moderation.schemas';
 import {
   addCoursesAnswerSchema,
   addCoursesBodySchema,
@@ -44,6 +71,14 @@ import {
   notifyBodySchema,
   removeCourseBodySchema,
 } from './my-courses.schemas';
+import { privacySettingsSchema } from './privacy';
+import {
+  pushPublicKeySchema,
+  pushSubscriptionInputSchema,
+  pushSubscriptionListSchema,
+  pushSubscriptionSchema,
+  pushUnsubscribeSchema,
+} from './push.schemas';
 import {
   exchangeListSchema,
   exchangeSchema,
@@ -61,6 +96,7 @@ import {
   draftSchema,
   termEndMailSchema,
 } from './shelf.schemas';
+import { operatorStatisticsSchema, statisticsQuerySchema } from './statistics.schemas';
 
 /** What one route of the API takes and answers: the server declares it, the web app calls it. */
 export interface ApiRouteContract {
@@ -68,8 +104,8 @@ export interface ApiRouteContract {
   params?: z.ZodType;
   /** The query string. */
   query?: z.ZodType;
-  /** The JSON body. */
-  body?: z.ZodType;
+  /** The JSON body; a function of the campus's account rules where they shape it (sign-up). */
+  body?: z.ZodType | ((rules: AccountRules) => z.ZodType);
   /** The success answer (every 2xx the route declares answers this shape). */
   response: z.ZodType;
 }
@@ -78,14 +114,32 @@ const idParams = z.object({ id: z.string() });
 const listingParams = z.object({ listingId: z.string() });
 const userParams = z.object({ userId: z.string() });
 const offerParams = z.object({ id: z.string(), offerId: z.string() });
-const withMessage = <Schema extends z.ZodObject>(schema: Schema) =>
-  schema.extend({ success: z.literal(true), message: z.string() });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const inboxQuery = z.strictObject(
   { listingId: z.string().regex(UUID, 'is not a listing id').optional() },
   { error: (issue) => (issue.code === 'unrecognized_keys' ? 'is not a parameter' : undefined) },
 );
+
+const userIdParams = z.object({ id: z.uuid({ error: 'must be a user id' }) });
+const isbnParams = z.object({ isbn: isbnSchema });
+const courseParams = z.object({
+  code: z
+    .string()
+    .max(COURSE_CODE_MAX_LENGTH, 'is not a course: use a subject and number such as ECON-101')
+    .transform((code, ctx) => {
+      const course = parseCourseCode(code);
+      if (course) return course;
+      ctx.addIssue({
+        code: 'custom',
+        message: /^[A-Za-z]{2,5}[\s_-]*\d/.test(code.trim())
+          ? 'is not a subject of this campus'
+          : 'is not a course: use a subject and number such as ECON-101',
+      });
+      return z.NEVER;
+    }),
+});
+const signedInAnswer = currentUserSchema.extend({ success: z.literal(true) });
 
 const savedListingAnswer = listingSchema.extend({ success: z.literal(true) });
 const savedAnswer = z.object({ success: z.literal(true), saved: z.boolean(), message: z.string() });
@@ -106,6 +160,120 @@ const alertAnswer = alertSchema.extend({ success: z.literal(true) });
  * app's registered routes.
  */
 export const apiRoutes = {
+  // Accounts
+  'POST /api/auth/signup': {
+    body: (rules: AccountRules) => signUpSchema(rules).extend({ altcha: challengeField }),
+    response: apiMessageSchema,
+  },
+  'POST /api/auth/verify-email': {
+    body: z.object({ token: z.string().trim().min(1).max(200) }),
+    response: apiMessageSchema.extend({ alreadyVerified: z.literal(true).optional() }),
+  },
+  'POST /api/auth/resend-verification': { body: emailOnlySchema, response: apiMessageSchema },
+  'POST /api/auth/signin': {
+    body: signInSchema.extend({ altcha: challengeField }),
+    response: signedInAnswer,
+  },
+  'GET /api/auth/session': { response: succeeded({ user: currentUserSchema.nullable() }) },
+  'GET /api/auth/signout': { response: apiMessageSchema },
+  'POST /api/auth/forgot-password': { body: emailOnlySchema, response: apiMessageSchema },
+  'POST /api/auth/reset-password/:token': {
+    params: z.object({ token: z.string() }),
+    body: resetPasswordSchema,
+    response: apiMessageSchema,
+  },
+  'POST /api/user/update/:id': {
+    params: userIdParams,
+    body: (rules: AccountRules) => profileUpdateSchema(rules),
+    response: currentUserSchema.extend({ success: z.literal(true), message: z.string() }),
+  },
+  'DELETE /api/user/delete/:id': {
+    params: userIdParams,
+    body: deleteAccountSchema,
+    response: apiMessageSchema,
+  },
+  'GET /api/user/get/:id': {
+    params: userIdParams,
+    response: sellerSchema.extend({ success: z.literal(true) }),
+  },
+  'GET /api/user/listings/:id': { params: idParams, response: z.array(listingSchema) },
+  'GET /api/config': { response: publicConfigSchema },
+  'GET /api/privacy': { response: privacySettingsSchema },
+  'POST /api/data-export': { response: apiMessageSchema },
+  'GET /api/push/key': { response: pushPublicKeySchema },
+  'GET /api/push/subscriptions': { response: pushSubscriptionListSchema },
+  'POST /api/push/subscriptions': {
+    body: pushSubscriptionInputSchema,
+    response: pushSubscriptionSchema,
+  },
+  'DELETE /api/push/subscriptions': { body: pushUnsubscribeSchema, response: apiMessageSchema },
+
+  // Books and courses
+  'GET /api/books/:isbn': { params: isbnParams, response: bookLookupAnswerSchema },
+  'GET /api/books/:isbn/prices': {
+    params: isbnParams,
+    response: priceSummarySchema.extend({ success: z.literal(true), isbn: z.string() }),
+  },
+  'POST /api/books/:isbn/cover': {
+    params: isbnParams,
+    response: z.object({
+      success: z.literal(true),
+      publisherCover: z.literal(true),
+      url: z.string().describe("The stored image, to put in the listing's imageUrls"),
+      width: z.number().int(),
+      height: z.number().int(),
+    }),
+  },
+  'GET /api/course/:code': { params: courseParams, response: courseAnswerSchema },
+  'GET /api/course/:code/prices': {
+    params: courseParams,
+    query: z.strictObject({
+      title: z.string().trim().min(1, 'is required').max(100, 'is too long'),
+    }),
+    response: priceSummarySchema.extend({ success: z.literal(true) }),
+  },
+
+  // Moderation and statistics
+  'POST /api/reports/:listingId': {
+    params: listingParams,
+    body: reportSchema,
+    response: apiMessageSchema,
+  },
+  'GET /api/moderation/queue': { response: z.array(moderationQueueItemSchema) },
+  'GET /api/moderation/log': { response: z.array(moderationLogEntrySchema) },
+  'POST /api/moderation/listings/:listingId/dismiss': {
+    params: listingParams,
+    response: apiMessageSchema,
+  },
+  'POST /api/moderation/listings/:listingId/remove': {
+    params: listingParams,
+    body: moderationReasonSchema,
+    response: apiMessageSchema,
+  },
+  'POST /api/moderation/listings/:listingId/restore': {
+    params: listingParams,
+    response: apiMessageSchema,
+  },
+  'POST /api/moderation/users/:userId/suspend': {
+    params: userParams,
+    body: moderationReasonSchema,
+    response: apiMessageSchema,
+  },
+  'POST /api/moderation/users/:userId/unsuspend': {
+    params: userParams,
+    response: apiMessageSchema,
+  },
+  'GET /api/moderation/conversations': { response: reportedConversationListSchema },
+  'GET /api/moderation/conversations/:id': {
+    params: idParams,
+    response: reportedConversationThreadSchema,
+  },
+  'POST /api/moderation/conversations/:id/dismiss': {
+    params: idParams,
+    response: apiMessageSchema,
+  },
+  'GET /api/statistics': { query: statisticsQuerySchema, response: operatorStatisticsSchema },
+
   // Alerts
   'GET /api/alerts/get': { response: z.array(alertSchema) },
   'POST /api/alerts/create': { body: alertInputSchema, response: alertAnswer },
@@ -154,12 +322,18 @@ export const apiRoutes = {
   'POST /api/saved/add/:id': { params: idParams, response: savedAnswer },
   'DELETE /api/saved/remove/:id': { params: idParams, response: savedAnswer },
   'GET /api/saved/mails': { response: savedListingMails },
-  'POST /api/saved/mails': { body: savedListingMails, response: withMessage(savedListingMails) },
+  'POST /api/saved/mails': {
+    body: savedListingMails,
+    response: savedListingMails.extend({ success: z.literal(true), message: z.string() }),
+  },
 
   // Conversations, blocks
   'GET /api/conversations': { query: inboxQuery, response: conversationListSchema },
   'GET /api/conversations/mails': { response: messageMails },
-  'POST /api/conversations/mails': { body: messageMails, response: withMessage(messageMails) },
+  'POST /api/conversations/mails': {
+    body: messageMails,
+    response: messageMails.extend({ success: z.literal(true), message: z.string() }),
+  },
   'GET /api/conversations/unread': { response: unreadCountSchema },
   'POST /api/conversations': { body: startConversationSchema, response: sentEventSchema },
   'GET /api/conversations/:id': { params: idParams, response: conversationSchema },

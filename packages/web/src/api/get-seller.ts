@@ -1,11 +1,11 @@
 import type { Seller } from '@campus-books/common/account.schemas';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../lib/api-client';
+import { apiCall } from '../lib/api-client';
 import { queryKeys } from '../lib/query-keys';
 
 /** GET /api/user/get/{id}: a seller's name and GroupMe link (signed-in, verified students only). */
 export function getSeller(sellerId: string, signal?: AbortSignal): Promise<Seller> {
-  return apiRequest<Seller>(`/api/user/get/${encodeURIComponent(sellerId)}`, { signal });
+  return apiCall('GET /api/user/get/:id', { params: { id: sellerId }, signal });
 }
 
 export const sellerQueryOptions = (sellerId: string) =>

@@ -53,10 +53,18 @@ type ParamsOption<Contract> = Contract extends { params: z.ZodType }
 type QueryOption<Contract> = Contract extends { query: z.ZodType }
   ? { query?: { [Name in keyof z.input<Contract['query']>]?: QueryValue } }
   : { query?: never };
-type BodyOption<Contract> = Contract extends { body: z.ZodType }
-  ? undefined extends z.input<Contract['body']>
-    ? { body?: z.input<Contract['body']> }
-    : { body: z.input<Contract['body']> }
+/** A body schema, or the function of the campus's rules that builds it. */
+type BodyInput<Body> = Body extends z.ZodType
+  ? z.input<Body>
+  : Body extends (...rules: never[]) => infer Schema
+    ? Schema extends z.ZodType
+      ? z.input<Schema>
+      : never
+    : never;
+type BodyOption<Contract> = Contract extends { body: infer Body }
+  ? undefined extends BodyInput<Body>
+    ? { body?: BodyInput<Body> }
+    : { body: BodyInput<Body> }
   : { body?: never };
 
 /** What a call of a route sends: its path parameters, query and body, typed by its schemas. */

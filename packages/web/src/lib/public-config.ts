@@ -3,12 +3,12 @@ import type { PublicConfig } from '@campus-books/common/api';
 import { DEFAULT_GROUPME_LINK_PREFIX } from '@campus-books/common/campus';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { apiRequest } from './api-client';
+import { apiCall } from './api-client';
 import { queryKeys } from './query-keys';
 
 export const publicConfigQueryOptions = queryOptions({
   queryKey: queryKeys.publicConfig,
-  queryFn: ({ signal }) => apiRequest<PublicConfig>('/api/config', { signal }),
+  queryFn: ({ signal }) => apiCall('GET /api/config', { signal }),
   staleTime: Infinity,
   gcTime: Infinity,
 });

@@ -9,7 +9,7 @@ import {
   useState,
   type ReactNode,
 } from 'react';
-import { apiRequest } from './api-client';
+import { apiCall } from './api-client';
 import { API_CACHE, PAGE_CACHE } from './offline-cache';
 import { SESSION_STORAGE_KEY, readStoredUser, writeStoredUser } from './session-storage';
 
@@ -38,7 +38,7 @@ function whenIdle(task: () => void): () => void {
  * signed-out visitor, so the check made on every page load never shows up as a failed request.
  */
 export async function fetchSessionUser(signal?: AbortSignal): Promise<CurrentUser | null> {
-  const { user } = await apiRequest<{ user: CurrentUser | null }>('/api/auth/session', { signal });
+  const { user } = await apiCall('GET /api/auth/session', { signal });
   return user;
 }
 
@@ -93,7 +93,7 @@ export function SessionProvider({
 
   const signOut = useCallback(async () => {
     try {
-      await apiRequest('/api/auth/signout');
+      await apiCall('GET /api/auth/signout');
     } finally {
       setUser(null);
       queryClient.clear();

@@ -1,13 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  emailOnlySchema,
-  resetPasswordSchema,
-  signInSchema,
-  signUpSchema,
-} from '@campus-books/common/account.schemas';
-import { apiMessageSchema, errorResponses, succeeded } from '@campus-books/common/api';
+import { apiRoutes } from '@campus-books/common/api-routes';
+import { errorResponses } from '@campus-books/common/api';
 import { currentUserSchema } from '@campus-books/common/account.schemas';
 import { AppError, forbidden } from '../../lib/errors';
 import { byEmail, byIp } from '../../plugins/rate-limit';
@@ -16,12 +11,10 @@ import { toCurrentUser } from './current-user';
 import { isModerator } from '../moderation/moderators';
 import { addressAttempt, beginSignIn } from './attempt-policy';
 import { AUTH_MESSAGES } from './auth.messages';
-import { challengeAnswerSchema, challengeField, issueChallenge } from './challenge';
+import { challengeAnswerSchema, issueChallenge } from './challenge';
 import { requestPasswordReset, resetPassword } from './password-reset.service';
 import { checkCredentials } from './sign-in.service';
 import { resendVerification, signUp, verifyEmail } from './sign-up.service';
-
-const tokenSchema = z.string().trim().min(1).max(200);
 
 const signedInAnswer = currentUserSchema.extend({ success: z.literal(true) });
 const mailLimited = errorResponses({
@@ -61,9 +54,9 @@ export default async function authRoutes(fastify: FastifyInstance) {
     '/signup',
     {
       schema: {
-        body: signUpSchema(rules).extend({ altcha: challengeField }),
+        body: apiRoutes['POST /api/auth/signup'].body(rules),
         response: {
-          201: apiMessageSchema,
+          201: apiRoutes['POST /api/auth/signup'].response,
           ...errorResponses({
             400: 'The body is not valid',
             403: 'Sign-up with a password is off: students sign in with the campus (PASSWORD_SIGNUP)',
@@ -92,9 +85,9 @@ export default async function authRoutes(fastify: FastifyInstance) {
     '/verify-email',
     {
       schema: {
-        body: z.object({ token: tokenSchema }),
+        body: apiRoutes['POST /api/auth/verify-email'].body,
         response: {
-          200: apiMessageSchema.extend({ alreadyVerified: z.literal(true).optional() }),
+          200: apiRoutes['POST /api/auth/verify-email'].response,
           ...errorResponses({
             400: 'The link is not valid or out of date',
             409: 'The new address of an e-mail change has an account meanwhile',
@@ -120,7 +113,10 @@ export default async function authRoutes(fastify: FastifyInstance) {
   app.post(
     '/resend-verification',
     {
-      schema: { body: emailOnlySchema, response: { 200: apiMessageSchema, ...mailLimited } },
+      schema: {
+        body: apiRoutes['POST /api/auth/resend-verification'].body,
+        response: { 200: apiRoutes['POST /api/auth/resend-verification'].response, ...mailLimited },
+      },
       ...mailLimits('resend-verification'),
     },
     async (request) => {
@@ -133,9 +129,9 @@ export default async function authRoutes(fastify: FastifyInstance) {
     '/signin',
     {
       schema: {
-        body: signInSchema.extend({ altcha: challengeField }),
+        body: apiRoutes['POST /api/auth/signin'].body,
         response: {
-          200: signedInAnswer,
+          200: apiRoutes['POST /api/auth/signin'].response,
           ...errorResponses({
             400: 'The body is not valid',
             401: 'Wrong e-mail or password',
@@ -180,7 +176,7 @@ export default async function authRoutes(fastify: FastifyInstance) {
   // request, so browsers log no error. Never cached: the answer depends on the cookie.
   app.get(
     '/session',
-    { schema: { response: { 200: succeeded({ user: currentUserSchema.nullable() }) } } },
+    { schema: { response: { 200: apiRoutes['GET /api/auth/session'].response } } },
     async (request, reply) => {
       const session = await app.sessions.read(request);
       reply.header('Cache-Control', 'no-store');
@@ -197,7 +193,10 @@ export default async function authRoutes(fastify: FastifyInstance) {
   };
   // GET is the spec's; a browser navigating here from another site must not sign anyone out.
   const signOutSchema = {
-    response: { 200: apiMessageSchema, ...errorResponses({ 403: 'A cross-site request' }) },
+    response: {
+      200: apiRoutes['GET /api/auth/signout'].response,
+      ...errorResponses({ 403: 'A cross-site request' }),
+    },
   };
   app.get('/signout', { schema: signOutSchema }, async (request, reply) => {
     if (request.headers['sec-fetch-site'] === 'cross-site') {
@@ -210,7 +209,10 @@ export default async function authRoutes(fastify: FastifyInstance) {
   app.post(
     '/forgot-password',
     {
-      schema: { body: emailOnlySchema, response: { 200: apiMessageSchema, ...mailLimited } },
+      schema: {
+        body: apiRoutes['POST /api/auth/forgot-password'].body,
+        response: { 200: apiRoutes['POST /api/auth/forgot-password'].response, ...mailLimited },
+      },
       ...mailLimits('forgot-password'),
     },
     async (request) => {
@@ -226,10 +228,10 @@ export default async function authRoutes(fastify: FastifyInstance) {
     {
       schema: {
         // Any string: an unknown token of any length is the documented invalid-link 400 (and counts).
-        params: z.object({ token: z.string() }),
-        body: resetPasswordSchema,
+        params: apiRoutes['POST /api/auth/reset-password/:token'].params,
+        body: apiRoutes['POST /api/auth/reset-password/:token'].body,
         response: {
-          200: apiMessageSchema,
+          200: apiRoutes['POST /api/auth/reset-password/:token'].response,
           ...errorResponses({
             400: 'The link is not valid or out of date, or the password is too weak',
             429: 'Too many bad links from this network',

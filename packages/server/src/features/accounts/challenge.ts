@@ -13,8 +13,6 @@ import { z } from 'zod';
 export const CHALLENGE_ALGORITHM = 'PBKDF2/SHA-256';
 /** A challenge must be solved and sent within this time. */
 export const CHALLENGE_TTL_MS = 10 * 60_000;
-/** The solved payload (base64 of a small JSON object) as the forms send it: `altcha` in the body. */
-export const challengeField = z.string().trim().min(1).max(4000).optional();
 
 /**
  * GET /api/auth/challenge: an ALTCHA v2 challenge as the widget reads it (altcha-lib's Challenge).

@@ -1,14 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import {
-  deleteAccountSchema,
-  profileUpdateNeedsPassword,
-  profileUpdateSchema,
-} from '@campus-books/common/account.schemas';
-import { apiMessageSchema, errorResponses } from '@campus-books/common/api';
-import { currentUserSchema, sellerSchema } from '@campus-books/common/account.schemas';
-import { listingSchema } from '@campus-books/common/listing.schemas';
+import { profileUpdateNeedsPassword } from '@campus-books/common/account.schemas';
+import { apiRoutes } from '@campus-books/common/api-routes';
+import { errorResponses } from '@campus-books/common/api';
 import { MESSAGES } from '@campus-books/common/messages';
 import { AppError, forbidden, notFound } from '../../lib/errors';
 import { byEmail } from '../../plugins/rate-limit';
@@ -19,8 +13,6 @@ import { listSellerListings } from '../listings/listings.service';
 import { toCurrentUser, toSeller } from './current-user';
 import { findUserById } from './users.repository';
 import { deleteAccount, updateProfile } from './user.service';
-
-const userIdParams = z.object({ id: z.uuid({ error: 'must be a user id' }) });
 
 const ownAccountErrors = errorResponses({
   400: 'The body is not valid, or the current password is wrong',
@@ -89,10 +81,10 @@ export default async function userRoutes(fastify: FastifyInstance) {
     {
       preValidation: [app.requireUser, ownerOnly],
       schema: {
-        params: userIdParams,
-        body: profileUpdateSchema(rules),
+        params: apiRoutes['POST /api/user/update/:id'].params,
+        body: apiRoutes['POST /api/user/update/:id'].body(rules),
         response: {
-          200: currentUserSchema.extend({ success: z.literal(true), message: z.string() }),
+          200: apiRoutes['POST /api/user/update/:id'].response,
           ...ownAccountErrors,
         },
       },
@@ -115,9 +107,9 @@ export default async function userRoutes(fastify: FastifyInstance) {
     {
       preValidation: [app.requireUser, ownerOnly],
       schema: {
-        params: userIdParams,
-        body: deleteAccountSchema,
-        response: { 200: apiMessageSchema, ...ownAccountErrors },
+        params: apiRoutes['DELETE /api/user/delete/:id'].params,
+        body: apiRoutes['DELETE /api/user/delete/:id'].body,
+        response: { 200: apiRoutes['DELETE /api/user/delete/:id'].response, ...ownAccountErrors },
       },
       preHandler: [passwordGuesses, checkCurrentPassword],
     },
@@ -133,9 +125,9 @@ export default async function userRoutes(fastify: FastifyInstance) {
     {
       preValidation: app.requireVerifiedUser,
       schema: {
-        params: userIdParams,
+        params: apiRoutes['GET /api/user/get/:id'].params,
         response: {
-          200: sellerSchema.extend({ success: z.literal(true) }),
+          200: apiRoutes['GET /api/user/get/:id'].response,
           ...errorResponses({
             400: 'Not a user id',
             401: 'Not signed in',
@@ -158,9 +150,9 @@ export default async function userRoutes(fastify: FastifyInstance) {
     {
       preValidation: app.requireUser,
       schema: {
-        params: z.object({ id: z.string() }),
+        params: apiRoutes['GET /api/user/listings/:id'].params,
         response: {
-          200: z.array(listingSchema),
+          200: apiRoutes['GET /api/user/listings/:id'].response,
           ...errorResponses({ 401: 'Not signed in', 403: "Another seller's listings" }),
         },
       },

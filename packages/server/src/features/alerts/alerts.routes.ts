@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { apiErrorSchema, apiMessageSchema, errorResponses } from '@campus-books/common/api';
+import { apiErrorSchema, errorResponses } from '@campus-books/common/api';
 import { apiRoutes } from '@campus-books/common/api-routes';
 import { ALERT_MESSAGES, unsubscribedMessage } from '@campus-books/common/alert.schemas';
 import { AppError, badRequest } from '../../lib/errors';

@@ -1,13 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { errorResponses } from '@campus-books/common/api';
-import {
-  bookLookupAnswerSchema,
-  isbnSchema,
-  priceSummarySchema,
-  type BookLookupAnswer,
-} from '@campus-books/common/book.schemas';
+import { apiRoutes } from '@campus-books/common/api-routes';
+import { type BookLookupAnswer } from '@campus-books/common/book.schemas';
 import { currentUser } from '../../plugins/sessions';
 import { googleBooksProvider } from './google-books';
 import { openLibraryProvider } from './open-library';
@@ -16,8 +11,6 @@ import { findBookPrices } from './book-prices';
 import { createBookLookup, type LookupResult } from './books.service';
 import type { BookProvider } from './book-lookup';
 import type { BookLookupConfig } from '../../config/config';
-
-const isbnParams = z.object({ isbn: isbnSchema });
 
 const sellerErrors = errorResponses({
   400: 'Not an ISBN',
@@ -61,7 +54,10 @@ export default async function booksRoutes(fastify: FastifyInstance) {
     '/:isbn',
     {
       preValidation: app.requireVerifiedUser,
-      schema: { params: isbnParams, response: { 200: bookLookupAnswerSchema, ...sellerErrors } },
+      schema: {
+        params: apiRoutes['GET /api/books/:isbn'].params,
+        response: { 200: apiRoutes['GET /api/books/:isbn'].response, ...sellerErrors },
+      },
     },
     async (request): Promise<{ success: true } & BookLookupAnswer> => {
       const result = await lookup.lookup(request.params.isbn);
@@ -75,9 +71,9 @@ export default async function booksRoutes(fastify: FastifyInstance) {
     '/:isbn/prices',
     {
       schema: {
-        params: isbnParams,
+        params: apiRoutes['GET /api/books/:isbn/prices'].params,
         response: {
-          200: priceSummarySchema.extend({ success: z.literal(true), isbn: z.string() }),
+          200: apiRoutes['GET /api/books/:isbn/prices'].response,
           ...errorResponses({ 400: 'Not an ISBN' }),
         },
       },
@@ -93,15 +89,9 @@ export default async function booksRoutes(fastify: FastifyInstance) {
     {
       preValidation: app.requireVerifiedUser,
       schema: {
-        params: isbnParams,
+        params: apiRoutes['POST /api/books/:isbn/cover'].params,
         response: {
-          201: z.object({
-            success: z.literal(true),
-            publisherCover: z.literal(true),
-            url: z.string().describe("The stored image, to put in the listing's imageUrls"),
-            width: z.number().int(),
-            height: z.number().int(),
-          }),
+          201: apiRoutes['POST /api/books/:isbn/cover'].response,
           ...sellerErrors,
           ...errorResponses({
             404: 'No publisher cover is known for this book',

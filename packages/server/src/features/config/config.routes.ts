@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { publicConfigSchema, type PublicConfig } from '@campus-books/common/api';
+import { type PublicConfig } from '@campus-books/common/api';
+import { apiRoutes } from '@campus-books/common/api-routes';
 
 /** The campus rules the web app validates with and the links it shows (also in a rendered page). */
 export function publicConfig(app: FastifyInstance): PublicConfig {
@@ -18,7 +19,7 @@ export function publicConfig(app: FastifyInstance): PublicConfig {
 export default async function configRoutes(app: FastifyInstance) {
   app.get(
     '/config',
-    { schema: { response: { 200: publicConfigSchema } } },
+    { schema: { response: { 200: apiRoutes['GET /api/config'].response } } },
     async (): Promise<PublicConfig> => publicConfig(app),
   );
 }

@@ -1,11 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { apiMessageSchema, errorResponses } from '@campus-books/common/api';
-import {
-  reportedConversationListSchema,
-  reportedConversationThreadSchema,
-} from '@campus-books/common/moderation.schemas';
+import { errorResponses } from '@campus-books/common/api';
+import { apiRoutes } from '@campus-books/common/api-routes';
 import { currentUser } from '../../plugins/sessions';
 import { moderatorHooks } from '../moderation/moderators';
 import {
@@ -15,7 +11,6 @@ import {
 } from './conversation-reports.service';
 import type { ConversationDeps } from './conversations.service';
 
-const idParams = z.object({ id: z.string() });
 const moderatorErrors = { 401: 'Not signed in', 403: 'Not a campus moderator' } as const;
 
 /**
@@ -37,7 +32,10 @@ export default async function conversationReportRoutes(fastify: FastifyInstance)
     {
       ...moderators,
       schema: {
-        response: { 200: reportedConversationListSchema, ...errorResponses(moderatorErrors) },
+        response: {
+          200: apiRoutes['GET /api/moderation/conversations'].response,
+          ...errorResponses(moderatorErrors),
+        },
       },
     },
     async () => ({ conversations: await reportedConversations(deps) }),
@@ -48,9 +46,9 @@ export default async function conversationReportRoutes(fastify: FastifyInstance)
     {
       ...moderators,
       schema: {
-        params: idParams,
+        params: apiRoutes['GET /api/moderation/conversations/:id'].params,
         response: {
-          200: reportedConversationThreadSchema,
+          200: apiRoutes['GET /api/moderation/conversations/:id'].response,
           ...errorResponses({ ...moderatorErrors, 404: 'No conversation with an open report' }),
         },
       },
@@ -63,9 +61,9 @@ export default async function conversationReportRoutes(fastify: FastifyInstance)
     {
       ...moderators,
       schema: {
-        params: idParams,
+        params: apiRoutes['POST /api/moderation/conversations/:id/dismiss'].params,
         response: {
-          200: apiMessageSchema,
+          200: apiRoutes['POST /api/moderation/conversations/:id/dismiss'].response,
           ...errorResponses({
             ...moderatorErrors,
             404: 'No reported conversation has this id',

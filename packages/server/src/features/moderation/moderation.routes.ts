@@ -1,12 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { apiMessageSchema, errorResponses } from '@campus-books/common/api';
-import {
-  moderationLogEntrySchema,
-  moderationQueueItemSchema,
-  moderationReasonSchema,
-} from '@campus-books/common/moderation.schemas';
+import { apiRoutes } from '@campus-books/common/api-routes';
 import { currentUser } from '../../plugins/sessions';
 import {
   dismissReports,
@@ -18,9 +13,6 @@ import {
   unsuspendUser,
 } from './moderation.service';
 import { moderatorHooks } from './moderators';
-
-const listingParams = z.object({ listingId: z.string() });
-const userParams = z.object({ userId: z.string() });
 
 const moderatorErrors = errorResponses({ 401: 'Not signed in', 403: 'Not a campus moderator' });
 const actionErrors = errorResponses({
@@ -41,7 +33,9 @@ export default async function moderationRoutes(fastify: FastifyInstance) {
     '/queue',
     {
       ...moderatorOnly,
-      schema: { response: { 200: z.array(moderationQueueItemSchema), ...moderatorErrors } },
+      schema: {
+        response: { 200: apiRoutes['GET /api/moderation/queue'].response, ...moderatorErrors },
+      },
     },
     async () => moderationQueue(app),
   );
@@ -49,14 +43,22 @@ export default async function moderationRoutes(fastify: FastifyInstance) {
     '/log',
     {
       ...moderatorOnly,
-      schema: { response: { 200: z.array(moderationLogEntrySchema), ...moderatorErrors } },
+      schema: {
+        response: { 200: apiRoutes['GET /api/moderation/log'].response, ...moderatorErrors },
+      },
     },
     async () => moderationLogEntries(app),
   );
 
   app.post(
     '/listings/:listingId/dismiss',
-    { ...moderatorOnly, schema: { params: listingParams, response: actionResponse } },
+    {
+      ...moderatorOnly,
+      schema: {
+        params: apiRoutes['POST /api/moderation/listings/:listingId/dismiss'].params,
+        response: actionResponse,
+      },
+    },
     async (request) => {
       await dismissReports(app, currentUser(request), request.params.listingId);
       return { success: true as const, message: 'Reports dismissed' };
@@ -67,7 +69,11 @@ export default async function moderationRoutes(fastify: FastifyInstance) {
     '/listings/:listingId/remove',
     {
       ...moderatorOnly,
-      schema: { params: listingParams, body: moderationReasonSchema, response: actionResponse },
+      schema: {
+        params: apiRoutes['POST /api/moderation/listings/:listingId/remove'].params,
+        body: apiRoutes['POST /api/moderation/listings/:listingId/remove'].body,
+        response: actionResponse,
+      },
     },
     async (request) => {
       const { listingId } = request.params;
@@ -78,7 +84,13 @@ export default async function moderationRoutes(fastify: FastifyInstance) {
 
   app.post(
     '/listings/:listingId/restore',
-    { ...moderatorOnly, schema: { params: listingParams, response: actionResponse } },
+    {
+      ...moderatorOnly,
+      schema: {
+        params: apiRoutes['POST /api/moderation/listings/:listingId/restore'].params,
+        response: actionResponse,
+      },
+    },
     async (request) => {
       await restoreListing(app, currentUser(request), request.params.listingId);
       return { success: true as const, message: 'Listing restored' };
@@ -89,7 +101,11 @@ export default async function moderationRoutes(fastify: FastifyInstance) {
     '/users/:userId/suspend',
     {
       ...moderatorOnly,
-      schema: { params: userParams, body: moderationReasonSchema, response: actionResponse },
+      schema: {
+        params: apiRoutes['POST /api/moderation/users/:userId/suspend'].params,
+        body: apiRoutes['POST /api/moderation/users/:userId/suspend'].body,
+        response: actionResponse,
+      },
     },
     async (request) => {
       await suspendUser(app, currentUser(request), request.params.userId, request.body.reason);
@@ -99,7 +115,13 @@ export default async function moderationRoutes(fastify: FastifyInstance) {
 
   app.post(
     '/users/:userId/unsuspend',
-    { ...moderatorOnly, schema: { params: userParams, response: actionResponse } },
+    {
+      ...moderatorOnly,
+      schema: {
+        params: apiRoutes['POST /api/moderation/users/:userId/unsuspend'].params,
+        response: actionResponse,
+      },
+    },
     async (request) => {
       await unsuspendUser(app, currentUser(request), request.params.userId);
       return { success: true as const, message: 'Seller unsuspended' };

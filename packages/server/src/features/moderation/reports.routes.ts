@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { apiMessageSchema, errorResponses } from '@campus-books/common/api';
-import { reportSchema } from '@campus-books/common/moderation.schemas';
+import { errorResponses } from '@campus-books/common/api';
+import { apiRoutes } from '@campus-books/common/api-routes';
 import { currentUser } from '../../plugins/sessions';
 import { reportListing } from './reports.service';
 
@@ -14,10 +13,10 @@ export default async function reportRoutes(fastify: FastifyInstance) {
     {
       preValidation: app.requireVerifiedUser,
       schema: {
-        params: z.object({ listingId: z.string() }),
-        body: reportSchema,
+        params: apiRoutes['POST /api/reports/:listingId'].params,
+        body: apiRoutes['POST /api/reports/:listingId'].body,
         response: {
-          201: apiMessageSchema,
+          201: apiRoutes['POST /api/reports/:listingId'].response,
           ...errorResponses({
             400: 'The body is not valid',
             401: 'Not signed in',

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { apiMessageSchema, errorResponses } from '@campus-books/common/api';
+import { errorResponses } from '@campus-books/common/api';
+import { apiRoutes } from '@campus-books/common/api-routes';
 import { AppError, forbidden, notFound } from '../../lib/errors';
 import { currentUser } from '../../plugins/sessions';
 import { DATA_EXPORT_JOB, prepareDataExport, readExport, readExportToken } from './data-export';
@@ -26,7 +27,7 @@ export default async function dataExportRoutes(fastify: FastifyInstance) {
       preValidation: app.requireUser,
       schema: {
         response: {
-          202: apiMessageSchema,
+          202: apiRoutes['POST /api/data-export'].response,
           ...errorResponses({ 401: 'Not signed in' }),
         },
       },

@@ -1,14 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { apiMessageSchema, errorResponses } from '@campus-books/common/api';
-import {
-  PUSH_MESSAGES,
-  pushPublicKeySchema,
-  pushSubscriptionInputSchema,
-  pushSubscriptionListSchema,
-  pushSubscriptionSchema,
-  pushUnsubscribeSchema,
-} from '@campus-books/common/push.schemas';
+import { errorResponses } from '@campus-books/common/api';
+import { apiRoutes } from '@campus-books/common/api-routes';
+import { PUSH_MESSAGES } from '@campus-books/common/push.schemas';
 import { badRequest } from '../../lib/errors';
 import { currentUser } from '../../plugins/sessions';
 import { isAllowedEndpoint } from './push-endpoint';
@@ -21,9 +15,13 @@ import { deleteSubscription, findSubscriptionsOf, saveSubscription } from './pus
 export default async function pushRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
-  app.get('/key', { schema: { response: { 200: pushPublicKeySchema } } }, async () => ({
-    publicKey: app.push.publicKey,
-  }));
+  app.get(
+    '/key',
+    { schema: { response: { 200: apiRoutes['GET /api/push/key'].response } } },
+    async () => ({
+      publicKey: app.push.publicKey,
+    }),
+  );
 
   // A device's profile page asks whether it is among them (and with alerts or not).
   app.get(
@@ -31,7 +29,10 @@ export default async function pushRoutes(fastify: FastifyInstance) {
     {
       preValidation: app.requireUser,
       schema: {
-        response: { 200: pushSubscriptionListSchema, ...errorResponses({ 401: 'Not signed in' }) },
+        response: {
+          200: apiRoutes['GET /api/push/subscriptions'].response,
+          ...errorResponses({ 401: 'Not signed in' }),
+        },
       },
     },
     async (request) => ({
@@ -44,9 +45,9 @@ export default async function pushRoutes(fastify: FastifyInstance) {
     {
       preValidation: app.requireVerifiedUser,
       schema: {
-        body: pushSubscriptionInputSchema,
+        body: apiRoutes['POST /api/push/subscriptions'].body,
         response: {
-          200: pushSubscriptionSchema,
+          200: apiRoutes['POST /api/push/subscriptions'].response,
           ...errorResponses({
             400: 'Not a subscription this server can use (the endpoint must be https, on a public host)',
             401: 'Not signed in',
@@ -76,8 +77,11 @@ export default async function pushRoutes(fastify: FastifyInstance) {
     {
       preValidation: app.requireUser,
       schema: {
-        body: pushUnsubscribeSchema,
-        response: { 200: apiMessageSchema, ...errorResponses({ 401: 'Not signed in' }) },
+        body: apiRoutes['DELETE /api/push/subscriptions'].body,
+        response: {
+          200: apiRoutes['DELETE /api/push/subscriptions'].response,
+          ...errorResponses({ 401: 'Not signed in' }),
+        },
       },
     },
     async (request) => {

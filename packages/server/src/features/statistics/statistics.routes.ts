@@ -1,10 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '@campus-books/common/api';
-import {
-  operatorStatisticsSchema,
-  statisticsQuerySchema,
-} from '@campus-books/common/statistics.schemas';
+import { apiRoutes } from '@campus-books/common/api-routes';
 import { moderatorHooks } from '../moderation/moderators';
 import { operatorStatistics } from './statistics.service';
 
@@ -16,9 +13,9 @@ export default async function statisticsRoutes(fastify: FastifyInstance) {
     {
       ...moderatorHooks(app),
       schema: {
-        querystring: statisticsQuerySchema,
+        querystring: apiRoutes['GET /api/statistics'].query,
         response: {
-          200: operatorStatisticsSchema,
+          200: apiRoutes['GET /api/statistics'].response,
           ...errorResponses({
             400: 'weeks is not a whole number from 1 to 52',
             401: 'Not signed in',

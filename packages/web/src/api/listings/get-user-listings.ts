@@ -1,11 +1,11 @@
 import type { Listing } from '@campus-books/common/listing.schemas';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../lib/api-client';
+import { apiCall } from '../../lib/api-client';
 import { queryKeys } from '../../lib/query-keys';
 
 /** GET /api/user/listings/{id}: the signed-in user's own listings, active and sold. */
 export function getUserListings(userId: string, signal?: AbortSignal): Promise<Listing[]> {
-  return apiRequest<Listing[]>(`/api/user/listings/${encodeURIComponent(userId)}`, { signal });
+  return apiCall('GET /api/user/listings/:id', { params: { id: userId }, signal });
 }
 
 export const userListingsQueryOptions = (userId: string) =>

@@ -1,11 +1,11 @@
 import { PRODUCT_NAME, UNIVERSITY_NAME } from '@campus-books/common/campus';
-import { PRIVACY_CONTACT, type PrivacySettings } from '@campus-books/common/privacy';
+import { PRIVACY_CONTACT } from '@campus-books/common/privacy';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { PageTitle } from '../../components/page-title';
 import { paths } from '../../config/paths';
-import { apiRequest } from '../../lib/api-client';
+import { apiCall } from '../../lib/api-client';
 import { queryKeys } from '../../lib/query-keys';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
@@ -40,7 +40,7 @@ const days = (n: number | undefined, fallback: string) =>
 export default function PrivacyPage() {
   const settings = useQuery({
     queryKey: queryKeys.privacy,
-    queryFn: ({ signal }) => apiRequest<PrivacySettings>('/api/privacy', { signal }),
+    queryFn: ({ signal }) => apiCall('GET /api/privacy', { signal }),
     staleTime: Infinity,
   });
   const periods = settings.data;

@@ -1,15 +1,14 @@
-import type { ApiMessage } from '@campus-books/common/api';
 import { useMutation } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { RequestError } from '../../components/ui/request-error';
 import { paths } from '../../config/paths';
-import { apiRequest } from '../../lib/api-client';
+import { apiCall } from '../../lib/api-client';
 
 /** "Download my data": asks for a copy, which the server prepares and mails as a signed link. */
 export function DownloadMyData() {
   const request = useMutation({
-    mutationFn: () => apiRequest<ApiMessage>('/api/data-export', { method: 'POST' }),
+    mutationFn: () => apiCall('POST /api/data-export'),
   });
   return (
     <section aria-labelledby="my-data-title" className="rounded-lg border border-slate-200 p-4">

@@ -1,8 +1,4 @@
-import type {
-  PushSubscriptionAnswer,
-  PushSubscriptionList,
-} from '@campus-books/common/push.schemas';
-import { apiRequest } from '../../lib/api-client';
+import { apiCall } from '../../lib/api-client';
 
 /**
  * The query key of this device's Web Push state. Kept here rather than in lib/query-keys, which the
@@ -60,9 +56,7 @@ export async function readPushDeviceState(signal?: AbortSignal): Promise<PushDev
   if (!registration) return { status: 'unsupported' };
   const subscription = await registration.pushManager.getSubscription();
   if (!subscription || Notification.permission !== 'granted') return { status: 'off' };
-  const { subscriptions } = await apiRequest<PushSubscriptionList>('/api/push/subscriptions', {
-    signal,
-  });
+  const { subscriptions } = await apiCall('GET /api/push/subscriptions', { signal });
   const mine = subscriptions.find((s) => s.endpoint === subscription.endpoint);
   return mine ? { status: 'on', endpoint: mine.endpoint, alerts: mine.alerts } : { status: 'off' };
 }
@@ -89,7 +83,7 @@ export async function turnPushOn(alerts: boolean): Promise<PushDeviceState> {
   if (permission !== 'granted') return { status: 'off' };
   const registration = await activeRegistration();
   if (!registration) return { status: 'unsupported' };
-  const { publicKey } = await apiRequest<{ publicKey: string }>('/api/push/key');
+  const { publicKey } = await apiCall('GET /api/push/key');
   let subscription = await registration.pushManager.getSubscription();
   if (subscription && base64url(subscription.options.applicationServerKey) !== publicKey) {
     await subscription.unsubscribe();
@@ -99,8 +93,7 @@ export async function turnPushOn(alerts: boolean): Promise<PushDeviceState> {
     userVisibleOnly: true,
     applicationServerKey: bytesOf(publicKey),
   });
-  const saved = await apiRequest<PushSubscriptionAnswer>('/api/push/subscriptions', {
-    method: 'POST',
+  const saved = await apiCall('POST /api/push/subscriptions', {
     body: subscriptionBody(subscription, alerts),
   });
   return { status: 'on', endpoint: saved.endpoint, alerts: saved.alerts };
@@ -111,10 +104,7 @@ export async function turnPushOff(): Promise<PushDeviceState> {
   const registration = await activeRegistration();
   const subscription = await registration?.pushManager.getSubscription();
   if (subscription) {
-    await apiRequest('/api/push/subscriptions', {
-      method: 'DELETE',
-      body: { endpoint: subscription.endpoint },
-    });
+    await apiCall('DELETE /api/push/subscriptions', { body: { endpoint: subscription.endpoint } });
     await subscription.unsubscribe();
   }
   return { status: 'off' };

@@ -1,11 +1,11 @@
 import type { EmailOnlyInput } from '@campus-books/common/account.schemas';
 import type { ApiMessage } from '@campus-books/common/api';
 import { useMutation } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { apiCall } from '../../../lib/api-client';
 
 /** POST /api/auth/forgot-password: e-mails a single-use reset link (same answer for unknown accounts). */
 export function requestPasswordReset(input: EmailOnlyInput): Promise<ApiMessage> {
-  return apiRequest<ApiMessage>('/api/auth/forgot-password', { method: 'POST', body: input });
+  return apiCall('POST /api/auth/forgot-password', { body: input });
 }
 
 export function useForgotPassword() {

@@ -1,11 +1,11 @@
 import type { SignUpInput } from '@campus-books/common/account.schemas';
 import type { ApiMessage } from '@campus-books/common/api';
 import { useMutation } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { apiCall } from '../../../lib/api-client';
 
 /** POST /api/auth/signup: creates the account and e-mails the verification link. */
 export function signUp(input: SignUpInput & { altcha?: string }): Promise<ApiMessage> {
-  return apiRequest<ApiMessage>('/api/auth/signup', { method: 'POST', body: input });
+  return apiCall('POST /api/auth/signup', { body: input });
 }
 
 export function useSignUp() {

@@ -1,24 +1,20 @@
 import type { ApiMessage } from '@campus-books/common/api';
-import type {
-  ModerationLogEntry,
-  ModerationQueueItem,
-} from '@campus-books/common/moderation.schemas';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { apiCall } from '../../../lib/api-client';
 import { invalidateListings } from '../../../api/listings/invalidate-listings';
 import { queryKeys } from '../../../lib/query-keys';
 
 export function useModerationQueue() {
   return useQuery({
     queryKey: queryKeys.moderation.queue,
-    queryFn: ({ signal }) => apiRequest<ModerationQueueItem[]>('/api/moderation/queue', { signal }),
+    queryFn: ({ signal }) => apiCall('GET /api/moderation/queue', { signal }),
   });
 }
 
 export function useModerationLog() {
   return useQuery({
     queryKey: queryKeys.moderation.log,
-    queryFn: ({ signal }) => apiRequest<ModerationLogEntry[]>('/api/moderation/log', { signal }),
+    queryFn: ({ signal }) => apiCall('GET /api/moderation/log', { signal }),
   });
 }
 
@@ -32,21 +28,21 @@ export type ModerationAction =
 function runAction(action: ModerationAction): Promise<ApiMessage> {
   switch (action.kind) {
     case 'dismiss':
-      return apiRequest(`/api/moderation/listings/${action.listingId}/dismiss`, { method: 'POST' });
+      return apiCall('POST /api/moderation/listings/:listingId/dismiss', { params: action });
     case 'remove':
-      return apiRequest(`/api/moderation/listings/${action.listingId}/remove`, {
+      return apiCall('POST /api/moderation/listings/:listingId/remove', {
+        params: action,
         body: { reason: action.reason },
       });
     case 'restore':
-      return apiRequest(`/api/moderation/listings/${action.listingId}/restore`, {
-        method: 'POST',
-      });
+      return apiCall('POST /api/moderation/listings/:listingId/restore', { params: action });
     case 'suspend':
-      return apiRequest(`/api/moderation/users/${action.userId}/suspend`, {
+      return apiCall('POST /api/moderation/users/:userId/suspend', {
+        params: action,
         body: { reason: action.reason },
       });
     case 'unsuspend':
-      return apiRequest(`/api/moderation/users/${action.userId}/unsuspend`, { method: 'POST' });
+      return apiCall('POST /api/moderation/users/:userId/unsuspend', { params: action });
   }
 }
 

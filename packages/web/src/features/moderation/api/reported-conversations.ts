@@ -1,20 +1,13 @@
 import type { ApiMessage } from '@campus-books/common/api';
-import type {
-  ReportedConversation,
-  ReportedConversationThread,
-} from '@campus-books/common/moderation.schemas';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { apiCall } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
-
-const base = '/api/moderation/conversations';
 
 /** GET /api/moderation/conversations: who reported which conversation (no messages). */
 export function useReportedConversations() {
   return useQuery({
     queryKey: queryKeys.moderation.conversations,
-    queryFn: ({ signal }) =>
-      apiRequest<{ conversations: ReportedConversation[] }>(base, { signal }),
+    queryFn: ({ signal }) => apiCall('GET /api/moderation/conversations', { signal }),
   });
 }
 
@@ -26,9 +19,7 @@ export function useReportedConversationThread(conversationId: string, enabled: b
   return useQuery({
     queryKey: queryKeys.moderatorRead(conversationId),
     queryFn: ({ signal }) =>
-      apiRequest<ReportedConversationThread>(`${base}/${encodeURIComponent(conversationId)}`, {
-        signal,
-      }),
+      apiCall('GET /api/moderation/conversations/:id', { params: { id: conversationId }, signal }),
     enabled,
     staleTime: Infinity,
     refetchOnWindowFocus: false,
@@ -46,10 +37,11 @@ export function useConversationAction() {
   return useMutation({
     mutationFn: (action: ConversationAction): Promise<ApiMessage> =>
       action.kind === 'dismiss'
-        ? apiRequest(`${base}/${encodeURIComponent(action.conversationId)}/dismiss`, {
-            method: 'POST',
+        ? apiCall('POST /api/moderation/conversations/:id/dismiss', {
+            params: { id: action.conversationId },
           })
-        : apiRequest(`/api/moderation/users/${encodeURIComponent(action.userId)}/suspend`, {
+        : apiCall('POST /api/moderation/users/:userId/suspend', {
+            params: { userId: action.userId },
             body: { reason: action.reason },
           }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.moderation.all }),

@@ -1,6 +1,6 @@
 import type { ApiMessage } from '@campus-books/common/api';
 import { useMutation } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { apiCall } from '../../../lib/api-client';
 
 /**
  * DELETE /api/user/delete/{id}: removes the account, its listings, images and sessions. The
@@ -13,8 +13,8 @@ export function deleteUser({
   userId: string;
   currentPassword: string;
 }): Promise<ApiMessage> {
-  return apiRequest<ApiMessage>(`/api/user/delete/${encodeURIComponent(userId)}`, {
-    method: 'DELETE',
+  return apiCall('DELETE /api/user/delete/:id', {
+    params: { id: userId },
     body: { currentPassword },
   });
 }

@@ -1,9 +1,9 @@
-import type { CurrentUser, ProfileUpdateInput } from '@campus-books/common/account.schemas';
+import type { ProfileUpdateInput } from '@campus-books/common/account.schemas';
 import { useMutation } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { apiCall, type ApiAnswer } from '../../../lib/api-client';
 
 /** The updated user; `message` explains what happened (a new e-mail waits for its link, …). */
-export type UpdatedUser = CurrentUser & { success?: true; message?: string };
+export type UpdatedUser = ApiAnswer<'POST /api/user/update/:id'>;
 
 /** POST /api/user/update/{id}: only the fields sent change. */
 export function updateUser({
@@ -13,10 +13,7 @@ export function updateUser({
   userId: string;
   changes: ProfileUpdateInput;
 }): Promise<UpdatedUser> {
-  return apiRequest<UpdatedUser>(`/api/user/update/${encodeURIComponent(userId)}`, {
-    method: 'POST',
-    body: changes,
-  });
+  return apiCall('POST /api/user/update/:id', { params: { id: userId }, body: changes });
 }
 
 export function useUpdateUser() {
