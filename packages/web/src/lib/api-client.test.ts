@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiRequest, OFFLINE_WRITE_MESSAGE } from './api-client';
+import { ApiError, apiCall, apiRequest, OFFLINE_WRITE_MESSAGE } from './api-client';
 
 function answer(status: number, body: unknown, onLine = true) {
   vi.stubGlobal('navigator', { onLine });
@@ -65,5 +65,29 @@ describe('apiRequest offline', () => {
     const fetch = answer(200, [{ id: 'a' }], false);
     await expect(apiRequest('/api/listing/get')).resolves.toEqual([{ id: 'a' }]);
     expect(fetch).toHaveBeenCalledOnce();
+  });
+});
+
+describe('apiCall', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('sends the route’s method to its path, parameters encoded, the query and the JSON body', async () => {
+    const fetch = answer(200, { success: true, message: 'Alert deleted' });
+    await apiCall('DELETE /api/alerts/delete/:id', { params: { id: 'a/b c' } });
+    await apiCall('GET /api/listing/get', {
+      query: { type: 'sale', limit: 4, searchTerm: undefined },
+    });
+    await apiCall('POST /api/meetups/:id/accept', { params: { id: 'm1' } });
+    await apiCall('PUT /api/term-end-mail', { body: { subscribed: true } });
+    const sent = fetch.mock.calls.map((call) => {
+      const [url, init] = call as unknown as [string, RequestInit];
+      return [url, init.method, init.body ?? null];
+    });
+    expect(sent).toEqual([
+      ['/api/alerts/delete/a%2Fb%20c', 'DELETE', null],
+      ['/api/listing/get?type=sale&limit=4', 'GET', null],
+      ['/api/meetups/m1/accept', 'POST', null],
+      ['/api/term-end-mail', 'PUT', '{"subscribed":true}'],
+    ]);
   });
 });
