@@ -38,6 +38,7 @@ import {
   unreadCountSchema,
 } from './conversation.schemas';
 import {
+  LISTING_LINK_ACTIONS,
   listingCreateSchema,
   listingSchema,
   listingSearchSchema,
@@ -316,6 +317,20 @@ export const apiRoutes = {
   'POST /api/listing/relist/:id': { params: idParams, response: apiMessageSchema },
   'DELETE /api/listing/delete/:id': { params: idParams, response: apiMessageSchema },
   'POST /api/listing/request-review/:id': { params: idParams, response: apiMessageSchema },
+
+  'GET /api/listing-link/:token': {
+    params: z.object({ token: z.string() }),
+    response: z.object({ action: z.enum(LISTING_LINK_ACTIONS), listing: listingSchema }),
+  },
+  'POST /api/listing-link/:token': {
+    params: z.object({ token: z.string() }),
+    response: z.object({
+      success: z.literal(true),
+      message: z.string(),
+      action: z.enum(LISTING_LINK_ACTIONS),
+      listing: listingSchema.nullable().describe('null once removed'),
+    }),
+  },
 
   // Saved listings
   'GET /api/saved/get': { response: z.array(listingSchema) },

@@ -221,3 +221,7 @@ export const listingSchema = z
   })
   .register(apiSchemas, { id: 'Listing' });
 export type Listing = z.infer<typeof listingSchema>;
+
+/** What a listing's one-click mail link does (GET and POST /api/listing-link/{token}). */
+export const LISTING_LINK_ACTIONS = ['extend', 'sold', 'remove'] as const;
+export type ListingLinkAction = (typeof LISTING_LINK_ACTIONS)[number];

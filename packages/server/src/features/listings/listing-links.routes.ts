@@ -1,20 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { errorResponses } from '@campus-books/common/api';
-import { listingSchema } from '@campus-books/common/listing.schemas';
+import { apiRoutes } from '@campus-books/common/api-routes';
 import { toListing } from './listing.serializer';
-import {
-  LISTING_LINK_ACTIONS,
-  type ListingLinkAction,
-  useListingLink,
-  verifyListingLink,
-} from './listing-links';
+import { type ListingLinkAction, useListingLink, verifyListingLink } from './listing-links';
 
 // Any string: what is not a link this server signed is `400 LINK_INVALID` (listing-links.ts).
-const tokenParams = z.object({ token: z.string() });
 
-const linkAction = z.enum(LISTING_LINK_ACTIONS);
 const linkErrors = errorResponses({
   400: 'The link is not valid',
   410: 'The link was used, is out of date, or its listing is gone',
@@ -39,8 +31,8 @@ export default async function listingLinkRoutes(fastify: FastifyInstance) {
     '/:token',
     {
       schema: {
-        params: tokenParams,
-        response: { 200: z.object({ action: linkAction, listing: listingSchema }), ...linkErrors },
+        params: apiRoutes['GET /api/listing-link/:token'].params,
+        response: { 200: apiRoutes['GET /api/listing-link/:token'].response, ...linkErrors },
       },
     },
     async (request) => {
@@ -53,14 +45,9 @@ export default async function listingLinkRoutes(fastify: FastifyInstance) {
     '/:token',
     {
       schema: {
-        params: tokenParams,
+        params: apiRoutes['POST /api/listing-link/:token'].params,
         response: {
-          200: z.object({
-            success: z.literal(true),
-            message: z.string(),
-            action: linkAction,
-            listing: listingSchema.nullable().describe('null once removed'),
-          }),
+          200: apiRoutes['POST /api/listing-link/:token'].response,
           ...linkErrors,
         },
       },

@@ -1,5 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { LISTING_LINK_ACTIONS, type ListingLinkAction } from '@campus-books/common/listing.schemas';
 import type { ListingRow } from '../../db/schema';
 import { AppError, badRequest } from '../../lib/errors';
 import { releaseImages } from '../images/images.service';
@@ -13,8 +14,7 @@ import { expiryFrom } from './listing-freshness';
 import { enqueueListingEvent } from '../alerts/alerts.delivery';
 
 /** What a reminder's one-click links do: "Still available", "Sold", "Remove". */
-export const LISTING_LINK_ACTIONS = ['extend', 'sold', 'remove'] as const;
-export type ListingLinkAction = (typeof LISTING_LINK_ACTIONS)[number];
+export { LISTING_LINK_ACTIONS, type ListingLinkAction };
 
 export const LINK_INVALID = 'This link is not valid: use the newest reminder we sent you';
 export const LINK_USED_OR_EXPIRED =

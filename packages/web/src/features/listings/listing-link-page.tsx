@@ -1,4 +1,4 @@
-import type { Listing } from '@campus-books/common/listing.schemas';
+import type { ListingLinkAction } from '@campus-books/common/listing.schemas';
 import { displayName } from '@campus-books/common/display';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
@@ -7,12 +7,11 @@ import { Button } from '../../components/ui/button';
 import { ButtonLink } from '../../components/ui/button-link';
 import { Loading } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
-import { apiRequest } from '../../lib/api-client';
+import { apiCall } from '../../lib/api-client';
 import { RequestError } from '../../components/ui/request-error';
 import { queryKeys } from '../../lib/query-keys';
 
-type LinkAction = 'extend' | 'sold' | 'remove';
-const LABELS: Record<LinkAction, { title: string; button: string }> = {
+const LABELS: Record<ListingLinkAction, { title: string; button: string }> = {
   extend: { title: 'Is your book still available?', button: 'Yes, still available' },
   sold: { title: 'Mark your book as sold?', button: 'Mark as sold' },
   remove: { title: 'Remove your listing?', button: 'Remove listing' },
@@ -26,14 +25,13 @@ const RELIST = { title: 'Relist your book?', button: 'Relist it' };
  */
 export default function ListingLinkPage() {
   const { token = '' } = useParams();
-  const path = `/api/listing-link/${encodeURIComponent(token)}`;
   const link = useQuery({
     queryKey: queryKeys.listingLink(token),
-    queryFn: ({ signal }) => apiRequest<{ action: LinkAction; listing: Listing }>(path, { signal }),
+    queryFn: ({ signal }) => apiCall('GET /api/listing-link/:token', { params: { token }, signal }),
     retry: false,
   });
   const use = useMutation({
-    mutationFn: () => apiRequest<{ message: string }>(path, { method: 'POST' }),
+    mutationFn: () => apiCall('POST /api/listing-link/:token', { params: { token } }),
   });
 
   if (link.isPending) return <Loading />;
