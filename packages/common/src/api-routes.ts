@@ -208,7 +208,6 @@ export const apiRoutes = {
     response: pushSubscriptionSchema,
   },
   'DELETE /api/push/subscriptions': { body: pushUnsubscribeSchema, response: apiMessageSchema },
-
   // Books and courses
   'GET /api/books/:isbn': { params: isbnParams, response: bookLookupAnswerSchema },
   'GET /api/books/:isbn/prices': {
@@ -233,7 +232,6 @@ export const apiRoutes = {
     }),
     response: priceSummarySchema.extend({ success: z.literal(true) }),
   },
-
   // Moderation and statistics
   'POST /api/reports/:listingId': {
     params: listingParams,
@@ -274,7 +272,6 @@ export const apiRoutes = {
     response: apiMessageSchema,
   },
   'GET /api/statistics': { query: statisticsQuerySchema, response: operatorStatisticsSchema },
-
   // Alerts
   'GET /api/alerts/get': { response: z.array(alertSchema) },
   'POST /api/alerts/create': { body: alertInputSchema, response: alertAnswer },
@@ -303,7 +300,6 @@ export const apiRoutes = {
       .optional(),
     response: apiMessageSchema,
   },
-
   // Listings
   'GET /api/listing/get': { query: listingSearchSchema, response: z.array(listingSchema) },
   'GET /api/listing/get/:id': { params: idParams, response: listingSchema },
@@ -331,7 +327,6 @@ export const apiRoutes = {
       listing: listingSchema.nullable().describe('null once removed'),
     }),
   },
-
   // Saved listings
   'GET /api/saved/get': { response: z.array(listingSchema) },
   'POST /api/saved/add/:id': { params: idParams, response: savedAnswer },
@@ -341,7 +336,6 @@ export const apiRoutes = {
     body: savedListingMails,
     response: savedListingMails.extend({ success: z.literal(true), message: z.string() }),
   },
-
   // Conversations, blocks
   'GET /api/conversations': { query: inboxQuery, response: conversationListSchema },
   'GET /api/conversations/mails': { response: messageMails },
@@ -392,7 +386,6 @@ export const apiRoutes = {
   'GET /api/blocks': { response: blockListSchema },
   'POST /api/blocks/:userId': { params: userParams, response: apiMessageSchema },
   'DELETE /api/blocks/:userId': { params: userParams, response: apiMessageSchema },
-
   // Ratings and profiles
   'GET /api/ratings/exchanges': { response: exchangeListSchema },
   'GET /api/ratings/exchanges/:id': { params: idParams, response: exchangeSchema },
@@ -418,13 +411,11 @@ export const apiRoutes = {
     response: apiMessageSchema,
   },
   'GET /api/profiles/:id': { params: idParams, response: publicProfileSchema },
-
   // Meetups
   'GET /api/meetups': { query: meetupListQuerySchema, response: meetupListSchema },
   'POST /api/meetups': { body: suggestMeetupSchema, response: meetupAnswerSchema },
   'POST /api/meetups/:id/accept': { params: idParams, response: meetupAnswerSchema },
   'POST /api/meetups/:id/decline': { params: idParams, response: meetupAnswerSchema },
-
   // My courses
   'GET /api/my-courses/get': { response: myCoursesAnswerSchema },
   'POST /api/my-courses/add': { body: addCoursesBodySchema, response: addCoursesAnswerSchema },
@@ -436,7 +427,6 @@ export const apiRoutes = {
     query: courseSuggestQuerySchema,
     response: z.object({ success: z.literal(true), courses: z.array(z.string()) }),
   },
-
   // The shelf: drafts and the end-of-term mail
   'GET /api/drafts': { response: z.object({ drafts: z.array(draftSchema) }) },
   'PUT /api/drafts/:id': { params: idParams, body: draftSaveSchema, response: draftSchema },
