@@ -33,6 +33,8 @@ const SERVER_FEATURE_IMPORTS = {
   alerts: {
     'accounts/users.repository.ts':
       "lockUserRow, isUniqueViolation: an alert's cap is counted under a lock on the user's row; setSavedListingMails, setMessageMails: an unsubscribe link also stops the saved-listing and unread-message mails, columns of users",
+    'shelf/term-end.repository.ts':
+      'setTermEndSubscription: an unsubscribe link also stops the end-of-term mail, written by its owner',
   },
   books: {
     'images/image-processing.ts':

@@ -32,8 +32,8 @@ const OWNERS: Record<string, string> = {
   sessions: 'db/sessions.repository.ts',
   sso_identities: 'features/sso/sso.repository.ts',
   sso_once: 'features/sso/sso.repository.ts',
-  term_end_mail_subscribers: 'features/shelf/term-end.routes.ts',
-  term_end_mails_sent: 'features/shelf/term-end-mail.ts',
+  term_end_mail_subscribers: 'features/shelf/term-end.repository.ts',
+  term_end_mails_sent: 'features/shelf/term-end.repository.ts',
   upload_locks: 'features/uploads/upload-locker.ts',
   user_blocks: 'features/conversations/blocks.repository.ts',
   user_courses: 'features/my-courses/my-courses.repository.ts',
@@ -45,7 +45,6 @@ const OWNERS: Record<string, string> = {
  * longer writes fails too, so the list only shrinks.
  */
 const NOT_YET_MOVED: string[] = [
-  'term_end_mail_subscribers features/alerts/alerts.service.ts',
   'conversation_events features/conversations/blocks.repository.ts',
   'conversations features/conversations/message-mails.ts',
   'users features/conversations/conversations.repository.ts',

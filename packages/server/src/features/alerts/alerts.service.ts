@@ -14,8 +14,8 @@ import {
   setMessageMails,
   setSavedListingMails,
 } from '../accounts/users.repository';
-import { termEndMailSubscribers } from '../../db/shelf.schema';
 import { AppError, notFound } from '../../lib/errors';
+import { setTermEndSubscription } from '../shelf/term-end.repository';
 import { readUnsubscribeToken } from './unsubscribe-token';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -223,7 +223,7 @@ export async function unsubscribe(
       await setMessageMails(tx, read.userId, false);
     }
     if (read.termEndMail) {
-      await tx.delete(termEndMailSubscribers).where(eq(termEndMailSubscribers.userId, read.userId));
+      await setTermEndSubscription(tx, read.userId, false);
     }
   });
   return {

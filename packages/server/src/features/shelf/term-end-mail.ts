@@ -5,6 +5,12 @@ import fp from 'fastify-plugin';
 import { rowsOf } from '../../db/rows';
 import { nextDailyHour } from '../../jobs/calendar';
 import { signUnsubscribeToken } from '../alerts/unsubscribe-token';
+import {
+  claimTermEndMail,
+  findTermEndRecipients,
+  markTermEndMailDelivered,
+  releaseTermEndMail,
+} from './term-end.repository';
 
 export const TERM_END_JOB = 'shelf.term-end-mail';
 const DAY_MS = 24 * 60 * 60_000;
@@ -108,36 +114,18 @@ export async function sendTermEndMails(app: FastifyInstance, now: Date): Promise
   if (!term) return 0;
   const termEnd = term.end.toISOString().slice(0, 10);
   const { db } = app.database;
-  const students = await rowsOf<{ id: string; email: string }>(
-    db,
-    sql`
-    SELECT u.id, u.email FROM term_end_mail_subscribers s JOIN users u ON u.id = s.user_id
-    WHERE u.email_verified_at IS NOT NULL AND u.suspended_at IS NULL
-      AND NOT EXISTS (SELECT 1 FROM term_end_mails_sent m WHERE m.user_id = u.id AND m.term_end = ${termEnd}::date)
-      AND (EXISTS (SELECT 1 FROM listings l WHERE l.user_id = u.id)
-        OR EXISTS (SELECT 1 FROM listings l WHERE l.sold_to = u.id AND l.sold_at >= ${term.start.toISOString()}::timestamptz))
-    ORDER BY u.id`,
-  );
+  const students = await findTermEndRecipients(db, termEnd, term.start);
   let sent = 0;
   for (const student of students) {
-    const claimed = await rowsOf<{ user_id: string }>(
-      db,
-      sql`INSERT INTO term_end_mails_sent (user_id, term_end) VALUES (${student.id}, ${termEnd}::date)
-        ON CONFLICT DO NOTHING RETURNING user_id`,
-    );
-    if (claimed.length === 0) continue;
+    if (!(await claimTermEndMail(db, student.id, termEnd))) continue;
     try {
       const courses = await coursesInDemand(app, student.id, term.start);
       await app.mailer.send({ to: student.email, ...termEndMail(app, student.id, courses, now) });
-      await db.execute(
-        sql`UPDATE term_end_mails_sent SET delivered = true WHERE user_id = ${student.id} AND term_end = ${termEnd}::date`,
-      );
+      await markTermEndMailDelivered(db, student.id, termEnd);
       sent += 1;
     } catch (error) {
       app.log.warn({ err: error, userId: student.id }, 'end-of-term mail failed; retried next run');
-      await db.execute(
-        sql`DELETE FROM term_end_mails_sent WHERE user_id = ${student.id} AND term_end = ${termEnd}::date`,
-      );
+      await releaseTermEndMail(db, student.id, termEnd);
     }
   }
   return sent;

@@ -1,10 +1,9 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '@campus-books/common/api';
 import { apiRoutes } from '@campus-books/common/api-routes';
-import { termEndMailSubscribers } from '../../db/shelf.schema';
 import { currentUser } from '../../plugins/sessions';
+import { isTermEndSubscriber, setTermEndSubscription } from './term-end.repository';
 
 const signedIn = errorResponses({ 401: 'Not signed in', 403: 'E-mail not verified' });
 
@@ -20,11 +19,8 @@ export default async function termEndRoutes(fastify: FastifyInstance) {
       schema: { response: { 200: apiRoutes['GET /api/term-end-mail'].response, ...signedIn } },
     },
     async (request) => {
-      const [row] = await app.database.db
-        .select()
-        .from(termEndMailSubscribers)
-        .where(eq(termEndMailSubscribers.userId, currentUser(request).id));
-      return { success: true as const, subscribed: Boolean(row) };
+      const subscribed = await isTermEndSubscriber(app.database.db, currentUser(request).id);
+      return { success: true as const, subscribed };
     },
   );
 
@@ -43,14 +39,9 @@ export default async function termEndRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const userId = currentUser(request).id;
-      const { db } = app.database;
-      if (request.body.subscribed) {
-        await db.insert(termEndMailSubscribers).values({ userId }).onConflictDoNothing();
-      } else {
-        await db.delete(termEndMailSubscribers).where(eq(termEndMailSubscribers.userId, userId));
-      }
-      return { success: true as const, subscribed: request.body.subscribed };
+      const { subscribed } = request.body;
+      await setTermEndSubscription(app.database.db, currentUser(request).id, subscribed);
+      return { success: true as const, subscribed };
     },
   );
 }
