@@ -44,6 +44,8 @@ const SERVER_FEATURE_IMPORTS = {
       'imageFolder, UPLOAD_CAP, TOO_MANY_UPLOADS: stored and capped like uploads',
   },
   conversations: {
+    'accounts/users.repository.ts':
+      'setMessageMails: whether unread messages are mailed is a column of users, written by its owner',
     'listings/listings.repository.ts':
       "findListingById, holdListing, releaseListingHold, endDueHolds: a conversation's listing and its hold, written by the listings' owner",
     'listings/listings.service.ts':

@@ -2,6 +2,7 @@ import { and, eq, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { userBlocks } from '../../db/conversations.schema';
 import { rowsOf } from '../../db/rows';
+import { insertLineBetween } from './conversations.repository';
 
 /** The one writer of `user_blocks`. */
 
@@ -27,17 +28,6 @@ export async function userExists(db: Db, userId: string): Promise<boolean> {
 }
 
 /**
- * A system line in every conversation between the two students: it reaches their open threads
- * live (the events' NOTIFY), which then read the conversation again and turn read-only or back.
- */
-async function insertLinesBetween(db: Db, a: string, b: string, kind: 'blocked' | 'unblocked') {
-  await db.execute(sql`
-    INSERT INTO conversation_events (conversation_id, kind)
-    SELECT id, ${kind} FROM conversations
-    WHERE (seller_id = ${a} AND buyer_id = ${b}) OR (seller_id = ${b} AND buyer_id = ${a})`);
-}
-
-/**
  * Blocks `blockedId` (once, however often it is asked); from the user's row, so a deleted one is
  * skipped. Only the request that made the block writes the "blocked" lines.
  */
@@ -49,7 +39,7 @@ export async function insertBlock(db: Db, blockerId: string, blockedId: string):
         SELECT ${blockerId}, id FROM users WHERE id = ${blockedId}
         ON CONFLICT DO NOTHING RETURNING blocker_id`,
     );
-    if (made.length > 0) await insertLinesBetween(tx, blockerId, blockedId, 'blocked');
+    if (made.length > 0) await insertLineBetween(tx, blockerId, blockedId, 'blocked');
   });
 }
 
@@ -61,7 +51,7 @@ export async function deleteBlock(db: Db, blockerId: string, blockedId: string):
       .where(and(eq(userBlocks.blockerId, blockerId), eq(userBlocks.blockedId, blockedId)))
       .returning({ blockerId: userBlocks.blockerId });
     if (lifted.length > 0 && !(await isBlockedBetween(tx, blockerId, blockedId))) {
-      await insertLinesBetween(tx, blockerId, blockedId, 'unblocked');
+      await insertLineBetween(tx, blockerId, blockedId, 'unblocked');
     }
   });
 }

@@ -9,7 +9,6 @@ import {
   type ConversationRow,
 } from '../../db/conversations.schema';
 import { rowsOf } from '../../db/rows';
-import { users } from '../../db/schema';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -103,6 +102,62 @@ export async function insertListingLine(
     SELECT id, ${kind}, CASE WHEN id = ${offerOf?.conversationId ?? null}::uuid
       THEN ${offerOf?.offerId ?? null}::uuid END
     FROM conversations WHERE listing_id = ${listingId}`);
+}
+
+/**
+ * A system line in every conversation between the two students (one blocked or unblocked the
+ * other): it reaches their open threads live (the events' NOTIFY), which then read the
+ * conversation again and turn read-only or back.
+ */
+export async function insertLineBetween(
+  db: Db,
+  a: string,
+  b: string,
+  kind: 'blocked' | 'unblocked',
+): Promise<void> {
+  await db.execute(sql`
+    INSERT INTO conversation_events (conversation_id, kind)
+    SELECT id, ${kind} FROM conversations
+    WHERE (seller_id = ${a} AND buyer_id = ${b}) OR (seller_id = ${b} AND buyer_id = ${a})`);
+}
+
+type EventId = string | number;
+const mailedColumn = (role: 'seller' | 'buyer') =>
+  sql.raw(role === 'seller' ? 'seller_mailed_id' : 'buyer_mailed_id');
+const readColumn = (role: 'seller' | 'buyer') =>
+  sql.raw(role === 'seller' ? 'seller_read_id' : 'buyer_read_id');
+
+/**
+ * Claims the unread-message mail of one side: its mark moves from `mailedId` to the last event,
+ * once (a conditional update, so two runs on any servers never both mail). The events it covers
+ * (after `readId`, up to `lastEventId`), or null when another run claimed it first.
+ */
+export async function claimMessageMail(
+  db: Db,
+  conversationId: string,
+  role: 'seller' | 'buyer',
+  mailedId: EventId,
+): Promise<{ lastEventId: EventId; readId: EventId } | null> {
+  const [claimed] = await rowsOf<{ lastEventId: EventId; readId: EventId }>(
+    db,
+    sql`UPDATE conversations SET ${mailedColumn(role)} = last_event_id
+        WHERE id = ${conversationId} AND ${mailedColumn(role)} = ${mailedId}
+        RETURNING last_event_id AS "lastEventId", ${readColumn(role)} AS "readId"`,
+  );
+  return claimed ?? null;
+}
+
+/** Gives a claim back (the mail failed), unless the mark moved on since. */
+export async function releaseMessageMail(
+  db: Db,
+  conversationId: string,
+  role: 'seller' | 'buyer',
+  mark: { claimed: EventId; before: EventId },
+): Promise<void> {
+  await db.execute(
+    sql`UPDATE conversations SET ${mailedColumn(role)} = ${mark.before}
+        WHERE id = ${conversationId} AND ${mailedColumn(role)} = ${mark.claimed}`,
+  );
 }
 
 /**
@@ -262,12 +317,4 @@ export async function findBuyersOfListing(db: Db, listingId: string): Promise<st
     .from(conversations)
     .where(eq(conversations.listingId, listingId));
   return rows.flatMap((r) => (r.buyerId ? [r.buyerId] : []));
-}
-
-/** Turns the mails about unread messages on or off (the same answer however often it is asked). */
-export async function setMessageMails(db: Db, userId: string, on: boolean): Promise<void> {
-  await db
-    .update(users)
-    .set({ messageMails: on, updatedAt: new Date() })
-    .where(eq(users.id, userId));
 }

@@ -6,6 +6,7 @@ import { webPaths } from '@campus-books/common/paths';
 import type { ConversationEventRow, ConversationRow } from '../../db/conversations.schema';
 import { currentUser } from '../../plugins/sessions';
 import { tooManyAttempts } from '../../plugins/rate-limit';
+import { setMessageMails } from '../accounts/users.repository';
 import { getOwnListing, markListingSold } from '../listings/listings.service';
 import {
   getConversation,
@@ -18,7 +19,6 @@ import {
   type ConversationDeps,
 } from './conversations.service';
 import { reportConversation } from './conversation-reports.service';
-import { setMessageMails } from './conversations.repository';
 import { answerOffer, checkBuyerOfListing, makeOffer, releaseHold } from './offers.service';
 
 const signedIn = { 401: 'Not signed in', 403: 'E-mail not verified' } as const;

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { rowsOf } from '../../db/rows';
 import { signUnsubscribeToken } from '../alerts/unsubscribe-token';
+import { claimMessageMail, releaseMessageMail } from './conversations.repository';
 
 export const MESSAGE_MAILS_JOB = 'conversations.message-mails';
 /** Conversations quiet for longer than this are not looked at (their unread mail went long ago). */
@@ -61,32 +62,21 @@ function findDue(app: FastifyInstance, now: Date): Promise<Due[]> {
   );
 }
 
-const mailedColumn = (role: Due['role']) =>
-  sql.raw(role === 'seller' ? 'seller_mailed_id' : 'buyer_mailed_id');
-const readColumn = (role: Due['role']) =>
-  sql.raw(role === 'seller' ? 'seller_read_id' : 'buyer_read_id');
-
 /**
- * Claims the mail of one side: its mark moves to the last event, once (a conditional update, so two
- * runs on any servers never both mail). Answers the unread events it covers, or null when another
- * run claimed it first.
+ * Claims the mail of one side (once: see claimMessageMail) and answers the unread events it
+ * covers, or null when another run claimed it first.
  */
 async function claim(app: FastifyInstance, due: Due) {
-  const [claimed] = await rowsOf<{ last_event_id: string | number; read_id: string | number }>(
-    app.database.db,
-    sql`UPDATE conversations SET ${mailedColumn(due.role)} = last_event_id
-        WHERE id = ${due.id} AND ${mailedColumn(due.role)} = ${due.mailed_id}
-        RETURNING last_event_id, ${readColumn(due.role)} AS read_id`,
-  );
+  const claimed = await claimMessageMail(app.database.db, due.id, due.role, due.mailed_id);
   if (!claimed) return null;
   const events = await rowsOf<{ kind: string; body: string | null; amount: string | null }>(
     app.database.db,
     sql`SELECT kind, body, amount FROM conversation_events
-        WHERE conversation_id = ${due.id} AND id > ${claimed.read_id} AND id <= ${claimed.last_event_id}
+        WHERE conversation_id = ${due.id} AND id > ${claimed.readId} AND id <= ${claimed.lastEventId}
           AND sender_id = ${due.other_id} AND kind IN ${HUMAN_KINDS}
         ORDER BY id DESC LIMIT ${QUOTED}`,
   );
-  return { events: events.reverse(), lastEventId: claimed.last_event_id };
+  return { events: events.reverse(), lastEventId: claimed.lastEventId };
 }
 
 function quote(event: { kind: string; body: string | null; amount: string | null }): string {
@@ -155,10 +145,10 @@ export async function sendMessageMails(app: FastifyInstance, now: Date): Promise
       sent += 1;
     } catch (error) {
       app.log.warn({ err: error, conversationId: due.id }, 'message mail failed; retried next run');
-      await app.database.db.execute(
-        sql`UPDATE conversations SET ${mailedColumn(due.role)} = ${due.mailed_id}
-            WHERE id = ${due.id} AND ${mailedColumn(due.role)} = ${claimed.lastEventId}`,
-      );
+      await releaseMessageMail(app.database.db, due.id, due.role, {
+        claimed: claimed.lastEventId,
+        before: due.mailed_id,
+      });
     }
   }
   return sent;
