@@ -126,7 +126,7 @@ const SERVER_FEATURE_IMPORTS = {
     'accounts/current-user.ts': 'toCurrentUser: the session answer',
     'accounts/password.ts': 'hashPassword: the unusable password of a new account',
     'accounts/users.repository.ts':
-      'findUserByEmail: sign-on signs into the account of that address',
+      'findUserByEmail: sign-on signs into the account of that address; deleteUnverifiedUserByEmail, insertUserUnlessEmailTaken: a first sign-on replaces an unverified claim on the address with a verified account, written by the owner of users',
     'moderation/moderation.messages.ts': 'ACCOUNT_SUSPENDED: sign-on refuses suspended accounts',
     'moderation/moderators.ts': 'isModerator: the session answer says whether the user moderates',
   },

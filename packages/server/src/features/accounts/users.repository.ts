@@ -19,7 +19,8 @@ export async function findUserById(db: Db, id: string): Promise<UserRow | undefi
 
 /**
  * Creates the account, or nothing when the address already has one (the unique index decides, so
- * of parallel sign-ups for one address exactly one creates it). `email` is stored lower-case.
+ * of parallel sign-ups for one address exactly one creates it). `email` is stored lower-case;
+ * `verified` when a sign-on provider vouched for the address.
  */
 export async function insertUserUnlessEmailTaken(
   db: Db,
@@ -27,10 +28,15 @@ export async function insertUserUnlessEmailTaken(
     typeof users.$inferInsert,
     'firstName' | 'lastName' | 'username' | 'email' | 'passwordHash' | 'groupmelink'
   >,
+  { verified = false } = {},
 ): Promise<UserRow | undefined> {
   const [created] = await db
     .insert(users)
-    .values({ ...values, email: values.email.toLowerCase() })
+    .values({
+      ...values,
+      email: values.email.toLowerCase(),
+      ...(verified ? { emailVerifiedAt: sql`now()` } : {}),
+    })
     .onConflictDoNothing({ target: users.email })
     .returning();
   return created;
@@ -149,6 +155,13 @@ export async function unsuspendUserRow(db: Db, id: string): Promise<boolean> {
     .where(and(eq(users.id, id), isNotNull(users.suspendedAt)))
     .returning({ id: users.id });
   return row !== undefined;
+}
+
+/** Deletes the unverified account of the address, if any (someone's unproven claim on it). */
+export async function deleteUnverifiedUserByEmail(db: Db, email: string): Promise<void> {
+  await db
+    .delete(users)
+    .where(and(eq(users.email, email.toLowerCase()), isNull(users.emailVerifiedAt)));
 }
 
 /** Turns the mails about a student's saved listings on or off. */

@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import { deriveUsername, isSchoolEmail } from '@campus-books/common/account.schemas';
-import { users, type UserRow } from '../../db/schema';
+import type { UserRow } from '../../db/schema';
 import { badRequest, forbidden } from '../../lib/errors';
 import { ACCOUNT_SUSPENDED } from '../moderation/moderation.messages';
 import { hashPassword } from '../accounts/password';
-import { findUserByEmail } from '../accounts/users.repository';
+import {
+  deleteUnverifiedUserByEmail,
+  findUserByEmail,
+  insertUserUnlessEmailTaken,
+} from '../accounts/users.repository';
 import { claimOnce, findUserByIdentity, linkIdentity } from './sso.repository';
 import { clearPending, PENDING_TTL_MS, setPending, type PendingIdentity } from './sso.state';
 
@@ -127,22 +130,19 @@ export async function finishSignOn(
     const linked = await findUserByIdentity(tx, pending.provider, pending.subject);
     if (linked) return linked;
     // An unverified account of this address is someone's unproven claim on it: replaced.
-    await tx
-      .delete(users)
-      .where(and(eq(users.email, pending.email), isNull(users.emailVerifiedAt)));
-    const [created] = await tx
-      .insert(users)
-      .values({
+    await deleteUnverifiedUserByEmail(tx, pending.email);
+    const created = await insertUserUnlessEmailTaken(
+      tx,
+      {
         firstName,
         lastName,
         username: deriveUsername(firstName, lastName),
         email: pending.email,
         passwordHash: unusablePassword,
         groupmelink: input.groupmelink,
-        emailVerifiedAt: sql`now()`,
-      })
-      .onConflictDoNothing({ target: users.email })
-      .returning();
+      },
+      { verified: true },
+    );
     // A verified account of the address appeared meanwhile (its owner verified it): link that one.
     const account = created ?? (await findUserByEmail(tx, pending.email));
     if (!account?.emailVerifiedAt)
