@@ -95,6 +95,10 @@ const SERVER_FEATURE_IMPORTS = {
     'listings/listing-visibility.ts': 'visibleTo, ListingViewer: the one visibility rule',
     'listings/listings.service.ts': 'viewerOf: who is asking, for the visibility rule',
   },
+  privacy: {
+    'accounts/email-tokens.repository.ts':
+      'deleteSpentEmailTokens: the retention policy deletes used and expired links through their owner',
+  },
   ratings: {
     'listings/listing.serializer.ts': "toListing: a profile shows the student's listings on sale",
     'listings/listing-visibility.ts': 'visibleTo: the one visibility rule',

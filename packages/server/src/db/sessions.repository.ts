@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, ne } from 'drizzle-orm';
+import { and, eq, gt, isNull, lte, ne } from 'drizzle-orm';
 import type { Db } from './database';
 import { sessions, users, type UserRow } from './schema';
 
@@ -53,4 +53,13 @@ export async function findLiveSession(
       ),
     );
   return row;
+}
+
+/** Deletes the sessions expired at `now` (the retention policy); how many. */
+export async function deleteExpiredSessions(db: Db, now: Date): Promise<number> {
+  const deleted = await db
+    .delete(sessions)
+    .where(lte(sessions.expiresAt, now))
+    .returning({ id: sessions.id });
+  return deleted.length;
 }

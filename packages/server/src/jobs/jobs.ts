@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database, Db } from '../db/database';
-import { rowsOf } from '../db/rows';
+import { rowsOf, type Executor } from '../db/rows';
 
 /** What a job's handler gets. */
 export interface JobContext<P = unknown> {
@@ -393,4 +393,13 @@ export class Jobs {
       this.#log.error({ err: error, job: row.name }, 'could not record the end of a job');
     }
   }
+}
+
+/** Deletes the one-off jobs given up before `before` (the retention policy); how many. */
+export async function deleteFailedJobsBefore(db: Executor, before: Date): Promise<number> {
+  const rows = await rowsOf(
+    db,
+    sql`DELETE FROM jobs WHERE failed_at < ${before.toISOString()}::timestamptz RETURNING id`,
+  );
+  return rows.length;
 }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { rowsOf, type Executor } from '../db/rows';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -68,3 +69,12 @@ export default fp(
   },
   { name: 'search-misses', dependencies: ['database', 'jobs'] },
 );
+
+/** Deletes the day counts of days before `day` (`YYYY-MM-DD`, the retention policy); how many. */
+export async function deleteSearchMissesBefore(db: Executor, day: string): Promise<number> {
+  const rows = await rowsOf(
+    db,
+    sql`DELETE FROM search_misses WHERE day < ${day}::date RETURNING day`,
+  );
+  return rows.length;
+}

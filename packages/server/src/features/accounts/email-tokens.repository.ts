@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, desc, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { emailTokens, type SignupClaim } from '../../db/schema';
 
@@ -130,4 +130,13 @@ export async function retireEmailTokens(
         options.withoutClaimOnly ? isNull(emailTokens.signupClaim) : undefined,
       ),
     );
+}
+
+/** Deletes the links used or expired at `now` (the retention policy); how many. */
+export async function deleteSpentEmailTokens(db: Db, now: Date): Promise<number> {
+  const deleted = await db
+    .delete(emailTokens)
+    .where(or(isNotNull(emailTokens.usedAt), lte(emailTokens.expiresAt, now)))
+    .returning({ tokenHash: emailTokens.tokenHash });
+  return deleted.length;
 }

@@ -1,9 +1,11 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { rowsOf } from '../../db/rows';
+import { deleteExpiredSessions } from '../../db/sessions.repository';
+import { deleteFailedJobsBefore } from '../../jobs/jobs';
+import { deleteSearchMissesBefore } from '../../plugins/search-misses';
+import { deleteSpentEmailTokens } from '../accounts/email-tokens.repository';
 import { deleteExpiredExports } from './data-export';
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -21,9 +23,6 @@ export interface RetentionReport {
   exports: number;
 }
 
-const count = async (app: FastifyInstance, statement: ReturnType<typeof sql>) =>
-  (await rowsOf(app.database.db, statement)).length;
-
 /**
  * The retention policy (docs/operations.md, the /privacy page), applied at `now`: expired sessions,
  * used or expired verification and reset links, day counts of searches without a result older than
@@ -33,26 +32,18 @@ const count = async (app: FastifyInstance, statement: ReturnType<typeof sql>) =>
  * the others, on their schedule.
  */
 export async function applyRetention(app: FastifyInstance, now: Date): Promise<RetentionReport> {
-  const at = sql`${now.toISOString()}::timestamptz`;
+  const { db } = app.database;
   const { outboxDays, searchTermsDays } = app.config.retention;
   const searchCutoff = new Date(now.getTime() - searchTermsDays * DAY_MS)
     .toISOString()
     .slice(0, 10);
-  const jobsCutoff = new Date(now.getTime() - FAILED_JOBS_DAYS * DAY_MS).toISOString();
   return {
-    sessions: await count(app, sql`DELETE FROM sessions WHERE expires_at <= ${at} RETURNING id`),
-    emailTokens: await count(
-      app,
-      sql`DELETE FROM email_tokens WHERE used_at IS NOT NULL OR expires_at <= ${at}
-        RETURNING token_hash`,
-    ),
-    searchTerms: await count(
-      app,
-      sql`DELETE FROM search_misses WHERE day < ${searchCutoff}::date RETURNING day`,
-    ),
-    failedJobs: await count(
-      app,
-      sql`DELETE FROM jobs WHERE failed_at < ${jobsCutoff}::timestamptz RETURNING id`,
+    sessions: await deleteExpiredSessions(db, now),
+    emailTokens: await deleteSpentEmailTokens(db, now),
+    searchTerms: await deleteSearchMissesBefore(db, searchCutoff),
+    failedJobs: await deleteFailedJobsBefore(
+      db,
+      new Date(now.getTime() - FAILED_JOBS_DAYS * DAY_MS),
     ),
     outboxFiles: await pruneOutbox(
       path.join(app.config.dataDir, 'outbox'),
