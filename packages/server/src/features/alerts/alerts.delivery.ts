@@ -8,7 +8,8 @@ import { conditionLabel, formatPrice } from '@campus-books/common/display';
 import type { Db } from '../../db/database';
 import { rowsOf } from '../../db/rows';
 import { nextDailyHour } from '../../jobs/calendar';
-import type { JobContext } from '../../jobs/jobs';
+import type { Config } from '../../config/config';
+import type { JobContext, Jobs } from '../../jobs/jobs';
 import { signUnsubscribeToken } from './unsubscribe-token';
 
 /** What happened to a listing that may interest students. */
@@ -30,13 +31,13 @@ const ts = (date: Date) => sql`${date.toISOString()}::timestamptz`;
  * path, and the job exists only if the write commits (docs/decisions/010).
  */
 export async function enqueueListingEvent(
-  app: FastifyInstance,
+  jobs: Pick<Jobs, 'enqueue'>,
   tx: Pick<Db, 'execute'>,
   listingId: string,
   event: ListingEvent,
   price?: number,
 ): Promise<void> {
-  await app.jobs.enqueue(MATCH_JOB, { listingId, event, price }, { db: tx });
+  await jobs.enqueue(MATCH_JOB, { listingId, event, price }, { db: tx });
 }
 
 /**
@@ -46,11 +47,11 @@ export async function enqueueListingEvent(
  * adds nothing. Then asks a sender to mail them.
  */
 export async function matchListingEvent(
-  app: FastifyInstance,
+  { db, jobs }: { db: Db; jobs: Pick<Jobs, 'enqueue'> },
   payload: { listingId: string; event: ListingEvent; price?: number },
 ): Promise<void> {
   const { listingId, event } = payload;
-  await app.database.db.transaction(async (tx) => {
+  await db.transaction(async (tx) => {
     let queued = 0;
     if (event !== 'sold') {
       const matched = await rowsOf<{ digest: boolean }>(
@@ -92,7 +93,7 @@ export async function matchListingEvent(
       );
       queued += saved.length;
     }
-    if (queued > 0) await app.jobs.enqueue(SEND_JOB, {}, { db: tx });
+    if (queued > 0) await jobs.enqueue(SEND_JOB, {}, { db: tx });
   });
 }
 
@@ -171,7 +172,7 @@ export async function sendPending(
     );
     try {
       if (worth.length > 0) {
-        await app.mailer.send(composeMail(app, worth, now));
+        await app.mailer.send(composeMail(app.config, worth, now));
         mailed += 1;
       }
       await db.execute(sql`
@@ -192,13 +193,17 @@ export async function sendPending(
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function absolute(app: FastifyInstance, url: string): string {
-  return /^https?:\/\//.test(url) ? url : `${app.config.publicUrl}${url}`;
+function absolute(publicUrl: string, url: string): string {
+  return /^https?:\/\//.test(url) ? url : `${publicUrl}${url}`;
 }
 
 /** One mail for one student: the matches of their alerts, then news of their saved listings. */
-export function composeMail(app: FastifyInstance, rows: PendingRow[], now: Date) {
-  const base = app.config.publicUrl;
+export function composeMail(
+  config: Pick<Config, 'publicUrl' | 'sessionSecret'>,
+  rows: PendingRow[],
+  now: Date,
+) {
+  const base = config.publicUrl;
   const email = rows[0]!.email;
   const userId = rows[0]!.user_id;
   const alertIds = [...new Set(rows.flatMap((r) => (r.alert_id ? [r.alert_id] : [])))];
@@ -218,7 +223,7 @@ export function composeMail(app: FastifyInstance, rows: PendingRow[], now: Date)
         .filter(Boolean)
         .join(' · '),
       link: `${base}${webPaths.listing.href(r.listing_id)}`,
-      cover: r.image_urls[0] ? absolute(app, r.image_urls[0]) : null,
+      cover: r.image_urls[0] ? absolute(base, r.image_urls[0]) : null,
     };
   };
   const text: string[] = [];
@@ -244,7 +249,7 @@ export function composeMail(app: FastifyInstance, rows: PendingRow[], now: Date)
 
   // The header's one-click unsubscribe stops what this mail is about (RFC 8058: one list per mail);
   // the links in the text stop one part at a time.
-  const secret = app.config.sessionSecret;
+  const secret = config.sessionSecret;
   const headers: Record<string, string> = {};
   if (alertIds.length > 0 || news.length > 0) {
     const token = signUnsubscribeToken(secret, userId, alertIds, now, {
@@ -287,7 +292,7 @@ export default fp(
     app.jobs.register(
       MATCH_JOB,
       async ({ payload }: JobContext<{ listingId: string; event: ListingEvent; price?: number }>) =>
-        matchListingEvent(app, payload),
+        matchListingEvent({ db: app.database.db, jobs: app.jobs }, payload),
     );
     app.jobs.register(SEND_JOB, async ({ now, signal }) => {
       await sendPending(app, { now, digest: false, signal });

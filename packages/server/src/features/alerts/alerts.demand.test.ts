@@ -68,7 +68,7 @@ describe(`alerts: demand sellers can see (${TEST_ENGINE})`, () => {
         ? `isbn=${encodeURIComponent(asked.isbn)}`
         : `subject=${asked.subject ?? ''}&courseNumber=${encodeURIComponent(asked.courseNumber ?? '')}`;
       const answer = await demand(query);
-      const counted = await pageDemand(t.app, asked);
+      const counted = await pageDemand(t.app.database.db, asked);
       expect(counted, query).toBe(answer.statusCode === 200 ? answer.json().students : null);
     }
 

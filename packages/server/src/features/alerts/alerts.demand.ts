@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
+import type { Db } from '../../db/database';
 import { rowsOf } from '../../db/rows';
 import { toIsbn13 } from '@campus-books/common/isbn';
 import { demandQuerySchema } from '@campus-books/common/alert.schemas';
@@ -12,7 +12,7 @@ const WEEK_MS = 7 * 24 * 60 * 60_000;
  * savers of its active listings, each counted once. Only a number: nobody is named.
  */
 export async function countDemand(
-  app: FastifyInstance,
+  db: Db,
   query: { isbn?: string; subject?: string; courseNumber?: string },
 ): Promise<number> {
   const { isbn, subject, courseNumber } = query;
@@ -23,7 +23,7 @@ export async function countDemand(
     ? sql`l.isbn = ${isbn}`
     : sql`l.subject = ${subject ?? null} AND l.course_number = ${courseNumber ?? null}`;
   const [row] = await rowsOf<{ students: number }>(
-    app.database.db,
+    db,
     sql`
     SELECT count(*)::int AS students FROM (
       SELECT a.user_id FROM alerts a WHERE NOT a.paused AND ${alertWhere}
@@ -37,11 +37,11 @@ export async function countDemand(
 
 /** The students wanting the book (by its ISBN) or else the course; null when it names neither. */
 export function demandFor(
-  app: FastifyInstance,
+  db: Db,
   { isbn, subject, courseNumber }: z.infer<typeof demandQuerySchema>,
 ): Promise<number> | null {
-  if (isbn) return countDemand(app, { isbn: toIsbn13(isbn) ?? undefined });
-  if (subject && courseNumber) return countDemand(app, { subject, courseNumber });
+  if (isbn) return countDemand(db, { isbn: toIsbn13(isbn) ?? undefined });
+  if (subject && courseNumber) return countDemand(db, { subject, courseNumber });
   return null;
 }
 
@@ -50,7 +50,7 @@ export function demandFor(
  * read as GET /api/alerts/demand reads the question; null where the route would refuse it.
  */
 export function pageDemand(
-  app: FastifyInstance,
+  db: Db,
   asked: { isbn?: string | null; subject?: string | null; courseNumber?: string | null },
 ): Promise<number> | null {
   const parsed = demandQuerySchema.safeParse(
@@ -58,7 +58,7 @@ export function pageDemand(
       ? { isbn: asked.isbn }
       : { subject: asked.subject ?? undefined, courseNumber: asked.courseNumber ?? undefined },
   );
-  return parsed.success ? demandFor(app, parsed.data) : null;
+  return parsed.success ? demandFor(db, parsed.data) : null;
 }
 
 export interface WantedCourse {
@@ -69,14 +69,10 @@ export interface WantedCourse {
 }
 
 /** The courses with the most students' alerts made this week and the fewest active listings. */
-export async function mostWanted(
-  app: FastifyInstance,
-  now: Date,
-  limit = 5,
-): Promise<WantedCourse[]> {
+export async function mostWanted(db: Db, now: Date, limit = 5): Promise<WantedCourse[]> {
   const since = new Date(now.getTime() - WEEK_MS).toISOString();
   return rowsOf<WantedCourse>(
-    app.database.db,
+    db,
     sql`
     SELECT a.subject, a.course_number AS "courseNumber", count(DISTINCT a.user_id)::int AS students,
       (SELECT count(*)::int FROM listings l

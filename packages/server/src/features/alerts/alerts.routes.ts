@@ -15,6 +15,7 @@ import {
   toAlert,
   unsubscribe,
   updateAlert,
+  type UnsubscribeDeps,
 } from './alerts.service';
 import { askPage, donePage, invalidPage, UNSUBSCRIBE_PAGE_CSP } from './unsubscribe-page';
 
@@ -33,6 +34,11 @@ export default async function alertsRoutes(fastify: FastifyInstance) {
   const create = apiRoutes['POST /api/alerts/create'];
   const update = apiRoutes['POST /api/alerts/update/:id'];
   const remove = apiRoutes['DELETE /api/alerts/delete/:id'];
+  const unsubscribeDeps: UnsubscribeDeps = {
+    db: app.database.db,
+    sessionSecret: app.config.sessionSecret,
+    now: () => app.jobs.now(),
+  };
 
   app.get(
     '/get',
@@ -40,7 +46,7 @@ export default async function alertsRoutes(fastify: FastifyInstance) {
       ...verified,
       schema: { response: { 200: apiRoutes['GET /api/alerts/get'].response, ...signedInErrors } },
     },
-    async (request) => (await listAlerts(app, currentUser(request).id)).map(toAlert),
+    async (request) => (await listAlerts(app.database.db, currentUser(request).id)).map(toAlert),
   );
 
   app.post(
@@ -67,7 +73,11 @@ export default async function alertsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { row, created } = await createAlert(app, currentUser(request).id, request.body);
+      const { row, created } = await createAlert(
+        app.database.db,
+        currentUser(request).id,
+        request.body,
+      );
       return reply.status(created ? 201 : 200).send({ success: true as const, ...toAlert(row) });
     },
   );
@@ -87,7 +97,12 @@ export default async function alertsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const row = await updateAlert(app, currentUser(request).id, request.params.id, request.body);
+      const row = await updateAlert(
+        app.database.db,
+        currentUser(request).id,
+        request.params.id,
+        request.body,
+      );
       return { success: true as const, message: 'Alert updated', ...toAlert(row) };
     },
   );
@@ -102,7 +117,7 @@ export default async function alertsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await deleteAlert(app, currentUser(request).id, request.params.id);
+      await deleteAlert(app.database.db, currentUser(request).id, request.params.id);
       return { success: true as const, message: 'Alert deleted' };
     },
   );
@@ -120,7 +135,7 @@ export default async function alertsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const counting = demandFor(app, request.query);
+      const counting = demandFor(app.database.db, request.query);
       if (!counting) throw badRequest('Ask for an isbn, or a subject and a courseNumber');
       return { success: true as const, students: await counting };
     },
@@ -131,7 +146,7 @@ export default async function alertsRoutes(fastify: FastifyInstance) {
     { schema: { response: { 200: apiRoutes['GET /api/alerts/most-wanted'].response } } },
     async () => ({
       success: true as const,
-      courses: await mostWanted(app, new Date()),
+      courses: await mostWanted(app.database.db, new Date()),
     }),
   );
 
@@ -176,7 +191,7 @@ export default async function alertsRoutes(fastify: FastifyInstance) {
       },
       async (request, reply) => {
         const { token } = request.query;
-        const read = readToken(app, token);
+        const read = readToken(unsubscribeDeps, token);
         if (!token || !read) {
           return sendPage(
             reply,
@@ -222,7 +237,7 @@ export default async function alertsRoutes(fastify: FastifyInstance) {
         const fromPage = request.body?.confirm === 'page';
         let stopped: Awaited<ReturnType<typeof unsubscribe>>;
         try {
-          stopped = await unsubscribe(app, request.body?.token ?? request.query.token);
+          stopped = await unsubscribe(unsubscribeDeps, request.body?.token ?? request.query.token);
         } catch (error) {
           if (!fromPage || !(error instanceof AppError)) throw error;
           return sendPage(

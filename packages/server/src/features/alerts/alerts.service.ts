@@ -1,5 +1,4 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import {
   ALERT_MESSAGES,
   MAX_ALERTS_PER_USER,
@@ -7,6 +6,7 @@ import {
   type AlertInput,
 } from '@campus-books/common/alert.schemas';
 import { toIsbn13 } from '@campus-books/common/isbn';
+import type { Db } from '../../db/database';
 import { alerts, type AlertRow } from '../../db/schema';
 import {
   isUniqueViolation,
@@ -74,8 +74,8 @@ export function alertColumns(input: AlertInput) {
   };
 }
 
-export async function listAlerts(app: FastifyInstance, userId: string): Promise<AlertRow[]> {
-  return app.database.db
+export async function listAlerts(db: Db, userId: string): Promise<AlertRow[]> {
+  return db
     .select()
     .from(alerts)
     .where(eq(alerts.userId, userId))
@@ -91,7 +91,7 @@ export async function listAlerts(app: FastifyInstance, userId: string): Promise<
  * index `alerts_same_filters` holds the rule in the database as well (`ON CONFLICT DO NOTHING`).
  */
 export async function createAlert(
-  app: FastifyInstance,
+  db: Db,
   userId: string,
   input: AlertInput,
 ): Promise<{ row: AlertRow; created: boolean }> {
@@ -105,7 +105,7 @@ export async function createAlert(
     }
     return { row: same, created: false };
   };
-  return app.database.db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     await lockUserRow(tx, userId);
     const mine = await tx.select().from(alerts).where(eq(alerts.userId, userId));
     const existing = sameAs(mine);
@@ -152,14 +152,14 @@ const FILTER_COLUMNS = [
  * the same pair of duplicates run one after the other.
  */
 export async function updateAlert(
-  app: FastifyInstance,
+  db: Db,
   userId: string,
   id: string,
   input: AlertInput,
 ): Promise<AlertRow> {
   if (!UUID.test(id)) throw notFound(ALERT_MESSAGES.notFound);
   const columns = alertColumns(input);
-  const saving = app.database.db.transaction(async (tx) => {
+  const saving = db.transaction(async (tx) => {
     await lockUserRow(tx, userId);
     const mine = await tx.select().from(alerts).where(eq(alerts.userId, userId));
     const current = mine.find((a) => a.id === id);
@@ -185,13 +185,20 @@ export async function updateAlert(
   });
 }
 
-export async function deleteAlert(app: FastifyInstance, userId: string, id: string): Promise<void> {
+export async function deleteAlert(db: Db, userId: string, id: string): Promise<void> {
   if (!UUID.test(id)) throw notFound(ALERT_MESSAGES.notFound);
-  const deleted = await app.database.db
+  const deleted = await db
     .delete(alerts)
     .where(and(eq(alerts.id, id), eq(alerts.userId, userId)))
     .returning({ id: alerts.id });
   if (deleted.length === 0) throw notFound(ALERT_MESSAGES.notFound);
+}
+
+/** What an unsubscribe link needs: the database, the key that signs its tokens, the clock. */
+export interface UnsubscribeDeps {
+  db: Db;
+  sessionSecret: string;
+  now: () => Date;
 }
 
 /**
@@ -201,7 +208,7 @@ export async function deleteAlert(app: FastifyInstance, userId: string, id: stri
  * Using a link again changes nothing and answers the same.
  */
 export async function unsubscribe(
-  app: FastifyInstance,
+  deps: UnsubscribeDeps,
   token: string | undefined,
 ): Promise<{
   alerts: boolean;
@@ -209,10 +216,10 @@ export async function unsubscribe(
   termEndMail: boolean;
   messageMails: boolean;
 }> {
-  const read = readToken(app, token);
+  const read = readToken(deps, token);
   if (!read) throw new AppError(400, ALERT_MESSAGES.badUnsubscribe);
   const ids = read.alertIds.filter((id) => UUID.test(id));
-  await app.database.db.transaction(async (tx) => {
+  await deps.db.transaction(async (tx) => {
     if (ids.length > 0) {
       await tx.delete(alerts).where(and(eq(alerts.userId, read.userId), inArray(alerts.id, ids)));
     }
@@ -235,6 +242,9 @@ export async function unsubscribe(
 }
 
 /** What a token would stop, without stopping it (the page a GET shows); null when not valid. */
-export function readToken(app: FastifyInstance, token: string | undefined) {
-  return token ? readUnsubscribeToken(app.config.sessionSecret, token, app.jobs.now()) : null;
+export function readToken(
+  { sessionSecret, now }: Pick<UnsubscribeDeps, 'sessionSecret' | 'now'>,
+  token: string | undefined,
+) {
+  return token ? readUnsubscribeToken(sessionSecret, token, now()) : null;
 }

@@ -225,7 +225,7 @@ describe(`alert and saved-listing mails over a real SMTP conversation (${TEST_EN
     });
     const alertId = randomUUID();
     const now = new Date();
-    const mail = composeMail(t.app, [row('alert', alertId), row('sold', null)], now);
+    const mail = composeMail(t.app.config, [row('alert', alertId), row('sold', null)], now);
     const secret = t.config.sessionSecret;
     const tokenOf = (url: string) => new URL(url).searchParams.get('token')!;
     const header = /^<([^>]+)>$/.exec(mail.headers['List-Unsubscribe']!)![1]!;

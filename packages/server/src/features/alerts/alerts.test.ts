@@ -217,7 +217,10 @@ describe(`alerts: matching and mail (${TEST_ENGINE})`, () => {
       .from(alertDeliveries)
       .where(eq(alertDeliveries.userId, buyer.id));
     const { matchListingEvent } = await import('./alerts.delivery');
-    await matchListingEvent(t.app, { listingId: row!.listingId, event: 'created' });
+    await matchListingEvent(
+      { db: t.app.database.db, jobs: t.app.jobs },
+      { listingId: row!.listingId, event: 'created' },
+    );
     await sendPending(t.app, { now: new Date(), digest: false });
     expect(await after()).toEqual([1, 1, 1]);
   });

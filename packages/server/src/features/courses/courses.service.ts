@@ -49,6 +49,6 @@ export async function coursePageData(
   return {
     kind: 'course',
     course: JSON.parse(JSON.stringify(answer)) as typeof answer,
-    demand: await pageDemand(app, answer),
+    demand: await pageDemand(app.database.db, answer),
   };
 }

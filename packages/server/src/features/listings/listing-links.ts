@@ -128,7 +128,7 @@ export async function useListingLink(
       listing.confirmedAt,
       set,
     );
-    if (row && event) await enqueueListingEvent(app, tx, row.id, event);
+    if (row && event) await enqueueListingEvent(app.jobs, tx, row.id, event);
     return row;
   });
   if (!updated) throw gone();

@@ -69,5 +69,5 @@ export async function listingPageData(
     }
     throw error;
   }
-  return { kind: 'listing', listing, demand: await pageDemand(app, listing) };
+  return { kind: 'listing', listing, demand: await pageDemand(app.database.db, listing) };
 }

@@ -142,7 +142,7 @@ export async function createListing(
       idempotencyKey === undefined
         ? await insertListing(tx, user.id, input, fresh)
         : await insertListingOnce(tx, user.id, input, idempotencyKey, fresh);
-    await enqueueListingEvent(app, tx, row.id, 'created');
+    await enqueueListingEvent(app.jobs, tx, row.id, 'created');
     return row;
   });
 }
@@ -166,7 +166,7 @@ export async function updateListing(
     const row = await updateListingRow(tx, listing.id, { ...input, publisherCover });
     // A lower price may now be under an alert's maximum, and savers hear of it.
     if (row && Number(row.regularPrice) < Number(listing.regularPrice)) {
-      await enqueueListingEvent(app, tx, row.id, 'price-drop', Number(row.regularPrice));
+      await enqueueListingEvent(app.jobs, tx, row.id, 'price-drop', Number(row.regularPrice));
     }
     return row;
   });
@@ -192,7 +192,7 @@ export async function markListingSold(
     if (!(await setListingStatus(tx, listing.id, 'sold', undefined, soldTo))) {
       throw conflict(UNDER_MODERATION);
     }
-    await enqueueListingEvent(app, tx, listing.id, 'sold');
+    await enqueueListingEvent(app.jobs, tx, listing.id, 'sold');
   });
 }
 
@@ -202,7 +202,7 @@ export async function relistListing(app: FastifyInstance, listing: ListingRow): 
     if (!(await setListingStatus(tx, listing.id, 'active', freshListing(app)))) {
       throw conflict(UNDER_MODERATION);
     }
-    await enqueueListingEvent(app, tx, listing.id, 'relisted');
+    await enqueueListingEvent(app.jobs, tx, listing.id, 'relisted');
   });
 }
 

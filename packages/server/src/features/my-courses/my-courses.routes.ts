@@ -160,7 +160,11 @@ export default async function myCoursesRoutes(fastify: FastifyInstance) {
       const viewer = (await viewerOf(app, request))!;
       return {
         success: true as const,
-        ...(await notifyForCourses(app, viewer, request.body.courses as SubjectCourse[])),
+        ...(await notifyForCourses(
+          app.database.db,
+          viewer,
+          request.body.courses as SubjectCourse[],
+        )),
       };
     },
   );

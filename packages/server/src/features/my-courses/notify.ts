@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import {
   ALERT_MESSAGES,
   MAX_ALERTS_PER_USER,
@@ -6,6 +5,7 @@ import {
   type Alert,
 } from '@campus-books/common/alert.schemas';
 import type { NotifyAnswer } from '@campus-books/common/my-courses.schemas';
+import type { Db } from '../../db/database';
 import { AppError } from '../../lib/errors';
 import { createAlert, toAlert } from '../alerts/alerts.service';
 import type { ListingViewer } from '../listings/listing-visibility';
@@ -51,11 +51,11 @@ function missingAlerts(answer: Awaited<ReturnType<typeof findMyCourseBooks>>): W
  * presses make each alert once. Alerts past MAX_ALERTS_PER_USER are reported, not created.
  */
 export async function notifyForCourses(
-  app: FastifyInstance,
+  db: Db,
   viewer: ListingViewer,
   courses: SubjectCourse[],
 ): Promise<Omit<NotifyAnswer, 'success'>> {
-  const wanted = missingAlerts(await findMyCourseBooks(app.database.db, courses, viewer));
+  const wanted = missingAlerts(await findMyCourseBooks(db, courses, viewer));
   const created: Alert[] = [];
   const skipped: NotifyAnswer['skipped'] = [];
   let existing = 0;
@@ -66,7 +66,7 @@ export async function notifyForCourses(
     }
     try {
       const { row, created: isNew } = await createAlert(
-        app,
+        db,
         viewer.id,
         alertInputSchema.parse(alert.filters),
       );
