@@ -219,7 +219,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         },
         currentUser: async (app, request) => {
           const session = await app.sessions.read(request);
-          return session ? toCurrentUser(session.user, isModerator(app, session.user)) : null;
+          return session
+            ? toCurrentUser(session.user, isModerator(app.config.trust, session.user))
+            : null;
         },
         savedListings: (app, userId) => findSavedListings(app.database.db, userId),
         publicConfig,

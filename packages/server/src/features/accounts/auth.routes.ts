@@ -156,7 +156,10 @@ export default async function authRoutes(fastify: FastifyInstance) {
       }
       await app.sessions.start(reply, user.id);
       await attempt.succeeded(reply, user.id);
-      return { success: true as const, ...toCurrentUser(user, isModerator(app, user)) };
+      return {
+        success: true as const,
+        ...toCurrentUser(user, isModerator(app.config.trust, user)),
+      };
     },
   );
 
@@ -168,7 +171,7 @@ export default async function authRoutes(fastify: FastifyInstance) {
     },
     async (request) => ({
       success: true as const,
-      ...toCurrentUser(currentUser(request), isModerator(app, currentUser(request))),
+      ...toCurrentUser(currentUser(request), isModerator(app.config.trust, currentUser(request))),
     }),
   );
 
@@ -182,7 +185,9 @@ export default async function authRoutes(fastify: FastifyInstance) {
       reply.header('Cache-Control', 'no-store');
       return {
         success: true as const,
-        user: session ? toCurrentUser(session.user, isModerator(app, session.user)) : null,
+        user: session
+          ? toCurrentUser(session.user, isModerator(app.config.trust, session.user))
+          : null,
       };
     },
   );

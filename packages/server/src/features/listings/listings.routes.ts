@@ -206,7 +206,10 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await requestReview(app, await getOwnListing(app, currentUser(request), request.params.id));
+      await requestReview(
+        { db: app.database.db, now: () => app.jobs.now() },
+        await getOwnListing(app, currentUser(request), request.params.id),
+      );
       return { success: true as const, message: 'The moderators will look at it first' };
     },
   );

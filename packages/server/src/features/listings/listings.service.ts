@@ -108,7 +108,7 @@ export async function viewerOf(
   request: FastifyRequest,
 ): Promise<ListingViewer | null> {
   const user = (await app.sessions.read(request))?.user;
-  return user ? { id: user.id, moderator: isModerator(app, user) } : null;
+  return user ? { id: user.id, moderator: isModerator(app.config.trust, user) } : null;
 }
 
 /** The listing, if `user` owns it: 404 when there is none, 403 when it is someone else's. */

@@ -37,7 +37,7 @@ export default async function moderationRoutes(fastify: FastifyInstance) {
         response: { 200: apiRoutes['GET /api/moderation/queue'].response, ...moderatorErrors },
       },
     },
-    async () => moderationQueue(app),
+    async () => moderationQueue(app.database.db),
   );
   app.get(
     '/log',
@@ -47,7 +47,7 @@ export default async function moderationRoutes(fastify: FastifyInstance) {
         response: { 200: apiRoutes['GET /api/moderation/log'].response, ...moderatorErrors },
       },
     },
-    async () => moderationLogEntries(app),
+    async () => moderationLogEntries(app.database.db),
   );
 
   app.post(

@@ -51,8 +51,7 @@ function log(
  * then by oldest report, with every open report's reason and note; a listing its seller deleted
  * while reported is marked so.
  */
-export async function moderationQueue(app: FastifyInstance): Promise<ModerationQueueItem[]> {
-  const { db } = app.database;
+export async function moderationQueue(db: Db): Promise<ModerationQueueItem[]> {
   const open = await db
     .select()
     .from(listingReports)
@@ -240,8 +239,8 @@ export async function unsuspendUser(
 }
 
 /** The audit log, newest first (read-only: no route changes it, and the table refuses changes). */
-export async function moderationLogEntries(app: FastifyInstance): Promise<ModerationLogEntry[]> {
-  const rows = await app.database.db
+export async function moderationLogEntries(db: Db): Promise<ModerationLogEntry[]> {
+  const rows = await db
     .select()
     .from(moderationLog)
     .orderBy(desc(moderationLog.createdAt), desc(moderationLog.id))
@@ -265,9 +264,12 @@ const NOT_HIDDEN_BY_REPORTS = 'Only a listing that reports hid can be reviewed';
  * The seller of a listing that reports hid asks the moderators to look: it goes first in their
  * queue, in the order asked. Asking again changes nothing (the first request's place is kept).
  */
-export async function requestReview(app: FastifyInstance, listing: ListingRow): Promise<void> {
+export async function requestReview(
+  { db, now }: { db: Db; now: () => Date },
+  listing: ListingRow,
+): Promise<void> {
   if (listing.status !== 'hidden' || listing.hiddenReason !== 'reports') {
     throw conflict(NOT_HIDDEN_BY_REPORTS);
   }
-  await requestListingReview(app.database.db, listing.id, app.jobs.now());
+  await requestListingReview(db, listing.id, now());
 }

@@ -1,11 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TrustConfig } from '../../config/config';
 import type { UserRow } from '../../db/schema';
 import { forbidden, unauthorized } from '../../lib/errors';
 import { NOT_A_MODERATOR } from './moderation.messages';
 
 /** Whether the campus named this account a moderator (MODERATOR_EMAILS; verified accounts only). */
-export function isModerator(app: FastifyInstance, user: UserRow): boolean {
-  return user.emailVerifiedAt !== null && app.config.trust.moderatorEmails.includes(user.email);
+export function isModerator(
+  { moderatorEmails }: Pick<TrustConfig, 'moderatorEmails'>,
+  user: UserRow,
+): boolean {
+  return user.emailVerifiedAt !== null && moderatorEmails.includes(user.email);
 }
 
 /**
@@ -20,7 +24,7 @@ export function moderatorHooks(app: FastifyInstance) {
     preHandler: async (request: FastifyRequest) => {
       const current = await app.sessions.read(request);
       if (!current) throw unauthorized();
-      if (!isModerator(app, current.user)) throw forbidden(NOT_A_MODERATOR);
+      if (!isModerator(app.config.trust, current.user)) throw forbidden(NOT_A_MODERATOR);
     },
   };
 }
