@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { deriveUsername, isSchoolEmail } from '@campus-books/common/account.schemas';
+import type { SsoConfig } from '../../config/sso-config';
 import type { UserRow } from '../../db/schema';
 import { badRequest, forbidden } from '../../lib/errors';
 import { ACCOUNT_SUSPENDED } from '../moderation/moderation.messages';
@@ -42,9 +43,10 @@ export type SignOnOutcome =
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Whether the campus admits this identity; the refusal otherwise. */
-export function admission(app: FastifyInstance, identity: Identity): Refusal | null {
-  const { schoolEmailDomain } = app.config;
-  const sso = app.config.sso!;
+export function admission(
+  { schoolEmailDomain, sso }: { schoolEmailDomain: string | null; sso: SsoConfig },
+  identity: Identity,
+): Refusal | null {
   const email = identity.email?.toLowerCase() ?? '';
   if (!EMAIL.test(email) || email.length > 254) return 'no-email';
   if (!isSchoolEmail(email, schoolEmailDomain)) return 'outside-domain';
@@ -73,7 +75,10 @@ export async function signOn(
   identity: Identity,
   returnTo: string,
 ): Promise<SignOnOutcome> {
-  const refusal = admission(app, identity);
+  const refusal = admission(
+    { schoolEmailDomain: app.config.schoolEmailDomain, sso: app.config.sso! },
+    identity,
+  );
   if (refusal) return { kind: 'refused', reason: refusal };
   const { db } = app.database;
   const email = identity.email!.toLowerCase();

@@ -208,7 +208,7 @@ export default async function ssoRoutes(fastify: FastifyInstance) {
       const user = await finishSignOn(app, reply, pending, request.body);
       return reply.status(201).send({
         success: true as const,
-        user: toCurrentUser(user, isModerator(app, user)),
+        user: toCurrentUser(user, isModerator(app.config.trust, user)),
         returnTo: safeReturnTo(pending.returnTo),
       });
     },
