@@ -58,7 +58,10 @@ describe(`message mails (${TEST_ENGINE})`, () => {
   /** The job's run at `minutes` after now on its clock (events are written at the real time). */
   async function runAfter(minutes: number) {
     clock = new Date(Date.now() + minutes * MINUTE);
-    await sendMessageMails(t.app, clock);
+    await sendMessageMails(
+      { db: t.app.database.db, mailer: t.app.mailer, log: t.app.log, config: t.app.config },
+      clock,
+    );
   }
   const messageMailsTo = async (user: TestUser) =>
     (await mailsTo(t, user.email)).filter((m) => isMessageMail(m.subject));

@@ -1,8 +1,11 @@
 import { webPaths } from '@campus-books/common/paths';
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Config } from '../../config/config';
+import type { Db } from '../../db/database';
 import { rowsOf } from '../../db/rows';
+import type { Mailer } from '../../plugins/mail';
 import { signUnsubscribeToken } from '../alerts/unsubscribe-token';
 import { claimMessageMail, releaseMessageMail } from './conversations.repository';
 
@@ -13,6 +16,14 @@ const LOOK_BACK_MS = 7 * 24 * 60 * 60_000;
 const QUOTED = 5;
 const QUOTE_MAX = 500;
 const HUMAN_KINDS = sql`('message', 'offer', 'offer_accepted', 'offer_declined')`;
+
+/** What the unread-message mails use: the database, the mailer, the log and three settings. */
+export interface MessageMailDeps {
+  db: Db;
+  mailer: Pick<Mailer, 'send'>;
+  log: Pick<FastifyBaseLogger, 'warn'>;
+  config: Pick<Config, 'publicUrl' | 'sessionSecret' | 'conversations'>;
+}
 
 interface Due {
   id: string;
@@ -31,11 +42,11 @@ interface Due {
  * block between them; the student wants these mails; and no mail about the conversation is still
  * unread (`mailed_id <= read_id`): one mail per conversation until the student reads it.
  */
-function findDue(app: FastifyInstance, now: Date): Promise<Due[]> {
-  const cutoff = new Date(now.getTime() - app.config.conversations.messageMailDelayMs);
+function findDue({ db, config }: MessageMailDeps, now: Date): Promise<Due[]> {
+  const cutoff = new Date(now.getTime() - config.conversations.messageMailDelayMs);
   const since = new Date(now.getTime() - LOOK_BACK_MS);
   return rowsOf<Due>(
-    app.database.db,
+    db,
     sql`SELECT c.id, s.role, s.user_id, s.other_id, u.email, o.username AS other_username,
           coalesce(l.name, c.listing_name) AS listing_name, s.mailed_id
         FROM conversations c
@@ -66,11 +77,11 @@ function findDue(app: FastifyInstance, now: Date): Promise<Due[]> {
  * Claims the mail of one side (once: see claimMessageMail) and answers the unread events it
  * covers, or null when another run claimed it first.
  */
-async function claim(app: FastifyInstance, due: Due) {
-  const claimed = await claimMessageMail(app.database.db, due.id, due.role, due.mailed_id);
+async function claim(db: Db, due: Due) {
+  const claimed = await claimMessageMail(db, due.id, due.role, due.mailed_id);
   if (!claimed) return null;
   const events = await rowsOf<{ kind: string; body: string | null; amount: string | null }>(
-    app.database.db,
+    db,
     sql`SELECT kind, body, amount FROM conversation_events
         WHERE conversation_id = ${due.id} AND id > ${claimed.readId} AND id <= ${claimed.lastEventId}
           AND sender_id = ${due.other_id} AND kind IN ${HUMAN_KINDS}
@@ -96,13 +107,13 @@ function quote(event: { kind: string; body: string | null; amount: string | null
 }
 
 function messageMail(
-  app: FastifyInstance,
+  config: MessageMailDeps['config'],
   due: Due,
   events: Parameters<typeof quote>[0][],
   now: Date,
 ) {
-  const base = app.config.publicUrl;
-  const token = signUnsubscribeToken(app.config.sessionSecret, due.user_id, [], now, {
+  const base = config.publicUrl;
+  const token = signUnsubscribeToken(config.sessionSecret, due.user_id, [], now, {
     messageMails: true,
   });
   const stop = `${base}${webPaths.alertsUnsubscribe.href(token)}`;
@@ -135,17 +146,18 @@ function messageMail(
  * conversation wrote: one mail per conversation and quiet period, quoting the latest unread
  * messages. A mail that fails gives its claim back (the next run tries again).
  */
-export async function sendMessageMails(app: FastifyInstance, now: Date): Promise<number> {
+export async function sendMessageMails(deps: MessageMailDeps, now: Date): Promise<number> {
+  const { db, mailer, log, config } = deps;
   let sent = 0;
-  for (const due of await findDue(app, now)) {
-    const claimed = await claim(app, due);
+  for (const due of await findDue(deps, now)) {
+    const claimed = await claim(db, due);
     if (!claimed) continue;
     try {
-      await app.mailer.send({ to: due.email, ...messageMail(app, due, claimed.events, now) });
+      await mailer.send({ to: due.email, ...messageMail(config, due, claimed.events, now) });
       sent += 1;
     } catch (error) {
-      app.log.warn({ err: error, conversationId: due.id }, 'message mail failed; retried next run');
-      await releaseMessageMail(app.database.db, due.id, due.role, {
+      log.warn({ err: error, conversationId: due.id }, 'message mail failed; retried next run');
+      await releaseMessageMail(db, due.id, due.role, {
         claimed: claimed.lastEventId,
         before: due.mailed_id,
       });
@@ -157,10 +169,16 @@ export async function sendMessageMails(app: FastifyInstance, now: Date): Promise
 /** The recurring run, every MESSAGE_MAIL_CHECK_MS (one server per slot: src/jobs). */
 export default fp(
   async function messageMailsPlugin(app: FastifyInstance) {
+    const deps: MessageMailDeps = {
+      db: app.database.db,
+      mailer: app.mailer,
+      log: app.log,
+      config: app.config,
+    };
     app.jobs.register(
       MESSAGE_MAILS_JOB,
       async ({ now }) => {
-        await sendMessageMails(app, now);
+        await sendMessageMails(deps, now);
       },
       { every: app.config.conversations.messageMailCheckMs },
     );
