@@ -29,6 +29,12 @@ describe(`the end-of-term mail (${TEST_ENGINE})`, () => {
   let buyer: TestUser;
   let notSubscribed: TestUser;
   let nothingToSell: TestUser;
+  const deps = () => ({
+    db: t.app.database.db,
+    mailer: t.app.mailer,
+    log: t.app.log,
+    config: t.app.config,
+  });
   const subscribe = (user: TestUser, subscribed: unknown) =>
     t.app.inject({
       method: 'PUT',
@@ -100,18 +106,18 @@ describe(`the end-of-term mail (${TEST_ENGINE})`, () => {
 
   it('goes once per term to subscribers who list or bought, even when two servers run it at once', async () => {
     await t.app.jobs.runDue();
-    expect(await sendTermEndMails(t.app, clock)).toBe(0);
+    expect(await sendTermEndMails(deps(), clock)).toBe(0);
     expect(await termEndMailsTo(t, seller.email)).toHaveLength(0);
 
     clock = new Date('2027-05-03T12:00:00Z');
     const counts = await Promise.all([
-      sendTermEndMails(t.app, clock),
-      sendTermEndMails(t.app, clock),
+      sendTermEndMails(deps(), clock),
+      sendTermEndMails(deps(), clock),
     ]);
     expect(counts.reduce((a, b) => a + b, 0)).toBe(2);
     await t.app.jobs.runDue();
     clock = new Date('2027-05-05T12:00:00Z');
-    expect(await sendTermEndMails(t.app, clock)).toBe(0);
+    expect(await sendTermEndMails(deps(), clock)).toBe(0);
 
     const [toSeller, ...more] = await termEndMailsTo(t, seller.email);
     expect(more).toHaveLength(0);

@@ -1,9 +1,12 @@
 import { webPaths } from '@campus-books/common/paths';
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Config } from '../../config/config';
+import type { Db } from '../../db/database';
 import { rowsOf } from '../../db/rows';
 import { nextDailyHour } from '../../jobs/calendar';
+import type { Mailer } from '../../plugins/mail';
 import { signUnsubscribeToken } from '../alerts/unsubscribe-token';
 import {
   claimTermEndMail,
@@ -31,6 +34,14 @@ export function termEndingAt(termEnds: Date[], now: Date): { end: Date; start: D
   return { end, start: ends[index - 1] ?? new Date(end.getTime() - DEFAULT_TERM_MS) };
 }
 
+/** What the end-of-term mail uses: the database, the mailer, the log and its settings. */
+export interface TermEndMailDeps {
+  db: Db;
+  mailer: Pick<Mailer, 'send'>;
+  log: Pick<FastifyBaseLogger, 'warn'>;
+  config: Pick<Config, 'publicUrl' | 'sessionSecret' | 'trust'>;
+}
+
 interface Course {
   subject: string;
   courseNumber: string;
@@ -41,9 +52,9 @@ interface Course {
  * The courses a student can sell into, most wanted first: those of the books they bought this term
  * or list, by the students wanting books for them (live alerts, saves of active listings).
  */
-async function coursesInDemand(app: FastifyInstance, userId: string, since: Date) {
+async function coursesInDemand(db: Db, userId: string, since: Date) {
   return rowsOf<Course>(
-    app.database.db,
+    db,
     sql`
     WITH theirs AS (
       SELECT DISTINCT l.subject, l.course_number FROM listings l
@@ -66,10 +77,15 @@ async function coursesInDemand(app: FastifyInstance, userId: string, since: Date
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function termEndMail(app: FastifyInstance, userId: string, courses: Course[], now: Date) {
-  const base = app.config.publicUrl;
+function termEndMail(
+  config: TermEndMailDeps['config'],
+  userId: string,
+  courses: Course[],
+  now: Date,
+) {
+  const base = config.publicUrl;
   const flow = `${base}${webPaths.sellMyShelf.href()}`;
-  const token = signUnsubscribeToken(app.config.sessionSecret, userId, [], now, {
+  const token = signUnsubscribeToken(config.sessionSecret, userId, [], now, {
     termEndMail: true,
   });
   const stop = `${base}${webPaths.alertsUnsubscribe.href(token)}`;
@@ -109,22 +125,24 @@ function termEndMail(app: FastifyInstance, userId: string, courses: Course[], no
  * row of `term_end_mails_sent` is claimed before the mail goes (so two runs, on any servers, never
  * both mail), and given back when the mail fails (the next run tries again).
  */
-export async function sendTermEndMails(app: FastifyInstance, now: Date): Promise<number> {
-  const term = termEndingAt(app.config.trust.termEnds, now);
+export async function sendTermEndMails(
+  { db, mailer, log, config }: TermEndMailDeps,
+  now: Date,
+): Promise<number> {
+  const term = termEndingAt(config.trust.termEnds, now);
   if (!term) return 0;
   const termEnd = term.end.toISOString().slice(0, 10);
-  const { db } = app.database;
   const students = await findTermEndRecipients(db, termEnd, term.start);
   let sent = 0;
   for (const student of students) {
     if (!(await claimTermEndMail(db, student.id, termEnd))) continue;
     try {
-      const courses = await coursesInDemand(app, student.id, term.start);
-      await app.mailer.send({ to: student.email, ...termEndMail(app, student.id, courses, now) });
+      const courses = await coursesInDemand(db, student.id, term.start);
+      await mailer.send({ to: student.email, ...termEndMail(config, student.id, courses, now) });
       await markTermEndMailDelivered(db, student.id, termEnd);
       sent += 1;
     } catch (error) {
-      app.log.warn({ err: error, userId: student.id }, 'end-of-term mail failed; retried next run');
+      log.warn({ err: error, userId: student.id }, 'end-of-term mail failed; retried next run');
       await releaseTermEndMail(db, student.id, termEnd);
     }
   }
@@ -135,10 +153,16 @@ export async function sendTermEndMails(app: FastifyInstance, now: Date): Promise
 export default fp(
   async function termEndMailPlugin(app: FastifyInstance) {
     const { timeZone, digestHour } = app.config.alerts;
+    const deps: TermEndMailDeps = {
+      db: app.database.db,
+      mailer: app.mailer,
+      log: app.log,
+      config: app.config,
+    };
     app.jobs.register(
       TERM_END_JOB,
       async ({ now }) => {
-        await sendTermEndMails(app, now);
+        await sendTermEndMails(deps, now);
       },
       { every: DAY_MS, at: (after) => nextDailyHour(timeZone, digestHour, after) },
     );
