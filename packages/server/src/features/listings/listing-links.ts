@@ -111,7 +111,7 @@ export async function useListingLink(
       ? {
           status: 'active' as const,
           confirmedAt: now,
-          expiresAt: expiryFrom(app, now),
+          expiresAt: expiryFrom(app.config.trust, now),
           reminded7dAt: null,
           reminded1dAt: null,
           updatedAt: now,

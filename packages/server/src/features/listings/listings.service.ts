@@ -136,7 +136,7 @@ export async function createListing(
 ): Promise<ListingRow> {
   await checkListingImages(app, user.id, input.imageUrls);
   // The alerts' matching job is written with the listing: both or neither (decision 010).
-  const fresh = freshListing(app);
+  const fresh = freshListing(app.config.trust, app.jobs.now());
   return app.database.db.transaction(async (tx) => {
     const row =
       idempotencyKey === undefined
@@ -199,7 +199,14 @@ export async function markListingSold(
 /** Back on sale (from sold or expired), confirmed now and with a new expiry. */
 export async function relistListing(app: FastifyInstance, listing: ListingRow): Promise<void> {
   await app.database.db.transaction(async (tx) => {
-    if (!(await setListingStatus(tx, listing.id, 'active', freshListing(app)))) {
+    if (
+      !(await setListingStatus(
+        tx,
+        listing.id,
+        'active',
+        freshListing(app.config.trust, app.jobs.now()),
+      ))
+    ) {
       throw conflict(UNDER_MODERATION);
     }
     await enqueueListingEvent(app.jobs, tx, listing.id, 'relisted');
