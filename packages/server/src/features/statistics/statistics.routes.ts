@@ -28,7 +28,10 @@ export default async function statisticsRoutes(fastify: FastifyInstance) {
       void reply.header('cache-control', 'no-store');
       // This server's latest zero-result searches first (the others write theirs every minute).
       await app.searchMisses.flush();
-      return operatorStatistics(app, request.query.weeks);
+      return operatorStatistics(
+        { db: app.database.db, now: () => app.jobs.now() },
+        request.query.weeks,
+      );
     },
   );
 }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/database';
 import {
   MISSED_SEARCH_MIN_COUNT,
   MISSED_SEARCH_TOP,
@@ -36,10 +36,10 @@ interface WeekRow {
  * statement of grouped counts over the period, joined to the weeks; no row names a student.
  */
 export async function operatorStatistics(
-  app: FastifyInstance,
+  { db, now }: { db: Db; now: () => Date },
   weeks: number,
 ): Promise<OperatorStatistics> {
-  const first = new Date(weekStart(app.jobs.now()).getTime() - (weeks - 1) * WEEK_MS);
+  const first = new Date(weekStart(now()).getTime() - (weeks - 1) * WEEK_MS);
   const end = new Date(first.getTime() + weeks * WEEK_MS);
   const from = sql`${first.toISOString()}::timestamptz`;
   const to = sql`${end.toISOString()}::timestamptz`;
@@ -51,7 +51,7 @@ export async function operatorStatistics(
       WHERE ${inPeriod(column)} AND ${where} GROUP BY 1`;
 
   const rows = await rowsOf<WeekRow>(
-    app.database.db,
+    db,
     sql`
     WITH weeks AS (
       SELECT generate_series(${from} AT TIME ZONE 'UTC', ${to} AT TIME ZONE 'UTC' - interval '1 day',
@@ -98,7 +98,7 @@ export async function operatorStatistics(
   );
 
   const missed = await rowsOf<{ term: string; count: number }>(
-    app.database.db,
+    db,
     sql`
     SELECT term, sum(count)::int AS count FROM search_misses
     WHERE day >= (${from} AT TIME ZONE 'UTC')::date AND day < (${to} AT TIME ZONE 'UTC')::date
