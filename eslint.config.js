@@ -90,7 +90,7 @@ const SERVER_FEATURE_IMPORTS = {
     'alerts/alerts.service.ts':
       "createAlert, toAlert: through the alerts' own create, with its rules",
     'courses/course-books.ts': 'normaliseTitle: books grouped as a course page groups them',
-    'courses/required-books.ts':
+    'courses/required-books.repository.ts':
       "findRequiredBooks, inCourses: the required-books list of the student's courses",
     'listings/listing-visibility.ts': 'visibleTo, ListingViewer: the one visibility rule',
     'listings/listings.service.ts': 'viewerOf: who is asking, for the visibility rule',

@@ -26,7 +26,7 @@ const OWNERS: Record<string, string> = {
   rate_limits: 'plugins/limit-store.ts',
   rating_reports: 'features/ratings/ratings.repository.ts',
   ratings: 'features/ratings/ratings.repository.ts',
-  required_books: 'features/courses/required-books.ts',
+  required_books: 'features/courses/required-books.repository.ts',
   saved_listings: 'features/saved/saved.repository.ts',
   search_misses: 'plugins/search-misses.ts',
   sessions: 'db/sessions.repository.ts',

@@ -9,7 +9,7 @@ import {
 import type { LandingPage, LandingPageData } from '@campus-books/common/server-rendering';
 import type { FastifyInstance } from 'fastify';
 import { findCourseBooks } from './course-books';
-import { findCourseRequiredBooks } from './required-books';
+import { findCourseRequiredBooks } from './required-books.repository';
 import { pageDemand } from '../alerts/alerts.demand';
 
 /** GET /api/course/{code}'s answer: the course's name and its books on campus. */

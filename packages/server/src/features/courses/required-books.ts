@@ -1,12 +1,9 @@
-import { and, eq, or, sql, type SQL } from 'drizzle-orm';
 import { parse } from 'csv-parse/sync';
 import { SUBJECT_CODES } from '@campus-books/common/campus-subjects';
 import { parseCourseCode, type CourseCode } from '@campus-books/common/course';
 import { parseIsbn } from '@campus-books/common/isbn';
 import type { Db } from '../../db/database';
-import { requiredBooks } from '../../db/courses.schema';
-
-export type RequiredBookRow = typeof requiredBooks.$inferSelect;
+import { replaceRequiredBooks, type RequiredBookRow } from './required-books.repository';
 
 /** The most rows an adoption list may have: a campus adopts a few thousand books a term. */
 export const REQUIRED_BOOKS_MAX_ROWS = 50_000;
@@ -113,64 +110,6 @@ export async function importRequiredBooks(db: Db, csv: string): Promise<Required
     if (row) rows.set(`${row.subject} ${row.courseNumber} ${row.isbn}`, row);
   }
   if (errors.length > 0) return { imported: 0, errors };
-  await db.transaction(async (tx) => {
-    await tx.delete(requiredBooks);
-    const values = [...rows.values()];
-    for (let i = 0; i < values.length; i += 1_000) {
-      await tx.insert(requiredBooks).values(values.slice(i, i + 1_000));
-    }
-  });
+  await replaceRequiredBooks(db, [...rows.values()]);
   return { imported: rows.size, errors: [] };
-}
-
-/** A condition matching any of the courses on (subject, course_number) columns. */
-export function inCourses(
-  columns: {
-    subject: SQL | typeof requiredBooks.subject;
-    courseNumber: SQL | typeof requiredBooks.courseNumber;
-  },
-  courses: Array<{ subject: string; courseNumber: string }>,
-): SQL {
-  return (
-    or(
-      ...courses.map((c) =>
-        and(
-          sql`${columns.subject} = ${c.subject}`,
-          sql`${columns.courseNumber} = ${c.courseNumber}`,
-        ),
-      ),
-    ) ?? sql`FALSE`
-  );
-}
-
-/** The required-books list of some courses (its primary key's range). */
-export async function findRequiredBooks(
-  db: Db,
-  courses: Array<{ subject: string; courseNumber: string }>,
-): Promise<RequiredBookRow[]> {
-  if (courses.length === 0) return [];
-  return db
-    .select()
-    .from(requiredBooks)
-    .where(inCourses(requiredBooks, courses))
-    .orderBy(
-      requiredBooks.subject,
-      requiredBooks.courseNumber,
-      sql`${requiredBooks.required} DESC`,
-      requiredBooks.title,
-    );
-}
-
-/** One course's required-books list. */
-export function findCourseRequiredBooks(db: Db, course: { subject: string; courseNumber: string }) {
-  return db
-    .select()
-    .from(requiredBooks)
-    .where(
-      and(
-        eq(requiredBooks.subject, course.subject),
-        eq(requiredBooks.courseNumber, course.courseNumber),
-      ),
-    )
-    .orderBy(sql`${requiredBooks.required} DESC`, requiredBooks.title);
 }

@@ -9,7 +9,7 @@ import {
 import type { Db } from '../../db/database';
 import { alerts, books, listings } from '../../db/schema';
 import { normaliseTitle } from '../courses/course-books';
-import { findRequiredBooks, inCourses } from '../courses/required-books';
+import { findRequiredBooks, inCourses } from '../courses/required-books.repository';
 import { visibleTo, type ListingViewer } from '../listings/listing-visibility';
 import type { SubjectCourse } from './my-courses.repository';
 
