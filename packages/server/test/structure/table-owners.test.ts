@@ -7,7 +7,7 @@ import { isTestFile, readSource, sourceFiles } from './source-files';
  */
 const OWNERS: Record<string, string> = {
   alert_deliveries: 'features/alerts/alerts.delivery.ts',
-  alerts: 'features/alerts/alerts.service.ts',
+  alerts: 'features/alerts/alerts.repository.ts',
   books: 'features/books/books.repository.ts',
   conversation_events: 'features/conversations/conversations.repository.ts',
   conversation_reports: 'features/conversations/conversation-reports.repository.ts',

@@ -1,4 +1,3 @@
-import { and, desc, eq, inArray } from 'drizzle-orm';
 import {
   ALERT_MESSAGES,
   MAX_ALERTS_PER_USER,
@@ -7,7 +6,7 @@ import {
 } from '@campus-books/common/alert.schemas';
 import { toIsbn13 } from '@campus-books/common/isbn';
 import type { Db } from '../../db/database';
-import { alerts, type AlertRow } from '../../db/schema';
+import type { AlertRow } from '../../db/schema';
 import {
   isUniqueViolation,
   lockUserRow,
@@ -16,6 +15,12 @@ import {
 } from '../accounts/users.repository';
 import { AppError, notFound } from '../../lib/errors';
 import { setTermEndSubscription } from '../shelf/term-end.repository';
+import {
+  deleteAlertsOf,
+  findAlertsOf,
+  insertAlertUnlessSame,
+  updateAlertOf,
+} from './alerts.repository';
 import { readUnsubscribeToken } from './unsubscribe-token';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -75,11 +80,7 @@ export function alertColumns(input: AlertInput) {
 }
 
 export async function listAlerts(db: Db, userId: string): Promise<AlertRow[]> {
-  return db
-    .select()
-    .from(alerts)
-    .where(eq(alerts.userId, userId))
-    .orderBy(desc(alerts.createdAt), desc(alerts.id));
+  return findAlertsOf(db, userId);
 }
 
 /**
@@ -107,17 +108,13 @@ export async function createAlert(
   };
   return db.transaction(async (tx) => {
     await lockUserRow(tx, userId);
-    const mine = await tx.select().from(alerts).where(eq(alerts.userId, userId));
+    const mine = await findAlertsOf(tx, userId);
     const existing = sameAs(mine);
     if (existing) return existing;
     if (mine.length >= MAX_ALERTS_PER_USER) throw new AppError(409, ALERT_MESSAGES.tooMany);
-    const [row] = await tx
-      .insert(alerts)
-      .values({ ...columns, userId })
-      .onConflictDoNothing()
-      .returning();
+    const row = await insertAlertUnlessSame(tx, userId, columns);
     if (row) return { row, created: true };
-    const again = sameAs(await tx.select().from(alerts).where(eq(alerts.userId, userId)));
+    const again = sameAs(await findAlertsOf(tx, userId));
     if (!again) throw new AppError(409, ALERT_MESSAGES.exists);
     return again;
   });
@@ -161,7 +158,7 @@ export async function updateAlert(
   const columns = alertColumns(input);
   const saving = db.transaction(async (tx) => {
     await lockUserRow(tx, userId);
-    const mine = await tx.select().from(alerts).where(eq(alerts.userId, userId));
+    const mine = await findAlertsOf(tx, userId);
     const current = mine.find((a) => a.id === id);
     if (!current) throw notFound(ALERT_MESSAGES.notFound);
     const wanted = filtersKey(columns);
@@ -171,12 +168,7 @@ export async function updateAlert(
     ) {
       throw new AppError(409, ALERT_MESSAGES.duplicate);
     }
-    const [row] = await tx
-      .update(alerts)
-      .set({ ...columns, updatedAt: new Date() })
-      .where(and(eq(alerts.id, id), eq(alerts.userId, userId)))
-      .returning();
-    return row!;
+    return (await updateAlertOf(tx, userId, id, columns))!;
   });
   // The unique index is the last word: an edit it refuses is the same 409, never a 500.
   return saving.catch((error: unknown) => {
@@ -187,11 +179,7 @@ export async function updateAlert(
 
 export async function deleteAlert(db: Db, userId: string, id: string): Promise<void> {
   if (!UUID.test(id)) throw notFound(ALERT_MESSAGES.notFound);
-  const deleted = await db
-    .delete(alerts)
-    .where(and(eq(alerts.id, id), eq(alerts.userId, userId)))
-    .returning({ id: alerts.id });
-  if (deleted.length === 0) throw notFound(ALERT_MESSAGES.notFound);
+  if ((await deleteAlertsOf(db, userId, [id])) === 0) throw notFound(ALERT_MESSAGES.notFound);
 }
 
 /** What an unsubscribe link needs: the database, the key that signs its tokens, the clock. */
@@ -220,9 +208,7 @@ export async function unsubscribe(
   if (!read) throw new AppError(400, ALERT_MESSAGES.badUnsubscribe);
   const ids = read.alertIds.filter((id) => UUID.test(id));
   await deps.db.transaction(async (tx) => {
-    if (ids.length > 0) {
-      await tx.delete(alerts).where(and(eq(alerts.userId, read.userId), inArray(alerts.id, ids)));
-    }
+    await deleteAlertsOf(tx, read.userId, ids);
     if (read.savedListings) {
       await setSavedListingMails(tx, read.userId, false);
     }
