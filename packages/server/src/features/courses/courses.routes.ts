@@ -19,7 +19,7 @@ export default async function coursesRoutes(fastify: FastifyInstance) {
         },
       },
     },
-    async (request) => courseAnswer(app, request.params.code),
+    async (request) => courseAnswer(app.database.db, request.params.code),
   );
 
   // The create form's price hint before an ISBN is known: the same title in the same course.

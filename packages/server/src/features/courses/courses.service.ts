@@ -8,13 +8,14 @@ import {
 } from '@campus-books/common/course';
 import type { LandingPage, LandingPageData } from '@campus-books/common/server-rendering';
 import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/database';
 import { findCourseBooks } from './course-books';
 import { findCourseRequiredBooks } from './required-books.repository';
 import { pageDemand } from '../alerts/alerts.demand';
 
 /** GET /api/course/{code}'s answer: the course's name and its books on campus. */
 export async function courseAnswer(
-  app: FastifyInstance,
+  db: Db,
   course: CourseCode,
 ): Promise<{ success: true } & CourseAnswer> {
   return {
@@ -23,10 +24,10 @@ export async function courseAnswer(
     subjectName: subjectName(course.subject) ?? null,
     courseNumber: course.courseNumber,
     label: formatCourse(course.subject, course.courseNumber),
-    books: await findCourseBooks(app.database.db, course),
+    books: await findCourseBooks(db, course),
     requiredBooks: course.subject
       ? (
-          await findCourseRequiredBooks(app.database.db, {
+          await findCourseRequiredBooks(db, {
             subject: course.subject,
             courseNumber: course.courseNumber,
           })
@@ -45,7 +46,7 @@ export async function coursePageData(
 ): Promise<LandingPageData | null> {
   const course = page.code.length <= COURSE_CODE_MAX_LENGTH ? parseCourseCode(page.code) : null;
   if (!course) return null;
-  const answer = await courseAnswer(app, course);
+  const answer = await courseAnswer(app.database.db, course);
   return {
     kind: 'course',
     course: JSON.parse(JSON.stringify(answer)) as typeof answer,
