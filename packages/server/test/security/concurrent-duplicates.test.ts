@@ -466,7 +466,7 @@ const SCENARIOS: Record<string, Scenario> = {
         .select()
         .from(listings)
         .where(eq(listings.id, listing._id));
-      const token = signListingLink(w.t.app, {
+      const token = signListingLink(w.t.app.config.sessionSecret, {
         listingId: listing._id,
         action: 'extend',
         validUntil: new Date(Date.now() + 60 * 60_000),

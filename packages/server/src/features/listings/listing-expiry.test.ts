@@ -251,7 +251,7 @@ describe(`listing expiry, reminders and one-click links (${TEST_ENGINE})`, () =>
       'Listed: Thermodynamics Demystified',
     ]);
 
-    const sold = signListingLink(t.app, {
+    const sold = signListingLink(t.app.config.sessionSecret, {
       listingId: listing._id,
       action: 'sold',
       validUntil: new Date(clock.getTime() + DAY),
@@ -311,7 +311,7 @@ describe(`listing expiry, reminders and one-click links (${TEST_ENGINE})`, () =>
     const user = await createUser(t);
     const listing = await createListingAs(t, user);
     const current = await row(listing._id);
-    const genuine = signListingLink(t.app, {
+    const genuine = signListingLink(t.app.config.sessionSecret, {
       listingId: listing._id,
       action: 'sold',
       validUntil: new Date(clock.getTime() + DAY),
@@ -333,7 +333,7 @@ describe(`listing expiry, reminders and one-click links (${TEST_ENGINE})`, () =>
   it('of 25 copies of one link at once, exactly one acts', async () => {
     const user = await createUser(t);
     const listing = await createListingAs(t, user);
-    const token = signListingLink(t.app, {
+    const token = signListingLink(t.app.config.sessionSecret, {
       listingId: listing._id,
       action: 'extend',
       validUntil: new Date(clock.getTime() + DAY),

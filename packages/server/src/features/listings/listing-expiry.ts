@@ -92,7 +92,7 @@ function reminderMail(app: FastifyInstance, reminder: DueReminder, now: Date) {
   const expiresOn = campusDateTime(app.config.alerts.timeZone, reminder.expiresAt);
   const validUntil = new Date(now.getTime() + LINK_LIFETIME_MS);
   const links = (['extend', 'sold', 'remove'] as const).map((action) => {
-    const token = signListingLink(app, {
+    const token = signListingLink(app.config.sessionSecret, {
       listingId: reminder.id,
       action,
       validUntil,
@@ -127,7 +127,7 @@ export async function sendExpiryReminders(app: FastifyInstance, now: Date): Prom
 
 /** The mail of a listing that just expired: one click (and a confirmation page) relists it. */
 function expiredMail(app: FastifyInstance, listing: DueReminder, now: Date) {
-  const token = signListingLink(app, {
+  const token = signListingLink(app.config.sessionSecret, {
     listingId: listing.id,
     action: 'extend',
     validUntil: new Date(now.getTime() + LINK_LIFETIME_MS),

@@ -36,7 +36,10 @@ export default async function listingLinkRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const { listing, action } = await verifyListingLink(app, request.params.token);
+      const { listing, action } = await verifyListingLink(
+        { db: app.database.db, sessionSecret: app.config.sessionSecret, now: () => app.jobs.now() },
+        request.params.token,
+      );
       return { action, listing: toListing(listing) };
     },
   );

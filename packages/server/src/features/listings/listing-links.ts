@@ -1,6 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { LISTING_LINK_ACTIONS, type ListingLinkAction } from '@campus-books/common/listing.schemas';
+import type { Db } from '../../db/database';
 import type { ListingRow } from '../../db/schema';
 import { AppError, badRequest } from '../../lib/errors';
 import { releaseImages } from '../images/images.service';
@@ -28,12 +29,19 @@ interface LinkClaims {
   confirmedAt: Date;
 }
 
-function linkKey(app: FastifyInstance): Buffer {
-  return createHash('sha256').update(`listing-links\0${app.config.sessionSecret}`).digest();
+function linkKey(sessionSecret: string): Buffer {
+  return createHash('sha256').update(`listing-links\0${sessionSecret}`).digest();
 }
 
-function sign(app: FastifyInstance, body: string): string {
-  return createHmac('sha256', linkKey(app)).update(body).digest('base64url');
+function sign(sessionSecret: string, body: string): string {
+  return createHmac('sha256', linkKey(sessionSecret)).update(body).digest('base64url');
+}
+
+/** What checking a link uses: the key it was signed with, the clock, the listing's row. */
+export interface ListingLinkDeps {
+  db: Db;
+  sessionSecret: string;
+  now: () => Date;
 }
 
 /**
@@ -42,14 +50,14 @@ function sign(app: FastifyInstance, body: string): string {
  * when the link was made is part of what is signed: once the listing is confirmed, sold, relisted
  * or removed, every link mailed before no longer matches it. Single use in effect, nothing stored.
  */
-export function signListingLink(app: FastifyInstance, claims: LinkClaims): string {
+export function signListingLink(sessionSecret: string, claims: LinkClaims): string {
   const body = [
     claims.listingId,
     claims.action,
     Math.floor(claims.validUntil.getTime() / 1000),
     claims.confirmedAt.getTime(),
   ].join('~');
-  return `${body}~${sign(app, body)}`;
+  return `${body}~${sign(sessionSecret, body)}`;
 }
 
 const TOKEN = /^([0-9a-f-]{36})~(extend|sold|remove)~(\d{1,12})~(\d{1,15})~([A-Za-z0-9_-]{43})$/;
@@ -58,21 +66,21 @@ const gone = () => new AppError(410, LINK_USED_OR_EXPIRED);
 
 /** The listing a link names, once its signature, its time and the listing's state are checked. */
 export async function verifyListingLink(
-  app: FastifyInstance,
+  { db, sessionSecret, now }: ListingLinkDeps,
   token: string,
 ): Promise<{ listing: ListingRow; action: ListingLinkAction }> {
   const match = TOKEN.exec(token);
   if (!match || !isListingId(match[1]!)) throw badRequest(LINK_INVALID);
   const body = token.slice(0, token.lastIndexOf('~'));
-  const expected = Buffer.from(sign(app, body));
+  const expected = Buffer.from(sign(sessionSecret, body));
   const given = Buffer.from(match[5]!);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
     throw badRequest(LINK_INVALID);
   }
   const listingId = match[1]!;
   const action = match[2] as ListingLinkAction;
-  if (Number(match[3]) * 1000 <= app.jobs.now().getTime()) throw gone();
-  const listing = await findListingById(app.database.db, listingId);
+  if (Number(match[3]) * 1000 <= now().getTime()) throw gone();
+  const listing = await findListingById(db, listingId);
   if (!listing || listing.confirmedAt.getTime() !== Number(match[4])) throw gone();
   if (!LINK_STATUSES.includes(listing.status)) throw gone();
   return { listing, action };
@@ -89,8 +97,11 @@ export async function useListingLink(
   app: FastifyInstance,
   token: string,
 ): Promise<{ action: ListingLinkAction; listing: ListingRow | null; relisted?: boolean }> {
-  const { listing, action } = await verifyListingLink(app, token);
   const { db } = app.database;
+  const { listing, action } = await verifyListingLink(
+    { db, sessionSecret: app.config.sessionSecret, now: () => app.jobs.now() },
+    token,
+  );
   const now = app.jobs.now();
   if (action === 'remove') {
     const removed = await deleteListingIfUnchanged(
