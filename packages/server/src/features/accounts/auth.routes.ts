@@ -147,7 +147,7 @@ export default async function authRoutes(fastify: FastifyInstance) {
       const attempt = await beginSignIn(app, request, reply, email);
       let user;
       try {
-        user = await checkCredentials(app, email, password);
+        user = await checkCredentials(app.database.db, email, password);
       } catch (error) {
         if (!(error instanceof AppError && error.statusCode === 401)) {
           await attempt.succeeded(reply, null);

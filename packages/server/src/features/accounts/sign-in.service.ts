@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/database';
 import type { UserRow } from '../../db/schema';
 import { forbidden, unauthorized } from '../../lib/errors';
 import { ACCOUNT_SUSPENDED } from '../moderation/moderation.messages';
@@ -15,12 +15,8 @@ function getDummyHash(): Promise<string> {
 }
 
 /** The account for these credentials; 401 for a wrong pair, 403 for an unverified e-mail. */
-export async function checkCredentials(
-  app: FastifyInstance,
-  email: string,
-  password: string,
-): Promise<UserRow> {
-  const user = await findUserByEmail(app.database.db, email);
+export async function checkCredentials(db: Db, email: string, password: string): Promise<UserRow> {
+  const user = await findUserByEmail(db, email);
   const matches = await verifyPassword(user?.passwordHash ?? (await getDummyHash()), password);
   if (!user || !matches) throw unauthorized(AUTH_MESSAGES.wrongCredentials);
   // Told only to someone who knows the password, so it reveals nothing to a stranger.
