@@ -16,6 +16,11 @@ const DAY = 24 * 60 * 60_000;
 
 describe(`the data export's ratings (${TEST_ENGINE})`, () => {
   let t: TestApp;
+  const studentDataDeps = () => ({
+    db: t.app.database.db,
+    now: () => t.app.jobs.now(),
+    revealMs: t.app.config.ratings.revealMs,
+  });
   let clock = new Date();
   let seller: TestUser;
   let buyer: TestUser;
@@ -55,19 +60,19 @@ describe(`the data export's ratings (${TEST_ENGINE})`, () => {
       201,
     );
 
-    const sellerData = (await collectStudentData(t.app, seller.id))!;
+    const sellerData = (await collectStudentData(studentDataDeps(), seller.id))!;
     expect(sellerData.exchanges).toEqual([
       expect.objectContaining({ listingName: 'Exported Exchange', role: 'seller' }),
     ]);
     // Not revealed yet: the seller's export does not hold the buyer's words.
     expect(sellerData.ratings.received).toEqual([]);
-    const buyerData = (await collectStudentData(t.app, buyer.id))!;
+    const buyerData = (await collectStudentData(studentDataDeps(), buyer.id))!;
     expect(buyerData.ratings.given).toEqual([
       expect.objectContaining({ role: 'buyer', positive: true, comment: 'Buyer says thanks' }),
     ]);
 
     clock = new Date(Date.now() + 15 * DAY);
-    const later = (await collectStudentData(t.app, seller.id))!;
+    const later = (await collectStudentData(studentDataDeps(), seller.id))!;
     expect(later.ratings.received).toEqual([
       expect.objectContaining({ raterRole: 'buyer', comment: 'Buyer says thanks' }),
     ]);

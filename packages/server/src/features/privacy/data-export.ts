@@ -15,6 +15,7 @@ import { userCourses } from '../../db/courses.schema';
 import { listingDrafts, termEndMailSubscribers } from '../../db/shelf.schema';
 import { listingReports } from '../../db/moderation.schema';
 import { savedListings } from '../../db/saved.schema';
+import type { Db } from '../../db/database';
 import { rowsOf } from '../../db/rows';
 import { readSignedToken, signToken } from '../../lib/signed-token';
 import { deletePrefix } from '../../lib/storage/storage';
@@ -70,12 +71,14 @@ export function readExportToken(
  * The semester view: their courses this term, their drafts (Sell my shelf) and whether they asked for
  * the end-of-term mail.
  */
-export async function collectStudentData(app: FastifyInstance, userId: string) {
-  const db = app.database.db;
+export async function collectStudentData(
+  { db, now, revealMs }: { db: Db; now: () => Date; revealMs: number },
+  userId: string,
+) {
   const [user] = await db.select().from(users).where(eq(users.id, userId));
   if (!user) return null;
   const { passwordHash: _secret, ...account } = user;
-  const revealedBefore = new Date(app.jobs.now().getTime() - app.config.ratings.revealMs);
+  const revealedBefore = new Date(now().getTime() - revealMs);
   const ownListings = (await db.select().from(listings).where(eq(listings.userId, userId))).map(
     ({ listingJson: _json, nameWords: _words, ...row }) => row,
   );
@@ -240,7 +243,10 @@ export async function prepareDataExport(
   userId: string,
   now: Date,
 ): Promise<void> {
-  const data = await collectStudentData(app, userId);
+  const data = await collectStudentData(
+    { db: app.database.db, now: () => app.jobs.now(), revealMs: app.config.ratings.revealMs },
+    userId,
+  );
   if (!data) return; // the account was deleted meanwhile
   const exportedAt = now.toISOString();
   const output = new PassThrough();
