@@ -75,7 +75,7 @@ export default async function dataExportRoutes(fastify: FastifyInstance) {
           'This link is for another account: sign in as the student who asked for it',
         );
       }
-      const archive = await readExport(app, link);
+      const archive = await readExport(app.storage, link);
       if (!archive) throw new AppError(404, BAD_LINK);
       return (
         reply

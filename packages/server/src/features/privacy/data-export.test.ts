@@ -235,7 +235,10 @@ describe(`"Download my data" (${TEST_ENGINE})`, () => {
     // Past its seven days the link is refused, and the retention job deletes the archive.
     now = new Date(Date.now() + 8 * DAY);
     expect((await download(token, student.cookie)).statusCode).toBe(404);
-    const report = await applyRetention(t.app, now);
+    const report = await applyRetention(
+      { db: t.app.database.db, storage: t.app.storage, config: t.app.config },
+      now,
+    );
     expect(report.exports).toBe(1);
     expect(await t.app.storage.list('exports/')).toEqual([]);
   });

@@ -18,7 +18,7 @@ import { savedListings } from '../../db/saved.schema';
 import type { Db } from '../../db/database';
 import { rowsOf } from '../../db/rows';
 import { readSignedToken, signToken } from '../../lib/signed-token';
-import { deletePrefix } from '../../lib/storage/storage';
+import { deletePrefix, type Storage } from '../../lib/storage/storage';
 import { ArchiveWriter } from '../../ops/archive-writer';
 
 export const DATA_EXPORT_JOB = 'privacy.data-export';
@@ -286,19 +286,22 @@ export async function prepareDataExport(
 
 /** The archive a valid link names, or null (replaced by a newer one, or deleted). */
 export function readExport(
-  app: FastifyInstance,
+  storage: Pick<Storage, 'get'>,
   link: { userId: string; exportId: string; expires: number },
 ) {
-  return app.storage.get(exportKey(link.userId, link.exportId, link.expires));
+  return storage.get(exportKey(link.userId, link.exportId, link.expires));
 }
 
 /** Deletes the archives whose link has expired (the retention job); the number deleted. */
-export async function deleteExpiredExports(app: FastifyInstance, now: Date): Promise<number> {
+export async function deleteExpiredExports(
+  storage: Pick<Storage, 'list' | 'delete'>,
+  now: Date,
+): Promise<number> {
   let deleted = 0;
-  for (const { key } of await app.storage.list('exports/')) {
+  for (const { key } of await storage.list('exports/')) {
     const expires = Number(/\/(\d+)-[0-9a-f-]+\.tar$/.exec(key)?.[1] ?? 0);
     if (expires * 1000 > now.getTime()) continue;
-    await app.storage.delete(key);
+    await storage.delete(key);
     deleted += 1;
   }
   return deleted;

@@ -66,7 +66,10 @@ describe(`the retention job (${TEST_ENGINE})`, () => {
 
     // Applied at an injected time six hours on.
     now = new Date(START.getTime() + 6 * 60 * 60_000);
-    const report = await applyRetention(t.app, now);
+    const report = await applyRetention(
+      { db: t.app.database.db, storage: t.app.storage, config: t.app.config },
+      now,
+    );
     expect(report).toEqual({
       sessions: 1,
       emailTokens: 2,

@@ -2,8 +2,11 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Config } from '../../config/config';
+import type { Db } from '../../db/database';
 import { deleteExpiredSessions } from '../../db/sessions.repository';
 import { deleteFailedJobsBefore } from '../../jobs/jobs';
+import type { Storage } from '../../lib/storage/storage';
 import { deleteSearchMissesBefore } from '../../plugins/search-misses';
 import { deleteSpentEmailTokens } from '../accounts/email-tokens.repository';
 import { deleteExpiredExports } from './data-export';
@@ -13,6 +16,13 @@ export const RETENTION_JOB = 'privacy.retention';
 const RETENTION_EVERY_MS = 6 * 60 * 60_000;
 /** One-off jobs that failed for good are kept this long for inspection. */
 export const FAILED_JOBS_DAYS = 30;
+
+/** What the retention policy uses: the database, the file store and its periods. */
+export interface RetentionDeps {
+  db: Db;
+  storage: Pick<Storage, 'list' | 'delete'>;
+  config: Pick<Config, 'retention' | 'dataDir'>;
+}
 
 export interface RetentionReport {
   sessions: number;
@@ -31,9 +41,11 @@ export interface RetentionReport {
  * account's rows are gone at once (ON DELETE CASCADE); its mail copies and its data export go with
  * the others, on their schedule.
  */
-export async function applyRetention(app: FastifyInstance, now: Date): Promise<RetentionReport> {
-  const { db } = app.database;
-  const { outboxDays, searchTermsDays } = app.config.retention;
+export async function applyRetention(
+  { db, storage, config }: RetentionDeps,
+  now: Date,
+): Promise<RetentionReport> {
+  const { outboxDays, searchTermsDays } = config.retention;
   const searchCutoff = new Date(now.getTime() - searchTermsDays * DAY_MS)
     .toISOString()
     .slice(0, 10);
@@ -46,10 +58,10 @@ export async function applyRetention(app: FastifyInstance, now: Date): Promise<R
       new Date(now.getTime() - FAILED_JOBS_DAYS * DAY_MS),
     ),
     outboxFiles: await pruneOutbox(
-      path.join(app.config.dataDir, 'outbox'),
+      path.join(config.dataDir, 'outbox'),
       now.getTime() - outboxDays * DAY_MS,
     ),
-    exports: await deleteExpiredExports(app, now),
+    exports: await deleteExpiredExports(storage, now),
   };
 }
 
@@ -80,7 +92,10 @@ export default fp(
       async () => {
         // The real time, not the jobs' clock: sessions, links and outbox files carry real times
         // (and a test that moves the jobs' clock ahead keeps its sessions).
-        const report = await applyRetention(app, new Date());
+        const report = await applyRetention(
+          { db: app.database.db, storage: app.storage, config: app.config },
+          new Date(),
+        );
         app.log.info(report, 'retention applied');
       },
       { every: RETENTION_EVERY_MS },
