@@ -10,6 +10,7 @@ import { rowsOf } from '../../db/rows';
 import { nextDailyHour } from '../../jobs/calendar';
 import type { Config } from '../../config/config';
 import type { JobContext, Jobs } from '../../jobs/jobs';
+import type { Mailer } from '../../plugins/mail';
 import { signUnsubscribeToken } from './unsubscribe-token';
 
 /** What happened to a listing that may interest students. */
@@ -97,6 +98,13 @@ export async function matchListingEvent(
   });
 }
 
+/** What mailing the outbox uses: the database, the mailer, and the links' base and key. */
+export interface AlertMailDeps {
+  db: Db;
+  mailer: Pick<Mailer, 'send'>;
+  config: Pick<Config, 'publicUrl' | 'sessionSecret'>;
+}
+
 interface PendingRow {
   id: string;
   user_id: string;
@@ -122,11 +130,10 @@ interface PendingRow {
  * takes the rows of alerts with a daily digest.
  */
 export async function sendPending(
-  app: FastifyInstance,
+  { db, mailer, config }: AlertMailDeps,
   options: { now: Date; digest: boolean; signal?: AbortSignal },
 ): Promise<number> {
   const { now, digest } = options;
-  const db = app.database.db;
   const kinds = digest ? sql`TRUE` : sql`NOT digest`;
   let mailed = 0;
   let failure: unknown = null;
@@ -172,7 +179,7 @@ export async function sendPending(
     );
     try {
       if (worth.length > 0) {
-        await app.mailer.send(composeMail(app.config, worth, now));
+        await mailer.send(composeMail(config, worth, now));
         mailed += 1;
       }
       await db.execute(sql`
@@ -289,18 +296,19 @@ export function composeMail(
 /** The jobs: matching an event, mailing the outbox (right away and every minute), the daily digest. */
 export default fp(
   async function alertJobsPlugin(app: FastifyInstance) {
+    const deps: AlertMailDeps = { db: app.database.db, mailer: app.mailer, config: app.config };
     app.jobs.register(
       MATCH_JOB,
       async ({ payload }: JobContext<{ listingId: string; event: ListingEvent; price?: number }>) =>
         matchListingEvent({ db: app.database.db, jobs: app.jobs }, payload),
     );
     app.jobs.register(SEND_JOB, async ({ now, signal }) => {
-      await sendPending(app, { now, digest: false, signal });
+      await sendPending(deps, { now, digest: false, signal });
     });
     app.jobs.register(
       'alerts.send-sweep',
       async ({ now, signal }) => {
-        await sendPending(app, { now, digest: false, signal });
+        await sendPending(deps, { now, digest: false, signal });
       },
       { every: SEND_SWEEP_MS },
     );
@@ -309,7 +317,7 @@ export default fp(
     app.jobs.register(
       DIGEST_JOB,
       async ({ now, signal }) => {
-        await sendPending(app, { now, digest: true, signal });
+        await sendPending(deps, { now, digest: true, signal });
       },
       { every: DAY_MS, at: (after) => nextDailyHour(timeZone, digestHour, after) },
     );

@@ -19,6 +19,7 @@ const CALCULUS_ISBN = '9781285741550';
 
 describe(`alerts: matching and mail (${TEST_ENGINE})`, () => {
   let t: TestApp;
+  const mailDeps = () => ({ db: t.app.database.db, mailer: t.app.mailer, config: t.app.config });
   let seller: TestUser;
   beforeAll(async () => {
     t = await createTestApp(GENEROUS_LIMITS);
@@ -177,9 +178,9 @@ describe(`alerts: matching and mail (${TEST_ENGINE})`, () => {
     await list({ courseNumber: '558' });
     await work();
     expect(await mailsTo(t, buyer.email)).toHaveLength(0);
-    await sendPending(t.app, { now: new Date(), digest: true });
+    await sendPending(mailDeps(), { now: new Date(), digest: true });
     expect(await mailsTo(t, buyer.email)).toHaveLength(1);
-    await sendPending(t.app, { now: new Date(), digest: true });
+    await sendPending(mailDeps(), { now: new Date(), digest: true });
     expect(await mailsTo(t, buyer.email)).toHaveLength(1);
   });
 
@@ -210,7 +211,7 @@ describe(`alerts: matching and mail (${TEST_ENGINE})`, () => {
       Promise.all(buyers.map(async (b) => (await mailsTo(t, b.email)).length));
     expect((await after()).reduce((a, b) => a + b)).toBe(1);
     // The retry (or the minute's sweep) sends the rest; the matching job run again adds nothing.
-    await sendPending(t.app, { now: new Date(), digest: false });
+    await sendPending(mailDeps(), { now: new Date(), digest: false });
     expect(await after()).toEqual([1, 1, 1]);
     const [row] = await t.database.db
       .select()
@@ -221,7 +222,7 @@ describe(`alerts: matching and mail (${TEST_ENGINE})`, () => {
       { db: t.app.database.db, jobs: t.app.jobs },
       { listingId: row!.listingId, event: 'created' },
     );
-    await sendPending(t.app, { now: new Date(), digest: false });
+    await sendPending(mailDeps(), { now: new Date(), digest: false });
     expect(await after()).toEqual([1, 1, 1]);
   });
 
