@@ -6,7 +6,7 @@ import { isTestFile, readSource, sourceFiles } from './source-files';
  * other writer goes (docs/ARCHITECTURE.md, "Table owners"). Reads are free.
  */
 const OWNERS: Record<string, string> = {
-  alert_deliveries: 'features/alerts/alerts.delivery.ts',
+  alert_deliveries: 'features/alerts/alert-deliveries.repository.ts',
   alerts: 'features/alerts/alerts.repository.ts',
   books: 'features/books/books.repository.ts',
   conversation_events: 'features/conversations/conversations.repository.ts',

@@ -1,16 +1,23 @@
 import { webPaths } from '@campus-books/common/paths';
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { PUBLIC_LISTING_STATUSES, type ListingStatus } from '@campus-books/common/constants';
+import { PUBLIC_LISTING_STATUSES } from '@campus-books/common/constants';
 import { conditionLabel, formatPrice } from '@campus-books/common/display';
 import type { Db } from '../../db/database';
-import { rowsOf } from '../../db/rows';
 import { nextDailyHour } from '../../jobs/calendar';
 import type { Config } from '../../config/config';
 import type { JobContext, Jobs } from '../../jobs/jobs';
 import type { Mailer } from '../../plugins/mail';
+import {
+  claimNextStudentDeliveries,
+  findClaimedDeliveries,
+  markDeliveriesSent,
+  queueAlertMatches,
+  queueSavedListingNews,
+  releaseDeliveries,
+  type PendingRow,
+} from './alert-deliveries.repository';
 import { signUnsubscribeToken } from './unsubscribe-token';
 
 /** What happened to a listing that may interest students. */
@@ -24,8 +31,6 @@ export const SEND_SWEEP_MS = 60_000;
 const DAY_MS = 24 * 60 * 60_000;
 /** How long a sender holds a student's rows while it mails them. */
 const CLAIM_MS = 5 * 60_000;
-
-const ts = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 
 /**
  * Called in the transaction that writes the listing: the matching happens in a job, off the request
@@ -55,44 +60,14 @@ export async function matchListingEvent(
   await db.transaction(async (tx) => {
     let queued = 0;
     if (event !== 'sold') {
-      const matched = await rowsOf<{ digest: boolean }>(
-        tx,
-        sql`
-        INSERT INTO alert_deliveries (user_id, listing_id, alert_id, event, digest)
-        SELECT DISTINCT ON (a.user_id) a.user_id, l.id, a.id, 'alert', a.digest
-        FROM listings l
-        JOIN alerts a ON NOT a.paused AND a.user_id <> l.user_id
-          AND (a.isbn IS NULL OR a.isbn = l.isbn)
-          AND (a.subject IS NULL OR a.subject = l.subject)
-          AND (a.course_number IS NULL OR a.course_number = l.course_number)
-          AND (a.major IS NULL OR a.major = l.major)
-          AND (a.condition IS NULL OR a.condition = l.condition)
-          AND (a.school IS NULL OR a.school = ANY (l.schools))
-          AND (a.max_price IS NULL OR l.regular_price <= a.max_price)
-          AND (a.term_words IS NULL OR NOT EXISTS (
-            SELECT 1 FROM unnest(a.term_words) AS w(word) WHERE strpos(lower(l.name), w.word) = 0))
-        WHERE l.id = ${listingId} AND l.status = 'active'
-        ORDER BY a.user_id, a.digest, a.created_at
-        ON CONFLICT (user_id, listing_id, event) DO NOTHING
-        RETURNING digest`,
-      );
+      const matched = await queueAlertMatches(tx, listingId);
       queued += matched.filter((r) => !r.digest).length;
     }
     if (event === 'sold' || event === 'price-drop') {
       const savedEvent =
         event === 'sold' ? 'sold' : `price:${Number(payload.price ?? 0).toFixed(2)}`;
-      const saved = await rowsOf(
-        tx,
-        sql`
-        INSERT INTO alert_deliveries (user_id, listing_id, event)
-        SELECT s.user_id, l.id, ${savedEvent}
-        FROM saved_listings s JOIN listings l ON l.id = s.listing_id
-        JOIN users u ON u.id = s.user_id AND u.saved_listing_mails
-        WHERE s.listing_id = ${listingId} AND s.user_id <> l.user_id
-        ON CONFLICT (user_id, listing_id, event) DO NOTHING
-        RETURNING id`,
-      );
-      queued += saved.length;
+      const saved = await queueSavedListingNews(tx, listingId, savedEvent);
+      queued += saved;
     }
     if (queued > 0) await jobs.enqueue(SEND_JOB, {}, { db: tx });
   });
@@ -103,23 +78,6 @@ export interface AlertMailDeps {
   db: Db;
   mailer: Pick<Mailer, 'send'>;
   config: Pick<Config, 'publicUrl' | 'sessionSecret'>;
-}
-
-interface PendingRow {
-  id: string;
-  user_id: string;
-  alert_id: string | null;
-  event: string;
-  email: string;
-  listing_id: string;
-  name: string;
-  regular_price: string;
-  condition: string;
-  subject: string | null;
-  course_number: string;
-  image_urls: string[];
-  status: ListingStatus;
-  saved_listing_mails: boolean;
 }
 
 /**
@@ -134,41 +92,18 @@ export async function sendPending(
   options: { now: Date; digest: boolean; signal?: AbortSignal },
 ): Promise<number> {
   const { now, digest } = options;
-  const kinds = digest ? sql`TRUE` : sql`NOT digest`;
   let mailed = 0;
   let failure: unknown = null;
   for (let round = 0; round < 100_000; round += 1) {
     if (options.signal?.aborted) break;
     const token = randomUUID();
-    const claimed = await rowsOf<{ user_id: string }>(
-      db,
-      sql`
-        UPDATE alert_deliveries SET claimed_by = ${token}, claimed_until = ${ts(new Date(now.getTime() + CLAIM_MS))}
-        WHERE id IN (
-          SELECT id FROM alert_deliveries
-          WHERE sent_at IS NULL AND ${kinds}
-            AND (claimed_until IS NULL OR claimed_until < ${ts(now)})
-            AND user_id = (
-              SELECT user_id FROM alert_deliveries
-              WHERE sent_at IS NULL AND ${kinds}
-                AND (claimed_until IS NULL OR claimed_until < ${ts(now)})
-              LIMIT 1 FOR UPDATE SKIP LOCKED)
-          FOR UPDATE SKIP LOCKED)
-        RETURNING user_id`,
-    );
-    if (claimed.length === 0) break;
-    const rows = await rowsOf<PendingRow>(
-      db,
-      sql`
-        SELECT d.id, d.user_id, d.alert_id, d.event, u.email, l.id AS listing_id, l.name,
-          l.regular_price, l.condition, l.subject, l.course_number, l.image_urls, l.status,
-          u.saved_listing_mails
-        FROM alert_deliveries d
-        JOIN users u ON u.id = d.user_id
-        JOIN listings l ON l.id = d.listing_id
-        WHERE d.claimed_by = ${token}
-        ORDER BY d.created_at, d.id`,
-    );
+    const claimed = await claimNextStudentDeliveries(db, token, {
+      now,
+      until: new Date(now.getTime() + CLAIM_MS),
+      digest,
+    });
+    if (claimed === 0) break;
+    const rows = await findClaimedDeliveries(db, token);
     // A matched listing sold before its mail went is not worth a mail any more; one hidden or
     // removed meanwhile is shown to nobody (the visibility rule), saved or not; and no news of a
     // saved listing goes to a student who turned those mails off since.
@@ -182,14 +117,10 @@ export async function sendPending(
         await mailer.send(composeMail(config, worth, now));
         mailed += 1;
       }
-      await db.execute(sql`
-        UPDATE alert_deliveries SET sent_at = ${ts(now)}, claimed_until = NULL
-        WHERE claimed_by = ${token}`);
+      await markDeliveriesSent(db, token, now);
     } catch (error) {
       // Given back at once: a later run (this job's retry, or the sweep) mails them.
-      await db.execute(sql`
-        UPDATE alert_deliveries SET claimed_until = NULL, claimed_by = NULL
-        WHERE claimed_by = ${token} AND sent_at IS NULL`);
+      await releaseDeliveries(db, token);
       failure = error;
       break;
     }
