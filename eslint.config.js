@@ -93,6 +93,8 @@ const SERVER_FEATURE_IMPORTS = {
     'courses/required-books.repository.ts':
       "findRequiredBooks, inCourses: the required-books list of the student's courses",
     'listings/listing-visibility.ts': 'visibleTo, ListingViewer: the one visibility rule',
+    'listings/search-cache.ts':
+      "WriteInvalidatedCache: the courses' books kept as the search's answers are, emptied with them",
     'listings/listings.service.ts': 'viewerOf: who is asking, for the visibility rule',
   },
   privacy: {

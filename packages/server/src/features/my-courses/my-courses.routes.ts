@@ -7,7 +7,7 @@ import { CALENDAR_MAX_CHARS, toMyCourse } from '@campus-books/common/my-courses.
 import { currentUser } from '../../plugins/sessions';
 import { viewerOf } from '../listings/listings.service';
 import { readCalendar } from './calendar';
-import { findMyCourseBooks } from './my-course-books';
+import { courseBooksCache } from './course-books-cache';
 import {
   addMyCourses,
   findMyCourses,
@@ -27,6 +27,7 @@ const listAnswer = async (app: FastifyInstance, userId: string) => ({
 export default async function myCoursesRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const user = { preValidation: app.requireUser };
+  const courseBooks = courseBooksCache(app);
 
   app.get(
     '/get',
@@ -132,8 +133,7 @@ export default async function myCoursesRoutes(fastify: FastifyInstance) {
     },
     async (request) => ({
       success: true as const,
-      ...(await findMyCourseBooks(
-        app.database.db,
+      ...(await courseBooks(
         request.query.courses as SubjectCourse[],
         await viewerOf(app, request),
       )),

@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CourseBooksAnswer } from '@campus-books/common/my-courses.schemas';
+import { createUser, TEST_ENGINE, type TestApp, type TestUser } from '../../../test/helpers';
+import { createListingAs, listingBody } from '../../../test/listing-fixtures';
+import { createAppOn, openSharedDatabase } from '../../../test/shared-database';
+
+/**
+ * GET /api/my-courses/books is kept in memory (course-books-cache.ts): two app servers on one
+ * database, each with its own copy. A listing written through either is in the very next answer of
+ * both, though each had just answered (and kept) the same courses without it.
+ */
+describe(`the courses' books kept in memory, on two app servers (${TEST_ENGINE})`, () => {
+  let shared: Awaited<ReturnType<typeof openSharedDatabase>>;
+  let a: TestApp;
+  let b: TestApp;
+  let seller: TestUser;
+  beforeAll(async () => {
+    shared = await openSharedDatabase();
+    a = await createAppOn(shared.first);
+    b = await createAppOn(shared.second);
+    seller = await createUser(a);
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await shared?.close();
+  });
+
+  const titlesOn = async (t: TestApp, courses: string, who?: TestUser) => {
+    const res = await t.app.inject({
+      url: `/api/my-courses/books?courses=${courses}`,
+      headers: who ? { cookie: who.cookie } : {},
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return (res.json() as CourseBooksAnswer).courses.flatMap((c) => c.books.map((k) => k.title));
+  };
+
+  it('a listing created through one server is in the next answer of both; 100 renames, none stale', async () => {
+    const courses = 'HIST-230,PHIL-101';
+    expect(await titlesOn(a, courses)).toEqual([]);
+    expect(await titlesOn(b, courses)).toEqual([]);
+    const listing = await createListingAs(a, seller, {
+      name: 'A People and a Nation',
+      subject: 'HIST',
+      courseNumber: '230',
+    });
+    expect(await titlesOn(a, courses)).toEqual(['A People and a Nation']);
+    expect(await titlesOn(b, courses)).toEqual(['A People and a Nation']);
+
+    let stale = 0;
+    for (let edition = 1; edition <= 100; edition += 1) {
+      const name = `A People and a Nation, edition ${edition}`;
+      // B answers (and keeps) the courses' books…
+      await titlesOn(b, courses);
+      const res = await a.app.inject({
+        method: 'POST',
+        url: `/api/listing/update/${listing._id}`,
+        headers: { cookie: seller.cookie },
+        payload: listingBody({
+          name,
+          subject: 'HIST',
+          courseNumber: '230',
+          imageUrls: listing.imageUrls,
+        }),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      // …A acknowledged the rename: B must show it now.
+      if ((await titlesOn(b, courses)).join() !== name) stale += 1;
+    }
+    expect(stale).toBe(0);
+  });
+
+  it('many students asking at once share one answer, and a student sees what a visitor sees', async () => {
+    const student = await createUser(b);
+    await createListingAs(b, seller, {
+      name: 'Sophie’s World',
+      subject: 'PHIL',
+      courseNumber: '101',
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 25 }, (_, i) => titlesOn(b, 'PHIL-101', i % 2 ? student : undefined)),
+    );
+    expect(new Set(answers.map((titles) => titles.join()))).toEqual(new Set(['Sophie’s World']));
+  });
+});
