@@ -86,6 +86,18 @@ export const SERVER_BUNDLE = 'packages/server/dist/server.js';
 export const pinned = (pin: boolean) => (argv: string[]) =>
   pin ? ['taskset', '-c', String(SERVER_CORE), ...argv] : argv;
 
+/**
+ * With BENCH_CPU_PROFILE_DIR set, each server the bench starts writes a V8 CPU profile there when it
+ * stops (`node --cpu-prof`; open the `.cpuprofile` in a browser's performance panel for the flame
+ * graph). Node refuses the flag in NODE_OPTIONS, so it is given to the server's own command.
+ */
+export const profiled = (argv: string[]): string[] => {
+  const dir = process.env.BENCH_CPU_PROFILE_DIR;
+  if (!dir) return argv;
+  const [node, ...rest] = argv;
+  return [node!, '--cpu-prof', `--cpu-prof-dir=${dir}`, ...rest];
+};
+
 /** Starts the production server as `npm start` does (one node process, pinned to its core). */
 export async function startServer(options: {
   dataDir: string;
@@ -103,7 +115,7 @@ export async function startServer(options: {
   const server = spawnServer(port, {
     entry: `${ROOT}${SERVER_BUNDLE}`,
     cwd: ROOT,
-    wrap: pinned(options.pin),
+    wrap: (argv) => pinned(options.pin)(profiled(argv)),
     env: {
       PUBLIC_URL: url,
       DATA_DIR: options.dataDir,
