@@ -67,3 +67,23 @@ export async function createAppOn(
     },
   };
 }
+
+/** Two app servers ("A" and "B") on one fresh database, each with its own caches and DATA_DIR. */
+export async function openTwoAppServers(): Promise<{
+  a: TestApp;
+  b: TestApp;
+  close(): Promise<void>;
+}> {
+  const shared = await openSharedDatabase();
+  const a = await createAppOn(shared.first);
+  const b = await createAppOn(shared.second);
+  return {
+    a,
+    b,
+    close: async () => {
+      await a.close();
+      await b.close();
+      await shared.close();
+    },
+  };
+}

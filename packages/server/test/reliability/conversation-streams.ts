@@ -8,9 +8,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationEvent, SentEvent } from '@campus-books/common/conversation.schemas';
 import { openDatabase, type Database } from '../../src/db/database';
-import { listings, users } from '../../src/db/schema';
-import { hashPassword } from '../../src/features/accounts/password';
 import { openSse, type SseStream } from '../support/sse-client';
+import { insertSellerBuyerAndListing } from './deal-rows';
 import { HAPROXY } from './load-balancer';
 import { freePort, sleep, startServer, waitHealthy, type ServerProcess } from './processes';
 
@@ -125,32 +124,11 @@ export function describeConversationStreams(options: ConversationStreamsOptions)
       }
       await sleep(1500); // until HAProxy's checks see both servers up (rise 2 × 500 ms)
 
-      const passwordHash = await hashPassword(PASSWORD);
-      const [seller, buyer] = await database.db
-        .insert(users)
-        .values(
-          ['seller', 'buyer'].map((who) => ({
-            firstName: who,
-            lastName: 'Stream',
-            username: `${who} stream`,
-            email: `${who}.${randomUUID().slice(0, 8)}@richmond.edu`,
-            passwordHash,
-            groupmelink: 'https://groupme.com/contact/1',
-            emailVerifiedAt: new Date(),
-          })),
-        )
-        .returning();
-      const [listing] = await database.db
-        .insert(listings)
-        .values({
-          userId: seller!.id,
-          name: 'Linear Algebra',
-          courseNumber: '221',
-          condition: 'good',
-          regularPrice: 30,
-          imageUrls: ['https://images.example.edu/cover.jpg'],
-        })
-        .returning();
+      const { seller, buyer, listing } = await insertSellerBuyerAndListing(
+        database,
+        'Stream',
+        PASSWORD,
+      );
       sellerCookie = await signIn(seller!.email);
       buyerCookie = await signIn(buyer!.email);
       const res = await fetch(`${base}/api/conversations`, {

@@ -14,9 +14,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_CHUNK_BYTES } from '@campus-books/common/constants';
 import type { SentEvent } from '@campus-books/common/conversation.schemas';
 import { openDatabase, type Database } from '../../src/db/database';
-import { images, listings, users } from '../../src/db/schema';
+import { images, users } from '../../src/db/schema';
 import { hashPassword } from '../../src/features/accounts/password';
 import { startTestS3Server, type TestS3Server } from '../support/s3-test-server';
+import { insertSellerBuyerAndListing } from './deal-rows';
 import { freePort, sleep, startServer, waitHealthy, type ServerProcess } from './processes';
 
 export const NGINX = '/usr/sbin/nginx';
@@ -362,32 +363,11 @@ export function describeReverseProxy() {
         Number(readTimeout?.[1]) * { s: 1, m: 60, h: 3600 }[readTimeout?.[2] as 's'];
       expect(readTimeoutS).toBeGreaterThanOrEqual(2 * 25);
 
-      const passwordHash = await hashPassword(PASSWORD);
-      const [seller, buyer] = await database.db
-        .insert(users)
-        .values(
-          ['seller', 'buyer'].map((who) => ({
-            firstName: who,
-            lastName: 'Proxied',
-            username: `${who} proxied`,
-            email: `${who}.${randomUUID().slice(0, 8)}@richmond.edu`,
-            passwordHash,
-            groupmelink: 'https://groupme.com/contact/1',
-            emailVerifiedAt: new Date(),
-          })),
-        )
-        .returning();
-      const [listing] = await database.db
-        .insert(listings)
-        .values({
-          userId: seller!.id,
-          name: 'Linear Algebra',
-          courseNumber: '221',
-          condition: 'good',
-          regularPrice: 30,
-          imageUrls: ['https://images.example.edu/cover.jpg'],
-        })
-        .returning();
+      const { seller, buyer, listing } = await insertSellerBuyerAndListing(
+        database,
+        'Proxied',
+        PASSWORD,
+      );
       // Each from an address of its own: this test's sign-in limit is two per address.
       const signIn = async (who: { email: string }, from: string) => {
         const res = await send('/api/auth/signin', {
