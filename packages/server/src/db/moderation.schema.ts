@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { REPORT_REASONS } from '@campus-books/common/constants';
+import { MODERATION_ACTIONS } from '@campus-books/common/moderation.schemas';
 import { boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, users, listings } from './schema';
 
@@ -43,20 +44,7 @@ export const moderationLog = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     moderatorId: uuid('moderator_id'),
     moderatorEmail: text('moderator_email').notNull(),
-    action: text('action', {
-      enum: [
-        'dismiss',
-        'remove',
-        'restore',
-        'suspend',
-        'unsuspend',
-        'remove_rating',
-        'dismiss_rating',
-        'seller-delete',
-        'read_conversation',
-        'dismiss_conversation',
-      ],
-    }).notNull(),
+    action: text('action', { enum: MODERATION_ACTIONS }).notNull(),
     listingId: uuid('listing_id'),
     /** A rating's removal or dismissed reports (features/ratings). */
     ratingId: uuid('rating_id'),
