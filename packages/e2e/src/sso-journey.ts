@@ -64,8 +64,13 @@ export function recordPagesShown(page: Page): string[] {
 export async function signOut(page: Page) {
   await page.goto('/profile');
   await page.getByRole('button', { name: 'Sign out' }).click();
+  // The app goes home first and signs out once home has replaced the profile: wait for that answer.
+  const signedOut = page.waitForResponse(
+    (response) => new URL(response.url()).pathname === '/api/auth/signout',
+  );
   await page.getByRole('button', { name: 'Yes, sign out' }).click();
   await expect(page).toHaveURL(/\/$/);
+  expect((await signedOut).ok()).toBe(true);
   const session = await page.request.get('/api/auth/session');
   expect(((await session.json()) as { user: unknown }).user).toBeNull();
 }
