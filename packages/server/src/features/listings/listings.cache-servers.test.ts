@@ -2,7 +2,7 @@ import { TOTAL_COUNT_HEADER } from '@campus-books/common/constants';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, TEST_ENGINE, type TestApp, type TestUser } from '../../../test/helpers';
 import { createListingAs, listingBody } from '../../../test/listing-fixtures';
-import { createAppOn, openSharedDatabase } from '../../../test/shared-database';
+import { openTwoAppServers } from '../../../test/shared-database';
 
 /**
  * Two app servers on one database, each with its own caches: a write acknowledged by one shows in
@@ -11,20 +11,17 @@ import { createAppOn, openSharedDatabase } from '../../../test/shared-database';
 const letters = 'abcdefghijklmnopqrstuvwxyz';
 
 describe(`search on another server right after a write (${TEST_ENGINE})`, () => {
-  let shared: Awaited<ReturnType<typeof openSharedDatabase>>;
+  let servers: Awaited<ReturnType<typeof openTwoAppServers>>;
   let a: TestApp;
   let b: TestApp;
   let seller: TestUser;
   beforeAll(async () => {
-    shared = await openSharedDatabase();
-    a = await createAppOn(shared.first);
-    b = await createAppOn(shared.second);
+    servers = await openTwoAppServers();
+    ({ a, b } = servers);
     seller = await createUser(a);
   });
   afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await shared?.close();
+    await servers?.close();
   });
 
   const namesOn = async (t: TestApp, term: string) => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CourseBooksAnswer } from '@campus-books/common/my-courses.schemas';
 import { createUser, TEST_ENGINE, type TestApp, type TestUser } from '../../../test/helpers';
 import { createListingAs, listingBody } from '../../../test/listing-fixtures';
-import { createAppOn, openSharedDatabase } from '../../../test/shared-database';
+import { openTwoAppServers } from '../../../test/shared-database';
 
 /**
  * GET /api/my-courses/books is kept in memory (course-books-cache.ts): two app servers on one
@@ -10,20 +10,17 @@ import { createAppOn, openSharedDatabase } from '../../../test/shared-database';
  * both, though each had just answered (and kept) the same courses without it.
  */
 describe(`the courses' books kept in memory, on two app servers (${TEST_ENGINE})`, () => {
-  let shared: Awaited<ReturnType<typeof openSharedDatabase>>;
+  let servers: Awaited<ReturnType<typeof openTwoAppServers>>;
   let a: TestApp;
   let b: TestApp;
   let seller: TestUser;
   beforeAll(async () => {
-    shared = await openSharedDatabase();
-    a = await createAppOn(shared.first);
-    b = await createAppOn(shared.second);
+    servers = await openTwoAppServers();
+    ({ a, b } = servers);
     seller = await createUser(a);
   });
   afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await shared?.close();
+    await servers?.close();
   });
 
   const titlesOn = async (t: TestApp, courses: string, who?: TestUser) => {
