@@ -1,3 +1,4 @@
+import { APP_HYDRATED_EVENT } from '@campus-books/common/server-rendering';
 import { footerCredit, PRODUCT_NAME } from '@campus-books/common/campus';
 import { displayName } from '@campus-books/common/display';
 import type { Listing } from '@campus-books/common/listing.schemas';
@@ -202,8 +203,13 @@ test('the Major box finds what students mean: "comp sci", "CS", "econ"', async (
 test('the Major box works from the keyboard: type, filter, arrows, Enter, Escape', async ({
   page,
 }) => {
+  // The page arrives server-rendered: the keys go to the app once it has taken the page over.
+  await page.addInitScript((event) => {
+    window.addEventListener(event, () => document.documentElement.setAttribute('data-app', 'on'));
+  }, APP_HYDRATED_EVENT);
   await page.goto('/search');
   await expect(page.getByRole('heading', { name: 'Listing results' })).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('data-app', 'on');
   const toggle = page.getByRole('button', { name: 'Search filters' });
   if (await toggle.isVisible()) await toggle.click();
   const major = page.getByRole('combobox', { name: 'Major' });
