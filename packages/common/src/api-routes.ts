@@ -4,6 +4,7 @@ import {
   currentUserSchema,
   deleteAccountSchema,
   emailOnlySchema,
+  newAccountGroupmeLinkSchema,
   profileUpdateSchema,
   resetPasswordSchema,
   sellerSchema,
@@ -107,8 +108,11 @@ export interface ApiRouteContract {
   query?: z.ZodType;
   /** The JSON body; a function of the campus's account rules where they shape it (sign-up). */
   body?: z.ZodType | ((rules: AccountRules) => z.ZodType);
-  /** The success answer (every 2xx the route declares answers this shape). */
-  response: z.ZodType;
+  /**
+   * The success answer: the schema every 2xx the route declares answers, or, where they differ, each
+   * status's (a tus DELETE's 204 has no body).
+   */
+  response: z.ZodType | { readonly [status: number]: z.ZodType };
 }
 
 const idParams = z.object({ id: z.string() });
@@ -141,6 +145,7 @@ const courseParams = z.object({
     }),
 });
 const signedInAnswer = currentUserSchema.extend({ success: z.literal(true) });
+const signOnName = z.string().trim().min(1).max(50);
 
 const savedListingAnswer = listingSchema.extend({ success: z.literal(true) });
 const savedAnswer = z.object({ success: z.literal(true), saved: z.boolean(), message: z.string() });
@@ -198,6 +203,24 @@ export const apiRoutes = {
     response: sellerSchema.extend({ success: z.literal(true) }),
   },
   'GET /api/user/listings/:id': { params: idParams, response: z.array(listingSchema) },
+  // Single sign-on's last step for a first sign-on (the rest are browser navigations)
+  'GET /api/sso/pending': {
+    response: succeeded({
+      name: z.string(),
+      email: z.string(),
+      firstName: z.string(),
+      lastName: z.string(),
+    }),
+  },
+  'POST /api/sso/finish': {
+    body: (rules: AccountRules) =>
+      z.object({
+        groupmelink: newAccountGroupmeLinkSchema(rules),
+        firstName: signOnName.optional(),
+        lastName: signOnName.optional(),
+      }),
+    response: succeeded({ user: currentUserSchema, returnTo: z.string() }),
+  },
   'GET /api/config': { response: publicConfigSchema },
   'GET /api/privacy': { response: privacySettingsSchema },
   'POST /api/data-export': { response: apiMessageSchema },
@@ -433,6 +456,14 @@ export const apiRoutes = {
   'DELETE /api/drafts/:id': { params: idParams, response: apiMessageSchema },
   'POST /api/drafts/publish': { body: draftPublishSchema, response: draftPublishAnswerSchema },
   'GET /api/term-end-mail': { response: termEndMailAnswer },
+  // Uploads (the rest of tus is the upload client's, not a call of the app's)
+  'DELETE /api/uploads/:id': {
+    params: idParams,
+    response: {
+      200: apiMessageSchema.describe('A processed image nothing uses was deleted'),
+      204: z.undefined().describe('An upload in progress was terminated (tus)'),
+    },
+  },
   'PUT /api/term-end-mail': { body: termEndMailSchema, response: termEndMailAnswer },
 } as const satisfies Record<
   `${'GET' | 'POST' | 'PUT' | 'DELETE'} /api/${string}`,

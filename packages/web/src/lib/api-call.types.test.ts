@@ -1,5 +1,7 @@
 import { describe, expectTypeOf, it, vi } from 'vitest';
+import type { CurrentUser } from '@campus-books/common/account.schemas';
 import type { Alert } from '@campus-books/common/alert.schemas';
+import type { ApiMessage } from '@campus-books/common/api';
 import { apiCall, type ApiAnswer } from './api-client';
 
 // Compiled by `npm run typecheck` (tsc): each @ts-expect-error below fails the build if the line
@@ -17,6 +19,10 @@ describe('apiCall types its calls from common/api-routes', () => {
       username: string;
       blockedAt: string;
     }>();
+    // A route whose 2xx answers differ answers any of them: a message, or nothing (tus's 204).
+    expectTypeOf<ApiAnswer<'DELETE /api/uploads/:id'>>().toEqualTypeOf<ApiMessage | undefined>();
+    expectTypeOf<ApiAnswer<'POST /api/sso/finish'>['user']>().toEqualTypeOf<CurrentUser>();
+    expectTypeOf<ApiAnswer<'GET /api/sso/pending'>['firstName']>().toEqualTypeOf<string>();
     vi.unstubAllGlobals();
   });
 
@@ -35,6 +41,10 @@ describe('apiCall types its calls from common/api-routes', () => {
       await apiCall('GET /api/saved/get', { body: {} });
       // @ts-expect-error: the meetups query names `conversationId`, not `conversation`.
       await apiCall('GET /api/meetups', { query: { conversation: 'x' } });
+      // @ts-expect-error: a first sign-on's names are text (the body is built from the campus's rules).
+      await apiCall('POST /api/sso/finish', { body: { groupmelink: '', firstName: 1 } });
+      // @ts-expect-error: an upload is named by its id.
+      await apiCall('DELETE /api/uploads/:id', { params: {} });
     };
     expectTypeOf(use).toBeFunction();
   });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiCall, apiRequest, OFFLINE_WRITE_MESSAGE } from './api-client';
+import { ApiError, apiCall, OFFLINE_WRITE_MESSAGE } from './api-client';
 
 function answer(status: number, body: unknown, onLine = true) {
   vi.stubGlobal('navigator', { onLine });
@@ -8,7 +8,7 @@ function answer(status: number, body: unknown, onLine = true) {
   return fetch;
 }
 
-describe('apiRequest errors', () => {
+describe('apiCall errors', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('tells a 429 that asks for a challenge from a plain 429', async () => {
@@ -18,25 +18,31 @@ describe('apiRequest errors', () => {
       message: 'Too many attempts from your network.',
       challengeRequired: true,
     });
-    const asked = await apiRequest('/api/auth/signin', { body: {} }).catch((e: unknown) => e);
+    const signIn = () =>
+      apiCall('POST /api/auth/signin', { body: { email: 'a@b.edu', password: 'x' } }).catch(
+        (e: unknown) => e,
+      );
+    const asked = await signIn();
     expect(asked).toBeInstanceOf(ApiError);
     expect(asked).toMatchObject({ status: 429, challengeRequired: true });
 
     answer(429, { success: false, statusCode: 429, message: 'Too many attempts.' });
-    const refused = await apiRequest('/api/auth/signin', { body: {} }).catch((e: unknown) => e);
+    const refused = await signIn();
     expect(refused).toMatchObject({ status: 429, challengeRequired: false });
   });
 });
 
-describe('apiRequest offline', () => {
+describe('apiCall offline', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('refuses a write while the browser is offline, without sending it', async () => {
     const fetch = answer(200, { success: true }, false);
-    for (const method of ['POST', 'DELETE'] as const) {
-      const refused = await apiRequest('/api/listing/create', { method, body: {} }).catch(
-        (e: unknown) => e,
-      );
+    const writes = [
+      () => apiCall('POST /api/listing/mark-as-sold/:id', { params: { id: 'l1' } }),
+      () => apiCall('DELETE /api/listing/delete/:id', { params: { id: 'l1' } }),
+    ];
+    for (const write of writes) {
+      const refused = await write().catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(ApiError);
       expect(refused).toMatchObject({ status: 0, message: OFFLINE_WRITE_MESSAGE });
     }
@@ -52,18 +58,19 @@ describe('apiRequest offline', () => {
         throw new TypeError('Failed to fetch');
       }),
     );
-    const send = () => apiRequest('/api/listing/create', { body: {} }).catch((e: unknown) => e);
+    const send = () =>
+      apiCall('POST /api/listing/relist/:id', { params: { id: 'l1' } }).catch((e: unknown) => e);
     // Online as far as the browser knows: the request may have reached the server.
     expect(await send()).toMatchObject({ status: 0, message: expect.stringContaining('may not') });
     // Offline: the browser sent nothing.
     navigator.onLine = false;
-    const read = await apiRequest('/api/listing/get').catch((e: unknown) => e);
+    const read = await apiCall('GET /api/listing/get').catch((e: unknown) => e);
     expect(read).toMatchObject({ status: 0, message: expect.stringContaining("You're offline") });
   });
 
   it('still reads while the browser says it is offline (the service worker may answer)', async () => {
     const fetch = answer(200, [{ id: 'a' }], false);
-    await expect(apiRequest('/api/listing/get')).resolves.toEqual([{ id: 'a' }]);
+    await expect(apiCall('GET /api/listing/get')).resolves.toEqual([{ id: 'a' }]);
     expect(fetch).toHaveBeenCalledOnce();
   });
 });
@@ -89,5 +96,16 @@ describe('apiCall', () => {
       ['/api/meetups/m1/accept', 'POST', null],
       ['/api/term-end-mail', 'PUT', '{"subscribed":true}'],
     ]);
+  });
+
+  it('answers undefined for an answer without a body (a 204)', async () => {
+    vi.stubGlobal('navigator', { onLine: true });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(null, { status: 204 })),
+    );
+    await expect(
+      apiCall('DELETE /api/uploads/:id', { params: { id: 'u1' } }),
+    ).resolves.toBeUndefined();
   });
 });

@@ -43,8 +43,12 @@ interface RequestInit {
   headers?: Record<string, string>;
 }
 
+/** What an answer's schema outputs; of a route whose 2xx answers differ, any of theirs. */
+type AnswerOf<Response> = Response extends z.ZodType
+  ? z.output<Response>
+  : z.output<Response[keyof Response]>;
 /** The answer of a route of the API: what its response schema outputs. */
-export type ApiAnswer<Route extends ApiRouteKey> = z.output<ApiRoutes[Route]['response']>;
+export type ApiAnswer<Route extends ApiRouteKey> = AnswerOf<ApiRoutes[Route]['response']>;
 
 type QueryValue = string | number | boolean | null | undefined;
 type ParamsOption<Contract> = Contract extends { params: z.ZodType }
@@ -136,12 +140,10 @@ function callRoute(
   });
 }
 
-/** JSON in, JSON out, same-origin cookies; any failure becomes an ApiError with the server's message. */
-export async function apiRequest<T>(path: string, init: RequestInit = {}): Promise<T> {
-  return (await sendRequest(path, init)).data as T;
-}
-
-/** Sends one request; the answer's JSON and headers. */
+/**
+ * Sends one request (JSON in, JSON out, same-origin cookies): the answer's JSON (undefined for an
+ * empty body, a 204) and headers. Any failure becomes an ApiError with the server's message.
+ */
 async function sendRequest(
   path: string,
   init: RequestInit = {},
@@ -172,7 +174,7 @@ async function sendRequest(
   // The configuration every page reads says nothing about whether the page's own data is live.
   if (!isWrite && path !== '/api/config') noteApiAnswer(response.headers.has(FROM_CACHE_HEADER));
 
-  let data: unknown = null;
+  let data: unknown;
   const text = await response.text().catch(() => '');
   if (text !== '') {
     try {

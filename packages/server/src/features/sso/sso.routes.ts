@@ -1,11 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  currentUserSchema,
-  newAccountGroupmeLinkSchema,
-} from '@campus-books/common/account.schemas';
-import { errorResponses, succeeded } from '@campus-books/common/api';
+import { errorResponses } from '@campus-books/common/api';
+import { apiRoutes } from '@campus-books/common/api-routes';
 import { webPaths } from '@campus-books/common/paths';
 import { unauthorized } from '../../lib/errors';
 import { toCurrentUser } from '../accounts/current-user';
@@ -29,13 +26,6 @@ export interface SignOnProtocol {
 /** A redirect answer, documented as such (a browser navigation, not a JSON call). */
 export const redirectAnswer = (description: string) => ({
   303: { description, content: { 'text/plain': { schema: z.string().max(0) } } },
-});
-
-const pendingAnswer = succeeded({
-  name: z.string(),
-  email: z.string(),
-  firstName: z.string(),
-  lastName: z.string(),
 });
 
 /**
@@ -163,7 +153,7 @@ export default async function ssoRoutes(fastify: FastifyInstance) {
     {
       schema: {
         response: {
-          200: pendingAnswer,
+          200: apiRoutes['GET /api/sso/pending'].response,
           ...errorResponses({ 401: 'No first sign-in in progress (or it expired)' }),
         },
       },
@@ -182,18 +172,14 @@ export default async function ssoRoutes(fastify: FastifyInstance) {
     },
   );
 
-  const name = z.string().trim().min(1).max(50);
+  const finishRoute = apiRoutes['POST /api/sso/finish'];
   app.post(
     '/finish',
     {
       schema: {
-        body: z.object({
-          groupmelink: newAccountGroupmeLinkSchema(rules),
-          firstName: name.optional(),
-          lastName: name.optional(),
-        }),
+        body: finishRoute.body(rules),
         response: {
-          201: succeeded({ user: currentUserSchema, returnTo: z.string() }),
+          201: finishRoute.response,
           ...errorResponses({
             400: 'The body is not valid, or the sign-in is already finished',
             401: 'No first sign-in in progress (or it expired)',

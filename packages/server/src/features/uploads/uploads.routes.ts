@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { apiMessageSchema, errorResponses } from '@campus-books/common/api';
+import { errorResponses } from '@campus-books/common/api';
+import { apiRoutes } from '@campus-books/common/api-routes';
 import { MAX_UPLOADS_PER_HOUR } from '@campus-books/common/images';
 import type { ImageRow } from '../../db/schema';
 import { AppError, badRequest, conflict, errorBody, notFound } from '../../lib/errors';
@@ -165,12 +166,10 @@ export default async function uploadsRoutes(app: FastifyInstance) {
   // tus termination of an upload in progress, and deletion of a processed one nothing uses yet. The
   // row's status is re-checked in the deleting statement itself, so of racing requests (two
   // DELETEs, a DELETE and the PATCH finishing the upload) exactly one acts and the others get 4xx.
+  const deleteRoute = apiRoutes['DELETE /api/uploads/:id'];
   const deleteSchema = {
-    response: {
-      200: apiMessageSchema.describe('A processed image nothing uses was deleted'),
-      204: z.undefined().describe('An upload in progress was terminated (tus)'),
-      ...uploaderErrors,
-    },
+    params: deleteRoute.params,
+    response: { ...deleteRoute.response, ...uploaderErrors },
   };
   app.delete<{ Params: { id: string } }>(
     '/:id',

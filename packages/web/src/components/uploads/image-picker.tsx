@@ -1,8 +1,8 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { imageIdFromUrl, imageVariantUrl, UPLOAD_ENDPOINT } from '@campus-books/common/images';
+import { imageIdFromUrl, imageVariantUrl } from '@campus-books/common/images';
 import { MAX_IMAGES_ON_CREATE, MAX_IMAGES_PER_LISTING } from '@campus-books/common/constants';
 import { MESSAGES } from '@campus-books/common/messages';
-import { apiRequest } from '../../lib/api-client';
+import { apiCall } from '../../lib/api-client';
 import { UploadProgressList } from './upload-progress-list';
 import { useImageUploads } from './use-image-uploads';
 
@@ -101,7 +101,7 @@ export function ImagePicker({
     const imageId = imageIdFromUrl(url);
     if (mode === 'create' && imageId) {
       // Best effort: an image already used elsewhere answers 409 and stays; the sweep removes the rest.
-      void apiRequest(`${UPLOAD_ENDPOINT}/${imageId}`, { method: 'DELETE' }).catch(() => {});
+      void apiCall('DELETE /api/uploads/:id', { params: { id: imageId } }).catch(() => {});
     }
   }
 
