@@ -2,12 +2,12 @@ import { alertInputSchema, type Alert, type AlertInput } from '@campus-books/com
 import { SCHOOLS } from '@campus-books/common/campus';
 import { SUBJECTS } from '@campus-books/common/campus-subjects';
 import { PRICE_MAX } from '@campus-books/common/constants';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useId, useRef } from 'react';
-import { Controller, useForm, type Resolver } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 import { MajorSelect } from '../../components/major-select';
 import { Button } from '../../components/ui/button';
 import { CheckboxField, SelectField, TextField } from '../../components/ui/form-field';
+import { bodyResolver } from '../../lib/body-resolver';
 import { fieldsOf } from '../../lib/form-fields';
 import { ApiError } from '../../lib/api-client';
 import { useUpdateAlert } from '../../api/alerts-api';
@@ -62,34 +62,6 @@ function toBody(values: AlertFormValues, paused: boolean) {
   };
 }
 
-/**
- * Validates with the server's own schema (alertInputSchema). Its "choose something to watch" rule
- * belongs to no one field: it is shown as the form's error (`root`).
- */
-function alertResolver(paused: boolean): Resolver<AlertFormValues, unknown, AlertInput> {
-  const validate = zodResolver(alertInputSchema);
-  return async (values, context, options) => {
-    const result = await validate(
-      // The schema is the judge of the values (a condition it does not know is its error to report).
-      toBody(values, paused) as Parameters<typeof validate>[0],
-      context,
-      options as unknown as Parameters<typeof validate>[2],
-    );
-    const errors = result.errors as Record<string, { message?: string; type?: string }>;
-    // The shared messages name their field ('maxPrice: …'), which the form's layout already does.
-    for (const [name, error] of Object.entries(errors)) {
-      if (error.message?.startsWith(`${name}: `))
-        error.message = error.message.slice(name.length + 2);
-    }
-    const formError = errors[''];
-    if (formError) {
-      delete errors[''];
-      errors.root = { type: formError.type ?? 'custom', message: formError.message };
-    }
-    return result as unknown as Awaited<ReturnType<Resolver<AlertFormValues, unknown, AlertInput>>>;
-  };
-}
-
 /** The filters of one alert, to change and save (the whole alert is sent: the API replaces it). */
 export function AlertEditForm({ alert, onDone }: { alert: Alert; onDone(): void }) {
   const update = useUpdateAlert();
@@ -102,7 +74,8 @@ export function AlertEditForm({ alert, onDone }: { alert: Alert; onDone(): void 
     setError,
     formState: { errors },
   } = useForm<AlertFormValues, unknown, AlertInput>({
-    resolver: alertResolver(alert.paused),
+    // The "choose something to watch" rule belongs to no one field: it shows as the form's error.
+    resolver: bodyResolver(alertInputSchema, (values) => toBody(values, alert.paused), FIELDS),
     defaultValues: formValues(alert),
   });
   const field = fieldsOf(register, errors);

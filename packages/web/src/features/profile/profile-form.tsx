@@ -3,12 +3,12 @@ import {
   type CurrentUser,
   type ProfileUpdateInput,
 } from '@campus-books/common/account.schemas';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useMemo, useState } from 'react';
-import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { SubmitButton } from '../../components/ui/button';
 import { ErrorBlock } from '../../components/ui/error-block';
 import { TextField } from '../../components/ui/form-field';
+import { bodyResolver } from '../../lib/body-resolver';
 import { fieldsOf } from '../../lib/form-fields';
 import { ApiError } from '../../lib/api-client';
 import { useAccountRules } from '../../lib/public-config';
@@ -39,17 +39,15 @@ export function ProfileForm({
   const update = useUpdateUser();
   const [notice, setNotice] = useState<string | null>(null);
 
-  const resolver = useMemo<Resolver<ProfileFormValues, unknown, ProfileUpdateInput>>(() => {
-    const validate = zodResolver(profileUpdateSchema(rules));
-    return async (values, context, options) =>
-      (await validate(
-        changedProfileFields(values, user),
-        context,
-        options as unknown as Parameters<typeof validate>[2],
-      )) as unknown as Awaited<
-        ReturnType<Resolver<ProfileFormValues, unknown, ProfileUpdateInput>>
-      >;
-  }, [rules, user]);
+  const resolver = useMemo(
+    () =>
+      bodyResolver(
+        profileUpdateSchema(rules),
+        (values: ProfileFormValues) => changedProfileFields(values, user),
+        FIELDS,
+      ),
+    [rules, user],
+  );
 
   const {
     register,
