@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DOMParser, type Element } from '@xmldom/xmldom';
 import type { CasConfig } from '../../config/sso-config';
-import type { Identity } from './sso.accounts';
+import type { Identity, SignOnProtocolDeps } from './sso.accounts';
 import { claimOnce } from './sso.repository';
-import { setFlow, takeFlow } from './sso.state';
 
 const CAS_NS = 'http://www.yale.edu/tp/cas';
 const TICKET_MEMORY_MS = 24 * 60 * 60_000;
@@ -39,11 +38,14 @@ export function parseServiceResponse(
  * the server. The browser that comes back must carry the flow cookie; each ticket is used once
  * across every app server (the CAS server also refuses a second validation).
  */
-export function createCas(app: FastifyInstance, settings: CasConfig) {
-  const serviceUrl = `${app.config.publicUrl}/api/sso/cas/callback`;
+export function createCas(
+  { db, cookies, sso, publicUrl }: SignOnProtocolDeps,
+  settings: CasConfig,
+) {
+  const serviceUrl = `${publicUrl}/api/sso/cas/callback`;
   return {
     async start(reply: FastifyReply, returnTo: string): Promise<string> {
-      await setFlow(app, reply, { state: randomBytes(24).toString('base64url'), returnTo });
+      await cookies.setFlow(reply, { state: randomBytes(24).toString('base64url'), returnTo });
       return `${settings.baseUrl}/login?service=${encodeURIComponent(serviceUrl)}`;
     },
 
@@ -52,10 +54,10 @@ export function createCas(app: FastifyInstance, settings: CasConfig) {
       reply: FastifyReply,
       ticket: string | undefined,
     ): Promise<{ identity: Identity; returnTo: string } | null> {
-      const flow = await takeFlow(app, request, reply);
+      const flow = await cookies.takeFlow(request, reply);
       if (!flow || !ticket) return null;
       const once = new Date(Date.now() + TICKET_MEMORY_MS);
-      if (!(await claimOnce(app.database.db, `cas-ticket:${ticket}`, once))) return null;
+      if (!(await claimOnce(db, `cas-ticket:${ticket}`, once))) return null;
       try {
         const url = new URL(`${settings.baseUrl}/p3/serviceValidate`);
         url.searchParams.set('service', serviceUrl);
@@ -66,7 +68,7 @@ export function createCas(app: FastifyInstance, settings: CasConfig) {
         });
         const answer = res.ok ? parseServiceResponse(await res.text()) : null;
         if (!answer) return null;
-        const { attributes } = app.config.sso!;
+        const { attributes } = sso;
         const values = (names: string[]) => names.flatMap((n) => answer.attributes.get(n) ?? []);
         return {
           returnTo: flow.returnTo,

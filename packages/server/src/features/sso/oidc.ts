@@ -1,9 +1,8 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import * as client from 'openid-client';
 import type { OidcConfig } from '../../config/sso-config';
-import type { Identity } from './sso.accounts';
+import type { Identity, SignOnProtocolDeps } from './sso.accounts';
 import { claimOnce } from './sso.repository';
-import { setFlow, takeFlow } from './sso.state';
 
 /** A claim as a list of strings (a string, an array of strings, or nothing). */
 export function claimValues(value: unknown): string[] {
@@ -23,8 +22,11 @@ const STATE_MEMORY_MS = 24 * 60 * 60_000;
  * PKCE (S256), `state` and `nonce`, and the ID token's signature, issuer, audience and times
  * checked by the library. Each `state` is used once across every app server (sso_once).
  */
-export function createOidc(app: FastifyInstance, settings: OidcConfig) {
-  const redirectUri = `${app.config.publicUrl}/api/sso/oidc/callback`;
+export function createOidc(
+  { db, cookies, sso, publicUrl }: SignOnProtocolDeps,
+  settings: OidcConfig,
+) {
+  const redirectUri = `${publicUrl}/api/sso/oidc/callback`;
   let discovered: Promise<client.Configuration> | undefined;
   const configuration = () => {
     discovered ??= client
@@ -49,7 +51,7 @@ export function createOidc(app: FastifyInstance, settings: OidcConfig) {
       const codeVerifier = client.randomPKCECodeVerifier();
       const state = client.randomState();
       const nonce = client.randomNonce();
-      await setFlow(app, reply, { state, nonce, codeVerifier, returnTo });
+      await cookies.setFlow(reply, { state, nonce, codeVerifier, returnTo });
       return client
         .buildAuthorizationUrl(config, {
           redirect_uri: redirectUri,
@@ -67,14 +69,14 @@ export function createOidc(app: FastifyInstance, settings: OidcConfig) {
       request: FastifyRequest,
       reply: FastifyReply,
     ): Promise<{ identity: Identity; returnTo: string } | null> {
-      const flow = await takeFlow(app, request, reply);
+      const flow = await cookies.takeFlow(request, reply);
       if (!flow?.codeVerifier || !flow.nonce) return null;
       const config = await configuration();
-      if (!(await claimOnce(app.database.db, `oidc-state:${flow.state}`, inADay()))) return null;
+      if (!(await claimOnce(db, `oidc-state:${flow.state}`, inADay()))) return null;
       try {
         const tokens = await client.authorizationCodeGrant(
           config,
-          new URL(request.url, app.config.publicUrl),
+          new URL(request.url, publicUrl),
           {
             pkceCodeVerifier: flow.codeVerifier,
             expectedState: flow.state,
@@ -83,7 +85,7 @@ export function createOidc(app: FastifyInstance, settings: OidcConfig) {
           },
         );
         let claims: Record<string, unknown> = { ...tokens.claims()! };
-        const { attributes } = app.config.sso!;
+        const { attributes } = sso;
         const wanted = [attributes.email, attributes.givenName, attributes.familyName];
         if (wanted.some((names) => firstClaim(claims, names) === null)) {
           const info = await client.fetchUserInfo(config, tokens.access_token, String(claims.sub));

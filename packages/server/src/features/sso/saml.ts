@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SAML, ValidateInResponseTo, type CacheProvider, type Profile } from '@node-saml/node-saml';
 import type { SamlConfig } from '../../config/sso-config';
 import { claimValues } from './oidc';
-import type { Identity } from './sso.accounts';
+import type { Identity, SignOnProtocolDeps } from './sso.accounts';
 import { claimOnce, readOnce, removeOnce } from './sso.repository';
-import { setFlow, takeFlow } from './sso.state';
 
 const REQUEST_TTL_MS = 10 * 60_000;
 /** How long a used assertion id is remembered: far beyond any assertion's validity. */
@@ -21,9 +20,11 @@ const first = (value: unknown): Xml | undefined =>
  * the audience, InResponseTo (the request ids in PostgreSQL, for any app server) and the times
  * (bounded skew) checked by the library; the recipient and one-time use of each assertion here.
  */
-export function createSaml(app: FastifyInstance, settings: SamlConfig) {
-  const acsUrl = `${app.config.publicUrl}/api/sso/saml/acs`;
-  const { db } = app.database;
+export function createSaml(
+  { db, cookies, sso, publicUrl }: SignOnProtocolDeps,
+  settings: SamlConfig,
+) {
+  const acsUrl = `${publicUrl}/api/sso/saml/acs`;
   const cacheProvider: CacheProvider = {
     async saveAsync(key, value) {
       await claimOnce(db, `saml-request:${key}`, new Date(Date.now() + REQUEST_TTL_MS), value);
@@ -65,7 +66,7 @@ export function createSaml(app: FastifyInstance, settings: SamlConfig) {
 
     async start(reply: FastifyReply, returnTo: string): Promise<string> {
       const relayState = randomBytes(24).toString('base64url');
-      await setFlow(app, reply, { state: relayState, returnTo });
+      await cookies.setFlow(reply, { state: relayState, returnTo });
       return saml.getAuthorizeUrlAsync(relayState, undefined, {});
     },
 
@@ -74,7 +75,7 @@ export function createSaml(app: FastifyInstance, settings: SamlConfig) {
       reply: FastifyReply,
       body: { SAMLResponse?: string; RelayState?: string },
     ): Promise<{ identity: Identity; returnTo: string } | null> {
-      const flow = await takeFlow(app, request, reply);
+      const flow = await cookies.takeFlow(request, reply);
       const { SAMLResponse, RelayState } = body;
       if (!flow || !SAMLResponse || RelayState !== flow.state) return null;
       try {
@@ -87,7 +88,7 @@ export function createSaml(app: FastifyInstance, settings: SamlConfig) {
         }
         const once = new Date(Date.now() + ASSERTION_MEMORY_MS);
         if (!(await claimOnce(db, `saml-assertion:${facts.id}`, once))) return null;
-        const { attributes } = app.config.sso!;
+        const { attributes } = sso;
         const values = (names: string[]) => names.flatMap((n) => claimValues(profile[n]));
         const subject =
           values(attributes.subject)[0] ??

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { deriveUsername, isSchoolEmail } from '@campus-books/common/account.schemas';
 import type { SsoConfig } from '../../config/sso-config';
+import type { Db } from '../../db/database';
 import type { UserRow } from '../../db/schema';
+import type { Sessions } from '../../plugins/sessions';
 import { badRequest, forbidden } from '../../lib/errors';
 import { ACCOUNT_SUSPENDED } from '../moderation/moderation.messages';
 import { hashPassword } from '../accounts/password';
@@ -12,7 +14,22 @@ import {
   insertUserUnlessEmailTaken,
 } from '../accounts/users.repository';
 import { claimOnce, findUserByIdentity, linkIdentity } from './sso.repository';
-import { clearPending, PENDING_TTL_MS, setPending, type PendingIdentity } from './sso.state';
+import { PENDING_TTL_MS, type PendingIdentity, type SsoCookies } from './sso.state';
+
+/**
+ * What signing on uses, built once where the routes are: the database, the sessions, the sign-on's
+ * cookies, and the settings (the protocol's, the campus's domain, the public address).
+ */
+export interface SignOnDeps {
+  db: Db;
+  sessions: Pick<Sessions, 'start'>;
+  cookies: SsoCookies;
+  sso: SsoConfig;
+  schoolEmailDomain: string | null;
+  publicUrl: string;
+}
+/** What a protocol's start and callback use. */
+export type SignOnProtocolDeps = Pick<SignOnDeps, 'db' | 'cookies' | 'sso' | 'publicUrl'>;
 
 /** Who the provider vouched for, in the protocol's own terms mapped to ours. */
 export interface Identity {
@@ -70,17 +87,14 @@ export function admission(
  * address is never merged: the finishing step replaces it (decision 008's hijack class).
  */
 export async function signOn(
-  app: FastifyInstance,
+  deps: SignOnDeps,
   reply: FastifyReply,
   identity: Identity,
   returnTo: string,
 ): Promise<SignOnOutcome> {
-  const refusal = admission(
-    { schoolEmailDomain: app.config.schoolEmailDomain, sso: app.config.sso! },
-    identity,
-  );
+  const refusal = admission(deps, identity);
   if (refusal) return { kind: 'refused', reason: refusal };
-  const { db } = app.database;
+  const { db, cookies, sessions } = deps;
   const email = identity.email!.toLowerCase();
   let user = await findUserByIdentity(db, identity.provider, identity.subject);
   if (!user) {
@@ -91,7 +105,7 @@ export async function signOn(
     }
   }
   if (!user) {
-    await setPending(app, reply, {
+    await cookies.setPending(reply, {
       provider: identity.provider,
       subject: identity.subject,
       email,
@@ -102,8 +116,8 @@ export async function signOn(
     return { kind: 'finish' };
   }
   if (user.suspendedAt) return { kind: 'refused', reason: 'suspended' };
-  clearPending(app, reply);
-  await app.sessions.start(reply, user.id);
+  cookies.clearPending(reply);
+  await sessions.start(reply, user.id);
   return { kind: 'signed-in', user };
 }
 
@@ -118,7 +132,7 @@ export interface FinishInput {
  * links the identity, once: the pending step's id is claimed, so parallel copies create one.
  */
 export async function finishSignOn(
-  app: FastifyInstance,
+  { db, cookies, sessions }: SignOnDeps,
   reply: FastifyReply,
   pending: PendingIdentity,
   input: FinishInput,
@@ -126,7 +140,6 @@ export async function finishSignOn(
   const firstName = pending.givenName || input.firstName?.trim() || '';
   const lastName = pending.familyName || input.lastName?.trim() || '';
   if (!firstName || !lastName) throw badRequest('Please give your first and last name');
-  const { db } = app.database;
   const unusablePassword = await hashPassword(randomBytes(32).toString('base64url'));
   const user = await db.transaction(async (tx) => {
     if (!(await claimOnce(tx, `finish:${pending.id}`, new Date(Date.now() + PENDING_TTL_MS)))) {
@@ -156,7 +169,7 @@ export async function finishSignOn(
     return account;
   });
   if (user.suspendedAt) throw forbidden(ACCOUNT_SUSPENDED);
-  clearPending(app, reply);
-  await app.sessions.start(reply, user.id);
+  cookies.clearPending(reply);
+  await sessions.start(reply, user.id);
   return user;
 }

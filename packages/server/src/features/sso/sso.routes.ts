@@ -11,8 +11,8 @@ import { createCas } from './cas';
 import { createOidc } from './oidc';
 import { createSaml } from './saml';
 import { safeReturnTo } from './return-to';
-import { finishSignOn, signOn, type Identity, type Refusal } from './sso.accounts';
-import { readPending } from './sso.state';
+import { finishSignOn, signOn, type Identity, type Refusal, type SignOnDeps } from './sso.accounts';
+import { ssoCookies } from './sso.state';
 
 /** A protocol's callback: the identity the provider vouched for, or null for any failed check. */
 export type CallbackResult = { identity: Identity; returnTo: string } | null;
@@ -35,8 +35,18 @@ export const redirectAnswer = (description: string) => ({
 export default async function ssoRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const sso = app.config.sso!;
+  const { sessionSecret, secureCookies, schoolEmailDomain, publicUrl } = app.config;
+  const cookies = ssoCookies({ sessionSecret, secureCookies, protocol: sso.protocol });
+  const deps: SignOnDeps = {
+    db: app.database.db,
+    sessions: app.sessions,
+    cookies,
+    sso,
+    schoolEmailDomain,
+    publicUrl,
+  };
   const rules = {
-    schoolEmailDomain: app.config.schoolEmailDomain,
+    schoolEmailDomain,
     groupmeLinkPrefix: app.config.groupmeLinkPrefix,
   };
   const problem = (reply: FastifyReply, reason: Refusal) =>
@@ -45,7 +55,7 @@ export default async function ssoRoutes(fastify: FastifyInstance) {
   /** Ends a callback: signed in (to where the student was going), a first sign-in's step, or why not. */
   async function land(reply: FastifyReply, result: CallbackResult) {
     if (!result) return problem(reply, 'failed');
-    const outcome = await signOn(app, reply, result.identity, result.returnTo);
+    const outcome = await signOn(deps, reply, result.identity, result.returnTo);
     if (outcome.kind === 'refused') return problem(reply, outcome.reason);
     const to = outcome.kind === 'finish' ? webPaths.ssoFinish.href() : result.returnTo;
     return reply.header('Cache-Control', 'no-store').redirect(to, 303);
@@ -53,7 +63,7 @@ export default async function ssoRoutes(fastify: FastifyInstance) {
 
   let protocol: SignOnProtocol;
   if (sso.oidc) {
-    const oidc = createOidc(app, sso.oidc);
+    const oidc = createOidc(deps, sso.oidc);
     protocol = oidc;
     app.get(
       '/oidc/callback',
@@ -72,7 +82,7 @@ export default async function ssoRoutes(fastify: FastifyInstance) {
       async (request, reply) => land(reply, await oidc.callback(request, reply)),
     );
   } else if (sso.saml) {
-    const saml = createSaml(app, sso.saml);
+    const saml = createSaml(deps, sso.saml);
     protocol = saml;
     // The IdP posts an HTML form from its own site: its signed assertion, the request id it
     // answers and the flow cookie are the authority, not the origin.
@@ -111,7 +121,7 @@ export default async function ssoRoutes(fastify: FastifyInstance) {
         reply.header('Content-Type', 'application/samlmetadata+xml').send(saml.metadata()),
     );
   } else if (sso.cas) {
-    const cas = createCas(app, sso.cas);
+    const cas = createCas(deps, sso.cas);
     protocol = cas;
     app.get(
       '/cas/callback',
@@ -160,7 +170,7 @@ export default async function ssoRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
-      const pending = await readPending(app, request);
+      const pending = await cookies.readPending(request);
       if (!pending) throw unauthorized(`Your sign-in expired: sign in with ${sso.name} again`);
       return {
         success: true as const,
@@ -189,9 +199,9 @@ export default async function ssoRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const pending = await readPending(app, request);
+      const pending = await cookies.readPending(request);
       if (!pending) throw unauthorized(`Your sign-in expired: sign in with ${sso.name} again`);
-      const user = await finishSignOn(app, reply, pending, request.body);
+      const user = await finishSignOn(deps, reply, pending, request.body);
       return reply.status(201).send({
         success: true as const,
         user: toCurrentUser(user, isModerator(app.config.trust, user)),

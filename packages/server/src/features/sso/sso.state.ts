@@ -1,6 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SignJWT, jwtVerify } from 'jose';
+import type { SsoConfig } from '../../config/sso-config';
 
 /**
  * What a sign-on carries between its start and its callback, and between the callback and the
@@ -34,86 +35,87 @@ export interface PendingIdentity {
   id: string;
 }
 
-function keyOf(app: FastifyInstance): Uint8Array {
-  return createHmac('sha256', app.config.sessionSecret).update('sso-state').digest();
+/** What the sign-on's cookies are signed and set with. */
+export interface SsoCookieSettings {
+  sessionSecret: string;
+  secureCookies: boolean;
+  protocol: SsoConfig['protocol'];
 }
 
-function cookieOptions(app: FastifyInstance, crossSitePost: boolean, maxAge?: number) {
-  // A SAML response is POSTed from the IdP's site: only a SameSite=None (Secure) cookie goes
-  // along. Over plain http (development, tests) the IdP is on the same site anyway.
-  const none = crossSitePost && app.config.secureCookies;
+/**
+ * The sign-on's cookies, with their key derived once from SESSION_SECRET: the flow between a start
+ * and its callback, and a first sign-in's pending step.
+ */
+export function ssoCookies({ sessionSecret, secureCookies, protocol }: SsoCookieSettings) {
+  const key = createHmac('sha256', sessionSecret).update('sso-state').digest();
+  const flowAudience = `flow:${protocol}`;
+
+  function cookieOptions(crossSitePost: boolean, maxAge?: number) {
+    // A SAML response is POSTed from the IdP's site: only a SameSite=None (Secure) cookie goes
+    // along. Over plain http (development, tests) the IdP is on the same site anyway.
+    const none = crossSitePost && secureCookies;
+    return {
+      path: '/api/sso',
+      httpOnly: true,
+      secure: secureCookies,
+      sameSite: none ? ('none' as const) : ('lax' as const),
+      ...(maxAge === undefined ? {} : { maxAge }),
+    };
+  }
+  const flowCrossSite = protocol === 'saml';
+
+  async function sign(audience: string, payload: object, ttl: number) {
+    return new SignJWT({ ...payload })
+      .setProtectedHeader({ alg: ALGORITHM })
+      .setAudience(audience)
+      .setIssuedAt()
+      .setExpirationTime(`${ttl}s`)
+      .sign(key);
+  }
+
+  async function verify<T>(audience: string, token: string | undefined) {
+    if (!token) return null;
+    try {
+      const { payload } = await jwtVerify(token, key, { algorithms: [ALGORITHM], audience });
+      return payload as T;
+    } catch {
+      return null;
+    }
+  }
+
   return {
-    path: '/api/sso',
-    httpOnly: true,
-    secure: app.config.secureCookies,
-    sameSite: none ? ('none' as const) : ('lax' as const),
-    ...(maxAge === undefined ? {} : { maxAge }),
+    async setFlow(reply: FastifyReply, flow: Flow) {
+      const token = await sign(flowAudience, flow, FLOW_TTL_SECONDS);
+      reply.setCookie(FLOW_COOKIE, token, cookieOptions(flowCrossSite, FLOW_TTL_SECONDS));
+    },
+
+    /** The request's flow (signed by us, for this protocol, not expired), and the cookie cleared. */
+    async takeFlow(request: FastifyRequest, reply: FastifyReply): Promise<Flow | null> {
+      reply.clearCookie(FLOW_COOKIE, cookieOptions(flowCrossSite));
+      const flow = await verify<Flow>(flowAudience, request.cookies[FLOW_COOKIE]);
+      return flow && typeof flow.state === 'string' && typeof flow.returnTo === 'string'
+        ? flow
+        : null;
+    },
+
+    async setPending(reply: FastifyReply, identity: Omit<PendingIdentity, 'id'>) {
+      const token = await sign('pending', { ...identity, id: randomUUID() }, PENDING_TTL_SECONDS);
+      reply.setCookie(PENDING_COOKIE, token, cookieOptions(false, PENDING_TTL_SECONDS));
+    },
+
+    async readPending(request: FastifyRequest): Promise<PendingIdentity | null> {
+      const pending = await verify<PendingIdentity>('pending', request.cookies[PENDING_COOKIE]);
+      return pending && typeof pending.id === 'string' && typeof pending.email === 'string'
+        ? pending
+        : null;
+    },
+
+    clearPending(reply: FastifyReply) {
+      reply.clearCookie(PENDING_COOKIE, cookieOptions(false));
+    },
   };
 }
-
-async function sign(app: FastifyInstance, audience: string, payload: object, ttl: number) {
-  return new SignJWT({ ...payload })
-    .setProtectedHeader({ alg: ALGORITHM })
-    .setAudience(audience)
-    .setIssuedAt()
-    .setExpirationTime(`${ttl}s`)
-    .sign(keyOf(app));
-}
-
-async function verify<T>(app: FastifyInstance, audience: string, token: string | undefined) {
-  if (!token) return null;
-  try {
-    const { payload } = await jwtVerify(token, keyOf(app), { algorithms: [ALGORITHM], audience });
-    return payload as T;
-  } catch {
-    return null;
-  }
-}
-
-export async function setFlow(app: FastifyInstance, reply: FastifyReply, flow: Flow) {
-  const crossSite = app.config.sso?.protocol === 'saml';
-  const token = await sign(app, `flow:${app.config.sso?.protocol}`, flow, FLOW_TTL_SECONDS);
-  reply.setCookie(FLOW_COOKIE, token, cookieOptions(app, crossSite, FLOW_TTL_SECONDS));
-}
-
-/** The request's flow (signed by us, for this protocol, not expired), and the cookie cleared. */
-export async function takeFlow(
-  app: FastifyInstance,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<Flow | null> {
-  const crossSite = app.config.sso?.protocol === 'saml';
-  reply.clearCookie(FLOW_COOKIE, cookieOptions(app, crossSite));
-  const flow = await verify<Flow>(
-    app,
-    `flow:${app.config.sso?.protocol}`,
-    request.cookies[FLOW_COOKIE],
-  );
-  return flow && typeof flow.state === 'string' && typeof flow.returnTo === 'string' ? flow : null;
-}
-
-export async function setPending(
-  app: FastifyInstance,
-  reply: FastifyReply,
-  identity: Omit<PendingIdentity, 'id'>,
-) {
-  const token = await sign(app, 'pending', { ...identity, id: randomUUID() }, PENDING_TTL_SECONDS);
-  reply.setCookie(PENDING_COOKIE, token, cookieOptions(app, false, PENDING_TTL_SECONDS));
-}
-
-export async function readPending(
-  app: FastifyInstance,
-  request: FastifyRequest,
-): Promise<PendingIdentity | null> {
-  const pending = await verify<PendingIdentity>(app, 'pending', request.cookies[PENDING_COOKIE]);
-  return pending && typeof pending.id === 'string' && typeof pending.email === 'string'
-    ? pending
-    : null;
-}
-
-export function clearPending(app: FastifyInstance, reply: FastifyReply) {
-  reply.clearCookie(PENDING_COOKIE, cookieOptions(app, false));
-}
+export type SsoCookies = ReturnType<typeof ssoCookies>;
 
 /** How long a pending first sign-in may take, for its single-use mark. */
 export const PENDING_TTL_MS = PENDING_TTL_SECONDS * 1000;
