@@ -11,7 +11,12 @@ import {
 import { createListingAs, insertListings } from '../../../test/listing-fixtures';
 import { mailsTo, type SentMail } from '../../../test/outbox';
 import { GENEROUS_LIMITS } from '../../../test/accounts';
-import { expireDueListings, runListingExpiry, sendExpiryReminders } from './listing-expiry';
+import {
+  expireDueListings,
+  listingExpiryDeps,
+  runListingExpiry,
+  sendExpiryReminders,
+} from './listing-expiry';
 import { signListingLink } from './listing-links';
 
 const DAY = 24 * 60 * 60_000;
@@ -64,7 +69,7 @@ describe(`listing expiry, reminders and one-click links (${TEST_ENGINE})`, () =>
       { name: 'due now', expiresAt: clock },
       { name: 'due in a millisecond', expiresAt: new Date(clock.getTime() + 1) },
     ]);
-    await expireDueListings(t.app, clock);
+    await expireDueListings(listingExpiryDeps(t.app), clock);
     expect((await row(due!)).status).toBe('expired');
     expect((await row(notYet!)).status).toBe('active');
   });
@@ -78,7 +83,7 @@ describe(`listing expiry, reminders and one-click links (${TEST_ENGINE})`, () =>
       { name: 'in a day', expiresAt: at(DAY), reminded7dAt: at(-DAY) },
       { name: 'in a day and a millisecond', expiresAt: at(DAY + 1), reminded7dAt: at(-DAY) },
     ]);
-    await sendExpiryReminders(t.app, clock);
+    await sendExpiryReminders(listingExpiryDeps(t.app), clock);
     expect((await row(week!)).reminded7dAt?.getTime()).toBe(clock.getTime());
     expect((await row(weekLater!)).reminded7dAt).toBeNull();
     expect((await row(day!)).reminded1dAt?.getTime()).toBe(clock.getTime());
@@ -170,7 +175,8 @@ describe(`listing expiry, reminders and one-click links (${TEST_ENGINE})`, () =>
     const listing = await createListingAs(t, user);
     // No server ran during the whole reminder window: the first run after expiry expires it.
     advance(30 * DAY + 60_000);
-    await Promise.all([runListingExpiry(t.app, clock), runListingExpiry(t.app, clock)]);
+    const deps = listingExpiryDeps(t.app);
+    await Promise.all([runListingExpiry(deps, clock), runListingExpiry(deps, clock)]);
     await runJob();
     const mails = await mailsTo(t, user.email);
     expect(mails.map((m) => m.subject)).toEqual([

@@ -1,9 +1,10 @@
 import { webPaths } from '@campus-books/common/paths';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { inArray } from 'drizzle-orm';
+import type { Db } from '../../db/database';
 import { users } from '../../db/schema';
-import type { Mail } from '../../plugins/mail';
+import type { Mail, Mailer } from '../../plugins/mail';
 import { campusDateTime } from '../../jobs/calendar';
 import { signListingLink, type ListingLinkAction } from './listing-links';
 import {
@@ -17,14 +18,39 @@ const DAY_MS = 24 * 60 * 60_000;
 export const LINK_LIFETIME_MS = 14 * DAY_MS;
 
 /**
+ * What the expiry job uses: the database, the mailer and log, the mails' settings (the links' base
+ * and key, the campus's time zone), and the listing caches an expiry empties.
+ */
+export interface ListingExpiryDeps {
+  db: Db;
+  mailer: Pick<Mailer, 'send'>;
+  log: Pick<FastifyBaseLogger, 'error'>;
+  settings: { publicUrl: string; sessionSecret: string; timeZone: string };
+  caches: { invalidate(): void };
+}
+
+/** The job's dependencies, from the app that runs it. */
+export function listingExpiryDeps(app: FastifyInstance): ListingExpiryDeps {
+  const { publicUrl, sessionSecret, alerts } = app.config;
+  return {
+    db: app.database.db,
+    mailer: app.mailer,
+    log: app.log,
+    settings: { publicUrl, sessionSecret, timeZone: alerts.timeZone },
+    caches: app.listingCaches,
+  };
+}
+
+/**
  * Active listings whose time is over become `expired` (out of search, kept for their owner), and
  * each seller gets one mail with a one-click relist link. The statement that expires a listing is
  * its claim: of two servers (or two runs) only the one whose UPDATE changed the row mails, so the
  * mail goes once. (As for reminders, a mail that fails after the claim is not sent again.)
  */
-export async function expireDueListings(app: FastifyInstance, now: Date): Promise<number> {
-  const expired = await expireDueListingRows(app.database.db, now);
-  await mailSellers(app, await withSellers(app, expired), (due) => expiredMail(app, due, now));
+export async function expireDueListings(deps: ListingExpiryDeps, now: Date): Promise<number> {
+  const expired = await expireDueListingRows(deps.db, now);
+  const due = await withSellers(deps.db, expired);
+  await mailSellers(deps, due, (listing) => expiredMail(deps.settings, listing, now));
   return expired.length;
 }
 
@@ -41,19 +67,15 @@ interface DueReminder {
  * them reminded in the same statement), whichever server runs the job and however often. (A mail
  * that fails after its claim is not sent again: a lost reminder beats a repeated one.)
  */
-async function claimReminders(
-  app: FastifyInstance,
-  now: Date,
-  daysBefore: 7 | 1,
-): Promise<DueReminder[]> {
+async function claimReminders(db: Db, now: Date, daysBefore: 7 | 1): Promise<DueReminder[]> {
   const horizon = new Date(now.getTime() + daysBefore * DAY_MS);
-  return withSellers(app, await claimListingReminders(app.database.db, now, horizon, daysBefore));
+  return withSellers(db, await claimListingReminders(db, now, horizon, daysBefore));
 }
 
 /** The sellers' addresses; listings of sellers deleted since are skipped (they went with them). */
-async function withSellers(app: FastifyInstance, claimed: DueListing[]): Promise<DueReminder[]> {
+async function withSellers(db: Db, claimed: DueListing[]): Promise<DueReminder[]> {
   if (claimed.length === 0) return [];
-  const sellers = await app.database.db
+  const sellers = await db
     .select({ id: users.id, email: users.email })
     .from(users)
     .where(
@@ -70,13 +92,13 @@ async function withSellers(app: FastifyInstance, claimed: DueListing[]): Promise
 
 /** Mails each claimed listing's seller; a failed mail is logged, not retried (it was claimed). */
 async function mailSellers(
-  app: FastifyInstance,
+  { mailer, log }: ListingExpiryDeps,
   due: DueReminder[],
   compose: (due: DueReminder) => Mail,
 ): Promise<void> {
   for (const one of due) {
-    await app.mailer.send(compose(one)).catch((error: unknown) => {
-      app.log.error({ err: error, listingId: one.id }, 'listing freshness mail failed');
+    await mailer.send(compose(one)).catch((error: unknown) => {
+      log.error({ err: error, listingId: one.id }, 'listing freshness mail failed');
     });
   }
 }
@@ -87,18 +109,18 @@ const ACTION_LABELS: Record<ListingLinkAction, string> = {
   remove: 'Remove',
 };
 
-function reminderMail(app: FastifyInstance, reminder: DueReminder, now: Date) {
+function reminderMail(settings: ListingExpiryDeps['settings'], reminder: DueReminder, now: Date) {
   // In the campus's time zone (CAMPUS_TIME_ZONE), not the server's or UTC.
-  const expiresOn = campusDateTime(app.config.alerts.timeZone, reminder.expiresAt);
+  const expiresOn = campusDateTime(settings.timeZone, reminder.expiresAt);
   const validUntil = new Date(now.getTime() + LINK_LIFETIME_MS);
   const links = (['extend', 'sold', 'remove'] as const).map((action) => {
-    const token = signListingLink(app.config.sessionSecret, {
+    const token = signListingLink(settings.sessionSecret, {
       listingId: reminder.id,
       action,
       validUntil,
       confirmedAt: reminder.confirmedAt,
     });
-    return `${ACTION_LABELS[action]}: ${app.config.publicUrl}${webPaths.listingLink.href(token)}`;
+    return `${ACTION_LABELS[action]}: ${settings.publicUrl}${webPaths.listingLink.href(token)}`;
   });
   return {
     to: reminder.email,
@@ -119,21 +141,24 @@ function reminderMail(app: FastifyInstance, reminder: DueReminder, now: Date) {
  * before expiry) until the expiry, so one missed while no server ran goes out late, at the next run.
  * When both are due (the week's one missed until the last day), only the one-day reminder goes.
  */
-export async function sendExpiryReminders(app: FastifyInstance, now: Date): Promise<number> {
-  const due = [...(await claimReminders(app, now, 1)), ...(await claimReminders(app, now, 7))];
-  await mailSellers(app, due, (reminder) => reminderMail(app, reminder, now));
+export async function sendExpiryReminders(deps: ListingExpiryDeps, now: Date): Promise<number> {
+  const due = [
+    ...(await claimReminders(deps.db, now, 1)),
+    ...(await claimReminders(deps.db, now, 7)),
+  ];
+  await mailSellers(deps, due, (reminder) => reminderMail(deps.settings, reminder, now));
   return due.length;
 }
 
 /** The mail of a listing that just expired: one click (and a confirmation page) relists it. */
-function expiredMail(app: FastifyInstance, listing: DueReminder, now: Date) {
-  const token = signListingLink(app.config.sessionSecret, {
+function expiredMail(settings: ListingExpiryDeps['settings'], listing: DueReminder, now: Date) {
+  const token = signListingLink(settings.sessionSecret, {
     listingId: listing.id,
     action: 'extend',
     validUntil: new Date(now.getTime() + LINK_LIFETIME_MS),
     confirmedAt: listing.confirmedAt,
   });
-  const base = app.config.publicUrl;
+  const base = settings.publicUrl;
   return {
     to: listing.email,
     subject: `Expired: "${listing.name}" - relist it in one click`,
@@ -149,16 +174,17 @@ function expiredMail(app: FastifyInstance, listing: DueReminder, now: Date) {
 }
 
 /** The recurring expiry job (every LISTING_EXPIRY_CHECK_MS, default 15 minutes, one server per slot): expire what is due, then remind. Safe to repeat (at least once). */
-export async function runListingExpiry(app: FastifyInstance, now: Date): Promise<void> {
-  const expired = await expireDueListings(app, now);
-  await sendExpiryReminders(app, now);
+export async function runListingExpiry(deps: ListingExpiryDeps, now: Date): Promise<void> {
+  const expired = await expireDueListings(deps, now);
+  await sendExpiryReminders(deps, now);
   // On the embedded engine caches are emptied by this process's own writes only (listings.cache.ts).
-  if (expired > 0) app.listingCaches.invalidate();
+  if (expired > 0) deps.caches.invalidate();
 }
 
 export default fp(
   async function listingExpiryPlugin(app: FastifyInstance) {
-    app.jobs.register('listing-expiry', async ({ now }) => runListingExpiry(app, now), {
+    const deps = listingExpiryDeps(app);
+    app.jobs.register('listing-expiry', async ({ now }) => runListingExpiry(deps, now), {
       every: app.config.trust.expiryCheckMs,
     });
   },
