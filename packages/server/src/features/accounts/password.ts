@@ -29,8 +29,7 @@ export function configurePasswordThreads(options: { nice: number }): void {
 export const PASSWORD_THREADS = Math.max(1, availableParallelism() - 1);
 
 type Job = { nice: number } & (
-  | { op: 'hash'; password: string }
-  | { op: 'verify'; passwordHash: string; password: string }
+  { op: 'hash'; password: string } | { op: 'verify'; passwordHash: string; password: string }
 );
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 type Reply = { value: string | boolean } | { error: string };
