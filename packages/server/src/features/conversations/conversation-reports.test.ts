@@ -16,6 +16,7 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
+import { apiCaller } from '../../../test/api-caller';
 import { createListingAs } from '../../../test/listing-fixtures';
 import { mailsTo } from '../../../test/outbox';
 
@@ -39,13 +40,7 @@ describe(`conversation reports (${TEST_ENGINE})`, () => {
   });
   afterAll(() => t.close());
 
-  const call = (user: TestUser | null, method: 'GET' | 'POST', url: string, payload?: unknown) =>
-    t.app.inject({
-      method,
-      url,
-      headers: user ? { cookie: user.cookie } : {},
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
+  const call = apiCaller(() => t);
 
   async function conversation(text = 'Hello there') {
     const seller = await createUser(t);

@@ -13,6 +13,7 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
+import { apiCaller } from '../../../test/api-caller';
 import { createListingAs } from '../../../test/listing-fixtures';
 import { openSse, type SseStream } from '../../../test/support/sse-client';
 
@@ -42,13 +43,7 @@ describe(`conversations: visibility, unread and live blocks (${TEST_ENGINE})`, (
     await t.close();
   });
 
-  const call = (user: TestUser, method: 'GET' | 'POST', url: string, payload?: unknown) =>
-    t.app.inject({
-      method,
-      url,
-      headers: { cookie: user.cookie },
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
+  const call = apiCaller(() => t);
   const inbox = async (user: TestUser) =>
     (
       (await call(user, 'GET', '/api/conversations')).json() as {

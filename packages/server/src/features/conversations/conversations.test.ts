@@ -12,6 +12,7 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
+import { apiCaller } from '../../../test/api-caller';
 import { createListingAs, listingBody } from '../../../test/listing-fixtures';
 import { users } from '../../db/schema';
 import { eq } from 'drizzle-orm';
@@ -33,13 +34,7 @@ describe(`conversations and messages (${TEST_ENGINE})`, () => {
   });
   afterAll(() => t.close());
 
-  const call = (user: TestUser | null, method: 'GET' | 'POST', url: string, payload?: unknown) =>
-    t.app.inject({
-      method,
-      url,
-      headers: user ? { cookie: user.cookie } : {},
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
+  const call = apiCaller(() => t);
   const start = (user: TestUser, listingId: string, text: string) =>
     call(user, 'POST', '/api/conversations', { listingId, text });
   const inbox = async (user: TestUser, query = '') =>

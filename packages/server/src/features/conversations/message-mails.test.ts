@@ -10,6 +10,7 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
+import { apiCaller } from '../../../test/api-caller';
 import { createListingAs } from '../../../test/listing-fixtures';
 import { mailsTo } from '../../../test/outbox';
 import { MESSAGE_MAILS_JOB, sendMessageMails } from './message-mails';
@@ -38,13 +39,7 @@ describe(`message mails (${TEST_ENGINE})`, () => {
   });
   afterAll(() => t.close());
 
-  const call = (user: TestUser, method: 'GET' | 'POST', url: string, payload?: unknown) =>
-    t.app.inject({
-      method,
-      url,
-      headers: { cookie: user.cookie },
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
+  const call = apiCaller(() => t);
 
   async function conversation(name = 'Linear Algebra') {
     const seller = await createUser(t);

@@ -5,6 +5,7 @@ import { pngImage } from '../../../test/support/test-images';
 import { uploadImage } from '../../../test/support/tus-test-client';
 import { STORE_KINDS, createUploadTestApp } from '../../../test/support/upload-test-app';
 import { createUser, type TestApp, type TestUser } from '../../../test/helpers';
+import { apiCaller } from '../../../test/api-caller';
 import { listingBody } from '../../../test/listing-fixtures';
 
 /** The image rules as the listing and profile APIs apply them. */
@@ -26,13 +27,7 @@ describe.each(STORE_KINDS)('listings and profiles use only own uploads, %s store
     return (res.json() as { url: string }).url;
   }
   const filesOf = (url: string) => t.app.storage.list(`images/${imageIdFromUrl(url)}/`);
-  const call = (user: TestUser, method: 'POST' | 'DELETE', url: string, payload?: object) =>
-    t.app.inject({
-      method,
-      url,
-      headers: { cookie: user.cookie },
-      ...(payload ? { payload } : {}),
-    });
+  const call = apiCaller(() => t);
   const createListing = (user: TestUser, imageUrls: string[]) =>
     call(user, 'POST', '/api/listing/create', listingBody({ imageUrls }));
 

@@ -10,6 +10,7 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
+import { apiCaller } from '../../../test/api-caller';
 import { createListingAs } from '../../../test/listing-fixtures';
 import { readOutbox } from '../../../test/outbox';
 import { simpleParser } from 'mailparser';
@@ -46,13 +47,7 @@ describe(`meetups at campus spots (${TEST_ENGINE})`, () => {
   });
   afterAll(() => t.close());
 
-  const call = (user: TestUser | null, method: 'GET' | 'POST', url: string, payload?: unknown) =>
-    t.app.inject({
-      method,
-      url,
-      headers: user ? { cookie: user.cookie } : {},
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
+  const call = apiCaller(() => t);
   const spot = MEETUP_SPOTS[0]!;
   const inHours = (hours: number) => new Date(clock.getTime() + hours * HOUR).toISOString();
   const suggest = (user: TestUser, body: Record<string, unknown> = {}) =>

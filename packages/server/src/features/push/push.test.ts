@@ -14,6 +14,7 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
+import { apiCaller } from '../../../test/api-caller';
 import { GENEROUS_LIMITS } from '../../../test/accounts';
 import { createListingAs } from '../../../test/listing-fixtures';
 import { pushSubscriptions } from '../../db/push.schema';
@@ -42,18 +43,7 @@ describe(`web push through a local push-service stand-in that decrypts each payl
     await push.close();
   });
 
-  const call = (
-    user: TestUser | null,
-    method: 'GET' | 'POST' | 'DELETE',
-    url: string,
-    payload?: unknown,
-  ) =>
-    t.app.inject({
-      method,
-      url,
-      headers: user ? { cookie: user.cookie } : {},
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
+  const call = apiCaller(() => t);
   const subscribe = async (user: TestUser, alerts?: boolean) => {
     const device = push.subscribe();
     const res = await call(user, 'POST', '/api/push/subscriptions', {

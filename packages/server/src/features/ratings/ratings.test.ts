@@ -9,6 +9,7 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
+import { apiCaller } from '../../../test/api-caller';
 import { createListingAs } from '../../../test/listing-fixtures';
 import { mailsTo } from '../../../test/outbox';
 
@@ -39,13 +40,7 @@ describe(`ratings of recorded exchanges (${TEST_ENGINE})`, () => {
   });
   afterAll(() => t.close());
 
-  const call = (user: TestUser | null, method: 'GET' | 'POST', url: string, payload?: unknown) =>
-    t.app.inject({
-      method,
-      url,
-      headers: user ? { cookie: user.cookie } : {},
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
+  const call = apiCaller(() => t);
   const exchangesOf = async (user: TestUser) =>
     (await call(user, 'GET', '/api/ratings/exchanges')).json() as ExchangeList;
   const rate = (user: TestUser, id: string, body: unknown) =>

@@ -7,6 +7,7 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
+import { apiCaller } from '../../../test/api-caller';
 import { createListingAs, listingBody } from '../../../test/listing-fixtures';
 import { mailsTo } from '../../../test/outbox';
 
@@ -21,18 +22,7 @@ describe(`saved listings (${TEST_ENGINE})`, () => {
   });
   afterAll(() => t.close());
 
-  const call = (
-    user: TestUser | null,
-    method: 'GET' | 'POST' | 'DELETE',
-    url: string,
-    payload?: unknown,
-  ) =>
-    t.app.inject({
-      method,
-      url,
-      headers: user ? { cookie: user.cookie } : {},
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
+  const call = apiCaller(() => t);
 
   it('saves, lists (sold ones as sold) and removes; saving twice keeps one', async () => {
     const a = await createListingAs(t, seller, { name: 'Saved One' });
