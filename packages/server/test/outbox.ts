@@ -24,13 +24,44 @@ export async function parseMail(raw: Buffer | string): Promise<SentMail> {
   };
 }
 
-/** Every mail the app wrote to DATA_DIR/outbox, oldest first (after pending mails are written). */
-export async function readOutbox(t: TestApp): Promise<SentMail[]> {
+/** Each mail in DATA_DIR/outbox as raw text, oldest first (after pending mails are written). */
+export async function readRawOutbox(t: TestApp): Promise<string[]> {
   await t.app.mailer.flush();
   const dir = path.join(t.dataDir, 'outbox');
   const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.eml'));
   files.sort();
-  return Promise.all(files.map(async (f) => parseMail(await readFile(path.join(dir, f)))));
+  return Promise.all(files.map((f) => readFile(path.join(dir, f), 'utf8')));
+}
+
+/** Every mail the app wrote to DATA_DIR/outbox, oldest first (after pending mails are written). */
+export async function readOutbox(t: TestApp): Promise<SentMail[]> {
+  return Promise.all((await readRawOutbox(t)).map(parseMail));
+}
+
+/** The URL a raw mail offers for one-click unsubscribe (RFC 8058); throws when it offers none. */
+export function oneClickUnsubscribeUrl(raw: string): URL {
+  const link = /List-Unsubscribe:\s*<([^>]+)>/.exec(raw)?.[1];
+  if (!raw.includes('List-Unsubscribe-Post: List-Unsubscribe=One-Click') || !link) {
+    throw new Error('the mail offers no one-click unsubscribe');
+  }
+  return new URL(link);
+}
+
+/**
+ * One click on a raw mail's unsubscribe (RFC 8058), as a mail provider posts it: a form body, from
+ * its own origin.
+ */
+export function clickOneClickUnsubscribe(t: TestApp, raw: string) {
+  const url = oneClickUnsubscribeUrl(raw);
+  return t.app.inject({
+    method: 'POST',
+    url: `${url.pathname}${url.search}`,
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: 'https://mail.example.com',
+    },
+    payload: 'List-Unsubscribe=One-Click',
+  });
 }
 
 /** The mails sent to one address, oldest first. */

@@ -1,5 +1,3 @@
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SentEvent } from '@campus-books/common/conversation.schemas';
 import { GENEROUS_LIMITS } from '../../../test/accounts';
@@ -12,7 +10,7 @@ import {
 } from '../../../test/helpers';
 import { apiCaller } from '../../../test/api-caller';
 import { createListingAs } from '../../../test/listing-fixtures';
-import { mailsTo } from '../../../test/outbox';
+import { clickOneClickUnsubscribe, mailsTo, readRawOutbox } from '../../../test/outbox';
 import { MESSAGE_MAILS_JOB, sendMessageMails } from './message-mails';
 
 const MINUTE = 60_000;
@@ -143,21 +141,10 @@ describe(`message mails (${TEST_ENGINE})`, () => {
     await runAfter(6);
     expect(await messageMailsTo(c.seller)).toHaveLength(1);
 
-    const dir = path.join(t.dataDir, 'outbox');
-    const files = (await readdir(dir)).filter((f) => f.endsWith('.eml'));
-    const raws = await Promise.all(files.map((f) => readFile(path.join(dir, f), 'utf8')));
-    const raw = raws.find((r) => r.includes('Microeconomics') && r.includes('New message'))!;
-    expect(raw).toContain('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
-    const url = new URL(/List-Unsubscribe:\s*<([^>]+)>/.exec(raw)![1]!);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `${url.pathname}${url.search}`,
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        origin: 'https://mail.example.com',
-      },
-      payload: 'List-Unsubscribe=One-Click',
-    });
+    const raw = (await readRawOutbox(t)).find(
+      (r) => r.includes('Microeconomics') && r.includes('New message'),
+    )!;
+    const res = await clickOneClickUnsubscribe(t, raw);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toMatch(/messages/);
     expect((await call(c.seller, 'GET', '/api/conversations/mails')).json()).toEqual({

@@ -1,5 +1,3 @@
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALERT_MESSAGES } from '@campus-books/common/alert.schemas';
@@ -13,7 +11,7 @@ import {
   type TestUser,
 } from '../../../test/helpers';
 import { createListingAs } from '../../../test/listing-fixtures';
-import { mailsTo } from '../../../test/outbox';
+import { clickOneClickUnsubscribe, mailsTo, readRawOutbox } from '../../../test/outbox';
 import { sendTermEndMails, termEndingAt } from './term-end-mail';
 
 const SUBJECT = 'Term is ending: sell your books to the students who need them';
@@ -130,23 +128,10 @@ describe(`the end-of-term mail (${TEST_ENGINE})`, () => {
   });
 
   it("stops with the mail's one-click unsubscribe (RFC 8058)", async () => {
-    const dir = path.join(t.dataDir, 'outbox');
-    const files = (await readdir(dir)).filter((f) => f.endsWith('.eml'));
-    const raws = await Promise.all(files.map((f) => readFile(path.join(dir, f), 'utf8')));
-    const raw = raws.find(
+    const raw = (await readRawOutbox(t)).find(
       (r) => r.toLowerCase().includes(seller.email.toLowerCase()) && r.includes('Term is ending'),
     )!;
-    expect(raw).toContain('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
-    const url = new URL(/List-Unsubscribe:\s*<([^>]+)>/.exec(raw)![1]!);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `${url.pathname}${url.search}`,
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        origin: 'https://mail.example.com',
-      },
-      payload: 'List-Unsubscribe=One-Click',
-    });
+    const res = await clickOneClickUnsubscribe(t, raw);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toBe(ALERT_MESSAGES.unsubscribedTermEnd);
     const now = await t.app.inject({
