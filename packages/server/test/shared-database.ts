@@ -1,10 +1,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp, type AppOptions } from '../src/app';
 import { loadConfig } from '../src/config/config';
 import { openDatabase, type Database } from '../src/db/database';
-import { createPostgresDatabase, openTestDatabase, TEST_ENGINE, type TestApp } from './helpers';
+import {
+  createPostgresDatabase,
+  createUser,
+  openTestDatabase,
+  TEST_ENGINE,
+  type TestApp,
+  type TestUser,
+} from './helpers';
 
 /**
  * Two handles on one fresh, migrated database, as two app servers have: two pools (and two LISTEN
@@ -86,4 +94,21 @@ export async function openTwoAppServers(): Promise<{
       await shared.close();
     },
   };
+}
+
+/**
+ * Two app servers and a seller signed in on A, opened before the suite's tests and closed after
+ * them: the tests read `a`, `b` and `seller` from the object returned.
+ */
+export function twoAppServersForSuite(): { a: TestApp; b: TestApp; seller: TestUser } {
+  const suite = {} as { a: TestApp; b: TestApp; seller: TestUser };
+  let servers: Awaited<ReturnType<typeof openTwoAppServers>> | undefined;
+  beforeAll(async () => {
+    servers = await openTwoAppServers();
+    Object.assign(suite, { a: servers.a, b: servers.b, seller: await createUser(servers.a) });
+  });
+  afterAll(async () => {
+    await servers?.close();
+  });
+  return suite;
 }

@@ -1,8 +1,8 @@
 import { TOTAL_COUNT_HEADER } from '@campus-books/common/constants';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, TEST_ENGINE, type TestApp, type TestUser } from '../../../test/helpers';
+import { describe, expect, it } from 'vitest';
+import { TEST_ENGINE, type TestApp } from '../../../test/helpers';
 import { createListingAs, listingBody } from '../../../test/listing-fixtures';
-import { openTwoAppServers } from '../../../test/shared-database';
+import { twoAppServersForSuite } from '../../../test/shared-database';
 
 /**
  * Two app servers on one database, each with its own caches: a write acknowledged by one shows in
@@ -11,18 +11,7 @@ import { openTwoAppServers } from '../../../test/shared-database';
 const letters = 'abcdefghijklmnopqrstuvwxyz';
 
 describe(`search on another server right after a write (${TEST_ENGINE})`, () => {
-  let servers: Awaited<ReturnType<typeof openTwoAppServers>>;
-  let a: TestApp;
-  let b: TestApp;
-  let seller: TestUser;
-  beforeAll(async () => {
-    servers = await openTwoAppServers();
-    ({ a, b } = servers);
-    seller = await createUser(a);
-  });
-  afterAll(async () => {
-    await servers?.close();
-  });
+  const servers = twoAppServersForSuite();
 
   const namesOn = async (t: TestApp, term: string) => {
     const res = await t.app.inject(`/api/listing/get?searchTerm=${encodeURIComponent(term)}`);
@@ -31,6 +20,7 @@ describe(`search on another server right after a write (${TEST_ENGINE})`, () => 
   };
 
   it('200 renames through A, each searched at once through B: none stale', async () => {
+    const { a, b, seller } = servers;
     const listing = await createListingAs(a, seller, { name: 'Organic Chemistry' });
     let stale = 0;
     for (let i = 0; i < 200; i += 1) {
@@ -55,6 +45,7 @@ describe(`search on another server right after a write (${TEST_ENGINE})`, () => 
   });
 
   it('counts a listing created through A in the total of a search B has just counted', async () => {
+    const { a, b, seller } = servers;
     const word = Array.from({ length: 10 }, () => letters[Math.floor(Math.random() * 26)]).join('');
     const totalOn = async (t: TestApp, startIndex = 0) => {
       const res = await t.app.inject(

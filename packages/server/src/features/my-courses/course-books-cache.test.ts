@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CourseBooksAnswer } from '@campus-books/common/my-courses.schemas';
 import { createUser, TEST_ENGINE, type TestApp, type TestUser } from '../../../test/helpers';
 import { createListingAs, listingBody } from '../../../test/listing-fixtures';
-import { openTwoAppServers } from '../../../test/shared-database';
+import { twoAppServersForSuite } from '../../../test/shared-database';
 
 /**
  * GET /api/my-courses/books is kept in memory (course-books-cache.ts): two app servers on one
@@ -10,18 +10,7 @@ import { openTwoAppServers } from '../../../test/shared-database';
  * both, though each had just answered (and kept) the same courses without it.
  */
 describe(`the courses' books kept in memory, on two app servers (${TEST_ENGINE})`, () => {
-  let servers: Awaited<ReturnType<typeof openTwoAppServers>>;
-  let a: TestApp;
-  let b: TestApp;
-  let seller: TestUser;
-  beforeAll(async () => {
-    servers = await openTwoAppServers();
-    ({ a, b } = servers);
-    seller = await createUser(a);
-  });
-  afterAll(async () => {
-    await servers?.close();
-  });
+  const servers = twoAppServersForSuite();
 
   const titlesOn = async (t: TestApp, courses: string, who?: TestUser) => {
     const res = await t.app.inject({
@@ -33,6 +22,7 @@ describe(`the courses' books kept in memory, on two app servers (${TEST_ENGINE})
   };
 
   it('a listing created through one server is in the next answer of both; 100 renames, none stale', async () => {
+    const { a, b, seller } = servers;
     const courses = 'HIST-230,PHIL-101';
     expect(await titlesOn(a, courses)).toEqual([]);
     expect(await titlesOn(b, courses)).toEqual([]);
@@ -68,6 +58,7 @@ describe(`the courses' books kept in memory, on two app servers (${TEST_ENGINE})
   });
 
   it('many students asking at once share one answer, and a student sees what a visitor sees', async () => {
+    const { b, seller } = servers;
     const student = await createUser(b);
     await createListingAs(b, seller, {
       name: 'Sophie’s World',
