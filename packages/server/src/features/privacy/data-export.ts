@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
-import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, or, sql } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
 import { webPaths } from '@campus-books/common/paths';
 import {
@@ -59,6 +60,15 @@ export function readExportToken(
   return { userId: body.u, exportId: body.e, expires: body.x };
 }
 
+/** Some columns of a table, selected under their own names. */
+function columnsOf<T extends PgTable, K extends keyof T['_']['columns'] & string>(
+  table: T,
+  names: readonly K[],
+): Pick<T['_']['columns'], K> {
+  const all = getTableColumns(table);
+  return Object.fromEntries(names.map((name) => [name, all[name]])) as Pick<T['_']['columns'], K>;
+}
+
 /**
  * Everything the product holds about one student, as one JSON document: the account (without the
  * password hash), listings, alerts, saved listings, reports sent (of listings and conversations),
@@ -79,6 +89,16 @@ export async function collectStudentData(
   if (!user) return null;
   const { passwordHash: _secret, ...account } = user;
   const revealedBefore = new Date(now().getTime() - revealMs);
+  /** The rows of a table whose `owner` column is the student, with the columns named. */
+  const ownRows = <T extends PgTable, K extends keyof T['_']['columns'] & string>(
+    table: T,
+    owner: PgColumn,
+    names: readonly K[],
+  ) =>
+    db
+      .select(columnsOf(table, names))
+      .from(table as PgTable)
+      .where(eq(owner, userId));
   const ownListings = (await db.select().from(listings).where(eq(listings.userId, userId))).map(
     ({ listingJson: _json, nameWords: _words, ...row }) => row,
   );
@@ -109,16 +129,13 @@ export async function collectStudentData(
       })
       .from(userCourses)
       .where(eq(userCourses.userId, userId)),
-    drafts: await db
-      .select({
-        id: listingDrafts.id,
-        fields: listingDrafts.fields,
-        imageUrls: listingDrafts.imageUrls,
-        createdAt: listingDrafts.createdAt,
-        updatedAt: listingDrafts.updatedAt,
-      })
-      .from(listingDrafts)
-      .where(eq(listingDrafts.userId, userId)),
+    drafts: await ownRows(listingDrafts, listingDrafts.userId, [
+      'id',
+      'fields',
+      'imageUrls',
+      'createdAt',
+      'updatedAt',
+    ]),
     termEndMail:
       (
         await db
@@ -127,48 +144,33 @@ export async function collectStudentData(
           .where(eq(termEndMailSubscribers.userId, userId))
       )[0] ?? null,
     savedListings: saved,
-    reportsSent: await db
-      .select({
-        listingId: listingReports.listingId,
-        reason: listingReports.reason,
-        note: listingReports.note,
-        createdAt: listingReports.createdAt,
-      })
-      .from(listingReports)
-      .where(eq(listingReports.reporterId, userId)),
-    conversationReportsSent: await db
-      .select({
-        conversationId: conversationReports.conversationId,
-        reason: conversationReports.reason,
-        note: conversationReports.note,
-        createdAt: conversationReports.createdAt,
-      })
-      .from(conversationReports)
-      .where(eq(conversationReports.reporterId, userId)),
-    alertNotifications: await db
-      .select({
-        listingId: alertDeliveries.listingId,
-        alertId: alertDeliveries.alertId,
-        event: alertDeliveries.event,
-        sentAt: alertDeliveries.sentAt,
-        createdAt: alertDeliveries.createdAt,
-      })
-      .from(alertDeliveries)
-      .where(eq(alertDeliveries.userId, userId)),
-    sessions: await db
-      .select({ createdAt: sessions.createdAt, expiresAt: sessions.expiresAt })
-      .from(sessions)
-      .where(eq(sessions.userId, userId)),
+    reportsSent: await ownRows(listingReports, listingReports.reporterId, [
+      'listingId',
+      'reason',
+      'note',
+      'createdAt',
+    ]),
+    conversationReportsSent: await ownRows(conversationReports, conversationReports.reporterId, [
+      'conversationId',
+      'reason',
+      'note',
+      'createdAt',
+    ]),
+    alertNotifications: await ownRows(alertDeliveries, alertDeliveries.userId, [
+      'listingId',
+      'alertId',
+      'event',
+      'sentAt',
+      'createdAt',
+    ]),
+    sessions: await ownRows(sessions, sessions.userId, ['createdAt', 'expiresAt']),
     pushDevices: (
-      await db
-        .select({
-          endpoint: pushSubscriptions.endpoint,
-          alerts: pushSubscriptions.alerts,
-          createdAt: pushSubscriptions.createdAt,
-          updatedAt: pushSubscriptions.updatedAt,
-        })
-        .from(pushSubscriptions)
-        .where(eq(pushSubscriptions.userId, userId))
+      await ownRows(pushSubscriptions, pushSubscriptions.userId, [
+        'endpoint',
+        'alerts',
+        'createdAt',
+        'updatedAt',
+      ])
     ).map(({ endpoint, ...device }) => ({ pushService: new URL(endpoint).host, ...device })),
     conversations: (
       await db
@@ -186,26 +188,20 @@ export async function collectStudentData(
       ...conversation,
       role: sellerId === userId ? ('seller' as const) : ('buyer' as const),
     })),
-    messages: await db
-      .select({
-        conversationId: conversationEvents.conversationId,
-        kind: conversationEvents.kind,
-        body: conversationEvents.body,
-        amount: conversationEvents.amount,
-        createdAt: conversationEvents.createdAt,
-      })
-      .from(conversationEvents)
-      .where(eq(conversationEvents.senderId, userId)),
-    offers: await db
-      .select({
-        conversationId: offers.conversationId,
-        amount: offers.amount,
-        status: offers.status,
-        createdAt: offers.createdAt,
-        decidedAt: offers.decidedAt,
-      })
-      .from(offers)
-      .where(eq(offers.fromId, userId)),
+    messages: await ownRows(conversationEvents, conversationEvents.senderId, [
+      'conversationId',
+      'kind',
+      'body',
+      'amount',
+      'createdAt',
+    ]),
+    offers: await ownRows(offers, offers.fromId, [
+      'conversationId',
+      'amount',
+      'status',
+      'createdAt',
+      'decidedAt',
+    ]),
     photos: photos.map((photo) => ({ ...photo, file: `photos/${photo.id}.webp` })),
     exchanges: await rowsOf(
       db,
