@@ -53,6 +53,20 @@ export const UPLOAD_CHUNK_BYTES = 256 * 1024;
 /** Days a listing stays up before it expires unless its seller confirms it (LISTING_LIFETIME_DAYS). */
 export const DEFAULT_LISTING_LIFETIME_DAYS = 60;
 
+/**
+ * What each reason a student may report for is called: the reasons for a listing and for a
+ * conversation (moderation.schemas.ts), which share some.
+ */
+export const REPORT_REASON_LABELS = {
+  spam_or_scam: 'Spam or scam',
+  not_a_textbook: 'Not a textbook',
+  offensive: 'Offensive',
+  already_sold: 'Already sold',
+  harassment: 'Harassment or threats',
+  other: 'Other',
+} as const;
+export type AnyReportReason = keyof typeof REPORT_REASON_LABELS;
+
 /** Why a student reports a listing (POST /api/reports/{listingId}). */
 export const REPORT_REASONS = [
   'spam_or_scam',
@@ -60,15 +74,8 @@ export const REPORT_REASONS = [
   'offensive',
   'already_sold',
   'other',
-] as const;
+] as const satisfies readonly AnyReportReason[];
 export type ReportReason = (typeof REPORT_REASONS)[number];
-export const REPORT_REASON_LABELS: Record<ReportReason, string> = {
-  spam_or_scam: 'Spam or scam',
-  not_a_textbook: 'Not a textbook',
-  offensive: 'Offensive',
-  already_sold: 'Already sold',
-  other: 'Other',
-};
 export const REPORT_NOTE_MAX = 1000;
 
 /** Header of a search's answer: how many listings the whole search matches, counted up to a cap. */

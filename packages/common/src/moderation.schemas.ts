@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { REPORT_NOTE_MAX, REPORT_REASONS } from './constants';
+import { REPORT_NOTE_MAX, REPORT_REASONS, type AnyReportReason } from './constants';
 import { apiSchemas, dateTimeSchema } from './api';
 import { formatCount } from './display';
 import { conversationEventSchema } from './conversation.schemas';
@@ -89,20 +89,14 @@ export const moderationLogEntrySchema = z
   .register(apiSchemas, { id: 'ModerationLogEntry' });
 export type ModerationLogEntry = z.infer<typeof moderationLogEntrySchema>;
 
-/** Why a student reports a conversation (POST /api/conversations/{id}/report). */
+/** Why a student reports a conversation (POST /api/conversations/{id}/report); labelled by REPORT_REASON_LABELS. */
 export const CONVERSATION_REPORT_REASONS = [
   'harassment',
   'spam_or_scam',
   'offensive',
   'other',
-] as const;
+] as const satisfies readonly AnyReportReason[];
 export type ConversationReportReason = (typeof CONVERSATION_REPORT_REASONS)[number];
-export const CONVERSATION_REPORT_REASON_LABELS: Record<ConversationReportReason, string> = {
-  harassment: 'Harassment or threats',
-  spam_or_scam: 'Spam or scam',
-  offensive: 'Offensive',
-  other: 'Other',
-};
 
 /** POST /api/conversations/{id}/report: a reason of the list and an optional note (the report text rule). */
 export const conversationReportSchema = z.object({

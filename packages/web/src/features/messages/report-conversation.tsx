@@ -1,7 +1,5 @@
-import {
-  CONVERSATION_REPORT_REASON_LABELS,
-  CONVERSATION_REPORT_REASONS,
-} from '@campus-books/common/moderation.schemas';
+import { REPORT_REASON_LABELS } from '@campus-books/common/constants';
+import { CONVERSATION_REPORT_REASONS } from '@campus-books/common/moderation.schemas';
 import { ReportDialog } from '../../components/report-dialog';
 import { useReportConversation } from './api/report-conversation';
 
@@ -17,7 +15,7 @@ export function ReportConversation({ conversationId }: { conversationId: string 
       title="Report this conversation"
       hint="The campus moderators will be able to read this conversation while they look at your report. The other student is not told about it."
       reasons={CONVERSATION_REPORT_REASONS}
-      labels={CONVERSATION_REPORT_REASON_LABELS}
+      labels={REPORT_REASON_LABELS}
       isPending={report.isPending}
       error={report.error}
       send={(input, onSent) =>

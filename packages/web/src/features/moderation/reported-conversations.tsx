@@ -1,6 +1,6 @@
 import { formatPrice } from '@campus-books/common/display';
+import { REPORT_REASON_LABELS } from '@campus-books/common/constants';
 import {
-  CONVERSATION_REPORT_REASON_LABELS,
   type ReportedConversation,
   type ReportedConversationThread,
 } from '@campus-books/common/moderation.schemas';
@@ -94,7 +94,7 @@ function ReportedItem({ item }: { item: ReportedConversation }) {
         {item.reports.map((report, index) => (
           <li key={index}>
             Reported by the {report.by ?? 'deleted account'}:{' '}
-            <strong>{CONVERSATION_REPORT_REASON_LABELS[report.reason]}</strong>
+            <strong>{REPORT_REASON_LABELS[report.reason]}</strong>
             {report.note ? `: ${report.note}` : ''}
           </li>
         ))}
