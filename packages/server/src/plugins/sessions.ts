@@ -126,6 +126,14 @@ export default fp(
   { name: 'sessions', dependencies: ['database'] },
 );
 
+/** What a route behind requireUser may answer for it, as errorResponses documents it. */
+export const REQUIRE_USER_ERRORS = { 401: 'Not signed in' } as const;
+/** What a route behind requireVerifiedUser may answer for it, as errorResponses documents it. */
+export const REQUIRE_VERIFIED_USER_ERRORS = {
+  ...REQUIRE_USER_ERRORS,
+  403: 'E-mail not verified',
+} as const;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
 

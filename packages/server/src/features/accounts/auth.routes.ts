@@ -6,7 +6,7 @@ import { errorResponses } from '@campus-books/common/api';
 import { currentUserSchema } from '@campus-books/common/account.schemas';
 import { AppError, forbidden } from '../../lib/errors';
 import { byEmail, byIp } from '../../plugins/rate-limit';
-import { currentUser } from '../../plugins/sessions';
+import { currentUser, REQUIRE_USER_ERRORS } from '../../plugins/sessions';
 import { toCurrentUser } from './current-user';
 import { isModerator } from '../moderation/moderators';
 import { addressAttempt, beginSignIn } from './attempt-policy';
@@ -167,7 +167,7 @@ export default async function authRoutes(fastify: FastifyInstance) {
     '/me',
     {
       preHandler: app.requireUser,
-      schema: { response: { 200: signedInAnswer, ...errorResponses({ 401: 'Not signed in' }) } },
+      schema: { response: { 200: signedInAnswer, ...errorResponses(REQUIRE_USER_ERRORS) } },
     },
     async (request) => ({
       success: true as const,

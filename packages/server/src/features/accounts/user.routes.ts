@@ -6,7 +6,11 @@ import { errorResponses } from '@campus-books/common/api';
 import { MESSAGES } from '@campus-books/common/messages';
 import { AppError, forbidden, notFound } from '../../lib/errors';
 import { byEmail } from '../../plugins/rate-limit';
-import { currentUser } from '../../plugins/sessions';
+import {
+  currentUser,
+  REQUIRE_USER_ERRORS,
+  REQUIRE_VERIFIED_USER_ERRORS,
+} from '../../plugins/sessions';
 import { verifyPassword } from './password';
 import { toListing } from '../listings/listing.serializer';
 import { listSellerListings } from '../listings/listings.service';
@@ -16,7 +20,7 @@ import { deleteAccount, updateProfile } from './user.service';
 
 const ownAccountErrors = errorResponses({
   400: 'The body is not valid, or the current password is wrong',
-  401: 'Not signed in',
+  ...REQUIRE_USER_ERRORS,
   403: 'Not this account',
   429: 'Too many wrong passwords or e-mail changes',
 });
@@ -130,8 +134,7 @@ export default async function userRoutes(fastify: FastifyInstance) {
           200: apiRoutes['GET /api/user/get/:id'].response,
           ...errorResponses({
             400: 'Not a user id',
-            401: 'Not signed in',
-            403: 'E-mail not verified',
+            ...REQUIRE_VERIFIED_USER_ERRORS,
             404: 'No such user',
           }),
         },
@@ -153,7 +156,7 @@ export default async function userRoutes(fastify: FastifyInstance) {
         params: apiRoutes['GET /api/user/listings/:id'].params,
         response: {
           200: apiRoutes['GET /api/user/listings/:id'].response,
-          ...errorResponses({ 401: 'Not signed in', 403: "Another seller's listings" }),
+          ...errorResponses({ ...REQUIRE_USER_ERRORS, 403: "Another seller's listings" }),
         },
       },
     },

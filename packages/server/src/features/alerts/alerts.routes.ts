@@ -5,7 +5,7 @@ import { apiErrorSchema, errorResponses } from '@campus-books/common/api';
 import { apiRoutes } from '@campus-books/common/api-routes';
 import { ALERT_MESSAGES, unsubscribedMessage } from '@campus-books/common/alert.schemas';
 import { AppError, badRequest } from '../../lib/errors';
-import { currentUser } from '../../plugins/sessions';
+import { currentUser, REQUIRE_VERIFIED_USER_ERRORS } from '../../plugins/sessions';
 import { demandFor, mostWanted } from './alerts.demand';
 import {
   createAlert,
@@ -19,11 +19,10 @@ import {
 } from './alerts.service';
 import { askPage, donePage, invalidPage, UNSUBSCRIBE_PAGE_CSP } from './unsubscribe-page';
 
-const signedInErrors = errorResponses({ 401: 'Not signed in', 403: 'E-mail not verified' });
+const signedInErrors = errorResponses(REQUIRE_VERIFIED_USER_ERRORS);
 const ownAlertErrors = errorResponses({
   400: 'The body is not valid',
-  401: 'Not signed in',
-  403: 'E-mail not verified',
+  ...REQUIRE_VERIFIED_USER_ERRORS,
   404: 'No such alert of yours',
 });
 

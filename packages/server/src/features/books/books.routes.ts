@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '@campus-books/common/api';
 import { apiRoutes } from '@campus-books/common/api-routes';
 import { type BookLookupAnswer } from '@campus-books/common/book.schemas';
-import { currentUser } from '../../plugins/sessions';
+import { currentUser, REQUIRE_VERIFIED_USER_ERRORS } from '../../plugins/sessions';
 import { googleBooksProvider } from './google-books';
 import { openLibraryProvider } from './open-library';
 import { importPublisherCover } from './book-cover';
@@ -14,8 +14,7 @@ import type { BookLookupConfig } from '../../config/config';
 
 const sellerErrors = errorResponses({
   400: 'Not an ISBN',
-  401: 'Not signed in',
-  403: 'E-mail not verified',
+  ...REQUIRE_VERIFIED_USER_ERRORS,
 });
 
 /** Open Library always (no key), then Google Books when a key is set; none when lookup is off. */

@@ -3,14 +3,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '@campus-books/common/api';
 import { apiRoutes } from '@campus-books/common/api-routes';
 import { badRequest, notFound } from '../../lib/errors';
-import { currentUser } from '../../plugins/sessions';
+import { currentUser, REQUIRE_VERIFIED_USER_ERRORS } from '../../plugins/sessions';
 import { deleteBlock, findBlocked, insertBlock, userExists } from './blocks.repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const blockErrors = errorResponses({
   400: 'Not a student id, or your own',
-  401: 'Not signed in',
-  403: 'E-mail not verified',
+  ...REQUIRE_VERIFIED_USER_ERRORS,
   404: 'No such student',
 });
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '@campus-books/common/api';
 import { apiRoutes } from '@campus-books/common/api-routes';
-import { currentUser } from '../../plugins/sessions';
+import { currentUser, REQUIRE_USER_ERRORS } from '../../plugins/sessions';
 import { moderatorHooks } from '../moderation/moderators';
 import {
   dismissConversationReports,
@@ -11,7 +11,7 @@ import {
 } from './conversation-reports.service';
 import type { ConversationDeps } from './conversations.service';
 
-const moderatorErrors = { 401: 'Not signed in', 403: 'Not a campus moderator' } as const;
+const moderatorErrors = { ...REQUIRE_USER_ERRORS, 403: 'Not a campus moderator' } as const;
 
 /**
  * /api/moderation/conversations: the conversations students reported. The list names who reported

@@ -4,7 +4,7 @@ import { errorResponses } from '@campus-books/common/api';
 import { apiRoutes } from '@campus-books/common/api-routes';
 import { webPaths } from '@campus-books/common/paths';
 import type { ConversationEventRow, ConversationRow } from '../../db/conversations.schema';
-import { currentUser } from '../../plugins/sessions';
+import { currentUser, REQUIRE_VERIFIED_USER_ERRORS } from '../../plugins/sessions';
 import { tooManyAttempts } from '../../plugins/rate-limit';
 import { setMessageMails } from '../accounts/users.repository';
 import { getOwnListing, markListingSold } from '../listings/listings.service';
@@ -21,8 +21,10 @@ import {
 import { reportConversation } from './conversation-reports.service';
 import { answerOffer, checkBuyerOfListing, makeOffer, releaseHold } from './offers.service';
 
-const signedIn = { 401: 'Not signed in', 403: 'E-mail not verified' } as const;
-const inConversation = { ...signedIn, 404: 'No such conversation, or not one of yours' } as const;
+const inConversation = {
+  ...REQUIRE_VERIFIED_USER_ERRORS,
+  404: 'No such conversation, or not one of yours',
+} as const;
 const sentErrors = errorResponses({
   ...inConversation,
   400: 'The body is not valid',
@@ -39,7 +41,7 @@ const offerErrors = errorResponses({
   429: 'Too many messages this minute',
 });
 const ownListingErrors = errorResponses({
-  ...signedIn,
+  ...REQUIRE_VERIFIED_USER_ERRORS,
   400: 'The body is not valid, or the buyer did not write about this listing',
   403: 'Not verified, or not the seller of this listing',
   404: 'No such listing',
@@ -77,7 +79,7 @@ export default async function conversationsRoutes(fastify: FastifyInstance) {
         querystring: apiRoutes['GET /api/conversations'].query,
         response: {
           200: apiRoutes['GET /api/conversations'].response,
-          ...errorResponses({ ...signedIn, 400: 'A parameter is not valid' }),
+          ...errorResponses({ ...REQUIRE_VERIFIED_USER_ERRORS, 400: 'A parameter is not valid' }),
         },
       },
     },
@@ -95,7 +97,7 @@ export default async function conversationsRoutes(fastify: FastifyInstance) {
       schema: {
         response: {
           200: apiRoutes['GET /api/conversations/mails'].response,
-          ...errorResponses(signedIn),
+          ...errorResponses(REQUIRE_VERIFIED_USER_ERRORS),
         },
       },
     },
@@ -109,7 +111,7 @@ export default async function conversationsRoutes(fastify: FastifyInstance) {
         body: apiRoutes['POST /api/conversations/mails'].body,
         response: {
           200: apiRoutes['POST /api/conversations/mails'].response,
-          ...errorResponses({ ...signedIn, 400: 'The body is not valid' }),
+          ...errorResponses({ ...REQUIRE_VERIFIED_USER_ERRORS, 400: 'The body is not valid' }),
         },
       },
     },
@@ -133,7 +135,7 @@ export default async function conversationsRoutes(fastify: FastifyInstance) {
       schema: {
         response: {
           200: apiRoutes['GET /api/conversations/unread'].response,
-          ...errorResponses(signedIn),
+          ...errorResponses(REQUIRE_VERIFIED_USER_ERRORS),
         },
       },
     },

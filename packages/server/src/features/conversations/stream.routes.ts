@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '@campus-books/common/api';
-import { currentUser } from '../../plugins/sessions';
+import { currentUser, REQUIRE_VERIFIED_USER_ERRORS } from '../../plugins/sessions';
 import {
   ConversationHub,
   EVENTS_CHANNEL,
@@ -60,8 +60,7 @@ export default async function streamRoutes(fastify: FastifyInstance) {
           },
           ...errorResponses({
             400: 'A parameter is not valid',
-            401: 'Not signed in',
-            403: 'E-mail not verified',
+            ...REQUIRE_VERIFIED_USER_ERRORS,
           }),
         },
       },

@@ -4,7 +4,11 @@ import { errorResponses } from '@campus-books/common/api';
 import { apiRoutes } from '@campus-books/common/api-routes';
 import { TOTAL_COUNT_CAPPED_HEADER, TOTAL_COUNT_HEADER } from '@campus-books/common/constants';
 import { sendJsonText } from '../../lib/json-text';
-import { currentUser } from '../../plugins/sessions';
+import {
+  currentUser,
+  REQUIRE_USER_ERRORS,
+  REQUIRE_VERIFIED_USER_ERRORS,
+} from '../../plugins/sessions';
 import { idempotencyKeyOf } from './idempotency-key';
 import { jsonArray } from './listing-json-answer';
 import { toListing } from './listing.serializer';
@@ -23,7 +27,7 @@ import {
 import { requestReview } from '../moderation/moderation.service';
 
 const ownerErrors = errorResponses({
-  401: 'Not signed in',
+  ...REQUIRE_USER_ERRORS,
   403: 'Not verified, or not the seller of this listing',
   404: 'No such listing',
 });
@@ -99,8 +103,7 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
           201: apiRoutes['POST /api/listing/create'].response,
           ...errorResponses({
             400: 'The body is not valid',
-            401: 'Not signed in',
-            403: 'E-mail not verified',
+            ...REQUIRE_VERIFIED_USER_ERRORS,
             429: 'Too many listings created this hour',
           }),
         },

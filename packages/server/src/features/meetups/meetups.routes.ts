@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { errorResponses } from '@campus-books/common/api';
 import { apiRoutes } from '@campus-books/common/api-routes';
 import { MEETUP_MESSAGES as M } from '@campus-books/common/meetup.schemas';
-import { currentUser } from '../../plugins/sessions';
+import { currentUser, REQUIRE_VERIFIED_USER_ERRORS } from '../../plugins/sessions';
 import { conflict } from '../../lib/errors';
 import { meetupCalendar } from './meetup-calendar';
 import {
@@ -16,9 +16,8 @@ import {
 } from './meetups.service';
 
 const idParams = z.object({ id: z.string() });
-const signedIn = { 401: 'Not signed in', 403: 'E-mail not verified' } as const;
 const writeErrors = {
-  ...signedIn,
+  ...REQUIRE_VERIFIED_USER_ERRORS,
   403: 'E-mail not verified, a block, or (to answer) your own suggestion',
   409: 'The other account was deleted, or the suggestion was already answered or replaced',
 } as const;
@@ -44,7 +43,7 @@ export default async function meetupsRoutes(fastify: FastifyInstance) {
         response: {
           200: apiRoutes['GET /api/meetups'].response,
           ...errorResponses({
-            ...signedIn,
+            ...REQUIRE_VERIFIED_USER_ERRORS,
             400: 'A parameter is not valid',
             404: 'No such conversation, or not one of yours',
           }),
@@ -113,7 +112,7 @@ export default async function meetupsRoutes(fastify: FastifyInstance) {
             content: { 'text/calendar': { schema: z.string() } },
           },
           ...errorResponses({
-            ...signedIn,
+            ...REQUIRE_VERIFIED_USER_ERRORS,
             404: 'No such meetup, or not one of yours',
             409: 'The meetup is not accepted',
           }),

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { apiMessageSchema, errorResponses } from '@campus-books/common/api';
 import { apiRoutes } from '@campus-books/common/api-routes';
-import { currentUser } from '../../plugins/sessions';
+import { currentUser, REQUIRE_USER_ERRORS } from '../../plugins/sessions';
 import {
   dismissReports,
   moderationLogEntries,
@@ -14,10 +14,10 @@ import {
 } from './moderation.service';
 import { moderatorHooks } from './moderators';
 
-const moderatorErrors = errorResponses({ 401: 'Not signed in', 403: 'Not a campus moderator' });
+const moderatorErrors = errorResponses({ ...REQUIRE_USER_ERRORS, 403: 'Not a campus moderator' });
 const actionErrors = errorResponses({
   400: 'The body is not valid',
-  401: 'Not signed in',
+  ...REQUIRE_USER_ERRORS,
   403: 'Not a campus moderator',
   404: 'No such listing or user',
   409: 'Nothing to do: already done',

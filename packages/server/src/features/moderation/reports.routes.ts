@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '@campus-books/common/api';
 import { apiRoutes } from '@campus-books/common/api-routes';
-import { currentUser } from '../../plugins/sessions';
+import { currentUser, REQUIRE_USER_ERRORS } from '../../plugins/sessions';
 import { reportListing } from './reports.service';
 
 /** POST /api/reports/{listingId}: a signed-in, verified student reports a listing, once. */
@@ -19,7 +19,7 @@ export default async function reportRoutes(fastify: FastifyInstance) {
           201: apiRoutes['POST /api/reports/:listingId'].response,
           ...errorResponses({
             400: 'The body is not valid',
-            401: 'Not signed in',
+            ...REQUIRE_USER_ERRORS,
             403: 'E-mail not verified, or your own listing',
             404: 'No such listing',
             409: 'Already reported by you',

@@ -4,7 +4,11 @@ import { errorResponses } from '@campus-books/common/api';
 import { apiRoutes } from '@campus-books/common/api-routes';
 import { parseCourseList } from '@campus-books/common/course-list';
 import { CALENDAR_MAX_CHARS, toMyCourse } from '@campus-books/common/my-courses.schemas';
-import { currentUser } from '../../plugins/sessions';
+import {
+  currentUser,
+  REQUIRE_USER_ERRORS,
+  REQUIRE_VERIFIED_USER_ERRORS,
+} from '../../plugins/sessions';
 import { viewerOf } from '../listings/listings.service';
 import { readCalendar } from './calendar';
 import { courseBooksCache } from './course-books-cache';
@@ -17,7 +21,7 @@ import {
 } from './my-courses.repository';
 import { notifyForCourses } from './notify';
 
-const signedIn = errorResponses({ 401: 'Not signed in' });
+const signedIn = errorResponses(REQUIRE_USER_ERRORS);
 const listAnswer = async (app: FastifyInstance, userId: string) => ({
   success: true as const,
   courses: (await findMyCourses(app.database.db, userId)).map(toMyCourse),
@@ -50,7 +54,7 @@ export default async function myCoursesRoutes(fastify: FastifyInstance) {
           200: apiRoutes['POST /api/my-courses/add'].response,
           ...errorResponses({
             400: 'No course of this campus in the text, or the text is too long',
-            401: 'Not signed in',
+            ...REQUIRE_USER_ERRORS,
             409: 'The list would have more courses than a student may keep',
           }),
         },
@@ -81,7 +85,7 @@ export default async function myCoursesRoutes(fastify: FastifyInstance) {
         body: apiRoutes['POST /api/my-courses/remove'].body,
         response: {
           200: apiRoutes['POST /api/my-courses/remove'].response,
-          ...errorResponses({ 400: 'Not a course of this campus', 401: 'Not signed in' }),
+          ...errorResponses({ 400: 'Not a course of this campus', ...REQUIRE_USER_ERRORS }),
         },
       },
     },
@@ -150,8 +154,7 @@ export default async function myCoursesRoutes(fastify: FastifyInstance) {
           200: apiRoutes['POST /api/my-courses/notify'].response,
           ...errorResponses({
             400: 'A course that is not of this campus, or too many',
-            401: 'Not signed in',
-            403: 'E-mail not verified',
+            ...REQUIRE_VERIFIED_USER_ERRORS,
           }),
         },
       },

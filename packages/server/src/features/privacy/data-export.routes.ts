@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { errorResponses } from '@campus-books/common/api';
 import { apiRoutes } from '@campus-books/common/api-routes';
 import { AppError, forbidden, notFound } from '../../lib/errors';
-import { currentUser } from '../../plugins/sessions';
+import { currentUser, REQUIRE_USER_ERRORS } from '../../plugins/sessions';
 import { DATA_EXPORT_JOB, prepareDataExport, readExport, readExportToken } from './data-export';
 
 const BAD_LINK =
@@ -28,7 +28,7 @@ export default async function dataExportRoutes(fastify: FastifyInstance) {
       schema: {
         response: {
           202: apiRoutes['POST /api/data-export'].response,
-          ...errorResponses({ 401: 'Not signed in' }),
+          ...errorResponses(REQUIRE_USER_ERRORS),
         },
       },
     },
@@ -60,7 +60,7 @@ export default async function dataExportRoutes(fastify: FastifyInstance) {
           },
           ...errorResponses({
             400: 'No token',
-            401: 'Not signed in',
+            ...REQUIRE_USER_ERRORS,
             403: "Another student's link",
             404: 'Not valid, expired or replaced by a newer copy',
           }),

@@ -4,7 +4,11 @@ import { errorResponses } from '@campus-books/common/api';
 import { apiRoutes } from '@campus-books/common/api-routes';
 import { PUSH_MESSAGES } from '@campus-books/common/push.schemas';
 import { badRequest } from '../../lib/errors';
-import { currentUser } from '../../plugins/sessions';
+import {
+  currentUser,
+  REQUIRE_USER_ERRORS,
+  REQUIRE_VERIFIED_USER_ERRORS,
+} from '../../plugins/sessions';
 import { isAllowedEndpoint } from './push-endpoint';
 import { deleteSubscription, findSubscriptionsOf, saveSubscription } from './push.repository';
 
@@ -31,7 +35,7 @@ export default async function pushRoutes(fastify: FastifyInstance) {
       schema: {
         response: {
           200: apiRoutes['GET /api/push/subscriptions'].response,
-          ...errorResponses({ 401: 'Not signed in' }),
+          ...errorResponses(REQUIRE_USER_ERRORS),
         },
       },
     },
@@ -50,8 +54,7 @@ export default async function pushRoutes(fastify: FastifyInstance) {
           200: apiRoutes['POST /api/push/subscriptions'].response,
           ...errorResponses({
             400: 'Not a subscription this server can use (the endpoint must be https, on a public host)',
-            401: 'Not signed in',
-            403: 'E-mail not verified',
+            ...REQUIRE_VERIFIED_USER_ERRORS,
           }),
         },
       },
@@ -80,7 +83,7 @@ export default async function pushRoutes(fastify: FastifyInstance) {
         body: apiRoutes['DELETE /api/push/subscriptions'].body,
         response: {
           200: apiRoutes['DELETE /api/push/subscriptions'].response,
-          ...errorResponses({ 401: 'Not signed in' }),
+          ...errorResponses(REQUIRE_USER_ERRORS),
         },
       },
     },

@@ -2,7 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '@campus-books/common/api';
 import { apiRoutes } from '@campus-books/common/api-routes';
-import { currentUser } from '../../plugins/sessions';
+import {
+  currentUser,
+  REQUIRE_USER_ERRORS,
+  REQUIRE_VERIFIED_USER_ERRORS,
+} from '../../plugins/sessions';
 import { moderatorHooks } from '../moderation/moderators';
 import {
   getExchange,
@@ -15,9 +19,8 @@ import {
   type RatingDeps,
 } from './ratings.service';
 
-const signedIn = { 401: 'Not signed in', 403: 'E-mail not verified' } as const;
 const moderatorErrors = {
-  401: 'Not signed in',
+  ...REQUIRE_USER_ERRORS,
   403: 'Not a moderator',
   404: 'No such rating',
 } as const;
@@ -43,7 +46,7 @@ export default async function ratingsRoutes(fastify: FastifyInstance) {
       schema: {
         response: {
           200: apiRoutes['GET /api/ratings/exchanges'].response,
-          ...errorResponses(signedIn),
+          ...errorResponses(REQUIRE_VERIFIED_USER_ERRORS),
         },
       },
     },
@@ -58,7 +61,10 @@ export default async function ratingsRoutes(fastify: FastifyInstance) {
         params: apiRoutes['GET /api/ratings/exchanges/:id'].params,
         response: {
           200: apiRoutes['GET /api/ratings/exchanges/:id'].response,
-          ...errorResponses({ ...signedIn, 404: 'No such exchange, or not one of yours' }),
+          ...errorResponses({
+            ...REQUIRE_VERIFIED_USER_ERRORS,
+            404: 'No such exchange, or not one of yours',
+          }),
         },
       },
     },
@@ -75,7 +81,7 @@ export default async function ratingsRoutes(fastify: FastifyInstance) {
         response: {
           201: apiRoutes['POST /api/ratings/exchanges/:id'].response,
           ...errorResponses({
-            ...signedIn,
+            ...REQUIRE_VERIFIED_USER_ERRORS,
             400: 'The rating is not valid (thumb, tags of its side, comment length and characters)',
             404: 'No such exchange, or not one of yours',
             409: 'You already rated it, or the other account was deleted',
@@ -104,7 +110,7 @@ export default async function ratingsRoutes(fastify: FastifyInstance) {
         response: {
           200: apiRoutes['POST /api/ratings/:id/report'].response,
           ...errorResponses({
-            ...signedIn,
+            ...REQUIRE_VERIFIED_USER_ERRORS,
             400: 'The reason is not valid',
             404: 'No such rating, not revealed yet, or removed',
           }),
@@ -182,7 +188,7 @@ export async function profileRoutes(fastify: FastifyInstance) {
         params: apiRoutes['GET /api/profiles/:id'].params,
         response: {
           200: apiRoutes['GET /api/profiles/:id'].response,
-          ...errorResponses({ ...signedIn, 404: 'No such student' }),
+          ...errorResponses({ ...REQUIRE_VERIFIED_USER_ERRORS, 404: 'No such student' }),
         },
       },
     },

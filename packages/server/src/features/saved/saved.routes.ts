@@ -3,16 +3,15 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '@campus-books/common/api';
 import { apiRoutes } from '@campus-books/common/api-routes';
 import { notFound } from '../../lib/errors';
-import { currentUser } from '../../plugins/sessions';
+import { currentUser, REQUIRE_VERIFIED_USER_ERRORS } from '../../plugins/sessions';
 import { isListingId } from '../listings/listings.repository';
 import { LISTING_NOT_FOUND } from '../listings/listings.service';
 import { findSavedListings, isSaveable, saveListing, unsaveListing } from './saved.repository';
 import { setSavedListingMails } from '../accounts/users.repository';
 
-const signedInErrors = errorResponses({ 401: 'Not signed in', 403: 'E-mail not verified' });
+const signedInErrors = errorResponses(REQUIRE_VERIFIED_USER_ERRORS);
 const savedErrors = errorResponses({
-  401: 'Not signed in',
-  403: 'E-mail not verified',
+  ...REQUIRE_VERIFIED_USER_ERRORS,
   404: 'No such listing',
 });
 

@@ -5,14 +5,13 @@ import { apiRoutes } from '@campus-books/common/api-routes';
 import { type Draft } from '@campus-books/common/shelf.schemas';
 import type { ListingDraftRow } from '../../db/shelf.schema';
 import { notFound } from '../../lib/errors';
-import { currentUser } from '../../plugins/sessions';
+import { currentUser, REQUIRE_VERIFIED_USER_ERRORS } from '../../plugins/sessions';
 import { findOwnDrafts, isDraftId } from './drafts.repository';
 import { DRAFT_NOT_FOUND, publishDrafts, removeDraft, saveDraft } from './drafts.service';
 
-const signedIn = errorResponses({ 401: 'Not signed in', 403: 'E-mail not verified' });
+const signedIn = errorResponses(REQUIRE_VERIFIED_USER_ERRORS);
 const ownDraft = errorResponses({
-  401: 'Not signed in',
-  403: 'E-mail not verified',
+  ...REQUIRE_VERIFIED_USER_ERRORS,
   404: 'No such draft of yours',
 });
 

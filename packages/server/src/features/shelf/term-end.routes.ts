@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '@campus-books/common/api';
 import { apiRoutes } from '@campus-books/common/api-routes';
-import { currentUser } from '../../plugins/sessions';
+import { currentUser, REQUIRE_VERIFIED_USER_ERRORS } from '../../plugins/sessions';
 import { isTermEndSubscriber, setTermEndSubscription } from './term-end.repository';
 
-const signedIn = errorResponses({ 401: 'Not signed in', 403: 'E-mail not verified' });
+const signedIn = errorResponses(REQUIRE_VERIFIED_USER_ERRORS);
 
 /** /api/term-end-mail: whether the student gets the end-of-term mail (off until turned on). */
 export default async function termEndRoutes(fastify: FastifyInstance) {

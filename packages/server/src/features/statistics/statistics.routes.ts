@@ -4,6 +4,7 @@ import { errorResponses } from '@campus-books/common/api';
 import { apiRoutes } from '@campus-books/common/api-routes';
 import { moderatorHooks } from '../moderation/moderators';
 import { operatorStatistics } from './statistics.service';
+import { REQUIRE_USER_ERRORS } from '../../plugins/sessions';
 
 /** GET /api/statistics: the campus's weekly aggregate counts, for moderators (403 for anyone else). */
 export default async function statisticsRoutes(fastify: FastifyInstance) {
@@ -18,7 +19,7 @@ export default async function statisticsRoutes(fastify: FastifyInstance) {
           200: apiRoutes['GET /api/statistics'].response,
           ...errorResponses({
             400: 'weeks is not a whole number from 1 to 52',
-            401: 'Not signed in',
+            ...REQUIRE_USER_ERRORS,
             403: 'Not a campus moderator',
           }),
         },

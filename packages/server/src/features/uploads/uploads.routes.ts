@@ -5,7 +5,7 @@ import { apiRoutes } from '@campus-books/common/api-routes';
 import { MAX_UPLOADS_PER_HOUR } from '@campus-books/common/images';
 import type { ImageRow } from '../../db/schema';
 import { AppError, badRequest, conflict, errorBody, notFound } from '../../lib/errors';
-import { currentUser } from '../../plugins/sessions';
+import { currentUser, REQUIRE_VERIFIED_USER_ERRORS } from '../../plugins/sessions';
 import { TOO_MANY_UPLOADS, UPLOAD_CAP, deleteImageIn } from '../images/images.service';
 import { findImage, findOwnImage } from '../images/images.repository';
 import { DatabaseLocker } from './upload-locker';
@@ -25,8 +25,7 @@ const uploadedImage = z.object({
 });
 const uploaderErrors = errorResponses({
   400: 'A query string, or a tus header is missing',
-  401: 'Not signed in',
-  403: 'E-mail not verified',
+  ...REQUIRE_VERIFIED_USER_ERRORS,
   404: 'No such upload of yours',
   409: 'The image is being processed or is in use',
   412: 'No `Tus-Resumable: 1.0.0` header (tus)',
