@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { SentEvent } from '@campus-books/common/conversation.schemas';
 import {
@@ -12,16 +12,10 @@ import {
 import { listings } from '../../src/db/schema';
 import { createUser, type TestUser } from '../helpers';
 import { createListingAs } from '../listing-fixtures';
+import { codes, COPIES, type Scenario } from './duplicate-scenario';
 import type { AttackWorld } from './route-fixtures';
 
 /** 25 copies of each conversation route at once (concurrent-duplicates.test.ts runs them). */
-type Check = (answers: LightMyRequestResponse[]) => Promise<void>;
-interface Scenario {
-  prepare(w: AttackWorld): Promise<{ request: InjectOptions; check: Check }>;
-}
-
-const COPIES = 25;
-const codes = (answers: LightMyRequestResponse[]) => answers.map((a) => a.statusCode).sort();
 const send = (method: 'POST' | 'DELETE', url: string, user: TestUser, payload?: unknown) => ({
   method,
   url,

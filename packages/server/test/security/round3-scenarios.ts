@@ -14,20 +14,14 @@ import { sessions } from '../../src/db/schema';
 import { listingDrafts, termEndMailSubscribers } from '../../src/db/shelf.schema';
 import { createUser, type TestUser } from '../helpers';
 import { createListingAs } from '../listing-fixtures';
+import { codes, COPIES, type Scenario } from './duplicate-scenario';
 import { moderatorOf, type AttackWorld } from './route-fixtures';
 
 /**
  * 25 copies at once of each state-changing route of round 3 (meetups, ratings, drafts, my courses,
  * the end-of-term mail, push): concurrent-duplicates.test.ts runs them with the others.
  */
-type Check = (answers: LightMyRequestResponse[]) => Promise<void>;
-interface Scenario {
-  prepare(w: AttackWorld): Promise<{ request: InjectOptions; check: Check }>;
-}
-
-const COPIES = 25;
 const HOUR = 60 * 60_000;
-const codes = (answers: LightMyRequestResponse[]) => answers.map((a) => a.statusCode).sort();
 const call = (method: 'POST' | 'PUT' | 'DELETE', url: string, user: TestUser, payload?: unknown) =>
   ({
     method,
