@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
+import { apiCaller } from './api-caller';
+import { GENEROUS_LIMITS } from './accounts';
+import { createTestApp, createUser, type TestApp, type TestUser } from './helpers';
+import { createListingAs } from './listing-fixtures';
+
+const CALCULUS_ISBN = '9781285741550';
+
+/** An alert suite's app and seller (for the file), and its buyer (a new one for each test). */
+export interface AlertWorld {
+  t: TestApp;
+  seller: TestUser;
+  buyer: TestUser;
+}
+
+/**
+ * Sets up an alert suite with its hooks (the tests read `w` when they run) and gives the helpers
+ * the alert suites share.
+ */
+export function alertSuite() {
+  const w = {} as AlertWorld;
+  beforeAll(async () => {
+    w.t = await createTestApp(GENEROUS_LIMITS);
+    w.seller = await createUser(w.t);
+  });
+  afterAll(() => w.t.close());
+  beforeEach(async () => {
+    w.buyer = await createUser(w.t);
+  });
+
+  const send = apiCaller(() => w.t);
+  return {
+    w,
+    send,
+    /** What the alert sender takes from the app. */
+    mailDeps: () => ({ db: w.t.app.database.db, mailer: w.t.app.mailer, config: w.t.app.config }),
+    createAlert: async (user: TestUser, body: Record<string, unknown>) => {
+      const res = await send(user, 'POST', '/api/alerts/create', body);
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json() as { _id: string };
+    },
+    /** Runs every due job (the matching, then the mails it asks for). */
+    work: () => w.t.app.jobs.runDue(),
+    /** The seller (or `by`) lists a book: an economics textbook unless overridden. */
+    list: (overrides: Record<string, unknown> = {}, by = w.seller) =>
+      createListingAs(w.t, by, {
+        name: 'Principles of Economics',
+        subject: 'ECON',
+        courseNumber: '101',
+        regularPrice: 40,
+        condition: 'good',
+        major: 'Economics Business',
+        Bschool: true,
+        isbn: CALCULUS_ISBN,
+        ...overrides,
+      }),
+  };
+}
