@@ -10,6 +10,7 @@ import { currentUser, REQUIRE_USER_ERRORS } from '../../plugins/sessions';
 import { toCurrentUser } from './current-user';
 import { isModerator } from '../moderation/moderators';
 import { addressAttempt, beginSignIn } from './attempt-policy';
+import { accountDeps } from './account-deps';
 import { AUTH_MESSAGES } from './auth.messages';
 import { challengeAnswerSchema, issueChallenge } from './challenge';
 import { requestPasswordReset, resetPassword } from './password-reset.service';
@@ -25,6 +26,7 @@ const mailLimited = errorResponses({
 /** /api/auth: sign-up, e-mail verification, sign-in and out, password reset (docs/api/accounts.md). */
 export default async function authRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const accounts = accountDeps(app);
   const limits = app.config.rateLimits;
   const rules = {
     schoolEmailDomain: app.config.schoolEmailDomain,
@@ -76,7 +78,7 @@ export default async function authRoutes(fastify: FastifyInstance) {
       if (!app.config.passwordSignUp) {
         throw forbidden(`Sign up with ${app.config.sso?.name ?? 'your campus'} instead`);
       }
-      await signUp(app, request.body);
+      await signUp(accounts, request.body);
       return reply.status(201).send({ success: true as const, message: AUTH_MESSAGES.signedUp });
     },
   );
@@ -96,7 +98,7 @@ export default async function authRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const outcome = await verifyEmail(app, request.body.token);
+      const outcome = await verifyEmail(accounts, request.body.token);
       if (outcome === 'alreadyVerified') {
         return {
           success: true as const,
@@ -120,7 +122,7 @@ export default async function authRoutes(fastify: FastifyInstance) {
       ...mailLimits('resend-verification'),
     },
     async (request) => {
-      await resendVerification(app, request.body.email);
+      await resendVerification(accounts, request.body.email);
       return { success: true as const, message: AUTH_MESSAGES.verificationResent };
     },
   );
@@ -221,7 +223,7 @@ export default async function authRoutes(fastify: FastifyInstance) {
       ...mailLimits('forgot-password'),
     },
     async (request) => {
-      await requestPasswordReset(app, request.body.email);
+      await requestPasswordReset(accounts, request.body.email);
       return { success: true as const, message: AUTH_MESSAGES.resetRequested };
     },
   );
@@ -246,7 +248,7 @@ export default async function authRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       try {
-        await resetPassword(app, request.params.token, request.body.password);
+        await resetPassword(accounts, request.params.token, request.body.password);
       } catch (error) {
         if (error instanceof AppError && error.message === AUTH_MESSAGES.resetInvalid) {
           await badResetTokens(request, reply);

@@ -1,6 +1,6 @@
 import { webPaths } from '@campus-books/common/paths';
-import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../../lib/errors';
+import type { AccountDeps } from './account-deps';
 import { findUserByEmail, findUserById, setUserPassword } from './users.repository';
 import { resetPasswordMail } from './account-mails';
 import { AUTH_MESSAGES } from './auth.messages';
@@ -13,8 +13,10 @@ import {
 import { hashPassword } from './password';
 
 /** Mails a reset link when the account exists; the caller answers the same either way. */
-export async function requestPasswordReset(app: FastifyInstance, email: string): Promise<void> {
-  const { db } = app.database;
+export async function requestPasswordReset(
+  { db, mailer, publicUrl }: AccountDeps,
+  email: string,
+): Promise<void> {
   const user = await findUserByEmail(db, email);
   if (!user) return;
   const token = await issueEmailToken(db, {
@@ -22,8 +24,8 @@ export async function requestPasswordReset(app: FastifyInstance, email: string):
     purpose: 'reset_password',
     email: user.email,
   });
-  const link = `${app.config.publicUrl}${webPaths.resetPassword.href(token)}`;
-  app.mailer.sendInBackground(resetPasswordMail(user.email, link));
+  const link = `${publicUrl}${webPaths.resetPassword.href(token)}`;
+  mailer.sendInBackground(resetPasswordMail(user.email, link));
 }
 
 /**
@@ -31,16 +33,16 @@ export async function requestPasswordReset(app: FastifyInstance, email: string):
  * proves access to the inbox, so it also verifies that address.
  */
 export async function resetPassword(
-  app: FastifyInstance,
+  { db, sessions }: AccountDeps,
   token: string,
   password: string,
 ): Promise<void> {
   // A cheap look-up first: a guessed token costs no password hash (argon2 is costly by design).
-  if (!(await isLiveEmailToken(app.database.db, token, 'reset_password'))) {
+  if (!(await isLiveEmailToken(db, token, 'reset_password'))) {
     throw badRequest(AUTH_MESSAGES.resetInvalid);
   }
   const passwordHash = await hashPassword(password); // before the token is spent
-  const userId = await app.database.db.transaction(async (tx) => {
+  const userId = await db.transaction(async (tx) => {
     const used = await consumeEmailToken(tx, token, 'reset_password');
     const user = used && (await findUserById(tx, used.userId));
     if (!used || !user) throw badRequest(AUTH_MESSAGES.resetInvalid);
@@ -48,5 +50,5 @@ export async function resetPassword(
     await retireEmailTokens(tx, user.id, 'reset_password');
     return user.id;
   });
-  await app.sessions.endAllForUser(userId);
+  await sessions.endAllForUser(userId);
 }

@@ -1,7 +1,7 @@
 import { webPaths } from '@campus-books/common/paths';
-import type { FastifyInstance } from 'fastify';
 import { deriveUsername, type SignUpInput } from '@campus-books/common/account.schemas';
 import type { UserRow } from '../../db/schema';
+import type { AccountDeps } from './account-deps';
 import { badRequest, conflict } from '../../lib/errors';
 import {
   confirmUserEmail,
@@ -23,14 +23,18 @@ import {
 import { hashPassword } from './password';
 
 /** Mails a fresh verification link for `email` (the account's address or its pending new one). */
-export async function sendVerificationLink(app: FastifyInstance, user: UserRow, email: string) {
-  const token = await issueEmailToken(app.database.db, {
+export async function sendVerificationLink(
+  { db, mailer, publicUrl }: Pick<AccountDeps, 'db' | 'mailer' | 'publicUrl'>,
+  user: UserRow,
+  email: string,
+) {
+  const token = await issueEmailToken(db, {
     userId: user.id,
     purpose: 'verify_email',
     email,
   });
-  const link = `${app.config.publicUrl}${webPaths.verifyEmail.href(token)}`;
-  app.mailer.sendInBackground(verifyEmailMail(email, link, email !== user.email));
+  const link = `${publicUrl}${webPaths.verifyEmail.href(token)}`;
+  mailer.sendInBackground(verifyEmailMail(email, link, email !== user.email));
 }
 
 /**
@@ -38,8 +42,8 @@ export async function sendVerificationLink(app: FastifyInstance, user: UserRow, 
  * it creates nothing and mails that address a notice: the caller cannot tell the two apart
  * (docs/decisions/002-no-account-enumeration.md).
  */
-export async function signUp(app: FastifyInstance, input: SignUpInput): Promise<void> {
-  const { db } = app.database;
+export async function signUp(deps: AccountDeps, input: SignUpInput): Promise<void> {
+  const { db, mailer, publicUrl } = deps;
   // Hashed in both cases, so the answer takes as long for a known address as for a new one.
   const passwordHash = await hashPassword(input.password);
   const created = await insertUserUnlessEmailTaken(db, {
@@ -51,15 +55,15 @@ export async function signUp(app: FastifyInstance, input: SignUpInput): Promise<
     groupmelink: input.groupmelink,
   });
   if (created) {
-    await sendVerificationLink(app, created, created.email);
+    await sendVerificationLink(deps, created, created.email);
     return;
   }
   const existing = await findUserByEmail(db, input.email);
   if (!existing) return;
   if (existing.emailVerifiedAt) {
-    const signInLink = `${app.config.publicUrl}${webPaths.signIn.href()}`;
-    const resetLink = `${app.config.publicUrl}${webPaths.forgotPassword.href()}`;
-    app.mailer.sendInBackground(alreadyRegisteredMail(existing.email, signInLink, resetLink));
+    const signInLink = `${publicUrl}${webPaths.signIn.href()}`;
+    const resetLink = `${publicUrl}${webPaths.forgotPassword.href()}`;
+    mailer.sendInBackground(alreadyRegisteredMail(existing.email, signInLink, resetLink));
     return;
   }
   // An unverified account may be someone else's claim on this address (a pre-account hijack):
@@ -80,21 +84,21 @@ export async function signUp(app: FastifyInstance, input: SignUpInput): Promise<
       },
     });
   });
-  app.mailer.sendInBackground(
-    finishSignUpMail(existing.email, `${app.config.publicUrl}${webPaths.verifyEmail.href(token)}`),
+  mailer.sendInBackground(
+    finishSignUpMail(existing.email, `${publicUrl}${webPaths.verifyEmail.href(token)}`),
   );
 }
 
 /** A new link for an unverified account; silently nothing otherwise (no enumeration). */
-export async function resendVerification(app: FastifyInstance, email: string): Promise<void> {
-  const { db } = app.database;
+export async function resendVerification(deps: AccountDeps, email: string): Promise<void> {
+  const { db, mailer, publicUrl } = deps;
   const user = await findUserByEmail(db, email);
   if (!user || user.emailVerifiedAt) return;
   // After a sign-up met this unverified account, a new link must carry that sign-up's password
   // too: a plain one would verify the account with the password of whoever started it.
   const signupClaim = await latestLiveSignupClaim(db, user.id);
   if (!signupClaim) {
-    await sendVerificationLink(app, user, user.email);
+    await sendVerificationLink(deps, user, user.email);
     return;
   }
   const token = await issueEmailToken(db, {
@@ -103,8 +107,8 @@ export async function resendVerification(app: FastifyInstance, email: string): P
     email: user.email,
     signupClaim,
   });
-  app.mailer.sendInBackground(
-    finishSignUpMail(user.email, `${app.config.publicUrl}${webPaths.verifyEmail.href(token)}`),
+  mailer.sendInBackground(
+    finishSignUpMail(user.email, `${publicUrl}${webPaths.verifyEmail.href(token)}`),
   );
 }
 
@@ -116,8 +120,11 @@ export type VerifyOutcome = 'verified' | 'changed' | 'alreadyVerified';
  * address the account's address. A conflict rolls back, so the link still works once the address
  * is free. A used or surplus link of an address that is verified answers 'alreadyVerified'.
  */
-export async function verifyEmail(app: FastifyInstance, token: string): Promise<VerifyOutcome> {
-  const outcome = await app.database.db.transaction(async (tx) => {
+export async function verifyEmail(
+  { db, sessions }: AccountDeps,
+  token: string,
+): Promise<VerifyOutcome> {
+  const outcome = await db.transaction(async (tx) => {
     const used = await consumeEmailToken(tx, token, 'verify_email');
     if (!used) {
       const spent = await findEmailToken(tx, token, 'verify_email');
@@ -154,7 +161,7 @@ export async function verifyEmail(app: FastifyInstance, token: string): Promise<
   });
   // The password someone else chose is gone; so are the sessions it could have opened.
   if ('endSessionsOf' in outcome && outcome.endSessionsOf) {
-    await app.sessions.endAllForUser(outcome.endSessionsOf);
+    await sessions.endAllForUser(outcome.endSessionsOf);
   }
   return outcome.result;
 }

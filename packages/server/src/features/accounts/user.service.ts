@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ProfileUpdateInput } from '@campus-books/common/account.schemas';
 import type { UserRow } from '../../db/schema';
 import { unauthorized } from '../../lib/errors';
+import { accountDeps } from './account-deps';
 import { emailInUseMail } from './account-mails';
 import { hashPassword } from './password';
 import { sendVerificationLink } from './sign-up.service';
@@ -87,7 +88,7 @@ export async function updateProfile(
       emailInUseMail(takenBy.email, `${app.config.publicUrl}${webPaths.signIn.href()}`),
     );
   } else if (newEmail) {
-    await sendVerificationLink(app, updated, newEmail);
+    await sendVerificationLink(accountDeps(app), updated, newEmail);
   }
 
   const parts = ['Profile updated.'];
