@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BUDGET, checkRush } from './budgets';
+import { BUDGET } from './budget-limits';
+import { checkRush } from './feature-budgets';
 import { summarizeRush, type RushKindSummary, type RushResult, type RushSample } from './rush';
 import { percentile } from './stats';
 

@@ -1,0 +1,72 @@
+import { PAGE_SIZE } from '@campus-books/common/constants';
+import { IMAGE_BUDGET_PAGE } from './lighthouse';
+import type { BenchResult, BudgetCheck } from './results';
+import { BUDGET, check, notMeasured } from './budget-limits';
+
+/** The browser's budgets (Lighthouse): scores and timings, the home page's bytes, the covers' bytes. */
+export function checkPageBudgets(result: BenchResult): BudgetCheck[] {
+  const checks: BudgetCheck[] = [];
+  let name: string;
+  const pages = result.lighthouse?.pages ?? [];
+  name =
+    'Lighthouse mobile: performance ≥ 98, accessibility / best practices / SEO 100, CLS < 0.02, LCP ≤ 1.8 s, TBT ≤ 100 ms';
+  checks.push(
+    pages.length === 0
+      ? notMeasured(name, 'Lighthouse not run')
+      : check(
+          name,
+          pages.every(
+            (p) =>
+              p.scores.performance >= BUDGET.lighthousePerformance &&
+              p.scores.accessibility === 100 &&
+              p.scores['best-practices'] === 100 &&
+              p.scores.seo === 100 &&
+              p.cls < BUDGET.cls &&
+              p.lcpMs <= BUDGET.lcpMs &&
+              p.tbtMs <= BUDGET.tbtMs,
+          ),
+          pages
+            .map((p) =>
+              p.error
+                ? `${p.page} not audited (${p.error})`
+                : `${p.page} ${p.scores.performance}/${p.scores.accessibility}/${p.scores['best-practices']}/${p.scores.seo} CLS ${p.cls.toFixed(3)} LCP ${(p.lcpMs / 1000).toFixed(2)} s TBT ${p.tbtMs.toFixed(0)} ms`,
+            )
+            .join('; '),
+        ),
+  );
+  name = 'Home first load ≤ 110 KB JS and ≤ 20 KB CSS (gzip)';
+  const home = pages.find((p) => p.page === '/');
+  checks.push(
+    home
+      ? check(
+          name,
+          home.jsGzipBytes <= BUDGET.homeJsBytes && home.cssGzipBytes <= BUDGET.homeCssBytes,
+          `JS ${(home.jsGzipBytes / 1000).toFixed(1)} KB, CSS ${(home.cssGzipBytes / 1000).toFixed(1)} KB`,
+        )
+      : notMeasured(name, 'Lighthouse not run'),
+  );
+
+  name = 'Search page, 9 cards, 375 px: image bytes ≤ 150 KB';
+  const images = pages.find((p) => p.page === IMAGE_BUDGET_PAGE)?.images;
+  if (!images) checks.push(notMeasured(name, 'Lighthouse not run'));
+  else if (images.error || images.requests === 0)
+    checks.push(notMeasured(name, images.error ?? 'no image was downloaded'));
+  else {
+    // The catalogue's photos repeat, so some covers are downloaded once for several cards: the
+    // budget is checked on the bytes of nine distinct covers as well (the mean cover × 9).
+    const nineCovers = (images.transferBytes / images.requests) * PAGE_SIZE;
+    const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
+    checks.push(
+      check(
+        name,
+        Math.max(images.transferBytes, nineCovers) <= BUDGET.searchImageBytes,
+        `${images.requests} distinct covers downloaded, ${kb(images.transferBytes)} (variants ${Object.entries(
+          images.variants,
+        )
+          .map(([v, n]) => `${v}×${n}`)
+          .join(', ')}); ${PAGE_SIZE} distinct covers ≈ ${kb(nineCovers)}`,
+      ),
+    );
+  }
+  return checks;
+}
