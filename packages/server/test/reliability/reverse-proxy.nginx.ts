@@ -1,11 +1,9 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
@@ -18,80 +16,21 @@ import { images, users } from '../../src/db/schema';
 import { hashPassword } from '../../src/features/accounts/password';
 import { startTestS3Server, type TestS3Server } from '../support/s3-test-server';
 import { insertSellerBuyerAndListing } from './deal-rows';
-import { freePort, sleep, startServer, waitHealthy, type ServerProcess } from './processes';
+import {
+  makeSelfSignedCertificate,
+  NGINX,
+  NGINX_TEMPLATE,
+  nginxInstalled,
+  sendHttps,
+  startNginx,
+  type Answer,
+  type HttpsOptions,
+} from './nginx';
+import { freePort, startServer, waitHealthy, type ServerProcess } from './processes';
 
-export const NGINX = '/usr/sbin/nginx';
-const TEMPLATE = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../../../ops/nginx/campus-books.conf',
-);
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SIGNIN_PER_IP = 2;
 const PASSWORD = 'Passw0rd!';
-
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
-/**
- * ops/nginx/campus-books.conf, as it is but for its @…@ markers, with a self-signed certificate:
- * started as its own nginx (its own prefix folder), stopped by `stop`.
- */
-async function startNginx(dir: string, appServers: string[], httpsPort?: number) {
-  mkdirSync(dir, { recursive: true });
-  httpsPort ??= await freePort();
-  const httpPort = await freePort();
-  const config = readFileSync(TEMPLATE, 'utf8')
-    .replace('@APP_SERVERS@', appServers.map((s) => `server ${s};`).join(' '))
-    .replace('@HTTP_LISTEN@', `127.0.0.1:${httpPort}`)
-    .replace('@HTTPS_LISTEN@', `127.0.0.1:${httpsPort}`)
-    .replace('@CERT@', path.join(dir, '../cert.pem'))
-    .replace('@KEY@', path.join(dir, '../key.pem'));
-  expect(config).not.toMatch(/@[A-Z_]+@/);
-  writeFileSync(path.join(dir, 'nginx.conf'), config);
-  let output = '';
-  const child: ChildProcess = spawn(
-    NGINX,
-    [
-      '-p',
-      dir,
-      '-c',
-      path.join(dir, 'nginx.conf'),
-      '-g',
-      `daemon off; master_process off; pid ${dir}/nginx.pid; error_log ${dir}/error.log;`,
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  for (let tries = 0; ; tries += 1) {
-    try {
-      await new Promise<void>((resolve, reject) =>
-        request(`http://127.0.0.1:${httpPort}/`, (res) => {
-          res.resume();
-          resolve();
-        })
-          .on('error', reject)
-          .end(),
-      );
-      break;
-    } catch {
-      if (tries > 100 || child.exitCode !== null)
-        throw new Error(`nginx did not start:\n${output}`);
-      await sleep(50);
-    }
-  }
-  return {
-    httpsPort,
-    httpPort,
-    base: `https://127.0.0.1:${httpsPort}`,
-    stop: () => {
-      child.kill('SIGQUIT');
-    },
-  };
-}
 
 export function describeReverseProxy() {
   describe('nginx over HTTPS in front of two app servers (ops/nginx/campus-books.conf)', () => {
@@ -106,69 +45,15 @@ export function describeReverseProxy() {
     let cookie: string;
 
     /** One HTTPS request through nginx, trusting the test's certificate only. */
-    function send(
-      url: string,
-      options: {
-        method?: string;
-        headers?: Record<string, string>;
-        body?: Buffer | string;
-        localAddress?: string;
-      } = {},
-    ): Promise<Answer> {
-      return new Promise((resolve, reject) => {
-        const req = httpsRequest(
-          new URL(url, nginx.base),
-          {
-            method: options.method ?? 'GET',
-            headers: options.headers,
-            ca,
-            localAddress: options.localAddress,
-            agent: false,
-          },
-          (res) => {
-            const chunks: Buffer[] = [];
-            res.on('data', (c: Buffer) => chunks.push(c));
-            res.on('end', () =>
-              resolve({
-                status: res.statusCode!,
-                headers: res.headers,
-                body: Buffer.concat(chunks),
-              }),
-            );
-          },
-        );
-        req.on('error', reject);
-        req.end(options.body);
-      });
-    }
+    const send = (url: string, options: HttpsOptions = {}) =>
+      sendHttps(nginx.base, ca, url, options);
     const json = (body: Record<string, unknown>) => ({
       headers: { 'content-type': 'application/json', origin: nginx.base },
       body: JSON.stringify(body),
     });
 
     beforeAll(async () => {
-      execFileSync(
-        'openssl',
-        [
-          'req',
-          '-x509',
-          '-newkey',
-          'rsa:2048',
-          '-nodes',
-          '-days',
-          '1',
-          '-subj',
-          '/CN=127.0.0.1',
-          '-addext',
-          'subjectAltName=IP:127.0.0.1',
-          '-keyout',
-          path.join(work, 'key.pem'),
-          '-out',
-          path.join(work, 'cert.pem'),
-        ],
-        { stdio: 'pipe' },
-      );
-      ca = readFileSync(path.join(work, 'cert.pem'));
+      ca = makeSelfSignedCertificate(work);
 
       dbName = `cb_nginx_${randomUUID().replace(/-/g, '')}`;
       const admin = new pg.Client({ connectionString: ADMIN_URL });
@@ -353,7 +238,7 @@ export function describeReverseProxy() {
     it('carries a student’s event stream from the real app: the other participant’s message arrives within a second, unbuffered', async () => {
       // The recipe itself: the stream's location turns nginx's buffering off and waits longer than
       // a few of the app's heartbeats (25 s) before it calls a quiet upstream hung.
-      const recipe = readFileSync(TEMPLATE, 'utf8');
+      const recipe = readFileSync(NGINX_TEMPLATE, 'utf8');
       const streamLocation = [...recipe.matchAll(/location ~ (\S+) \{([^}]*)\}/g)].find(([, re]) =>
         new RegExp(re!).test('/api/conversations/events'),
       );
@@ -468,8 +353,6 @@ export function describeReverseProxy() {
     });
   });
 }
-
-export const nginxInstalled = () => existsSync(NGINX);
 
 if (nginxInstalled()) {
   describeReverseProxy();
