@@ -11,9 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_CHUNK_BYTES } from '@campus-books/common/constants';
 import { imageUrl } from '@campus-books/common/images';
 import { openDatabase, type Database } from '../../src/db/database';
-import { images, jobs, listings, users } from '../../src/db/schema';
+import { images, jobs, users } from '../../src/db/schema';
 import { hashPassword } from '../../src/features/accounts/password';
 import { startTestS3Server, type TestS3Server } from '../support/s3-test-server';
+import { balancerClients } from './load-balancer-clients';
 import { freePort, sleep, startServer, waitHealthy, type ServerProcess } from './processes';
 
 export const HAPROXY = '/usr/sbin/haproxy';
@@ -65,6 +66,12 @@ export function describeLoadBalancer(scenario: LoadBalancerScenario) {
     let seller: { id: string; email: string; cookie: string };
     let imageId: string;
     const startedAt = Date.now();
+    const { signIn, newListing, rename, search, mixedLoad } = balancerClients(() => ({
+      base,
+      database,
+      seller,
+      imageId,
+    }));
 
     function startApp(index: number): ServerProcess {
       const server = startServer({ ...env, DATA_DIR: dataDirs[index]! }, ports[index]!);
@@ -175,136 +182,6 @@ export function describeLoadBalancer(scenario: LoadBalancerScenario) {
         await admin.end();
       }
     }, 120_000);
-
-    async function signIn(email: string, password: string): Promise<string> {
-      const res = await fetch(`${base}/api/auth/signin`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email, password }),
-      });
-      if (!res.ok) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
-      return res.headers
-        .getSetCookie()
-        .map((c) => c.split(';')[0])
-        .join('; ');
-    }
-
-    const listingBody = (name: string) => ({
-      name,
-      courseNumber: '211',
-      description: 'Barely used.',
-      address: 'Boatwright Library',
-      condition: 'good',
-      regularPrice: 20,
-      discountPrice: 0,
-      imageUrls: [imageUrl(imageId)],
-      Jepson: false,
-      Bschool: true,
-      Leadership: false,
-      ArtScience: false,
-      LawProfessional: false,
-      major: 'Mathematics',
-      type: 'sale',
-    });
-
-    async function newListing(name: string): Promise<string> {
-      const [row] = await database.db
-        .insert(listings)
-        .values({
-          userId: seller.id,
-          name,
-          courseNumber: '211',
-          condition: 'good',
-          regularPrice: 20,
-          imageUrls: [imageUrl(imageId)],
-        })
-        .returning({ id: listings.id });
-      return row!.id;
-    }
-
-    const rename = (id: string, name: string) =>
-      fetch(`${base}/api/listing/update/${id}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', cookie: seller.cookie },
-        body: JSON.stringify(listingBody(name)),
-      });
-
-    const search = async (term: string) => {
-      const res = await fetch(`${base}/api/listing/get?searchTerm=${term}`);
-      if (!res.ok) throw new Error(`search failed: ${res.status}`);
-      const names = ((await res.json()) as { name: string }[]).map((l) => l.name);
-      return { names, server: res.headers.get('x-served-by') };
-    };
-
-    /**
-     * Mixed load until `stop` resolves: each client renames its own listing (a write, numbered),
-     * searches, and reads listings. Counts client-visible failures and remembers the last
-     * acknowledged write of each client.
-     */
-    async function mixedLoad(stop: Promise<void>) {
-      let stopped = false;
-      void stop.then(() => (stopped = true));
-      const stats = {
-        requests: 0,
-        failures: 0,
-        writes: 0,
-        failureKinds: new Map<string, number>(),
-      };
-      const clients = await Promise.all(
-        Array.from({ length: scenario.clients }, async (_, c) => ({
-          id: await newListing(`Load client${c}n0`),
-          acked: 0,
-          sent: 0,
-          c,
-        })),
-      );
-      const fail = (kind: string) => {
-        stats.failures += 1;
-        stats.failureKinds.set(kind, (stats.failureKinds.get(kind) ?? 0) + 1);
-      };
-      await Promise.all(
-        clients.map(async (client) => {
-          let step = 0;
-          while (!stopped) {
-            step += 1;
-            stats.requests += 1;
-            try {
-              if (step % 3 === 0) {
-                client.sent += 1;
-                const n = client.sent;
-                const res = await rename(client.id, `Load client${client.c}n${n}`);
-                if (res.ok) {
-                  client.acked = n;
-                  stats.writes += 1;
-                } else fail(`write ${res.status}`);
-                await res.body?.cancel();
-              } else if (step % 3 === 1) {
-                const res = await fetch(`${base}/api/listing/get?searchTerm=load`);
-                if (!res.ok) fail(`search ${res.status}`);
-                await res.body?.cancel();
-              } else {
-                const res = await fetch(`${base}/api/listing/get/${client.id}`);
-                if (!res.ok) fail(`read ${res.status}`);
-                await res.body?.cancel();
-              }
-            } catch (error) {
-              fail(`network ${(error as Error).cause ?? (error as Error).message}`);
-            }
-          }
-        }),
-      );
-      // Every acknowledged write is in the database (a later one, unacknowledged, may have landed).
-      let lost = 0;
-      for (const client of clients) {
-        const [row] = await database.db
-          .select({ name: listings.name })
-          .from(listings)
-          .where(eq(listings.id, client.id));
-        const n = Number(/n(\d+)$/.exec(row!.name)![1]);
-        if (n < client.acked) lost += 1;
-      }
-      return { ...stats, lost };
-    }
 
     it('figure 1: the per-account and per-address limits hold across the servers', async () => {
       const attemptsUntil429 = async (url: string, body: object) => {
@@ -438,7 +315,7 @@ export function describeLoadBalancer(scenario: LoadBalancerScenario) {
     it('figure 4: kill -9 of one server under mixed load: no acknowledged write lost', async () => {
       let release!: () => void;
       const stop = new Promise<void>((r) => (release = r));
-      const load = mixedLoad(stop);
+      const load = mixedLoad(stop, scenario.clients);
       await sleep(scenario.killLoadMs / 3);
       servers[1]!.child.kill('SIGKILL');
       await servers[1]!.exited;
@@ -459,7 +336,7 @@ export function describeLoadBalancer(scenario: LoadBalancerScenario) {
     it('figure 5: a rolling restart of the three servers under load: 0 failed requests', async () => {
       let release!: () => void;
       const stop = new Promise<void>((r) => (release = r));
-      const load = mixedLoad(stop);
+      const load = mixedLoad(stop, scenario.clients);
       const restarts: number[] = [];
       for (let i = 0; i < 3; i += 1) {
         const started = Date.now();
