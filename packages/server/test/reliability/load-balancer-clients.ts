@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { imageUrl } from '@campus-books/common/images';
 import type { Database } from '../../src/db/database';
 import { listings } from '../../src/db/schema';
+import { listingBody } from '../listing-fixtures';
 
 /** What the load balancer's clients need: its address, the database, the seller and their photo. */
 export interface BalancerWorld {
@@ -30,34 +31,21 @@ export function balancerClients(c: () => BalancerWorld) {
       .join('; ');
   }
 
-  const listingBody = (name: string) => ({
-    name,
-    courseNumber: '211',
-    description: 'Barely used.',
-    address: 'Boatwright Library',
-    condition: 'good',
-    regularPrice: 20,
-    discountPrice: 0,
-    imageUrls: [imageUrl(c().imageId)],
-    Jepson: false,
-    Bschool: true,
-    Leadership: false,
-    ArtScience: false,
-    LawProfessional: false,
-    major: 'Mathematics',
-    type: 'sale',
-  });
+  /** The edit form's body for the seller's listing, renamed. */
+  const renamedBody = (name: string) =>
+    listingBody({ name, description: 'Barely used.', imageUrls: [imageUrl(c().imageId)] });
 
   async function newListing(name: string): Promise<string> {
-    const [row] = await c()
-      .database.db.insert(listings)
+    const { database, seller, imageId } = c();
+    const [row] = await database.db
+      .insert(listings)
       .values({
-        userId: c().seller.id,
+        userId: seller.id,
         name,
         courseNumber: '211',
         condition: 'good',
         regularPrice: 20,
-        imageUrls: [imageUrl(c().imageId)],
+        imageUrls: [imageUrl(imageId)],
       })
       .returning({ id: listings.id });
     return row!.id;
@@ -67,7 +55,7 @@ export function balancerClients(c: () => BalancerWorld) {
     fetch(`${c().base}/api/listing/update/${id}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', cookie: c().seller.cookie },
-      body: JSON.stringify(listingBody(name)),
+      body: JSON.stringify(renamedBody(name)),
     });
 
   const search = async (term: string) => {

@@ -122,24 +122,13 @@ export function sendHttps(
 
 /** A self-signed certificate for 127.0.0.1 written to dir/cert.pem and dir/key.pem: the CA to trust. */
 export function makeSelfSignedCertificate(dir: string): Buffer {
+  const request = 'req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1';
   execFileSync(
     'openssl',
     [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-      '-keyout',
-      path.join(dir, 'key.pem'),
-      '-out',
-      path.join(dir, 'cert.pem'),
+      ...request.split(' '),
+      ...['-addext', 'subjectAltName=IP:127.0.0.1'],
+      ...['-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')],
     ],
     { stdio: 'pipe' },
   );
