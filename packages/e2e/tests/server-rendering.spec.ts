@@ -98,7 +98,7 @@ test.describe('with JavaScript off', () => {
     expect(head).toMatch(/<title>Rendered Geology [^<]* \| Campus Books<\/title>/i);
     expect(html).toMatch(/<script type="application\/json" id="ssr-state">\{/);
     // The code it hydrates with is listed, as JSON too, not preloaded by the head.
-    expect(html).toMatch(/<script type="application\/json" id="page-modules">\["\/assets\/start-/);
+    expect(html).toMatch(/<script type="application\/json" id="page-modules">\["\/assets\/app-/);
     expect(head).not.toContain('modulepreload');
     // No inline script at all: the page's Content-Security-Policy allows none.
     expect(html.match(/<script(?![^>]*type="application\/json")(?![^>]*\bsrc=)[^>]*>/g)).toBeNull();
@@ -144,7 +144,7 @@ test.describe('hydration', () => {
       ) as PerformanceNavigationTiming[];
       const app = performance
         .getEntriesByType('resource')
-        .find((entry) => /\/assets\/start-[^/]+\.js$/.test(entry.name));
+        .find((entry) => /\/assets\/app-[^/]+\.js$/.test(entry.name));
       const paint = performance.getEntriesByName('first-contentful-paint')[0];
       return { load: navigation!.loadEventStart, paint: paint?.startTime, app: app?.startTime };
     });
@@ -159,7 +159,7 @@ test.describe('hydration', () => {
     // The app's code is held back until the student has tapped (and typed) on the rendered page.
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/\/assets\/start-[^/]+\.js$/, async (route) => {
+    await page.route(/\/assets\/app-[^/]+\.js$/, async (route) => {
       await released;
       await route.continue();
     });
