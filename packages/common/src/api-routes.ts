@@ -14,12 +14,16 @@ import {
 } from './account.schemas';
 import { apiMessageSchema, publicConfigSchema, succeeded } from './api';
 import {
-  bookLookupAnswerSchema,
-  courseAnswerSchema,
-  isbnSchema,
-  priceSummarySchema,
-} from './book.schemas';
-import { COURSE_CODE_MAX_LENGTH, parseCourseCode } from './course';
+  courseParams,
+  idParams,
+  inboxQuery,
+  isbnParams,
+  listingParams,
+  offerParams,
+  userIdParams,
+  userParams,
+} from './api-params';
+import { bookLookupAnswerSchema, courseAnswerSchema, priceSummarySchema } from './book.schemas';
 import {
   alertInputSchema,
   alertSchema,
@@ -115,35 +119,6 @@ export interface ApiRouteContract {
   response: z.ZodType | { readonly [status: number]: z.ZodType };
 }
 
-const idParams = z.object({ id: z.string() });
-const listingParams = z.object({ listingId: z.string() });
-const userParams = z.object({ userId: z.string() });
-const offerParams = z.object({ id: z.string(), offerId: z.string() });
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const inboxQuery = z.strictObject(
-  { listingId: z.string().regex(UUID, 'is not a listing id').optional() },
-  { error: (issue) => (issue.code === 'unrecognized_keys' ? 'is not a parameter' : undefined) },
-);
-
-const userIdParams = z.object({ id: z.uuid({ error: 'must be a user id' }) });
-const isbnParams = z.object({ isbn: isbnSchema });
-const courseParams = z.object({
-  code: z
-    .string()
-    .max(COURSE_CODE_MAX_LENGTH, 'is not a course: use a subject and number such as ECON-101')
-    .transform((code, ctx) => {
-      const course = parseCourseCode(code);
-      if (course) return course;
-      ctx.addIssue({
-        code: 'custom',
-        message: /^[A-Za-z]{2,5}[\s_-]*\d/.test(code.trim())
-          ? 'is not a subject of this campus'
-          : 'is not a course: use a subject and number such as ECON-101',
-      });
-      return z.NEVER;
-    }),
-});
 const signedInAnswer = currentUserSchema.extend({ success: z.literal(true) });
 const signOnName = z.string().trim().min(1).max(50);
 
