@@ -48,7 +48,7 @@ describe(`a backup while the data changes (${TEST_ENGINE})`, () => {
             });
             expect(res.statusCode).toBe(200);
             // Deleting the listing already deleted its image: nothing is left to release.
-            expect(await releaseImages(t.app, [doomed])).toBe(0);
+            expect(await releaseImages(t.app.images, [doomed])).toBe(0);
           }
           return t.app.storage.get(key);
         },

@@ -186,7 +186,7 @@ describe(`racing upload requests (${TEST_ENGINE})`, () => {
     const { id } = await almostSent(bytes);
     const orphan = crypto.randomUUID();
     await t.app.storage.put(`tus/${orphan}/part-0000000000`, Buffer.from('left behind'));
-    await sweepImages(t.app);
+    await sweepImages(t.app.images);
     expect(await t.app.storage.list(`tus/${orphan}/`)).toEqual([]);
     expect((await t.app.storage.list(`tus/${id}/`)).length).toBeGreaterThan(0);
   });

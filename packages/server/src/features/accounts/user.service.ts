@@ -78,7 +78,7 @@ export async function updateProfile(
   }
   if (user.avatar && changes.avatar !== undefined && changes.avatar !== user.avatar) {
     // The replaced picture's files go once nothing refers to it; a failure is retried by the sweep.
-    await releaseImages(app, [user.avatar]).catch((error: unknown) =>
+    await releaseImages(app.images, [user.avatar]).catch((error: unknown) =>
       app.log.warn({ err: error }, 'releasing the old avatar failed; the sweep will retry'),
     );
   }
@@ -130,7 +130,7 @@ export async function deleteAccount(app: FastifyInstance, userId: string): Promi
   });
   if (!deleted) throw unauthorized();
   app.listingCaches.invalidate();
-  await releaseImageIds(app, imageIds).catch((error: unknown) =>
+  await releaseImageIds(app.images, imageIds).catch((error: unknown) =>
     app.log.warn({ err: error }, 'deleting account images failed; the sweep will retry'),
   );
 }

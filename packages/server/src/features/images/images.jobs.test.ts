@@ -77,7 +77,7 @@ describe(`image jobs on two app servers (${TEST_ENGINE})`, () => {
     await b.app.storage.put(`images/${id}/full.webp`, Buffer.from('x'));
     await storage.put(`images/${id}/full.webp`, Buffer.from('x'));
     try {
-      expect(await deleteImages(a.app, [id])).toBe(0);
+      expect(await deleteImages(a.app.images, [id])).toBe(0);
     } finally {
       storage.delete = realDelete;
     }

@@ -93,11 +93,11 @@ describe.each(STORE_KINDS)('image lifecycle, %s store', (kind) => {
     await claimImages(t.database.db, user.id, [attached.url]);
     await listingWith(user, [attached.url]);
 
-    expect(await sweepImages(t.app, new Date(Date.now() + 60 * 60 * 1000))).toBe(0);
+    expect(await sweepImages(t.app.images, new Date(Date.now() + 60 * 60 * 1000))).toBe(0);
     expect(await filesOf(unattached._id)).toHaveLength(IMAGE_VARIANTS.length);
 
     const dayLater = new Date(Date.now() + UNATTACHED_IMAGE_TTL_MS + 60_000);
-    expect(await sweepImages(t.app, dayLater)).toBeGreaterThanOrEqual(1);
+    expect(await sweepImages(t.app.images, dayLater)).toBeGreaterThanOrEqual(1);
     expect(await rowOf(unattached._id)).toBeUndefined();
     expect(await filesOf(unattached._id)).toEqual([]);
     expect((await rowOf(attached._id))?.status).toBe('attached');
@@ -112,7 +112,7 @@ describe.each(STORE_KINDS)('image lifecycle, %s store', (kind) => {
     await listingWith(user, [imageVariantUrl(shared.url, 640)]);
 
     await t.database.db.delete(listings).where(eq(listings.id, listing.id));
-    expect(await releaseImages(t.app, listing.imageUrls)).toBe(1);
+    expect(await releaseImages(t.app.images, listing.imageUrls)).toBe(1);
     expect(await rowOf(onlyHere._id)).toBeUndefined();
     expect(await filesOf(onlyHere._id)).toEqual([]);
     expect(await filesOf(shared._id)).toHaveLength(IMAGE_VARIANTS.length);
@@ -122,7 +122,7 @@ describe.each(STORE_KINDS)('image lifecycle, %s store', (kind) => {
     const avatar = await upload();
     await claimImages(t.database.db, user.id, [avatar.url]);
     await t.database.db.update(users).set({ avatar: avatar.url }).where(eq(users.id, user.id));
-    expect(await releaseImages(t.app, [avatar.url])).toBe(0);
+    expect(await releaseImages(t.app.images, [avatar.url])).toBe(0);
     expect(await filesOf(avatar._id)).toHaveLength(IMAGE_VARIANTS.length);
   });
 
@@ -134,8 +134,8 @@ describe.each(STORE_KINDS)('image lifecycle, %s store', (kind) => {
     expect(ids.sort()).toEqual([a._id, b._id].sort());
     await t.database.db.delete(users).where(eq(users.id, owner.id));
     expect((await rowOf(a._id))?.ownerId).toBeNull(); // ON DELETE SET NULL keeps the record
-    expect(await deleteImages(t.app, [a._id])).toBe(1);
-    expect(await sweepImages(t.app)).toBeGreaterThanOrEqual(1);
+    expect(await deleteImages(t.app.images, [a._id])).toBe(1);
+    expect(await sweepImages(t.app.images)).toBeGreaterThanOrEqual(1);
     expect(await rowOf(b._id)).toBeUndefined();
     expect(await filesOf(b._id)).toEqual([]);
   });
@@ -148,7 +148,7 @@ describe.each(STORE_KINDS)('image lifecycle, %s store', (kind) => {
       throw new Error('storage unavailable');
     };
     try {
-      expect(await deleteImages(t.app, [img._id])).toBe(0);
+      expect(await deleteImages(t.app.images, [img._id])).toBe(0);
     } finally {
       storage.delete = realDelete;
     }
@@ -156,7 +156,7 @@ describe.each(STORE_KINDS)('image lifecycle, %s store', (kind) => {
     await expect(claimImages(t.database.db, user.id, [img.url])).rejects.toMatchObject({
       statusCode: 400,
     });
-    expect(await sweepImages(t.app)).toBeGreaterThanOrEqual(1);
+    expect(await sweepImages(t.app.images)).toBeGreaterThanOrEqual(1);
     expect(await rowOf(img._id)).toBeUndefined();
     expect(await filesOf(img._id)).toEqual([]);
   });

@@ -1,9 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import { MAX_UPLOADS_PER_HOUR, imageIdFromUrl } from '@campus-books/common/images';
 import type { Db } from '../../db/database';
 import type { ImageRow } from '../../db/schema';
+import type { Jobs } from '../../jobs/jobs';
 import { badRequest } from '../../lib/errors';
-import { deletePrefix } from '../../lib/storage/storage';
+import { deletePrefix, type Storage } from '../../lib/storage/storage';
 import {
   attachOwnImages,
   deleteImageRow,
@@ -30,6 +31,17 @@ export const UPLOAD_CAP = { name: 'uploads:user', windowMs: 60 * 60 * 1000 } as 
 export const TOO_MANY_UPLOADS = `You can upload ${MAX_UPLOADS_PER_HOUR} images per hour: please try again later`;
 
 export const imageFolder = (id: string) => `images/${id}/`;
+
+/**
+ * What deleting images uses (app.images, built once by images.jobs.ts): the rows' database, the
+ * files' store, the log, and the jobs that retry a failed deletion.
+ */
+export interface ImageDeps {
+  db: Db;
+  storage: Storage;
+  log: Pick<FastifyBaseLogger, 'warn'>;
+  jobs: Pick<Jobs, 'enqueue'>;
+}
 
 /**
  * Accepts image URLs for a listing or avatar only when each is the caller's own processed upload, and
@@ -62,33 +74,32 @@ export async function claimImages(
  * nothing points at a half-deleted image. Returns how many were marked and how many deleted.
  */
 async function markAndDelete(
-  app: FastifyInstance,
+  { db, storage, log, jobs }: ImageDeps,
   which: ImageSelection,
 ): Promise<{ marked: number; deleted: number }> {
-  const { db } = app.database;
   const marked = await markImagesDeleting(db, which);
   let deleted = 0;
   for (const id of marked) {
     try {
-      await deletePrefix(app.storage, imageFolder(id));
-      await deletePrefix(app.storage, `tus/${id}/`);
+      await deletePrefix(storage, imageFolder(id));
+      await deletePrefix(storage, `tus/${id}/`);
       await deleteImageRow(db, id);
       deleted += 1;
     } catch (error) {
-      app.log.warn({ err: error, imageId: id }, 'image deletion failed; a job will retry it');
-      await app.jobs.enqueue('delete-image', { id }, { key: `delete-image:${id}` }).catch(() => {}); // the hourly sweep retries it anyway
+      log.warn({ err: error, imageId: id }, 'image deletion failed; a job will retry it');
+      await jobs.enqueue('delete-image', { id }, { key: `delete-image:${id}` }).catch(() => {}); // the hourly sweep retries it anyway
     }
   }
   return { marked: marked.length, deleted };
 }
 
 /** The 'delete-image' job: deletes the files and row of an image left `deleting`; throws to retry. */
-export async function retryImageDeletion(app: FastifyInstance, id: string): Promise<void> {
-  const row = await findImage(app.database.db, id);
+export async function retryImageDeletion({ db, storage }: ImageDeps, id: string): Promise<void> {
+  const row = await findImage(db, id);
   if (row?.status !== 'deleting') return;
-  await deletePrefix(app.storage, imageFolder(id));
-  await deletePrefix(app.storage, `tus/${id}/`);
-  await deleteImageRowIfDeleting(app.database.db, id);
+  await deletePrefix(storage, imageFolder(id));
+  await deletePrefix(storage, `tus/${id}/`);
+  await deleteImageRowIfDeleting(db, id);
 }
 
 /**
@@ -97,41 +108,35 @@ export async function retryImageDeletion(app: FastifyInstance, id: string): Prom
  * true. Its files and row go as with deleteImages (a failed file deletion is left to the sweep).
  */
 export async function deleteImageIn(
-  app: FastifyInstance,
+  images: ImageDeps,
   id: string,
   statuses: readonly ImageRow['status'][],
   ownerId?: string,
 ): Promise<boolean> {
-  const { marked } = await markAndDelete(app, imageInStatuses(id, statuses, ownerId));
+  const { marked } = await markAndDelete(images, imageInStatuses(id, statuses, ownerId));
   return marked > 0;
 }
 
 /** Deletes images (files, then rows) whatever uses them or whatever their status; account deletion. */
-export async function deleteImages(app: FastifyInstance, ids: readonly string[]): Promise<number> {
+export async function deleteImages(images: ImageDeps, ids: readonly string[]): Promise<number> {
   if (ids.length === 0) return 0;
-  return (await markAndDelete(app, imagesWithIds(ids))).deleted;
+  return (await markAndDelete(images, imagesWithIds(ids))).deleted;
 }
 
 /** Deletes those of `ids` no listing, draft or profile refers to (a deleted account's images). */
-export async function releaseImageIds(
-  app: FastifyInstance,
-  ids: readonly string[],
-): Promise<number> {
+export async function releaseImageIds(images: ImageDeps, ids: readonly string[]): Promise<number> {
   if (ids.length === 0) return 0;
-  return (await markAndDelete(app, unreferencedImagesWithIds(ids))).deleted;
+  return (await markAndDelete(images, unreferencedImagesWithIds(ids))).deleted;
 }
 
 /**
  * After a listing or avatar stopped using some images (listing deleted or edited, avatar replaced),
  * deletes those no listing or profile refers to any more. Call it after the change is committed.
  */
-export async function releaseImages(
-  app: FastifyInstance,
-  urls: readonly string[],
-): Promise<number> {
+export async function releaseImages(images: ImageDeps, urls: readonly string[]): Promise<number> {
   const ids = [...new Set(urls.map(imageIdFromUrl).filter((id): id is string => id !== null))];
   if (ids.length === 0) return 0;
-  return (await markAndDelete(app, unreferencedImagesWithIds(ids))).deleted;
+  return (await markAndDelete(images, unreferencedImagesWithIds(ids))).deleted;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -140,15 +145,15 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  * Deletes tus state whose upload has no row any more (a cancel that raced a PATCH writing bytes).
  * The row is inserted before tus writes any state, so state without a row is never a new upload.
  */
-async function deleteOrphanTusState(app: FastifyInstance): Promise<void> {
+async function deleteOrphanTusState({ db, storage, log }: ImageDeps): Promise<void> {
   const ids = [
-    ...new Set((await app.storage.list('tus/')).map((o) => o.key.split('/')[1] ?? '')),
+    ...new Set((await storage.list('tus/')).map((o) => o.key.split('/')[1] ?? '')),
   ].filter((id) => UUID.test(id));
   if (ids.length === 0) return;
-  const known = await existingImageIds(app.database.db, ids);
+  const known = await existingImageIds(db, ids);
   for (const id of ids.filter((i) => !known.has(i))) {
-    await deletePrefix(app.storage, `tus/${id}/`).catch((error: unknown) =>
-      app.log.warn({ err: error, imageId: id }, 'deleting orphan tus state failed'),
+    await deletePrefix(storage, `tus/${id}/`).catch((error: unknown) =>
+      log.warn({ err: error, imageId: id }, 'deleting orphan tus state failed'),
     );
   }
 }
@@ -157,9 +162,9 @@ async function deleteOrphanTusState(app: FastifyInstance): Promise<void> {
  * Deletes images nobody needs: uploads never attached within a day, attached ones no longer used
  * for a day, ones whose owner was deleted, and deletions that failed earlier.
  */
-export async function sweepImages(app: FastifyInstance, now = new Date()): Promise<number> {
+export async function sweepImages(images: ImageDeps, now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - UNATTACHED_IMAGE_TTL_MS);
-  await deleteOrphanTusState(app);
-  const { deleted } = await markAndDelete(app, sweepableImages(cutoff));
+  await deleteOrphanTusState(images);
+  const { deleted } = await markAndDelete(images, sweepableImages(cutoff));
   return deleted;
 }

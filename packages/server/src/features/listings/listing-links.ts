@@ -111,7 +111,7 @@ export async function useListingLink(
       listing.confirmedAt,
     );
     if (!removed) throw gone();
-    await releaseImages(app, removed.imageUrls).catch((error: unknown) =>
+    await releaseImages(app.images, removed.imageUrls).catch((error: unknown) =>
       app.log.warn({ err: error }, 'releasing listing images failed; the sweep will retry'),
     );
     app.listingCaches.invalidate();

@@ -55,7 +55,7 @@ export async function checkListingImages(
 /** After a save: deletes the stored files of images nothing uses any more (failures: the sweep retries). */
 export async function releaseUnusedImages(app: FastifyInstance, urls: string[]): Promise<void> {
   if (urls.length === 0) return;
-  await releaseImages(app, urls).catch((error: unknown) =>
+  await releaseImages(app.images, urls).catch((error: unknown) =>
     app.log.warn({ err: error }, 'releasing listing images failed; the sweep will retry'),
   );
 }

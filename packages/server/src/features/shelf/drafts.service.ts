@@ -64,7 +64,7 @@ export async function removeDraft(app: FastifyInstance, user: UserRow, id: strin
 /** Photos no listing, profile or draft uses any more (a failure is left to the hourly sweep). */
 async function releaseUnused(app: FastifyInstance, urls: string[]): Promise<void> {
   if (urls.length === 0) return;
-  await releaseImages(app, urls).catch((error: unknown) =>
+  await releaseImages(app.images, urls).catch((error: unknown) =>
     app.log.warn({ err: error }, 'releasing draft images failed; the sweep will retry'),
   );
 }

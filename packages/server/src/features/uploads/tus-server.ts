@@ -68,7 +68,7 @@ export function createTusServer(
 
   /** Deletes an upload whose processing this request claimed: files, tus state, then the row. */
   async function discard(id: string) {
-    await deleteImageIn(app, id, ['processing']).catch((cause: unknown) =>
+    await deleteImageIn(app.images, id, ['processing']).catch((cause: unknown) =>
       app.log.warn({ err: cause, imageId: id }, 'discarding an upload failed'),
     );
   }

@@ -177,7 +177,7 @@ export default async function uploadsRoutes(app: FastifyInstance) {
       const row = await ownUpload(request);
       if (row.status !== 'uploading' && row.status !== 'ready') throw refusal(row.status);
       const userId = currentUser(request).id;
-      if (!(await deleteImageIn(app, row.id, ['uploading', 'ready'], userId))) {
+      if (!(await deleteImageIn(app.images, row.id, ['uploading', 'ready'], userId))) {
         const now = await findImage(app.database.db, row.id);
         throw refusal(now?.status ?? 'deleting');
       }
