@@ -19,7 +19,7 @@ import {
 } from './listings.repository';
 import { findListingsByUser, findStoredListing } from './listings.queries';
 import { isVisibleTo, type ListingViewer } from './listing-visibility';
-import { claimImages, releaseImages } from '../images/images.service';
+import { claimImages, releaseImages, type ImageDeps } from '../images/images.service';
 import { enqueueListingEvent } from '../alerts/alerts.delivery';
 import { searchListings as searchListingPage, type SearchPage } from './search/search-listings';
 import { freshListing } from './listing-freshness';
@@ -53,10 +53,10 @@ export async function checkListingImages(
 }
 
 /** After a save: deletes the stored files of images nothing uses any more (failures: the sweep retries). */
-export async function releaseUnusedImages(app: FastifyInstance, urls: string[]): Promise<void> {
+export async function releaseUnusedImages(images: ImageDeps, urls: string[]): Promise<void> {
   if (urls.length === 0) return;
-  await releaseImages(app.images, urls).catch((error: unknown) =>
-    app.log.warn({ err: error }, 'releasing listing images failed; the sweep will retry'),
+  await releaseImages(images, urls).catch((error: unknown) =>
+    images.log.warn({ err: error }, 'releasing listing images failed; the sweep will retry'),
   );
 }
 
@@ -176,7 +176,7 @@ export async function updateListing(
     throw now ? conflict(RELIST_TO_EDIT) : notFound(LISTING_NOT_FOUND);
   }
   await releaseUnusedImages(
-    app,
+    app.images,
     listing.imageUrls.filter((url) => !input.imageUrls.includes(url)),
   );
   return updated;
@@ -237,7 +237,7 @@ export async function deleteListing(
   if (!deleted) throw notFound(LISTING_NOT_FOUND);
   app.listingCaches.invalidate();
   // Files go only after the row: no listing ever points at a deleted file.
-  await releaseUnusedImages(app, deleted);
+  await releaseUnusedImages(app.images, deleted);
 }
 
 /** A page of search results and the search's total (search/search-listings.ts), from the cache when it can. */

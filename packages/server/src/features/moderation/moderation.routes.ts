@@ -11,6 +11,7 @@ import {
   restoreListing,
   suspendUser,
   unsuspendUser,
+  type ModerationDeps,
 } from './moderation.service';
 import { moderatorHooks } from './moderators';
 
@@ -28,6 +29,12 @@ const actionResponse = { 200: apiMessageSchema, ...actionErrors };
 export default async function moderationRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const moderatorOnly = moderatorHooks(app);
+  const moderation: ModerationDeps = {
+    db: app.database.db,
+    caches: app.listingCaches,
+    images: app.images,
+    mailer: app.mailer,
+  };
 
   app.get(
     '/queue',
@@ -60,7 +67,7 @@ export default async function moderationRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await dismissReports(app, currentUser(request), request.params.listingId);
+      await dismissReports(moderation, currentUser(request), request.params.listingId);
       return { success: true as const, message: 'Reports dismissed' };
     },
   );
@@ -77,7 +84,7 @@ export default async function moderationRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const { listingId } = request.params;
-      await removeListing(app, currentUser(request), listingId, request.body.reason);
+      await removeListing(moderation, currentUser(request), listingId, request.body.reason);
       return { success: true as const, message: 'Listing removed; the seller was told why' };
     },
   );
@@ -92,7 +99,7 @@ export default async function moderationRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await restoreListing(app, currentUser(request), request.params.listingId);
+      await restoreListing(moderation, currentUser(request), request.params.listingId);
       return { success: true as const, message: 'Listing restored' };
     },
   );
@@ -108,7 +115,12 @@ export default async function moderationRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await suspendUser(app, currentUser(request), request.params.userId, request.body.reason);
+      await suspendUser(
+        moderation,
+        currentUser(request),
+        request.params.userId,
+        request.body.reason,
+      );
       return { success: true as const, message: 'Seller suspended' };
     },
   );
@@ -123,7 +135,7 @@ export default async function moderationRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await unsuspendUser(app, currentUser(request), request.params.userId);
+      await unsuspendUser(moderation, currentUser(request), request.params.userId);
       return { success: true as const, message: 'Seller unsuspended' };
     },
   );

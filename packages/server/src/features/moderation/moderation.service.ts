@@ -1,10 +1,11 @@
-import type { FastifyInstance } from 'fastify';
 import { desc, eq, inArray, isNull } from 'drizzle-orm';
 import type {
   ModerationLogEntry,
   ModerationQueueItem,
 } from '@campus-books/common/moderation.schemas';
 import type { Db } from '../../db/database';
+import type { Mailer } from '../../plugins/mail';
+import type { ImageDeps } from '../images/images.service';
 import { listings, users, type ListingRow, type UserRow } from '../../db/schema';
 import { listingReports, moderationLog } from '../../db/moderation.schema';
 import { badRequest, conflict, notFound } from '../../lib/errors';
@@ -36,6 +37,17 @@ const NOTHING_TO_DISMISS = 'This listing has no open reports';
 const ALREADY_REMOVED = 'This listing is already removed';
 const USER_NOT_FOUND = 'User not found';
 const NOT_REMOVED = 'This listing is not removed';
+
+/**
+ * What the moderators' actions use (built once with their routes): the database, the listing
+ * caches a change empties, the images a deletion releases, and the mailer that tells a seller.
+ */
+export interface ModerationDeps {
+  db: Db;
+  caches: { invalidate(): void };
+  images: ImageDeps;
+  mailer: Pick<Mailer, 'sendInBackground'>;
+}
 
 function log(
   tx: Tx,
@@ -101,12 +113,12 @@ export async function moderationQueue(db: Db): Promise<ModerationQueueItem[]> {
  * listing its seller deleted while reported is deleted now, images too.
  */
 export async function dismissReports(
-  app: FastifyInstance,
+  deps: ModerationDeps,
   moderator: UserRow,
   listingId: string,
 ): Promise<void> {
   if (!isListingId(listingId)) throw notFound(LISTING_NOT_FOUND);
-  const images = await app.database.db.transaction(async (tx) => {
+  const images = await deps.db.transaction(async (tx) => {
     await lockListingModeration(tx, listingId);
     const closed = await closeOpenReports(tx, listingId, new Date());
     if (closed.length === 0) {
@@ -122,19 +134,19 @@ export async function dismissReports(
     await unhideListings(tx, 'reports', { listingId });
     return [];
   });
-  app.listingCaches.invalidate();
-  await releaseUnusedImages(app, images);
+  deps.caches.invalidate();
+  await releaseUnusedImages(deps.images, images);
 }
 
 /** Takes a listing down for good and tells its seller why. */
 export async function removeListing(
-  app: FastifyInstance,
+  deps: ModerationDeps,
   moderator: UserRow,
   listingId: string,
   reason: string,
 ): Promise<void> {
   if (!isListingId(listingId)) throw notFound(LISTING_NOT_FOUND);
-  const removed = await app.database.db.transaction(async (tx) => {
+  const removed = await deps.db.transaction(async (tx) => {
     await lockListingModeration(tx, listingId);
     const [existing] = await tx
       .select({ status: listings.status, sellerDeletedAt: listings.sellerDeletedAt })
@@ -151,9 +163,9 @@ export async function removeListing(
       email: deletedBySeller || !row.userId ? undefined : await findUserEmail(tx, row.userId),
     };
   });
-  app.listingCaches.invalidate();
+  deps.caches.invalidate();
   if (removed.email) {
-    app.mailer.sendInBackground({
+    deps.mailer.sendInBackground({
       to: removed.email,
       subject: `Your listing "${removed.name}" was removed`,
       text: [
@@ -172,12 +184,12 @@ export async function removeListing(
  * its seller deleted is deleted now instead, as the seller asked.
  */
 export async function restoreListing(
-  app: FastifyInstance,
+  deps: ModerationDeps,
   moderator: UserRow,
   listingId: string,
 ): Promise<void> {
   if (!isListingId(listingId)) throw notFound(LISTING_NOT_FOUND);
-  const images = await app.database.db.transaction(async (tx) => {
+  const images = await deps.db.transaction(async (tx) => {
     await lockListingModeration(tx, listingId);
     const [existing] = await tx
       .select({
@@ -195,8 +207,8 @@ export async function restoreListing(
     await restoreRemovedListing(tx, listingId);
     return [];
   });
-  app.listingCaches.invalidate();
-  await releaseUnusedImages(app, images);
+  deps.caches.invalidate();
+  await releaseUnusedImages(deps.images, images);
 }
 
 /**
@@ -204,14 +216,14 @@ export async function restoreListing(
  * active listings are hidden; unsuspending restores exactly those.
  */
 export async function suspendUser(
-  app: FastifyInstance,
+  deps: ModerationDeps,
   moderator: UserRow,
   userId: string,
   reason: string,
 ): Promise<void> {
   if (!isListingId(userId)) throw notFound(USER_NOT_FOUND);
   if (userId === moderator.id) throw badRequest('You cannot suspend yourself');
-  await app.database.db.transaction(async (tx) => {
+  await deps.db.transaction(async (tx) => {
     if (!(await suspendUserRow(tx, userId)))
       throw (await userExists(tx, userId))
         ? conflict('Already suspended')
@@ -220,22 +232,22 @@ export async function suspendUser(
     await deleteSessionsOfUser(tx, userId);
     await log(tx, moderator, 'suspend', { userId, reason });
   });
-  app.listingCaches.invalidate();
+  deps.caches.invalidate();
 }
 
 export async function unsuspendUser(
-  app: FastifyInstance,
+  deps: ModerationDeps,
   moderator: UserRow,
   userId: string,
 ): Promise<void> {
   if (!isListingId(userId)) throw notFound(USER_NOT_FOUND);
-  await app.database.db.transaction(async (tx) => {
+  await deps.db.transaction(async (tx) => {
     if (!(await unsuspendUserRow(tx, userId)))
       throw (await userExists(tx, userId)) ? conflict('Not suspended') : notFound(USER_NOT_FOUND);
     await unhideListings(tx, 'suspension', { userId });
     await log(tx, moderator, 'unsuspend', { userId });
   });
-  app.listingCaches.invalidate();
+  deps.caches.invalidate();
 }
 
 /** The audit log, newest first (read-only: no route changes it, and the table refuses changes). */
