@@ -64,7 +64,7 @@ const SERVER_FEATURE_IMPORTS = {
       'enqueueListingEvent: a new, relisted or sold listing is news for alerts and savers',
     'alerts/alerts.demand.ts': "pageDemand: a listing's page carries its demand line's count",
     'images/images.service.ts':
-      "claimImages, releaseImages: a listing's photos are the seller's images",
+      "claimImages, releaseImages, ImageDeps: a listing's photos are the seller's images",
     'moderation/moderation.repository.ts':
       "logSellerDelete: a seller's delete of a reported listing is in the audit log",
     'moderation/moderation.service.ts':
@@ -81,6 +81,8 @@ const SERVER_FEATURE_IMPORTS = {
       "isListingId, lockListingModeration, hideListingForReports, hideListingsOfSeller, unhideListings, removeListingForModerators, restoreRemovedListing, requestListingReview, deleteListingRow: a listing's moderation state is written by the listings' owner, under its lock",
     'listings/listings.service.ts':
       "LISTING_NOT_FOUND, releaseUnusedImages: a removed listing's answer and its images",
+    'images/images.service.ts':
+      "ImageDeps (a type): the actions release a deleted listing's images with what deletion uses",
     'accounts/users.repository.ts':
       'suspendUserRow, unsuspendUserRow: a suspension is a column of users, written by its owner',
   },
