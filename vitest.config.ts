@@ -17,6 +17,10 @@ if (!postgresUrl) {
   );
 }
 
+// The tests share two cores with a browser, databases and each other: password checks run at the
+// requests' priority here (every app server a test starts inherits it), not the production default.
+process.env.PASSWORD_THREAD_NICE ??= '0';
+
 const serverProject = (engine: 'pglite' | 'postgres'): TestProjectInlineConfiguration => ({
   test: {
     name: `server:${engine}`,

@@ -6,6 +6,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Config } from './config/config';
+import { configurePasswordThreads } from './features/accounts/password';
 import type { Database } from './db/database';
 import adminRoutes from './features/admin/admin.routes';
 import alertJobsPlugin from './features/alerts/alerts.delivery';
@@ -135,6 +136,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
 
   app.decorate('config', options.config);
+  configurePasswordThreads({ nice: options.config.passwordThreadNice });
   app.decorate('lifecycle', { draining: false });
   await app.register(errorsPlugin);
   // Before any route: it records each route's schemas for /api/openapi.json.

@@ -148,6 +148,11 @@ const envSchema = z.object({
   METRICS: z.enum(['on', 'off']).default('off'),
   /** The bearer token /metrics asks for; default: one generated into DATA_DIR/metrics-token. */
   METRICS_TOKEN: z.string().trim().min(32, 'must be at least 32 characters').optional(),
+  /**
+   * The nice value (0–19) of the threads that hash and check passwords (features/accounts/password.ts):
+   * higher leaves more of a busy core to the other requests during a wave of sign-ins.
+   */
+  PASSWORD_THREAD_NICE: z.coerce.number().int().min(0).max(19).default(5),
   /** Memory for signed-out visitors' rendered pages (plugins/page-cache.ts), in MB; 0 keeps none. */
   PAGE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
   // Retention (features/privacy): how long mail copies in DATA_DIR/outbox and the counts of
@@ -183,6 +188,8 @@ export interface Config {
   donationUrl: string | null;
   trustProxy: boolean;
   logLevel: Env['LOG_LEVEL'];
+  /** The password threads' nice value (PASSWORD_THREAD_NICE). */
+  passwordThreadNice: number;
   /** Whether cookies get the Secure flag: true when PUBLIC_URL is https. */
   secureCookies: boolean;
   rateLimits: RateLimits;
@@ -350,6 +357,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     donationUrl: env.DONATION_URL ?? null,
     trustProxy: env.TRUST_PROXY === 'true',
     logLevel: env.LOG_LEVEL,
+    passwordThreadNice: env.PASSWORD_THREAD_NICE,
     secureCookies: publicUrl.startsWith('https://'),
     rateLimits: {
       windowMs: env.RATE_LIMIT_WINDOW_MINUTES * 60_000,

@@ -1,0 +1,71 @@
+import { spawn } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { getPriority } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_PASSWORD_THREAD_NICE as PASSWORD_THREAD_NICE,
+  PASSWORD_THREADS,
+  hashPassword,
+  verifyPassword,
+} from './password';
+
+/** The nice value of each of this process's threads (Linux's /proc). */
+function threadNiceValues(): number[] {
+  return readdirSync('/proc/self/task').map((tid) => {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    // Fields after the command's closing parenthesis; the nice value is the stat file's 19th.
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
+}
+
+describe('passwords', () => {
+  it('hashes with argon2id at the chosen cost, and checks only the right password', async () => {
+    const passwordHash = await hashPassword('Correct-1');
+    expect(passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(await verifyPassword(passwordHash, 'Correct-1')).toBe(true);
+    expect(await verifyPassword(passwordHash, 'Correct-2')).toBe(false);
+  });
+
+  it('answers false, not an error, for a stored hash that is not a hash', async () => {
+    expect(await verifyPassword('not-a-hash', 'Correct-1')).toBe(false);
+    // …and the thread that met it goes on working.
+    expect(await verifyPassword(await hashPassword('Again-123'), 'Again-123')).toBe(true);
+  });
+
+  it.runIf(process.platform === 'linux')(
+    'runs in threads of their own at a lower priority, never more at once than the limit',
+    async () => {
+      const before = threadNiceValues().filter((n) => n === PASSWORD_THREAD_NICE).length;
+      const hashes = await Promise.all(
+        Array.from({ length: PASSWORD_THREADS + 3 }, (_, i) => hashPassword(`Many-${i}-pass`)),
+      );
+      expect(new Set(hashes).size).toBe(PASSWORD_THREADS + 3);
+      const lowered = threadNiceValues().filter((n) => n === PASSWORD_THREAD_NICE).length;
+      expect(PASSWORD_THREAD_NICE).toBeGreaterThan(0);
+      expect(lowered).toBeGreaterThan(0);
+      expect(lowered).toBeLessThanOrEqual(Math.max(before, PASSWORD_THREADS));
+      expect(getPriority()).toBe(0); // the requests' thread keeps its priority
+    },
+  );
+
+  it('does not keep a process alive once its hashes are done', async () => {
+    const module = fileURLToPath(new URL('./password.ts', import.meta.url));
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        `const { hashPassword } = await import(${JSON.stringify(module)});
+         console.log((await hashPassword('Exit-1234')).slice(0, 9));`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect({ code, out: out.trim() }).toEqual({ code: 0, out: '$argon2id' });
+  }, 30_000);
+});
