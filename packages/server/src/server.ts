@@ -1,4 +1,5 @@
 import path from 'node:path';
+import pino from 'pino';
 import { ConfigError, loadConfig, type Config } from './config/config';
 import { openDatabase, type Database } from './db/database';
 import { DataDirInUseError } from './db/data-dir-lock';
@@ -67,6 +68,12 @@ async function main() {
   const { buildApp } = await appModule;
   // The app's clock: the real one, unless a test moved it on (refused in production, config.ts).
   const { clockOffsetMs } = config;
+  // Outside a terminal the log's lines go out in writes of 4 KB or more, at most a second late (pino's
+  // asynchronous logging; what is left is written on exit): a write per line cost a busy server's
+  // answers a third of their time (docs/performance.md, "rush"). A power cut may lose that second.
+  const logStream = isTerminal
+    ? undefined
+    : pino.destination({ dest: 1, minLength: 4096, sync: false, periodicFlush: 1000 });
   const app = await buildApp({
     config,
     database,
@@ -76,6 +83,7 @@ async function main() {
       // In a terminal: the start line below, warnings and errors; JSON lines everywhere else.
       level: effectiveLogLevel(config.logLevel, process.env, isTerminal),
       redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+      stream: logStream,
     },
   });
 
@@ -130,6 +138,7 @@ async function main() {
     `Campus Books is running at ${config.publicUrl} (database: ${database.engine}, data: ${config.dataDir}), ` +
       `${seconds(listening)} after the process started`,
   );
+  logStream?.flush(); // the start line now, not a second later
   if (isTerminal) console.log(startLine(config.publicUrl));
 }
 
