@@ -15,6 +15,8 @@ import { AUTH_MESSAGES } from './auth.messages';
 import { challengeAnswerSchema, issueChallenge } from './challenge';
 import { requestPasswordReset, resetPassword } from './password-reset.service';
 import { checkCredentials } from './sign-in.service';
+import { PASSWORD_THREADS } from './password';
+import { limitConcurrency } from '../../lib/concurrency';
 import { resendVerification, signUp, verifyEmail } from './sign-up.service';
 
 const signedInAnswer = currentUserSchema.extend({ success: z.literal(true) });
@@ -27,6 +29,11 @@ const mailLimited = errorResponses({
 export default async function authRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const accounts = accountDeps(app);
+  // A wave of sign-ins (a term's first morning) queues here, not in the database's pool: each one
+  // runs a few statements before and after its password check, and 200 at once took the pool from
+  // every other request for a third of a second (docs/performance.md, "rush"). Four per password
+  // thread keep the threads busy while the others wait their turn.
+  const signInsInTurn = limitConcurrency(4 * PASSWORD_THREADS);
   const limits = app.config.rateLimits;
   const rules = {
     schoolEmailDomain: app.config.schoolEmailDomain,
@@ -143,26 +150,27 @@ export default async function authRoutes(fastify: FastifyInstance) {
         },
       },
     },
-    async (request, reply) => {
-      const { email, password } = request.body;
-      // Only failures stay counted: a wrong pair (401) is one; anything else is given back.
-      const attempt = await beginSignIn(app, request, reply, email);
-      let user;
-      try {
-        user = await checkCredentials(app.database.db, email, password);
-      } catch (error) {
-        if (!(error instanceof AppError && error.statusCode === 401)) {
-          await attempt.succeeded(reply, null);
+    (request, reply) =>
+      signInsInTurn(async () => {
+        const { email, password } = request.body;
+        // Only failures stay counted: a wrong pair (401) is one; anything else is given back.
+        const attempt = await beginSignIn(app, request, reply, email);
+        let user;
+        try {
+          user = await checkCredentials(app.database.db, email, password);
+        } catch (error) {
+          if (!(error instanceof AppError && error.statusCode === 401)) {
+            await attempt.succeeded(reply, null);
+          }
+          throw error;
         }
-        throw error;
-      }
-      await app.sessions.start(reply, user.id);
-      await attempt.succeeded(reply, user.id);
-      return {
-        success: true as const,
-        ...toCurrentUser(user, isModerator(app.config.trust, user)),
-      };
-    },
+        await app.sessions.start(reply, user.id);
+        await attempt.succeeded(reply, user.id);
+        return {
+          success: true as const,
+          ...toCurrentUser(user, isModerator(app.config.trust, user)),
+        };
+      }),
   );
 
   app.get(
