@@ -44,11 +44,11 @@ export default function AboutPage() {
             students can join.
           </li>
           <li>
-            Add your GroupMe profile link (
+            If you like, add your GroupMe profile link (
             <Link to={paths.groupmeInstructions} className="link">
               where can I find it?
             </Link>
-            ) so buyers can message you.
+            ) as a second way for buyers to reach you.
           </li>
           <li>
             Sell a book by creating a listing with a few photos, its course number, condition and
@@ -59,8 +59,8 @@ export default function AboutPage() {
             by name, course number, major, condition or school.
           </li>
           <li>
-            A buyer contacts you on GroupMe. You agree on a time and place on campus and how to pay
-            (cash or a payment app). The exchange happens in person, outside {PRODUCT_NAME}.
+            A buyer messages you here and may make an offer. You agree on a time, a meetup spot on
+            campus and how to pay (cash or a payment app). The exchange itself happens in person.
           </li>
           <li>Once the book is sold, mark it as sold so it leaves the search results.</li>
         </ol>

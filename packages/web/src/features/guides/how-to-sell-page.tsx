@@ -9,8 +9,8 @@ const STEPS = [
     text: 'Sign up with your school e-mail address and confirm it from the link in your inbox.',
   },
   {
-    title: 'Add your GroupMe link',
-    text: 'Buyers will message you there. You can add or change it in your profile at any time.',
+    title: 'Answer buyers',
+    text: 'Buyers message you and make offers here, and we e-mail you about the ones you have not read. A GroupMe link in your profile is a second way to reach you, if you want one.',
   },
   {
     title: 'Take a few photos',
@@ -22,11 +22,11 @@ const STEPS = [
   },
   {
     title: 'Meet the buyer',
-    text: 'Agree on a time, place and payment on GroupMe, then hand over the book on campus.',
+    text: 'Agree on a time, a meetup spot and payment in your conversation, then hand over the book on campus.',
   },
   {
     title: 'Mark it as sold',
-    text: 'From your profile, mark the listing as sold so it no longer shows up in searches.',
+    text: 'Mark the listing as sold to the buyer, so it leaves the searches and you can rate each other.',
   },
 ];
 

@@ -9,7 +9,10 @@ import { RecentAdditions } from './recent-additions';
 
 const STEPS = [
   { title: 'Search', text: 'Find the books for your courses by name, course number or major.' },
-  { title: 'Connect', text: 'Message the seller on GroupMe to agree on a time and place.' },
+  {
+    title: 'Connect',
+    text: 'Message the seller here, make an offer and pick a time and a meetup spot.',
+  },
   { title: 'Meet on campus', text: 'Pay with your usual payment app and pick up your book.' },
 ];
 
