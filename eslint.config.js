@@ -58,6 +58,8 @@ const SERVER_FEATURE_IMPORTS = {
   },
   courses: {
     'alerts/alerts.demand.ts': "pageDemand: a course's page carries its demand line's count",
+    'listings/catalogue-kept.ts':
+      "keptUntilCatalogueChanges: a course's answer kept as the search's answers are, emptied with them",
   },
   listings: {
     'alerts/alerts.delivery.ts':
@@ -95,8 +97,8 @@ const SERVER_FEATURE_IMPORTS = {
     'courses/required-books.repository.ts':
       "findRequiredBooks, inCourses: the required-books list of the student's courses",
     'listings/listing-visibility.ts': 'visibleTo, ListingViewer: the one visibility rule',
-    'listings/search-cache.ts':
-      "WriteInvalidatedCache: the courses' books kept as the search's answers are, emptied with them",
+    'listings/catalogue-kept.ts':
+      "keptUntilCatalogueChanges: the courses' books kept as the search's answers are, emptied with them",
     'listings/listings.service.ts': 'viewerOf: who is asking, for the visibility rule',
   },
   privacy: {

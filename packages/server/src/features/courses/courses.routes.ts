@@ -3,11 +3,21 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '@campus-books/common/api';
 import { apiRoutes } from '@campus-books/common/api-routes';
 import { findCourseTitlePrices } from './course-books';
+import { keptUntilCatalogueChanges } from '../listings/catalogue-kept';
 import { courseAnswer } from './courses.service';
 
 /** /api/course/{SUBJECT}-{number} (or /api/course/{number}): a course's books on campus. */
 export default async function coursesRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  // The same answer for everyone (it reads only active and sold listings), asked by every student
+  // of a course in the term's first days: kept until the catalogue changes.
+  const answers = keptUntilCatalogueChanges<Awaited<ReturnType<typeof courseAnswer>>>(
+    app.listingCaches,
+    {
+      maxEntries: 2_000,
+      ttlMs: 60_000,
+    },
+  );
   app.get(
     '/:code',
     {
@@ -19,7 +29,12 @@ export default async function coursesRoutes(fastify: FastifyInstance) {
         },
       },
     },
-    async (request) => courseAnswer(app.database.db, request.params.code),
+    async (request) => {
+      const course = request.params.code;
+      return answers(`${course.subject ?? ''}-${course.courseNumber}`, () =>
+        courseAnswer(app.database.db, course),
+      );
+    },
   );
 
   // The create form's price hint before an ISBN is known: the same title in the same course.
