@@ -140,3 +140,4 @@ export const wantedCourseSchema = z.object({
   students: z.number().int(),
   listings: z.number().int(),
 });
+export type WantedCourse = z.infer<typeof wantedCourseSchema>;

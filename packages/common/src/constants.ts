@@ -16,6 +16,8 @@ export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
 export const PAGE_SIZE = 9;
 export const MAX_PAGE_SIZE = 50;
 export const HOME_RECENT_COUNT = 4;
+/** The listing page's "Other copies on campus": the same ISBN's listings, asked for up to this many. */
+export const OTHER_COPIES_LIMIT = 20;
 
 export const BANNER_DURATION_MS = 3000;
 export const RESET_REDIRECT_DELAY_MS = 2000;

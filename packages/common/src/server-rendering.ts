@@ -1,4 +1,5 @@
 import type { CurrentUser } from './account.schemas';
+import type { WantedCourse } from './alert.schemas';
 import type { PublicConfig } from './api';
 import type { CourseAnswer } from './book.schemas';
 import type { Listing } from './listing.schemas';
@@ -27,7 +28,12 @@ export interface SearchResultPage {
 
 /** What each landing page is rendered with: exactly what its API call would have answered. */
 export type LandingPageData =
-  | { kind: 'home'; recent: Listing[] }
+  | {
+      kind: 'home';
+      recent: Listing[];
+      /** "Most wanted this week", as GET /api/alerts/most-wanted answers its courses. */
+      mostWanted: WantedCourse[];
+    }
   | { kind: 'search'; firstPage: SearchResultPage }
   | {
       kind: 'listing';
@@ -37,6 +43,11 @@ export type LandingPageData =
        * listing's ISBN, else its course); null when the line would not be answered.
        */
       demand: number | null;
+      /**
+       * "Other copies on campus", as GET /api/listing/get?searchTerm={isbn}&limit=OTHER_COPIES_LIMIT
+       * answers them (the listing itself among them); null for a listing without an ISBN.
+       */
+      otherCopies: Listing[] | null;
     }
   /** No such listing (or hidden from this visitor): the not-found page, with the API's message. */
   | { kind: 'listing'; listing: null; message: string }

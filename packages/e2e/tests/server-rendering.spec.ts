@@ -6,8 +6,14 @@ import { createListing, createUser, deleteUser, type TestUser } from '../src/use
 // The landing pages are rendered on the server (docs/decisions/012-server-rendering.md): their HTML
 // holds the data before any script runs, and the browser takes the page over without a change.
 
-/** One seller's listing in a course of its own, for the whole file, per project. */
-const test = base.extend<object, { seller: TestUser; listing: Listing }>({
+/** A book of its own (a valid ISBN no other test lists). */
+const ISBN = '9781558608320';
+
+/**
+ * One seller's listing in a course of its own, and another copy of its book, for the whole file,
+ * per project.
+ */
+const test = base.extend<object, { seller: TestUser; listing: Listing; otherCopy: Listing }>({
   seller: [
     // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture's dependencies from it
     async ({}, use) => {
@@ -25,6 +31,21 @@ const test = base.extend<object, { seller: TestUser; listing: Listing }>({
           subject: 'ECON',
           courseNumber: '377',
           regularPrice: 31,
+          isbn: ISBN,
+        }),
+      );
+    },
+    { scope: 'worker' },
+  ],
+  otherCopy: [
+    async ({ seller }, use) => {
+      await use(
+        await createListing(seller, {
+          name: `second copy ${Date.now().toString(36)}`,
+          subject: 'ECON',
+          courseNumber: '378',
+          regularPrice: 27,
+          isbn: ISBN,
         }),
       );
     },
@@ -70,6 +91,13 @@ test.describe('with JavaScript off', () => {
     });
   }
 
+  test("a listing's other copies are in its HTML", async ({ page, listing, otherCopy }) => {
+    await page.goto(`/listing/${listing._id}`);
+    const others = page.getByRole('region', { name: 'Other copies on campus' });
+    await expect(others.getByRole('link', { name: otherCopy.name })).toBeVisible();
+    await expect(others.getByText('$27')).toBeVisible();
+  });
+
   test('the search box takes a student to the results', async ({ page, listing }) => {
     await page.goto('/');
     await page.getByRole('search', { name: 'Books' }).getByRole('searchbox').fill(listing.name);
@@ -110,6 +138,7 @@ test.describe('hydration', () => {
     test(`the ${name} page hydrates without a warning and asks the API for none of its data`, async ({
       page,
       listing,
+      otherCopy,
     }) => {
       const messages: string[] = [];
       page.on('console', (message) => {
@@ -129,6 +158,12 @@ test.describe('hydration', () => {
       // The footer's links and a listing's demand line came with the page too.
       expect(calls.filter((call) => call === '/api/config')).toEqual([]);
       expect(calls.filter((call) => call === '/api/alerts/demand')).toEqual([]);
+      // Nor the home page's most wanted courses, nor a listing's other copies (a search, above).
+      expect(calls.filter((call) => call === '/api/alerts/most-wanted')).toEqual([]);
+      if (name === 'listing') {
+        const others = page.getByRole('region', { name: 'Other copies on campus' });
+        await expect(others.getByRole('link', { name: otherCopy.name })).toBeVisible();
+      }
     });
   }
 

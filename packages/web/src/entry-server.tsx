@@ -17,11 +17,12 @@ import { StaticRouter } from 'react-router';
 import { AppProviders } from './app/app-providers';
 import { matchLandingPage } from './app/prefetch-landing-data';
 import { AppRoutes } from './app/router';
-import { demandQuery } from './components/demand';
+import { demandQuery, mostWantedQueryOptions } from './components/demand';
 import { seedQueryClient, type SsrQuery, type SsrState } from './app/ssr-state';
 import { courseQueryOptions } from './features/courses/api/get-course';
 import { recentListingsQueryOptions } from './features/home/api/get-recent-listings';
 import { listingQueryOptions } from './features/listings/api/get-listing';
+import { otherCopiesQueryOptions } from './features/listings/api/get-other-copies';
 import { searchListingsQueryOptions } from './features/search/api/search-listings';
 import { filtersToParams, readFilters } from './features/search/search-filters';
 import { paths } from './config/paths';
@@ -47,7 +48,13 @@ function queriesOf(page: LandingPage, data: LandingPageData | null): SsrQuery[] 
   switch (page.kind) {
     case 'home':
       return data.kind === 'home'
-        ? [{ queryKey: recentListingsQueryOptions.queryKey, data: data.recent }]
+        ? [
+            { queryKey: recentListingsQueryOptions.queryKey, data: data.recent },
+            {
+              queryKey: mostWantedQueryOptions.queryKey,
+              data: { success: true, courses: data.mostWanted },
+            },
+          ]
         : [];
     case 'search':
       return data.kind === 'search'
@@ -62,7 +69,15 @@ function queriesOf(page: LandingPage, data: LandingPageData | null): SsrQuery[] 
       if (data.kind !== 'listing') return [];
       const { queryKey } = listingQueryOptions(page.listingId);
       if (!data.listing) return [{ queryKey, error: { message: data.message, status: 404 } }];
-      return [{ queryKey, data: data.listing }, ...demandQueries(data.listing, data.demand)];
+      const { isbn } = data.listing;
+      return [
+        { queryKey, data: data.listing },
+        ...demandQueries(data.listing, data.demand),
+        // "Other copies on campus" is on the first screen, not fetched once the page hydrates.
+        ...(isbn && data.otherCopies
+          ? [{ queryKey: otherCopiesQueryOptions(isbn).queryKey, data: data.otherCopies }]
+          : []),
+      ];
     }
     case 'course':
       return data.kind === 'course'

@@ -41,7 +41,12 @@ describe(`server rendering of the landing pages (${TEST_ENGINE})`, () => {
     expect(response.headers['cache-control']).toBe('private, no-cache');
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
     const api = (await t.app.inject('/api/listing/get?type=sale&limit=4')).json();
-    expect(renderedData(response.body)).toEqual({ kind: 'home', recent: api });
+    const wanted = (await t.app.inject('/api/alerts/most-wanted')).json();
+    expect(renderedData(response.body)).toEqual({
+      kind: 'home',
+      recent: api,
+      mostWanted: wanted.courses,
+    });
     expect(response.body).toContain('<script type="application/json" id="ssr-state">');
     expect(response.body.trimEnd().endsWith('</html>')).toBe(true);
   });
@@ -87,6 +92,7 @@ describe(`server rendering of the landing pages (${TEST_ENGINE})`, () => {
       kind: 'listing',
       listing: answer,
       demand: demand.students,
+      otherCopies: null,
     });
     // The footer's links come with every page, as GET /api/config answers them.
     expect(rendered.at(-1)?.publicConfig).toEqual((await t.app.inject('/api/config')).json());
@@ -106,6 +112,38 @@ describe(`server rendering of the landing pages (${TEST_ENGINE})`, () => {
     const own = await t.app.inject({ url: `/listing/${hiddenId}`, ...asSeller });
     expect(api.statusCode).toBe(200);
     expect(own.statusCode).toBe(200);
+  });
+
+  it("answers a book's listing with its other copies as the API answers them, and / with the most wanted courses", async () => {
+    const isbn = '9780306406157';
+    const [first, second] = await insertListings(t, seller.id, [
+      { name: 'rendered optics', isbn, subject: 'PHYS', courseNumber: '231' },
+      { name: 'rendered optics, second copy', isbn, subject: 'PHYS', courseNumber: '231' },
+    ]);
+    const buyer = await createUser(t);
+    const alert = await t.app.inject({
+      method: 'POST',
+      url: '/api/alerts/create',
+      headers: { cookie: buyer.cookie },
+      payload: { subject: 'PHYS', courseNumber: '231' },
+    });
+    expect(alert.statusCode, alert.body).toBe(201);
+
+    const page = await t.app.inject(`/listing/${first}`);
+    const copies = (await t.app.inject(`/api/listing/get?searchTerm=${isbn}&limit=20`)).json<
+      { _id: string }[]
+    >();
+    expect(copies.map((c) => c._id).sort()).toEqual([first, second].sort());
+    expect(renderedData(page.body)).toMatchObject({ kind: 'listing', otherCopies: copies });
+
+    const wanted = (await t.app.inject('/api/alerts/most-wanted')).json();
+    expect(wanted.courses).toContainEqual(
+      expect.objectContaining({ subject: 'PHYS', courseNumber: '231', students: 1 }),
+    );
+    expect(renderedData((await t.app.inject('/')).body)).toMatchObject({
+      kind: 'home',
+      mostWanted: wanted.courses,
+    });
   });
 
   it('renders for the signed-in user the session cookie names, with their saved listings', async () => {

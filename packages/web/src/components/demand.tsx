@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { paths } from '../config/paths';
 import { apiCall } from '../lib/api-client';
@@ -50,14 +50,17 @@ export function DemandLine(asked: DemandAsked) {
   );
 }
 
+/** GET /api/alerts/most-wanted (the server renders the home page with its answer). */
+export const mostWantedQueryOptions = queryOptions({
+  queryKey: queryKeys.mostWanted,
+  queryFn: ({ signal }) => apiCall('GET /api/alerts/most-wanted', { signal }),
+  staleTime: 5 * 60_000,
+  retry: false,
+});
+
 /** The home page's "Most wanted this week": courses with many alerts and few listings. */
 export function MostWanted() {
-  const { data } = useQuery({
-    queryKey: queryKeys.mostWanted,
-    queryFn: ({ signal }) => apiCall('GET /api/alerts/most-wanted', { signal }),
-    staleTime: 5 * 60_000,
-    retry: false,
-  });
+  const { data } = useQuery(mostWantedQueryOptions);
   if (!data || data.courses.length === 0) return null;
   return (
     <section aria-labelledby="most-wanted" className="mt-12">

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { Db } from '../../db/database';
 import { rowsOf } from '../../db/rows';
 import { toIsbn13 } from '@campus-books/common/isbn';
-import { demandQuerySchema } from '@campus-books/common/alert.schemas';
+import { demandQuerySchema, type WantedCourse } from '@campus-books/common/alert.schemas';
 
 const WEEK_MS = 7 * 24 * 60 * 60_000;
 
@@ -59,13 +59,6 @@ export function pageDemand(
       : { subject: asked.subject ?? undefined, courseNumber: asked.courseNumber ?? undefined },
   );
   return parsed.success ? demandFor(db, parsed.data) : null;
-}
-
-export interface WantedCourse {
-  subject: string;
-  courseNumber: string;
-  students: number;
-  listings: number;
 }
 
 /** The courses with the most students' alerts made this week and the fewest active listings. */

@@ -1,9 +1,9 @@
-import { HOME_RECENT_COUNT, PAGE_SIZE } from '@campus-books/common/constants';
+import { HOME_RECENT_COUNT, OTHER_COPIES_LIMIT, PAGE_SIZE } from '@campus-books/common/constants';
 import { listingSearchSchema, type Listing } from '@campus-books/common/listing.schemas';
 import type { LandingPage, LandingPageData } from '@campus-books/common/server-rendering';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors';
-import { pageDemand } from '../alerts/alerts.demand';
+import { mostWanted, pageDemand } from '../alerts/alerts.demand';
 import { jsonArray } from './listing-json-answer';
 import type { SearchPage } from './search/search-listings';
 import { getVisibleListingJson, searchListings } from './listings.service';
@@ -27,11 +27,17 @@ async function firstSearchPage(app: FastifyInstance, query: Record<string, strin
   return searchListings(app, parsed.data);
 }
 
-/** `/`: the recent additions (GET /api/listing/get?type=sale&limit=4). */
+/**
+ * `/`: the recent additions (GET /api/listing/get?type=sale&limit=4) and "Most wanted this week"
+ * (GET /api/alerts/most-wanted).
+ */
 export async function homePageData(app: FastifyInstance): Promise<LandingPageData> {
   const query = listingSearchSchema.parse({ type: 'sale', limit: String(HOME_RECENT_COUNT) });
-  const page = await searchListings(app, query);
-  return { kind: 'home', recent: listingsOf(page) };
+  const [page, wanted] = await Promise.all([
+    searchListings(app, query),
+    mostWanted(app.database.db, new Date()),
+  ]);
+  return { kind: 'home', recent: listingsOf(page), mostWanted: wanted };
 }
 
 /** `/search?…`: the first page of results and the total the X-Total-Count headers carry. */
@@ -51,9 +57,15 @@ export async function searchPageData(
   };
 }
 
+/** The other copies of a book (GET /api/listing/get?searchTerm={isbn}&limit=OTHER_COPIES_LIMIT). */
+async function otherCopiesOf(app: FastifyInstance, isbn: string): Promise<Listing[]> {
+  const query = listingSearchSchema.parse({ searchTerm: isbn, limit: String(OTHER_COPIES_LIMIT) });
+  return listingsOf(await searchListings(app, query));
+}
+
 /**
- * `/listing/{id}`: the listing as this visitor may see it, with the demand line's count, or the
- * API's 404 message.
+ * `/listing/{id}`: the listing as this visitor may see it, with the demand line's count and the
+ * other copies of its book, or the API's 404 message.
  */
 export async function listingPageData(
   app: FastifyInstance,
@@ -69,5 +81,9 @@ export async function listingPageData(
     }
     throw error;
   }
-  return { kind: 'listing', listing, demand: await pageDemand(app.database.db, listing) };
+  const [demand, otherCopies] = await Promise.all([
+    pageDemand(app.database.db, listing),
+    listing.isbn ? otherCopiesOf(app, listing.isbn) : null,
+  ]);
+  return { kind: 'listing', listing, demand, otherCopies };
 }

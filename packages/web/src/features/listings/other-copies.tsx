@@ -2,21 +2,11 @@ import { conditionLabel, formatPrice } from '@campus-books/common/display';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { paths } from '../../config/paths';
-import { apiCall } from '../../lib/api-client';
-import { queryKeys } from '../../lib/query-keys';
-
-const MAX_OTHER_COPIES = 20;
+import { otherCopiesQueryOptions } from './api/get-other-copies';
 
 /** "Other copies on campus": the active listings of the same ISBN, with their prices and conditions. */
 export function OtherCopies({ isbn13, listingId }: { isbn13: string; listingId: string }) {
-  const { data } = useQuery({
-    queryKey: queryKeys.listings.sameIsbn(isbn13),
-    queryFn: ({ signal }) =>
-      apiCall('GET /api/listing/get', {
-        query: { searchTerm: isbn13, limit: MAX_OTHER_COPIES },
-        signal,
-      }),
-  });
+  const { data } = useQuery(otherCopiesQueryOptions(isbn13));
   const others = (data ?? []).filter((l) => l.isbn === isbn13 && l._id !== listingId);
   if (others.length === 0) return null;
   return (
