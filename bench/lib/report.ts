@@ -147,7 +147,7 @@ export function renderResults(result: BenchResult): string {
           'best practices',
           'SEO',
           'LCP ms',
-          'TBT ms',
+          'TBT ms (each run)',
           'CLS',
           'JS gzip KB',
           'CSS gzip KB',
@@ -160,7 +160,8 @@ export function renderResults(result: BenchResult): string {
           p.scores['best-practices'],
           p.scores.seo,
           n0(p.lcpMs),
-          n0(p.tbtMs),
+          // Older results files have no runs.
+          p.tbtRunsMs?.length ? `${n0(p.tbtMs)} (${p.tbtRunsMs.join(', ')})` : n0(p.tbtMs),
           Number.isFinite(p.cls) ? p.cls.toFixed(3) : '–',
           n1(p.jsGzipBytes / 1000),
           n1(p.cssGzipBytes / 1000),
