@@ -4,6 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { CAMPUS_TIME_ZONE } from '@campus-books/common/campus';
 import { DEFAULT_GROUPME_LINK_PREFIX } from '@campus-books/common/constants';
+import { DEFAULT_PASSWORD_THREAD_NICE } from '../features/accounts/password';
 import { isTimeZone } from '../jobs/calendar';
 import { readPushConfig, type PushConfig } from './push-config';
 import { readSsoConfig, type SsoConfig } from './sso-config';
@@ -152,7 +153,12 @@ const envSchema = z.object({
    * The nice value (0–19) of the threads that hash and check passwords (features/accounts/password.ts):
    * higher leaves more of a busy core to the other requests during a wave of sign-ins.
    */
-  PASSWORD_THREAD_NICE: z.coerce.number().int().min(0).max(19).default(5),
+  PASSWORD_THREAD_NICE: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(19)
+    .default(DEFAULT_PASSWORD_THREAD_NICE),
   /** Memory for signed-out visitors' rendered pages (plugins/page-cache.ts), in MB; 0 keeps none. */
   PAGE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
   // Retention (features/privacy): how long mail copies in DATA_DIR/outbox and the counts of
