@@ -3,9 +3,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openSharedDatabase } from '../../test/shared-database';
 import { jobs as jobsTable } from '../db/schema';
 import { nextDailyHour } from './calendar';
-import { Jobs, nextSlot, retryDelayMs, type JobContext } from './jobs';
+import { Jobs, LeaseLostError, nextSlot, retryDelayMs, type JobContext } from './jobs';
 
 const LEASE_MS = 60_000;
+/** A run_at no server reaches: rows that record what a job did. */
+const FAR = new Date('9999-01-01T00:00:00Z');
 let shared: Awaited<ReturnType<typeof openSharedDatabase>>;
 let now: Date;
 const clock = () => now;
@@ -102,6 +104,67 @@ describe('jobs shared by several app servers', () => {
     release.b.resolve();
     expect(await passB).toBe(1);
     expect(await rows()).toEqual([]);
+  });
+
+  it('commits the work done with once() with its run: one per slot when a lease went to another server', async () => {
+    const [a, b] = twoServers();
+    const every = 10 * 60_000;
+    const releaseA = deferred();
+    const startedA = deferred();
+    const outcomes: string[] = [];
+    const handler =
+      (jobs: Jobs, wait: boolean) =>
+      async ({ scheduledFor, once }: JobContext) => {
+        if (wait) {
+          startedA.resolve();
+          await releaseA.promise; // server A stalls past its lease
+        }
+        try {
+          await once((tx) =>
+            jobs.enqueue('tick-ran', { slot: scheduledFor.toISOString() }, { db: tx, runAt: FAR }),
+          );
+          outcomes.push('committed');
+        } catch (error) {
+          outcomes.push(error instanceof LeaseLostError ? 'lease lost' : String(error));
+          throw error;
+        }
+      };
+    a.register('tick', handler(a, true), { every });
+    b.register('tick', handler(b, false), { every });
+    await Promise.all([a.start({ poll: false }), b.start({ poll: false })]);
+
+    later(every);
+    const passA = a.runDue();
+    await startedA.promise;
+    later(LEASE_MS);
+    expect(await b.runDue()).toBe(1); // B took the slot over and did its work
+    releaseA.resolve();
+    expect(await passA).toBe(1);
+    expect(outcomes).toEqual(['committed', 'lease lost']);
+
+    const all = await rows();
+    expect(all.filter((r) => r.name === 'tick-ran').map((r) => r.payload)).toEqual([
+      { slot: '2030-01-01T00:10:00.000Z' },
+    ]);
+    const [tick] = all.filter((r) => r.name === 'tick');
+    expect(tick!.runAt.toISOString()).toBe('2030-01-01T00:20:00.000Z');
+    expect(tick!.lockedBy).toBeNull();
+  });
+
+  it('rolls back the work done with once() when it fails, and retries the job', async () => {
+    const [a] = twoServers();
+    a.register('failing', async ({ once }) => {
+      await once(async (tx) => {
+        await a.enqueue('effect', {}, { db: tx, runAt: FAR });
+        throw new Error('the work failed');
+      });
+    });
+    await a.enqueue('failing');
+    expect(await a.runDue()).toBe(1);
+    const all = await rows();
+    expect(all.map((r) => r.name)).toEqual(['failing']);
+    expect(all[0]!.lastError).toBe('the work failed');
+    expect(all[0]!.runAt.getTime() - now.getTime()).toBe(retryDelayMs(1));
   });
 
   it('retries a failing job later and later, then gives up and keeps it with its error', async () => {

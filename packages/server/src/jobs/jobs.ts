@@ -16,6 +16,22 @@ export interface JobContext<P = unknown> {
   now: Date;
   /** Aborted when the server stops or the lease was lost to another server. */
   signal: AbortSignal;
+  /**
+   * Runs `work` in one transaction with this run's end (a recurring job moves to its next slot, a
+   * one-off job is gone), and only while this server still holds the job: a server killed before the
+   * commit leaves neither, a run whose lease went to another server commits nothing
+   * (`LeaseLostError`). A job whose work is in the database does it once per slot this way, where a
+   * plain handler runs at least once.
+   */
+  once<T>(work: (tx: Db) => Promise<T>): Promise<T>;
+}
+
+/** Thrown by `once` when another server took the job over (this server's lease had expired). */
+export class LeaseLostError extends Error {
+  constructor(name: string) {
+    super(`Job ${name}: another server holds it now`);
+    this.name = 'LeaseLostError';
+  }
 }
 
 export type JobHandler<P = unknown> = (context: JobContext<P>) => Promise<void>;
@@ -341,6 +357,29 @@ export class Jobs {
       Math.max(1000, this.#leaseMs / 3),
     );
     renew.unref();
+    const every = row.interval_ms;
+    const slotAfter = (time: Date) =>
+      registered.options.at ? registered.options.at(time) : nextSlot(scheduledFor, every!, time);
+    const done = (now: Date) =>
+      every
+        ? sql`UPDATE jobs SET run_at = ${ts(slotAfter(now))}, attempts = 0,
+            locked_until = NULL, locked_by = NULL, last_error = NULL WHERE ${mine}`
+        : sql`DELETE FROM jobs WHERE ${mine}`;
+    let ended = false;
+    const once = async <T>(work: (tx: Db) => Promise<T>): Promise<T> => {
+      if (ended) throw new Error(`Job ${row.name}: once() runs once per run`);
+      const result = await this.database.db.transaction(async (tx) => {
+        // The job's row stays locked until the commit: a server whose claim on it runs meanwhile
+        // skips it, and one whose claim came first has changed locked_by.
+        const held = await rowsOf(tx, sql`SELECT id FROM jobs WHERE ${mine} FOR UPDATE`);
+        if (held.length === 0) throw new LeaseLostError(row.name);
+        const value = await work(tx);
+        await tx.execute(done(this.#now()));
+        return value;
+      });
+      ended = true;
+      return result;
+    };
     let failure: unknown = null;
     const started = this.#now();
     try {
@@ -352,6 +391,7 @@ export class Jobs {
         scheduledFor,
         now: started,
         signal,
+        once,
       });
     } catch (error) {
       failure = error;
@@ -359,16 +399,16 @@ export class Jobs {
       clearInterval(renew);
     }
     this.#observer?.(row.name, started.getTime() - scheduledFor.getTime(), failure !== null);
+    // Ended inside once(), or taken over by another server: nothing is left to record here.
+    if (ended) return;
+    if (failure instanceof LeaseLostError) {
+      this.#log.info({ job: row.name, id: row.id }, 'job taken over by another server');
+      return;
+    }
     const now = this.#now();
-    const every = row.interval_ms;
-    const slotAfter = (time: Date) =>
-      registered.options.at ? registered.options.at(time) : nextSlot(scheduledFor, every!, time);
     let finish: SQL;
     if (failure === null) {
-      finish = every
-        ? sql`UPDATE jobs SET run_at = ${ts(slotAfter(now))}, attempts = 0,
-            locked_until = NULL, locked_by = NULL, last_error = NULL WHERE ${mine}`
-        : sql`DELETE FROM jobs WHERE ${mine}`;
+      finish = done(now);
     } else {
       const message = failure instanceof Error ? failure.message : String(failure);
       this.#log.warn({ err: failure, job: row.name, attempt: row.attempts }, 'job failed');

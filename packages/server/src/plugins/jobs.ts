@@ -36,15 +36,18 @@ export default fp(
 
     const heartbeatMs = app.config.jobs.heartbeatMs;
     if (heartbeatMs) {
-      // Each run leaves a row that no server runs (nothing handles 'heartbeat-ran'): the
-      // load-balancer test counts them against the schedule's slots.
+      // Each run leaves a row that no server runs (nothing handles 'heartbeat-ran'), written with
+      // the run's end: the load-balancer test counts them against the schedule's slots, across
+      // servers killed and restarted.
       jobs.register(
         'heartbeat',
-        async ({ scheduledFor }) => {
-          await jobs.enqueue(
-            'heartbeat-ran',
-            { slot: scheduledFor.toISOString(), pid: process.pid },
-            { runAt: new Date('9999-01-01T00:00:00Z') },
+        async ({ scheduledFor, once }) => {
+          await once((tx) =>
+            jobs.enqueue(
+              'heartbeat-ran',
+              { slot: scheduledFor.toISOString(), pid: process.pid },
+              { runAt: new Date('9999-01-01T00:00:00Z'), db: tx },
+            ),
           );
         },
         { every: heartbeatMs },
