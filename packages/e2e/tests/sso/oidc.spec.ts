@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect, test as base } from '@playwright/test';
 import { ownServer, type OwnServer } from '../../src/own-server';
 import { expectNoAxeViolations, screenshot } from '../../src/page-check';
+import { signOut } from '../../src/sso-journey';
 import {
   startOidcProviderProcess,
   type TestOidcProviderProcess,
@@ -81,10 +82,7 @@ test('OIDC: a student signs up with the campus sign-on, then signs in with one c
   });
 
   await test.step('signed out, the next sign-in is one click (the provider remembers)', async () => {
-    await page.goto('/profile');
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByRole('button', { name: 'Yes, sign out' }).click();
-    await expect(page).toHaveURL(/\/$/);
+    await signOut(page);
     await page.goto('/sign-up');
     await expect(page.getByRole('button', { name: /coming soon/ })).toHaveCount(0);
     await signOn.click();
