@@ -17,7 +17,7 @@ declare module 'vitest' {
  * (initdb costs seconds; loading a dump much less), or a PostgreSQL template database.
  */
 export default async function setup(project: TestProject) {
-  const engine = project.name.endsWith(':postgres') ? 'postgres' : 'pglite';
+  const engine = project.config.env.TEST_DB_ENGINE === 'postgres' ? 'postgres' : 'pglite';
   if (engine === 'postgres') {
     const url = process.env.TEST_DATABASE_URL!;
     const template = `cb_template_${process.pid}`;
