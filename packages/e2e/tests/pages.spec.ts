@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { watchCspViolations } from '../src/csp-watch';
 import { expect } from '../src/fixtures';
 import { expectNoAxeViolations, screenshot, settle, smallTapTargets } from '../src/page-check';
 import { routePageTest as test } from '../src/route-page-test';
@@ -17,33 +18,30 @@ async function expectNoSidewaysScroll(page: Page, width: number): Promise<void> 
 }
 
 for (const pageCase of ROUTE_PAGES) {
-  test(`${pageCase.name}: axe finds no violations`, async ({ page, data }, testInfo) => {
+  test(`${pageCase.name}: no axe violation, no Content-Security-Policy violation`, async ({
+    page,
+    data,
+  }, testInfo) => {
+    const cspViolations = await watchCspViolations(page);
     await openRoutePage(page, pageCase, data);
     await settle(page, pageCase.ready, pageCase);
     await pageCase.then?.(page);
     await screenshot(page, testInfo, pageCase.name);
     await expectNoAxeViolations(page);
+    // Images of the page (covers, the avatar) have loaded or failed by now.
+    await page.waitForLoadState('load');
+    expect(await cspViolations(), 'Content-Security-Policy violations').toEqual([]);
   });
 
-  test(`${pageCase.name}: no wider than a phone`, async ({ page, data }, testInfo) => {
-    test.skip(
-      testInfo.project.name !== 'phone',
-      'phone widths are checked once, in the phone project',
-    );
+  test(`${pageCase.name}: fits a phone, every tap target at least 44 px`, async ({
+    page,
+    data,
+  }, testInfo) => {
+    test.skip(testInfo.project.name !== 'phone', 'phone sizes are checked in the phone project');
     await openRoutePage(page, pageCase, data);
     await settle(page, pageCase.ready, pageCase);
     await pageCase.then?.(page);
     for (const width of PHONE_WIDTHS) await expectNoSidewaysScroll(page, width);
-  });
-
-  test(`${pageCase.name}: every tap target is at least 44 px on a phone`, async ({
-    page,
-    data,
-  }, testInfo) => {
-    test.skip(testInfo.project.name !== 'phone', 'tap targets are measured in the phone project');
-    await openRoutePage(page, pageCase, data);
-    await settle(page, pageCase.ready, pageCase);
-    await pageCase.then?.(page);
     await page.setViewportSize({ width: 375, height: 800 });
     expect(await smallTapTargets(page)).toEqual([]);
   });
