@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_ENGINE, type TestApp } from '../../test/helpers';
 import { parseMail, readOutbox } from '../../test/outbox';
 import { startSmtpInbox, type SmtpInbox } from '../../test/support/smtp-inbox';
+import { MAIL_TEXT_WRAP_STYLE } from './mail';
 
 const mail = {
   to: 'reader@richmond.edu',
@@ -32,6 +33,18 @@ describe(`mail without SMTP_URL: the outbox (${TEST_ENGINE})`, () => {
     });
     expect(written!.text.trim()).toBe(mail.text);
     expect(written!.html).toContain('<p>Plain words</p>');
+  });
+
+  it("wraps what a student typed: a 2,000-character word stays inside the reader's window", async () => {
+    const word = 'x'.repeat(2000);
+    await t.app.mailer.send({ ...mail, subject: 'Long word', html: `<p>${word}</p>` });
+    const written = (await readOutbox(t)).find((m) => m.subject === 'Long word');
+    const container = /<div style="([^"]*)">\s*<p>(x+)<\/p>/.exec(written!.html);
+    expect(container, 'the body sits in a styled container').not.toBeNull();
+    expect(container![1]).toContain(MAIL_TEXT_WRAP_STYLE);
+    expect(container![1]).toContain('overflow-wrap: anywhere');
+    expect(container![1]).toContain('word-break: break-word');
+    expect(container![2]).toHaveLength(2000);
   });
 
   it('keeps background mails in sending order and flush waits for them', async () => {

@@ -36,6 +36,16 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Every HTML mail's body sits in one container that wraps what a student typed (a 2,000-character
+ * word, a long link in a title) inside the reader's window instead of widening the mail.
+ */
+export const MAIL_TEXT_WRAP_STYLE = 'word-break: break-word; overflow-wrap: anywhere;';
+
+function wrapMailHtml(html: string): string {
+  return `<div style="${MAIL_TEXT_WRAP_STYLE} max-width: 100%;">\n${html}\n</div>`;
+}
+
 let outboxSequence = 0;
 
 /** Names sort in sending order, even for two mails written in the same millisecond. */
@@ -76,7 +86,11 @@ export default fp(
     async function deliver(mail: Mail): Promise<void> {
       // Named before any await, so file names follow the order of the calls.
       const file = smtpUrl ? undefined : path.join(outbox, outboxFileName());
-      const info = await transport.sendMail({ from: mailFrom, ...mail });
+      const info = await transport.sendMail({
+        from: mailFrom,
+        ...mail,
+        ...(mail.html === undefined ? {} : { html: wrapMailHtml(mail.html) }),
+      });
       if (!file) {
         app.log.info({ to: mail.to, subject: mail.subject }, 'e-mail sent');
         return;
