@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 import Provider from 'oidc-provider';
@@ -17,6 +18,11 @@ export interface TestOidcProvider {
    * provider's own key) instead of the provider's: another issuer, another nonce…
    */
   forgeIdToken: ((nonce: string) => Record<string, unknown>) | null;
+  /**
+   * How a forged ID token is signed: with the provider's key (the default), with a key that is not
+   * in the provider's JWKS (under the provider's `kid`), or with a signature of random bytes.
+   */
+  forgedSignature: 'provider-key' | 'foreign-key' | 'garbage';
   close(): Promise<void>;
 }
 
@@ -72,6 +78,7 @@ export async function startTestOidcProvider(
     clientSecret,
     accounts,
     forgeIdToken: null,
+    forgedSignature: 'provider-key',
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
   const nonces = new Map<string, string>();
@@ -99,9 +106,17 @@ export async function startTestOidcProvider(
       if (url.pathname === '/token' && state.forgeIdToken) {
         const claims = state.forgeIdToken(nonces.get('last') ?? '');
         const now = Math.floor(Date.now() / 1000);
-        const idToken = await new SignJWT({ aud: clientId, iat: now, exp: now + 300, ...claims })
+        const signingKey =
+          state.forgedSignature === 'foreign-key'
+            ? (await generateKeyPair('RS256')).privateKey
+            : privateKey;
+        let idToken = await new SignJWT({ aud: clientId, iat: now, exp: now + 300, ...claims })
           .setProtectedHeader({ alg: 'RS256', kid: 'test-key' })
-          .sign(privateKey);
+          .sign(signingKey);
+        if (state.forgedSignature === 'garbage') {
+          const [header, payload, signature] = idToken.split('.');
+          idToken = `${header}.${payload}.${randomBytes(Buffer.from(signature!, 'base64url').length).toString('base64url')}`;
+        }
         res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
         res.end(
           JSON.stringify({ access_token: 'forged', token_type: 'Bearer', id_token: idToken }),

@@ -253,6 +253,29 @@ describe('OIDC sign-on against a real OpenID provider (oidc-provider)', () => {
       expect(await userCount()).toBe(count);
     });
 
+    it("an ID token signed by a key not in the provider's JWKS, or with a garbage signature", async () => {
+      const count = await userCount();
+      for (const signature of ['foreign-key', 'garbage'] as const) {
+        const login = student();
+        const cb = await throughProvider(login);
+        // Everything but the signature is what a real sign-in needs (see the control above).
+        idp.forgeIdToken = (nonce) => ({
+          sub: login,
+          ...idp.accounts.get(login),
+          iss: idp.issuer,
+          nonce,
+        });
+        idp.forgedSignature = signature;
+        try {
+          expectRefused(await get(t, cb.path, cb.cookie), 'failed');
+        } finally {
+          idp.forgeIdToken = null;
+          idp.forgedSignature = 'provider-key';
+        }
+      }
+      expect(await userCount()).toBe(count);
+    });
+
     it('an address outside the campus domain, or one the provider has not verified', async () => {
       for (const [claims, reason] of [
         [{ email: `someone${n}@gmail.com` }, 'outside-domain'],

@@ -19,8 +19,8 @@ const STATE_MEMORY_MS = 24 * 60 * 60_000;
 
 /**
  * OpenID Connect with openid-client: discovery from the issuer, the authorization code flow with
- * PKCE (S256), `state` and `nonce`, and the ID token's signature, issuer, audience and times
- * checked by the library. Each `state` is used once across every app server (sso_once).
+ * PKCE (S256), `state` and `nonce`, and the ID token's signature (keys from the provider's JWKS),
+ * issuer, audience and times checked by the library. Each `state` is used once across every app server (sso_once).
  */
 export function createOidc(
   { db, cookies, sso, publicUrl }: SignOnProtocolDeps,
@@ -35,7 +35,14 @@ export function createOidc(
         settings.clientId,
         undefined,
         settings.clientSecret ? client.ClientSecretBasic(settings.clientSecret) : client.None(),
-        settings.issuer.startsWith('http://') ? { execute: [client.allowInsecureRequests] } : {},
+        {
+          // The ID token's signature is checked against the provider's JWKS (fetched and cached
+          // by the library), not taken on the word of the TLS connection it came over.
+          execute: [
+            client.enableNonRepudiationChecks,
+            ...(settings.issuer.startsWith('http://') ? [client.allowInsecureRequests] : []),
+          ],
+        },
       )
       .catch((error: unknown) => {
         discovered = undefined; // asked again on the next sign-in
