@@ -1,5 +1,5 @@
 import { createWriteStream, existsSync } from 'node:fs';
-import { readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -16,7 +16,14 @@ import { connectPostgres, embeddedDbDir, storageFor } from './targets';
 
 export interface BackupRun {
   config: Config;
-  file: string;
+  /** The archive to write; or `dir`, where a dated name is chosen. */
+  file?: string;
+  /** A folder for dated archives (`campus-books-<UTC date and time>.tar`), e.g. from a timer. */
+  dir?: string;
+  /** With `dir`: after a good backup, keep only the newest `keep` dated archives there. */
+  keep?: number;
+  /** The clock that names a dated archive. */
+  now?: () => Date;
   /** Base URL of a running server on the embedded database (default http://127.0.0.1:$PORT). */
   serverUrl?: string;
   progress: Progress;
@@ -31,7 +38,9 @@ export interface BackupRun {
  */
 export async function runBackup(run: BackupRun): Promise<string> {
   const started = Date.now();
-  const file = path.resolve(run.file);
+  const file = run.dir
+    ? await datedArchive(path.resolve(run.dir), (run.now ?? (() => new Date()))())
+    : path.resolve(run.file ?? '');
   if (existsSync(file)) throw new Error(`${file} already exists: choose another file name`);
   const partial = `${file}.partial`;
   try {
@@ -63,11 +72,47 @@ export async function runBackup(run: BackupRun): Promise<string> {
     run.log(
       `archive checked: ${manifest.files.length} files and ${manifest.tables.length} tables match their sha256`,
     );
+    if (run.dir && run.keep) {
+      for (const old of await pruneBackups(path.dirname(file), run.keep)) {
+        run.log(`removed the older backup ${old}`);
+      }
+    }
     return `${summaryLine('backup', manifest, (Date.now() - started) / 1000, bytes)} -> ${file}`;
   } catch (error) {
     await rm(partial, { force: true });
     throw error;
   }
+}
+
+const DATED = /^campus-books-\d{8}T\d{6}Z(-\d+)?\.tar$/;
+
+/**
+ * `campus-books-20261202T033000Z.tar` in `dir` (created 0700 when missing): UTC, so the names sort
+ * by time whatever the machine's zone; `-2`, `-3`… when a backup of the same second exists.
+ */
+export async function datedArchive(dir: string, now: Date): Promise<string> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
+  for (let n = 1; ; n++) {
+    const file = path.join(dir, `campus-books-${stamp}${n === 1 ? '' : `-${n}`}.tar`);
+    if (!existsSync(file) && !existsSync(`${file}.partial`)) return file;
+  }
+}
+
+/** Removes all but the newest `keep` dated archives in `dir`; returns the names removed. */
+export async function pruneBackups(dir: string, keep: number): Promise<string[]> {
+  const dated = (await readdir(dir)).filter((name) => DATED.test(name));
+  const byAge = dated.sort((a, b) => {
+    const [stampA, stampB] = [a.slice(13, 29), b.slice(13, 29)];
+    if (stampA !== stampB) return stampA < stampB ? -1 : 1;
+    return Number(/-(\d+)\.tar$/.exec(a)?.[1] ?? 1) - Number(/-(\d+)\.tar$/.exec(b)?.[1] ?? 1);
+  });
+  const old = byAge.slice(0, Math.max(0, byAge.length - keep));
+  for (const name of old) await rm(path.join(dir, name), { force: true });
+  return old;
 }
 
 const storeName = (config: Config) =>

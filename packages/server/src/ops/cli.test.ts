@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,6 +69,42 @@ describe(`the ops commands as processes (${TEST_ENGINE})`, () => {
         expect(good.stdout).toMatch(/^restore: 1 users, 0 listings/);
       } finally {
         await target.close();
+        await source.close();
+      }
+    },
+    120_000,
+  );
+
+  onPostgres(
+    "the backup timer's command, run twice, leaves two dated backups",
+    async () => {
+      const unit = readFileSync(
+        path.resolve(CLI, '../../../../../ops/systemd/campus-books-backup.service'),
+        'utf8',
+      );
+      const execStart = /^ExecStart=(.*)$/m.exec(unit)?.[1] ?? '';
+      const prefix = '/usr/bin/npm run backup -- ';
+      expect(execStart.startsWith(prefix)).toBe(true);
+      const folder = path.join(work, 'timer-backups');
+      const args = execStart
+        .slice(prefix.length)
+        .split(' ')
+        .map((arg) => (arg === '/var/backups/campus-books' ? folder : arg));
+      expect(args).toContain(folder);
+      const source = await createInstallation('postgres');
+      try {
+        const app = await startApp(source);
+        await addUser(app);
+        await app.close();
+        for (const _ of [1, 2]) {
+          const res = await run(['backup', ...args], source.env);
+          expect(res.stderr).not.toMatch(/Error/);
+          expect(res.code).toBe(0);
+        }
+        const made = readdirSync(folder);
+        expect(made).toHaveLength(2);
+        for (const name of made) expect(name).toMatch(/^campus-books-\d{8}T\d{6}Z(-2)?\.tar$/);
+      } finally {
         await source.close();
       }
     },

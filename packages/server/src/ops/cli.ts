@@ -10,6 +10,7 @@ import { VerificationError } from './verify';
 
 const USAGE = `Usage (from the repository root, with the server's environment):
   npm run backup -- <file> [--server http://127.0.0.1:<port>]
+  npm run backup -- --dir <folder> [--keep <n>] [--server …]   (a dated name; keeps the newest n)
   npm run restore -- <file>
   npm run migrate-data -- --to postgres://user:pass@host/db [--to-s3]
   npm run import-required-books -- <file.csv>
@@ -31,6 +32,8 @@ async function main(argv: string[]): Promise<number> {
     allowPositionals: true,
     options: {
       server: { type: 'string' },
+      dir: { type: 'string' },
+      keep: { type: 'string' },
       to: { type: 'string' },
       'to-s3': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -44,10 +47,17 @@ async function main(argv: string[]): Promise<number> {
   const progress = progressOnStderr();
   const config = loadConfig(process.env);
   let summary: string;
-  if (command === 'backup' && positionals.length === 1) {
+  const keep = values.keep === undefined ? undefined : Number(values.keep);
+  const backupTarget =
+    positionals.length === 1 && !values.dir && keep === undefined
+      ? { file: positionals[0]! }
+      : positionals.length === 0 && values.dir && (keep === undefined || keep >= 1)
+        ? { dir: values.dir, keep }
+        : null;
+  if (command === 'backup' && backupTarget && Number.isSafeInteger(keep ?? 1)) {
     summary = await runBackup({
       config,
-      file: positionals[0]!,
+      ...backupTarget,
       serverUrl: values.server,
       progress,
       log,

@@ -1,0 +1,43 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { datedArchive, pruneBackups } from './backup-command';
+
+describe('dated backups (npm run backup -- --dir … --keep …)', () => {
+  let dir = '';
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('names an archive by its UTC time, and never the name of one already there', async () => {
+    dir = path.join(mkdtempSync(path.join(tmpdir(), 'cb-dated-')), 'backups');
+    const at = new Date('2026-12-02T03:30:07.123Z');
+    const first = await datedArchive(dir, at);
+    expect(path.basename(first)).toBe('campus-books-20261202T033007Z.tar');
+    expect(existsSync(dir)).toBe(true); // made when missing
+    writeFileSync(first, 'x');
+    expect(path.basename(await datedArchive(dir, at))).toBe('campus-books-20261202T033007Z-2.tar');
+  });
+
+  it('keeps the newest n dated archives and touches no other file', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'cb-dated-'));
+    const names = [
+      'campus-books-20261130T033000Z.tar',
+      'campus-books-20261201T033000Z.tar',
+      'campus-books-20261202T033000Z.tar',
+      'campus-books-20261202T033000Z-2.tar',
+      'campus-books-20261202T033000Z.tar.partial',
+      'before-the-upgrade.tar',
+    ];
+    for (const name of names) writeFileSync(path.join(dir, name), 'x');
+    expect(await pruneBackups(dir, 2)).toEqual([
+      'campus-books-20261130T033000Z.tar',
+      'campus-books-20261201T033000Z.tar',
+    ]);
+    expect(readdirSync(dir).sort()).toEqual([
+      'before-the-upgrade.tar',
+      'campus-books-20261202T033000Z-2.tar',
+      'campus-books-20261202T033000Z.tar',
+      'campus-books-20261202T033000Z.tar.partial',
+    ]);
+  });
+});
