@@ -1,3 +1,4 @@
+import { PRODUCT_VERSION } from '@campus-books/common/version';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_ENGINE, type TestApp } from '../../../test/helpers';
 
@@ -8,10 +9,15 @@ describe(`GET /api/health (${TEST_ENGINE})`, () => {
   });
   afterAll(() => t.close());
 
-  it('reports the server and database as up', async () => {
+  it('reports the server and database as up, and the release running', async () => {
     const res = await t.app.inject('/api/health');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ server: 'up', database: 'up', engine: TEST_ENGINE });
+    expect(res.json()).toMatchObject({
+      server: 'up',
+      database: 'up',
+      engine: TEST_ENGINE,
+      version: PRODUCT_VERSION,
+    });
   });
 
   it('answers 503 while the server drains, so a load balancer takes it out', async () => {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { PRODUCT_VERSION } from '@campus-books/common/version';
 import { z } from 'zod';
 
 const healthAnswer = z.object({
@@ -7,6 +8,7 @@ const healthAnswer = z.object({
   server: z.enum(['up', 'draining']),
   database: z.enum(['up', 'down']),
   engine: z.enum(['pglite', 'postgres']),
+  version: z.string().describe("The release's version (CHANGELOG.md)"),
 });
 
 /** GET /api/health: the server and the database up or down (load balancers, monitoring). */
@@ -33,6 +35,7 @@ export default async function healthRoutes(app: FastifyInstance) {
       server: draining ? 'draining' : 'up',
       database,
       engine: app.database.engine,
+      version: PRODUCT_VERSION,
     });
   });
 }
