@@ -96,8 +96,6 @@ export const webPaths = {
   },
   /** The student's recorded exchanges, to rate and rated. */
   ratings: page('/ratings'),
-  /** Meetups suggested in the student's conversations. */
-  meetups: page('/meetups'),
   /** The campus's aggregate counts per week, for moderators. */
   statistics: page('/statistics'),
   /** Single sign-on: a first sign-in's last step, and why a sign-on was refused (issue 30). */

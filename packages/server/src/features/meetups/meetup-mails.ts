@@ -1,14 +1,33 @@
-import { webPaths } from '@campus-books/common/paths';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { meetupCalendar, spotOf } from './meetup-calendar';
+import {
+  DELETED_ACCOUNT_NAME,
+  meetupCalendar,
+  meetupConversationLink,
+  spotOf,
+} from './meetup-calendar';
 import { findMeetupForMail } from './meetups.repository';
 import { MEETUP_MAIL_JOB, type MeetupMailPayload } from './meetups.service';
 
+const MINUTE_MS = 60_000;
+const unit = (name: 'hour' | 'minute') =>
+  new Intl.NumberFormat('en-US', { style: 'unit', unit: name, unitDisplay: 'long' });
+const hours = unit('hour');
+const minutes = unit('minute');
+
+/** A lead time as the reminder says it: "30 minutes", "1 hour", "2 hours 15 minutes". */
+export function formatLeadTime(totalMinutes: number): string {
+  const h = Math.floor(totalMinutes / 60);
+  const m = totalMinutes % 60;
+  return [h > 0 ? hours.format(h) : '', m > 0 || h === 0 ? minutes.format(m) : '']
+    .filter(Boolean)
+    .join(' ');
+}
+
 /**
  * The meetup mails (one-off jobs): when a meetup is accepted, both students get its calendar entry
- * (`.ics` attached); an hour before (MEETUP_REMINDER_MINUTES), a reminder. A meetup that is no
- * longer accepted, or an account deleted since, gets nothing.
+ * (`.ics` attached); MEETUP_REMINDER_MINUTES before it, a reminder. Both link to the meetup's
+ * conversation. A meetup that is no longer accepted, or an account deleted since, gets nothing.
  */
 export default fp(
   async function meetupMailsPlugin(app: FastifyInstance) {
@@ -17,21 +36,18 @@ export default fp(
       timeStyle: 'short',
       timeZone: app.config.alerts.timeZone,
     });
-    app.jobs.register(MEETUP_MAIL_JOB, async ({ payload }) => {
+    const reminderMinutes = Math.round(app.config.ratings.meetupReminderMs / MINUTE_MS);
+    app.jobs.register(MEETUP_MAIL_JOB, async ({ payload, now }) => {
       const { meetupId, kind } = payload as MeetupMailPayload;
       const meetup = await findMeetupForMail(app.database.db, meetupId);
       if (!meetup || meetup.status !== 'accepted') return;
       const spot = spotOf(meetup.spot_id);
       const startsAt = new Date(meetup.starts_at);
-      const link = `${app.config.publicUrl}${webPaths.meetups.href()}`;
-      const calendar = meetupCalendar({
-        id: meetup.id,
-        spotId: meetup.spot_id,
-        startsAt,
-        listingName: meetup.listing_name,
-        link,
-        domain: new URL(app.config.publicUrl).hostname,
-      });
+      // What the reminder says is the time left when it goes (a run delayed says so); none once begun.
+      const leftMinutes = Math.round((startsAt.getTime() - now.getTime()) / MINUTE_MS);
+      if (kind === 'reminder' && leftMinutes <= 0) return;
+      const lead = formatLeadTime(leftMinutes);
+      const link = meetupConversationLink(app.config.publicUrl, meetup.conversation_id);
       const sides = [
         { email: meetup.seller_email, other: meetup.buyer_username },
         { email: meetup.buyer_email, other: meetup.seller_username },
@@ -39,25 +55,34 @@ export default fp(
       for (const side of sides) {
         if (!side.email) continue;
         const lines = [
-          `${kind === 'accepted' ? 'Your meetup is set' : 'Your meetup is in an hour'}: ${when.format(startsAt)}`,
+          `${kind === 'accepted' ? 'Your meetup is set' : `Your meetup is in ${lead}`}: ${when.format(startsAt)}`,
           `Where: ${spot.name}, ${spot.place}${spot.note ? ` (${spot.note})` : ''}`,
-          `With: ${side.other ?? 'a deleted account'}, about "${meetup.listing_name}"`,
+          `With: ${side.other ?? DELETED_ACCOUNT_NAME}, about "${meetup.listing_name}"`,
           '',
-          `Your meetups: ${link}`,
+          `Your conversation: ${link}`,
         ];
         await app.mailer.send({
           to: side.email,
           subject:
             kind === 'accepted'
               ? `Meetup set: "${meetup.listing_name}" at ${spot.name}`
-              : `Reminder: meetup at ${spot.name} in an hour`,
+              : `Reminder: meetup at ${spot.name} in ${lead}`,
           text: lines.join('\n'),
           ...(kind === 'accepted'
             ? {
                 attachments: [
                   {
                     filename: 'meetup.ics',
-                    content: calendar,
+                    content: meetupCalendar({
+                      id: meetup.id,
+                      spotId: meetup.spot_id,
+                      startsAt,
+                      listingName: meetup.listing_name,
+                      otherName: side.other,
+                      link,
+                      domain: new URL(app.config.publicUrl).hostname,
+                      reminderMinutes,
+                    }),
                     contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
                   },
                 ],

@@ -45,7 +45,7 @@ export function findMeetupsOfConversation(db: Executor, conversationId: string) 
   );
 }
 
-/** The meetup with its conversation's two students, when the user is one of them. */
+/** The meetup with its conversation's two students (null: account deleted), when the user is one of them. */
 export async function findMeetupOf(db: Executor, id: string, userId: string) {
   if (!UUID.test(id)) return undefined;
   const [row] = await rowsOf<
@@ -53,12 +53,16 @@ export async function findMeetupOf(db: Executor, id: string, userId: string) {
       listing_name: string;
       seller_id: string | null;
       buyer_id: string | null;
+      seller_username: string | null;
+      buyer_username: string | null;
     }
   >(
     db,
     sql`SELECT m.id, m.conversation_id, m.proposer_id, m.spot_id, m.starts_at, m.status, m.created_at,
-               c.listing_name, c.seller_id, c.buyer_id
+               c.listing_name, c.seller_id, c.buyer_id,
+               s.username AS seller_username, b.username AS buyer_username
         FROM meetups m JOIN conversations c ON c.id = m.conversation_id
+        LEFT JOIN users s ON s.id = c.seller_id LEFT JOIN users b ON b.id = c.buyer_id
         WHERE m.id = ${id} AND (c.seller_id = ${userId} OR c.buyer_id = ${userId})`,
   );
   return row;
@@ -84,6 +88,7 @@ export async function answerMeetupRow(
 export async function findMeetupForMail(db: Executor, id: string) {
   const [row] = await rowsOf<{
     id: string;
+    conversation_id: string;
     spot_id: string;
     starts_at: Date | string;
     status: string;
@@ -94,7 +99,7 @@ export async function findMeetupForMail(db: Executor, id: string) {
     buyer_username: string | null;
   }>(
     db,
-    sql`SELECT m.id, m.spot_id, m.starts_at, m.status, c.listing_name,
+    sql`SELECT m.id, m.conversation_id, m.spot_id, m.starts_at, m.status, c.listing_name,
                s.email AS seller_email, b.email AS buyer_email,
                s.username AS seller_username, b.username AS buyer_username
         FROM meetups m JOIN conversations c ON c.id = m.conversation_id

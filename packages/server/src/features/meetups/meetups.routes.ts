@@ -6,7 +6,7 @@ import { apiRoutes } from '@campus-books/common/api-routes';
 import { MEETUP_MESSAGES as M } from '@campus-books/common/meetup.schemas';
 import { currentUser, REQUIRE_VERIFIED_USER_ERRORS } from '../../plugins/sessions';
 import { conflict } from '../../lib/errors';
-import { meetupCalendar } from './meetup-calendar';
+import { meetupCalendar, meetupConversationLink } from './meetup-calendar';
 import {
   answerMeetup,
   getMeetupOf,
@@ -120,15 +120,18 @@ export default async function meetupsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const meetup = await getMeetupOf(deps, currentUser(request), request.params.id);
+      const user = currentUser(request);
+      const meetup = await getMeetupOf(deps, user, request.params.id);
       if (meetup.status !== 'accepted') throw conflict(M.notAccepted);
       const calendar = meetupCalendar({
         id: meetup.id,
         spotId: meetup.spot_id,
         startsAt: new Date(meetup.starts_at),
         listingName: meetup.listing_name,
-        link: `${app.config.publicUrl}/meetups`,
+        otherName: meetup.seller_id === user.id ? meetup.buyer_username : meetup.seller_username,
+        link: meetupConversationLink(app.config.publicUrl, meetup.conversation_id),
         domain: new URL(app.config.publicUrl).hostname,
+        reminderMinutes: Math.round(deps.reminderMs / 60_000),
       });
       return reply
         .header('content-type', 'text/calendar; charset=utf-8')

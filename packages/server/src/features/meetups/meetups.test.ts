@@ -16,8 +16,26 @@ import { readOutbox } from '../../../test/outbox';
 import { simpleParser } from 'mailparser';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { formatLeadTime } from './meetup-mails';
 
 const HOUR = 60 * 60_000;
+/** MEETUP_REMINDER_MINUTES here: not the default hour, so a text that says "an hour" shows. */
+const REMINDER_MINUTES = 135;
+const REMINDER_MS = REMINDER_MINUTES * 60_000;
+
+const calendarEvent = (text: string) =>
+  new ICAL.Event(new ICAL.Component(ICAL.parse(text) as unknown[]).getFirstSubcomponent('vevent')!);
+
+describe('the reminder lead time', () => {
+  it('is said in hours and minutes, each only when there is some', () => {
+    expect(formatLeadTime(1)).toBe('1 minute');
+    expect(formatLeadTime(30)).toBe('30 minutes');
+    expect(formatLeadTime(60)).toBe('1 hour');
+    expect(formatLeadTime(120)).toBe('2 hours');
+    expect(formatLeadTime(135)).toBe('2 hours 15 minutes');
+    expect(formatLeadTime(61)).toBe('1 hour 1 minute');
+  });
+});
 
 describe(`meetups at campus spots (${TEST_ENGINE})`, () => {
   let t: TestApp;
@@ -32,6 +50,7 @@ describe(`meetups at campus spots (${TEST_ENGINE})`, () => {
         ...GENEROUS_LIMITS,
         RATE_LIMIT_CONVERSATIONS_PER_HOUR: '10000',
         RATE_LIMIT_MESSAGES_PER_MINUTE: '10000',
+        MEETUP_REMINDER_MINUTES: String(REMINDER_MINUTES),
       },
       { now: () => clock },
     );
@@ -75,7 +94,7 @@ describe(`meetups at campus spots (${TEST_ENGINE})`, () => {
     ).toBe(404);
   });
 
-  it('one open suggestion; the other side accepts once; both get the .ics and a reminder an hour before', async () => {
+  it('one open suggestion; the other side accepts once; both get the .ics and a reminder MEETUP_REMINDER_MINUTES before', async () => {
     const copies = await Promise.all(Array.from({ length: 10 }, () => suggest(buyer)));
     expect(copies.every((c) => c.statusCode === 201)).toBe(true);
     const listed = (
@@ -102,12 +121,21 @@ describe(`meetups at campus spots (${TEST_ENGINE})`, () => {
     expect(download.statusCode).toBe(200);
     expect(download.headers['content-type']).toMatch(/^text\/calendar/);
     expect(download.headers['content-disposition']).toContain('meetup.ics');
-    const event = new ICAL.Event(
-      new ICAL.Component(ICAL.parse(download.body) as unknown[]).getFirstSubcomponent('vevent')!,
-    );
+    const conversationLink = `${t.config.publicUrl}/messages/${conversationId}`;
+    const event = calendarEvent(download.body);
     expect(event.startDate.toJSDate().toISOString()).toBe(meetup.startsAt);
     expect(event.location).toContain(spot.name);
-    expect(event.summary).toContain('Meetup Chemistry');
+    // Each student's entry names the other one; it leads to the conversation, not to a 404 page.
+    expect(event.summary).toBe(`Book exchange with ${seller.username}: Meetup Chemistry`);
+    expect(event.description).toContain(conversationLink);
+    const sellers = await call(seller, 'GET', `/api/meetups/${meetup.id}/calendar.ics`);
+    expect(calendarEvent(sellers.body).summary).toBe(
+      `Book exchange with ${buyer.username}: Meetup Chemistry`,
+    );
+    // The calendar's alarm rings when the reminder mail goes.
+    const alarm = event.component.getFirstSubcomponent('valarm')!;
+    const trigger = alarm.getFirstPropertyValue('trigger') as ICAL.Duration;
+    expect(trigger.toSeconds()).toBe(-REMINDER_MS / 1000);
     expect((await call(stranger, 'GET', `/api/meetups/${meetup.id}/calendar.ics`)).statusCode).toBe(
       404,
     );
@@ -125,21 +153,45 @@ describe(`meetups at campus spots (${TEST_ENGINE})`, () => {
     expect(set.map((m) => (Array.isArray(m.to) ? '' : m.to?.value[0]?.address)).sort()).toEqual(
       [buyer.email, seller.email].sort(),
     );
-    const attachment = set[0]!.attachments.find((a) => a.filename === 'meetup.ics');
-    expect(attachment?.contentType).toBe('text/calendar');
-    const attached = new ICAL.Component(ICAL.parse(attachment!.content.toString()) as unknown[]);
-    expect(attached.getFirstSubcomponent('vevent')?.getFirstPropertyValue('location')).toContain(
-      spot.place,
-    );
+    for (const mail of set) {
+      const to = Array.isArray(mail.to) ? '' : mail.to?.value[0]?.address;
+      const other = to === seller.email ? buyer : seller;
+      expect(mail.text).toContain(`Your conversation: ${conversationLink}`);
+      expect(mail.text).not.toContain(`${t.config.publicUrl}/meetups`);
+      const attachment = mail.attachments.find((a) => a.filename === 'meetup.ics');
+      expect(attachment?.contentType).toBe('text/calendar');
+      const attached = calendarEvent(attachment!.content.toString());
+      expect(attached.location).toContain(spot.place);
+      expect(attached.summary).toBe(`Book exchange with ${other.username}: Meetup Chemistry`);
+    }
 
     const reminders = async () =>
       (await readOutbox(t)).filter((m) => m.subject.startsWith('Reminder: meetup'));
-    clock = new Date(new Date(meetup.startsAt).getTime() - HOUR - 60_000);
+    clock = new Date(new Date(meetup.startsAt).getTime() - REMINDER_MS - 60_000);
     await t.app.jobs.runDue();
     expect(await reminders()).toHaveLength(0);
-    clock = new Date(new Date(meetup.startsAt).getTime() - HOUR + 1000);
+    clock = new Date(new Date(meetup.startsAt).getTime() - REMINDER_MS + 1000);
     await t.app.jobs.runDue();
-    expect((await reminders()).map((m) => m.to).sort()).toEqual([buyer.email, seller.email].sort());
+    const sent = await reminders();
+    expect(sent.map((m) => m.to).sort()).toEqual([buyer.email, seller.email].sort());
+    for (const mail of sent) {
+      expect(mail.subject).toBe(`Reminder: meetup at ${spot.name} in 2 hours 15 minutes`);
+      expect(mail.text).toContain('Your meetup is in 2 hours 15 minutes');
+      expect(mail.text).not.toContain('an hour');
+      expect(mail.text).toContain(`Your conversation: ${conversationLink}`);
+    }
+    clock = new Date();
+  });
+
+  it('sends no reminder once the meetup has begun (a job run late)', async () => {
+    const startsAt = inHours(3);
+    const meetup = ((await suggest(buyer, { startsAt })).json() as { meetup: Meetup }).meetup;
+    expect((await call(seller, 'POST', `/api/meetups/${meetup.id}/accept`)).statusCode).toBe(200);
+    const before = (await readOutbox(t)).filter((m) => m.subject.startsWith('Reminder: meetup'));
+    clock = new Date(new Date(meetup.startsAt).getTime() + 60_000);
+    await t.app.jobs.runDue();
+    const after = (await readOutbox(t)).filter((m) => m.subject.startsWith('Reminder: meetup'));
+    expect(after).toHaveLength(before.length);
     clock = new Date();
   });
 
