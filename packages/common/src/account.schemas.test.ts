@@ -27,9 +27,21 @@ describe('account rules', () => {
       'https://groupme.com@evil.example/x',
       '//evil.example',
       'http://groupme.com/x',
+      ' https://groupme.com/x',
+      'https://group\nme.com/x',
+      'https://groupme.com:8443/x',
     ]) {
       expect(isGroupmeLink(bad, prefix), bad).toBe(false);
     }
+    expect(isGroupmeLink('https://groupme.com/other', 'https://groupme.com/join/')).toBe(false);
+  });
+
+  it('reads the GroupMe host in its one spelling (case, trailing dot)', () => {
+    const prefix = rules.groupmeLinkPrefix;
+    for (const link of ['https://GroupMe.com/contact/1', 'https://groupme.com./contact/1']) {
+      expect(isGroupmeLink(link, prefix), link).toBe(true);
+    }
+    expect(isGroupmeLink('https://groupme.com/contact/1', 'https://GROUPME.com./')).toBe(true);
   });
 
   it('gives the spec messages on sign-up', () => {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, SHORT_TEXT_MAX_LENGTH } from './constants';
 import { apiSchemas, dateTimeSchema } from './api';
 import { GROUPME_REQUIRED } from './campus';
+import { isSameOrigin } from './host-name';
 import { MESSAGES } from './messages';
 import { cleanText, isLinkText } from './text';
 import './zod-messages';
@@ -23,13 +24,23 @@ export function isSchoolEmail(email: string, domain: string | null): boolean {
   return host === wanted || host.endsWith(`.${wanted}`);
 }
 
-/** A GroupMe link must start with the configured prefix and stay on that prefix's origin. */
+/**
+ * A GroupMe link must be on the configured prefix's origin (its host in its one spelling, so
+ * `https://GroupMe.com./x` is on `https://groupme.com/`), under the prefix's path, without
+ * credentials.
+ */
 export function isGroupmeLink(link: string, prefix: string): boolean {
-  if (!link.startsWith(prefix)) return false;
+  // The URL parser would drop a leading space, a tab or a line break, so they are refused here.
+  if (!isLinkText(link) || link.trim() !== link) return false;
   try {
     const url = new URL(link);
     const wanted = new URL(prefix);
-    return url.origin === wanted.origin && url.username === '' && url.password === '';
+    return (
+      isSameOrigin(url, wanted) &&
+      url.username === '' &&
+      url.password === '' &&
+      url.pathname.startsWith(wanted.pathname)
+    );
   } catch {
     return false;
   }

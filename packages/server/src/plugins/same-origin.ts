@@ -1,24 +1,42 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { isSameOrigin } from '@campus-books/common/host-name';
 import { forbidden } from '../lib/errors';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** Whether `origin` (an Origin header) is the site's own: PUBLIC_URL's, or the one the request names. */
+function isOwnOrigin(origin: string, publicUrl: URL, request: FastifyRequest): boolean {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false; // "null" (an opaque origin) and anything else that is not an origin
+  }
+  if (isSameOrigin(url, publicUrl)) return true;
+  try {
+    return isSameOrigin(url, new URL(`${request.protocol}://${request.host}`));
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Refuses state-changing requests made from another site (CSRF): a foreign Origin, or a browser's
  * Sec-Fetch-Site of cross-site. Non-browser clients send neither and are let through; the
- * JSON-only body parser turns away HTML form posts (415).
+ * JSON-only body parser turns away HTML form posts (415). Origins are compared with their hosts in
+ * their one spelling (common's host-name.ts): `https://Campus.Example.` is PUBLIC_URL's
+ * `https://campus.example`.
  */
 export default fp(async function sameOriginPlugin(app: FastifyInstance) {
-  const allowed = new Set([new URL(app.config.publicUrl).origin]);
+  const publicUrl = new URL(app.config.publicUrl);
   app.addHook('onRequest', async (request) => {
     if (SAFE_METHODS.has(request.method)) return;
     // A route whose request carries its own authority (a signed token), e.g. RFC 8058 unsubscribe.
     if ((request.routeOptions.config as { crossSite?: boolean } | undefined)?.crossSite) return;
     const origin = request.headers.origin;
     if (origin !== undefined) {
-      const own = `${request.protocol}://${request.host}`;
-      if (!allowed.has(origin) && origin !== own) {
+      if (!isOwnOrigin(origin, publicUrl, request)) {
         throw forbidden('Cross-site requests are not allowed');
       }
       return;

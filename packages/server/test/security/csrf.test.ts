@@ -31,6 +31,11 @@ const FORGERIES: {
     body: (v) => v,
   },
   {
+    name: 'a look-alike Origin in another spelling',
+    headers: { origin: 'http://LOCALHOST.evil.example.:3000', 'content-type': 'application/json' },
+    body: (v) => v,
+  },
+  {
     name: 'Sec-Fetch-Site cross-site',
     headers: { 'sec-fetch-site': 'cross-site', 'content-type': 'application/json' },
     body: (v) => v,
@@ -73,6 +78,22 @@ describe(`cross-site requests change nothing (${TEST_ENGINE})`, () => {
   const idsFor = (route: RouteEntry) => ({
     id: route.path.startsWith('/api/user/') ? w.owner.id : w.listingId,
     token: 'abc',
+  });
+
+  it('the site’s own Origin in another spelling is the site’s (upper case, trailing dot)', async () => {
+    for (const origin of [
+      'http://localhost:3000',
+      'http://LOCALHOST.:3000',
+      'http://LocalHost..:3000',
+    ]) {
+      const res = await w.t.app.inject({
+        method: 'POST',
+        url: '/api/auth/signout',
+        headers: { origin, 'content-type': 'application/json' },
+        payload: '{}',
+      });
+      expect(res.statusCode, `${origin}: ${res.body}`).toBe(200);
+    }
   });
 
   for (const forgery of FORGERIES) {

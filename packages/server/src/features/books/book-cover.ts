@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { MAX_IMAGE_BYTES } from '@campus-books/common/constants';
 import { MAX_UPLOADS_PER_HOUR, imageUrl } from '@campus-books/common/images';
+import { urlHostKey } from '@campus-books/common/host-name';
 import { MESSAGES } from '@campus-books/common/messages';
 import { AppError, notFound } from '../../lib/errors';
 import { processImage } from '../images/image-processing';
@@ -16,12 +17,16 @@ export const COVER_UNAVAILABLE =
   "We couldn't fetch the publisher's cover right now: add a photo of your copy";
 const MAX_REDIRECTS = 3;
 
-/** GETs the cover, following redirects only on the allowed hosts, reading at most MAX_IMAGE_BYTES. */
+/**
+ * GETs the cover, following redirects only on the allowed hosts (`coverHosts`: each host in its one
+ * spelling, as `urlHostKey` writes the target's), reading at most MAX_IMAGE_BYTES.
+ */
 async function fetchCover(url: string, allowedHosts: Set<string>): Promise<Buffer> {
   const signal = AbortSignal.timeout(LOOKUP_TIMEOUT_MS);
   let target = new URL(url);
   for (let hop = 0; hop <= MAX_REDIRECTS; hop += 1) {
-    if (!allowedHosts.has(target.host) || !/^https?:$/.test(target.protocol)) {
+    const host = urlHostKey(target);
+    if (host === null || !allowedHosts.has(host) || !/^https?:$/.test(target.protocol)) {
       throw new AppError(422, NO_PUBLISHER_COVER);
     }
     let response: Response;

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { urlHostKey } from '@campus-books/common/host-name';
 
 /** What a provider knows about a book; every field may be unknown. */
 export interface FoundBook {
@@ -16,7 +17,10 @@ export interface BookProvider {
   name: string;
   /** The book, null when the provider does not know it; throws BookProviderError when it fails. */
   lookup(isbn13: string, signal: AbortSignal): Promise<FoundBook | null>;
-  /** Hosts its cover URLs may point at: the only hosts a cover is ever fetched from. */
+  /**
+   * Hosts its cover URLs may point at: the only hosts a cover is ever fetched from, each in its one
+   * spelling with its port (common's host-name.ts `urlHostKey`, as the cover's URL is compared).
+   */
   coverHosts: string[];
 }
 
@@ -76,13 +80,25 @@ export function textOf(value: string | undefined | null, max = 200): string | nu
   return text === '' ? null : text.slice(0, max);
 }
 
-/** The URL when it is on one of `hosts` over http(s), upgraded to the host's scheme; else null. */
+/** The hosts of a provider's covers (`BookProvider.coverHosts`): the covers' base URL's. */
+export function coverHostsOf(coversBaseUrl: string): string[] {
+  const host = urlHostKey(new URL(coversBaseUrl));
+  return host === null ? [] : [host];
+}
+
+/**
+ * The URL when it is on the covers' host over http(s), upgraded to the host's scheme; else null.
+ * Hosts are compared in their one spelling (`Covers.Example.` is `covers.example`).
+ */
 export function coverOn(url: string | undefined, coversBaseUrl: string): string | null {
   if (!url) return null;
   try {
     const cover = new URL(url);
     const base = new URL(coversBaseUrl);
-    if (cover.host !== base.host || !/^https?:$/.test(cover.protocol)) return null;
+    const host = urlHostKey(cover);
+    if (host === null || host !== urlHostKey(base) || !/^https?:$/.test(cover.protocol)) {
+      return null;
+    }
     cover.protocol = base.protocol;
     return cover.toString();
   } catch {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  coverHostsOf,
   coverOn,
   fetchProviderJson,
   textOf,
@@ -41,7 +42,7 @@ export function googleBooksProvider(
   const name = 'Google Books';
   return {
     name,
-    coverHosts: [new URL(coversUrl).host],
+    coverHosts: coverHostsOf(coversUrl),
     async lookup(isbn13, signal): Promise<FoundBook | null> {
       const url = `${baseUrl}/books/v1/volumes?q=isbn:${isbn13}&key=${encodeURIComponent(apiKey)}`;
       const answer = await fetchProviderJson(name, url, volumesAnswer, signal);

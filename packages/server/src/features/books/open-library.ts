@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  coverHostsOf,
   fetchProviderJson,
   textOf,
   yearOf,
@@ -32,7 +33,7 @@ export function openLibraryProvider(baseUrl: string, coversUrl: string): BookPro
   const name = 'Open Library';
   return {
     name,
-    coverHosts: [new URL(coversUrl).host],
+    coverHosts: coverHostsOf(coversUrl),
     async lookup(isbn13, signal): Promise<FoundBook | null> {
       const url = `${baseUrl}/api/books?bibkeys=ISBN:${isbn13}&format=json&jscmd=details`;
       const answer = await fetchProviderJson(name, url, detailsAnswer, signal);

@@ -1,5 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { urlHostName } from '@campus-books/common/host-name';
 
 /**
  * Where the server may send a push: the push services are on the public internet, so an endpoint
@@ -28,7 +29,7 @@ for (const [network, prefix] of [
   PRIVATE.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 127],
+  ['::', 96], // unspecified, loopback, and the deprecated IPv4-compatible ::a.b.c.d
   ['64:ff9b::', 96],
   ['100::', 64],
   ['2001:db8::', 32],
@@ -47,11 +48,11 @@ export function isPrivateAddress(address: string): boolean {
   return PRIVATE.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
-const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
-
 /**
  * Whether a subscription's endpoint may be used: https (http too with `testEndpoints`), no
  * credentials, and a host that is a name, or a public address (any address with `testEndpoints`).
+ * The host is read in its one spelling (common's host-name.ts), so `localhost.`, `LOCALHOST`,
+ * `127.1` or `0x7f.1` meet the same rules as `localhost` and `127.0.0.1`.
  */
 export function isAllowedEndpoint(endpoint: string, testEndpoints: boolean): boolean {
   let url: URL;
@@ -63,8 +64,9 @@ export function isAllowedEndpoint(endpoint: string, testEndpoints: boolean): boo
   if (url.protocol !== 'https:' && !(testEndpoints && url.protocol === 'http:')) return false;
   if (url.username || url.password) return false;
   if (testEndpoints) return true;
-  const host = hostOf(url).toLowerCase();
+  const host = urlHostName(url);
   if (
+    host === null ||
     host === 'localhost' ||
     host.endsWith('.localhost') ||
     (!host.includes('.') && isIP(host) === 0)
