@@ -37,7 +37,7 @@ const QUIET_SIGN_INS = 10;
 /** A seller's pause between two listings: each writes a few listings a second, not flat out. */
 const SELLER_PAUSE_MS = 200;
 const TIMEOUT_MS = 30_000;
-/** The product's password rule is 8–12 characters. */
+/** The product's password rule is 8–128 characters. */
 const PASSWORD = 'Rush-pass1';
 
 function required(name: string): string {

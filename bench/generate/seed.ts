@@ -13,7 +13,7 @@ import {
 import { storeCataloguePhotos } from './images';
 import { SeededRandom } from './random';
 
-/** The signed-in seller of the write scenarios; the password respects the product's 8–12 rule. */
+/** The signed-in seller of the write scenarios; the password respects the product's 8–128 rule. */
 export const BENCH_USER = { email: 'bench.seller@richmond.edu', password: 'Bench-pass1' } as const;
 /** Listings the bench user owns from the start, so updates and mark-as-sold have targets at once. */
 export const BENCH_OWNED_LISTINGS = 60;

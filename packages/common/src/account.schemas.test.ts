@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { isGroupmeLink, isSchoolEmail, profileUpdateSchema, signUpSchema } from './account.schemas';
+import {
+  isGroupmeLink,
+  isSchoolEmail,
+  passwordSchema,
+  PASSWORD_HINT,
+  profileUpdateSchema,
+  resetPasswordSchema,
+  schoolEmailLabel,
+  signUpSchema,
+} from './account.schemas';
 import { GROUPME_REQUIRED } from './campus';
 import { MESSAGES } from './messages';
 
@@ -13,6 +22,44 @@ describe('account rules', () => {
     expect(isSchoolEmail('a@spiders.richmond.edu', 'richmond.edu')).toBe(true);
     expect(isSchoolEmail('a@vcu.edu', 'richmond.edu')).toBe(false);
     expect(isSchoolEmail('a@notrichmond.edu', 'richmond.edu')).toBe(false);
+  });
+
+  it("accepts passwords of 8 to 128 characters (a password manager's, a passphrase) and no longer", () => {
+    const passphrase = 'correct horse battery staple, and then some more words';
+    for (const password of ['Secret-1', 'x'.repeat(13), passphrase, 'é'.repeat(128)]) {
+      expect(passwordSchema.safeParse(password).success, password).toBe(true);
+      expect(resetPasswordSchema.safeParse({ password }).success).toBe(true);
+      expect(profileUpdateSchema(rules).safeParse({ password, currentPassword: 'x' }).success).toBe(
+        true,
+      );
+    }
+    for (const password of ['Secret1', 'x'.repeat(129)]) {
+      expect(passwordSchema.safeParse(password).error?.issues[0]?.message).toBe(
+        MESSAGES.passwordLength,
+      );
+    }
+    expect(MESSAGES.passwordLength).toContain('8-128 characters');
+    expect(PASSWORD_HINT).toMatch(/^8 to 128 characters/);
+  });
+
+  it('names the configured campus domain in the sign-up label and the refusal', () => {
+    expect(schoolEmailLabel(null)).toBe('Email Address (.edu)');
+    expect(schoolEmailLabel('richmond.edu')).toBe('Email Address (@richmond.edu)');
+    const campus = { ...rules, schoolEmailDomain: 'richmond.edu' };
+    const body = { firstName: 'Ada', lastName: 'L', password: 'Secret-123' };
+    for (const email of ['ada@vcu.edu', 'not an address']) {
+      const refused = signUpSchema(campus).safeParse({ ...body, email });
+      expect(new Set(refused.error?.issues.map((i) => i.message))).toEqual(
+        new Set(['Use your @richmond.edu address']),
+      );
+    }
+    expect(
+      profileUpdateSchema(campus).safeParse({ email: 'a@gmail.com', currentPassword: 'x' }).error
+        ?.issues[0]?.message,
+    ).toBe('Use your @richmond.edu address');
+    // Without a configured domain, the spec's message.
+    const any = signUpSchema(rules).safeParse({ ...body, email: 'ada@gmail.com' });
+    expect(any.error?.issues.map((i) => i.message)).toEqual([MESSAGES.schoolEmail]);
   });
 
   it('refuses GroupMe look-alikes and other schemes', () => {

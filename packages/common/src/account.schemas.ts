@@ -46,23 +46,42 @@ export function isGroupmeLink(link: string, prefix: string): boolean {
   }
 }
 
+/**
+ * The password rule as the forms state it (sign-up, reset, change). The rule lives in
+ * `passwordSchema`; its bounds are PASSWORD_MIN_LENGTH and PASSWORD_MAX_LENGTH.
+ */
+export const PASSWORD_HINT = `${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters; a long passphrase is welcome`;
+
 export const passwordSchema = z
   .string({ error: MESSAGES.passwordRequired })
   .min(1, MESSAGES.passwordRequired)
   .min(PASSWORD_MIN_LENGTH, MESSAGES.passwordLength)
   .max(PASSWORD_MAX_LENGTH, MESSAGES.passwordLength);
 
-const emailFormat = z
-  .string({ error: MESSAGES.emailRequired })
-  .trim()
-  .toLowerCase()
-  .min(1, MESSAGES.emailRequired)
-  .max(SHORT_TEXT_MAX_LENGTH, MESSAGES.emailFormat)
-  .pipe(z.email({ error: MESSAGES.schoolEmail }));
+/** Why an address was refused: it names the campus's domain when one is configured. */
+export function schoolEmailMessage(domain: string | null): string {
+  return domain ? MESSAGES.schoolEmailOf(domain) : MESSAGES.schoolEmail;
+}
+
+/** The sign-up form's e-mail label: '(.edu)', or the campus's domain when one is configured. */
+export function schoolEmailLabel(domain: string | null): string {
+  return `Email Address (${domain ? `@${domain}` : '.edu'})`;
+}
+
+const emailFormatWith = (message: string) =>
+  z
+    .string({ error: MESSAGES.emailRequired })
+    .trim()
+    .toLowerCase()
+    .min(1, MESSAGES.emailRequired)
+    .max(SHORT_TEXT_MAX_LENGTH, MESSAGES.emailFormat)
+    .pipe(z.email({ error: message }));
+const emailFormat = emailFormatWith(MESSAGES.schoolEmail);
 
 export function schoolEmailSchema(rules: AccountRules) {
-  return emailFormat.refine((email) => isSchoolEmail(email, rules.schoolEmailDomain), {
-    error: MESSAGES.schoolEmail,
+  const message = schoolEmailMessage(rules.schoolEmailDomain);
+  return emailFormatWith(message).refine((email) => isSchoolEmail(email, rules.schoolEmailDomain), {
+    error: message,
   });
 }
 

@@ -1,7 +1,11 @@
 /** Business constants of spec section 9 and the product decisions. */
 
 export const PASSWORD_MIN_LENGTH = 8;
-export const PASSWORD_MAX_LENGTH = 12;
+/**
+ * Long enough for a password manager's or a passphrase (NIST SP 800-63B asks for at least 64), and
+ * bounded: argon2 reads the password once, so its cost hardly moves below this bound.
+ */
+export const PASSWORD_MAX_LENGTH = 128;
 export const NAME_MAX_LENGTH = 62;
 export const TEXT_MAX_LENGTH = 2000;
 export const SHORT_TEXT_MAX_LENGTH = 200;

@@ -1,9 +1,13 @@
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './constants';
+
 /** User-facing validation messages quoted by the spec (section 5); one place so form and server agree. */
 export const MESSAGES = {
   firstNameRequired: 'First name is required',
   lastNameRequired: 'Last name is required',
   schoolEmail: 'Must be a valid school email address',
-  passwordLength: "Must be 8-12 characters (pls don't use your UR password)",
+  /** The refusal where SCHOOL_EMAIL_DOMAIN names the campus (its subdomains are admitted too). */
+  schoolEmailOf: (domain: string) => `Use your @${domain} address`,
+  passwordLength: `Must be ${PASSWORD_MIN_LENGTH}-${PASSWORD_MAX_LENGTH} characters (pls don't use your UR password)`,
   passwordRequired: 'Password is required',
   emailRequired: 'Email is required',
   emailFormat: 'Enter a valid email address',

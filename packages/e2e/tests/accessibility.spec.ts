@@ -94,7 +94,7 @@ journeyTest(
     await typeInto(page, page.getByLabel('First name'), student.firstName);
     await typeInto(page, page.getByLabel('Last name'), student.lastName);
     await typeInto(page, page.getByLabel('Email Address (.edu)'), student.email);
-    await typeInto(page, page.getByLabel('Password (8-12 characters long)'), student.password);
+    await typeInto(page, page.getByLabel('Password', { exact: true }), student.password);
     await typeInto(page, page.getByLabel('GroupMe link'), student.groupmelink);
     await tabTo(page, page.getByRole('button', { name: 'Sign Up' }));
     await page.keyboard.press('Enter');

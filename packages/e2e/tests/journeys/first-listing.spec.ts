@@ -20,7 +20,7 @@ test('a new student signs up, verifies, signs in and lists a book that buyers th
     await page.getByLabel('Last name').fill(student.lastName);
     await expect(page.getByText(`${student.firstName} ${student.lastName}`)).toBeVisible();
     await page.getByLabel('Email Address (.edu)').fill(student.email);
-    await page.getByLabel('Password (8-12 characters long)').fill(student.password);
+    await page.getByLabel('Password', { exact: true }).fill(student.password);
     await page.getByLabel('GroupMe link').fill(student.groupmelink);
     await page.getByRole('button', { name: 'Sign Up' }).click();
     await expect(page).toHaveURL(/\/sign-in$/);

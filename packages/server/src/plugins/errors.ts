@@ -15,6 +15,8 @@ interface ValidationIssue {
 const SPEC_MESSAGES: ReadonlySet<string> = new Set(
   Object.values(MESSAGES).filter((m) => typeof m === 'string'),
 );
+/** The spec's messages built from a setting (a GroupMe prefix, the campus's domain). */
+const SPEC_MESSAGE_FORMS = [/^Must be /, /^Use your @\S+ address$/];
 
 function fieldOf(issue: ValidationIssue): string {
   const fromZod = issue.params?.issue?.path;
@@ -40,7 +42,7 @@ function describeValidation(error: FastifyError): ApiErrorBody {
   const first = errors[0];
   let message = 'The request is not valid';
   if (first) {
-    if (SPEC_MESSAGES.has(first.message) || first.message.startsWith('Must be'))
+    if (SPEC_MESSAGES.has(first.message) || SPEC_MESSAGE_FORMS.some((f) => f.test(first.message)))
       message = first.message;
     else if (first.field === '' && issues[0]?.keyword === 'custom') message = first.message;
     else if (first.field === '') message = `The request ${context} is not valid: ${first.message}`;

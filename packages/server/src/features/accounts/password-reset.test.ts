@@ -57,7 +57,9 @@ describe(`forgot and reset password (${TEST_ENGINE})`, () => {
     const otherCookie = `cb_session=${otherDevice.cookies.find((c) => c.name === 'cb_session')!.value}`;
     const token = await resetLinkFor(user.email);
 
-    const res = await post(t, `/api/auth/reset-password/${token}`, { password: 'New-pass-2' });
+    // A passphrase: longer than the old app's 12 characters.
+    const passphrase = 'a new and rather long passphrase, 2 of them';
+    const res = await post(t, `/api/auth/reset-password/${token}`, { password: passphrase });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: true, message: AUTH_MESSAGES.passwordReset });
 
@@ -71,7 +73,7 @@ describe(`forgot and reset password (${TEST_ENGINE})`, () => {
     expect(oldPassword.statusCode).toBe(401);
     const newPassword = await post(t, '/api/auth/signin', {
       email: user.email,
-      password: 'New-pass-2',
+      password: passphrase,
     });
     expect(newPassword.statusCode).toBe(200);
 
@@ -126,7 +128,7 @@ describe(`forgot and reset password (${TEST_ENGINE})`, () => {
 
   it.each([
     [{ password: 'short' }, MESSAGES.passwordLength],
-    [{ password: '1234567890123' }, MESSAGES.passwordLength],
+    [{ password: '1'.repeat(129) }, MESSAGES.passwordLength],
     [{ password: '' }, MESSAGES.passwordRequired],
     [{}, MESSAGES.passwordRequired],
   ])('checks the new password %j before using the link', async (body, message) => {

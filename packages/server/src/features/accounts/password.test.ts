@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_PASSWORD_THREAD_NICE as PASSWORD_THREAD_NICE,
+  PASSWORD_MAX_BYTES,
   PASSWORD_THREADS,
   hashPassword,
   verifyPassword,
@@ -25,6 +26,22 @@ describe('passwords', () => {
     expect(passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     expect(await verifyPassword(passwordHash, 'Correct-1')).toBe(true);
     expect(await verifyPassword(passwordHash, 'Correct-2')).toBe(false);
+  });
+
+  it('hashes and checks a 128-character passphrase; refuses a password past the bound unhashed', async () => {
+    const passphrase = `${'ünïcode passphrase '.repeat(6)}${'x'.repeat(14)}`;
+    expect(passphrase).toHaveLength(128);
+    const passwordHash = await hashPassword(passphrase);
+    expect(await verifyPassword(passwordHash, passphrase)).toBe(true);
+    expect(await verifyPassword(passwordHash, passphrase.slice(0, 127))).toBe(false);
+    // What no schema lets through (a megabyte, or 1,025 bytes of 257 four-byte characters) never
+    // reaches argon2: a hash is refused, a check answers false.
+    for (const huge of ['x'.repeat(1_000_000), '😀'.repeat(257)]) {
+      expect(Buffer.byteLength(huge)).toBeGreaterThan(PASSWORD_MAX_BYTES);
+      await expect(hashPassword(huge)).rejects.toThrow(/over 1024 bytes/);
+      expect(await verifyPassword(passwordHash, huge)).toBe(false);
+    }
+    expect(await hashPassword('😀'.repeat(256))).toMatch(/^\$argon2id\$/);
   });
 
   it('answers false, not an error, for a stored hash that is not a hash', async () => {

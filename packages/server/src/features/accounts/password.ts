@@ -103,11 +103,24 @@ function inThread(job: DistributiveOmit<Job, 'nice'>): Promise<string | boolean>
   );
 }
 
+/**
+ * The longest password hashed or checked, in UTF-8 bytes. The schemas let a student set 128
+ * characters (PASSWORD_MAX_LENGTH) and try 200 at sign-in, at most 800 bytes; argon2 reads the
+ * password once, so its cost stays that of its memory and passes up to here. A longer one, from a
+ * caller that skipped a schema, is refused before it reaches a thread.
+ */
+export const PASSWORD_MAX_BYTES = 1024;
+
+const isTooLong = (password: string) =>
+  password.length > PASSWORD_MAX_BYTES || Buffer.byteLength(password) > PASSWORD_MAX_BYTES;
+
 export async function hashPassword(password: string): Promise<string> {
+  if (isTooLong(password)) throw new Error(`a password over ${PASSWORD_MAX_BYTES} bytes`);
   return (await inThread({ op: 'hash', password })) as string;
 }
 
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  if (isTooLong(password)) return false;
   try {
     return (await inThread({ op: 'verify', passwordHash, password })) === true;
   } catch {

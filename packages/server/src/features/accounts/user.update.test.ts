@@ -67,7 +67,7 @@ describe(`POST /api/user/update/:id (${TEST_ENGINE})`, () => {
   it.each([
     [{ email: 'me@gmail.com' }, MESSAGES.schoolEmail],
     [{ password: 'short' }, MESSAGES.passwordLength],
-    [{ password: 'thirteen-char' }, MESSAGES.passwordLength],
+    [{ password: 'x'.repeat(129) }, MESSAGES.passwordLength],
     [{ groupmelink: 'https://evil.example/x' }, MESSAGES.groupmeLink('https://groupme.com/')],
     [{ groupmelink: 'javascript:alert(1)' }, MESSAGES.groupmeLink('https://groupme.com/')],
     [{ username: '' }, 'username: Username is required'],
@@ -101,13 +101,15 @@ describe(`POST /api/user/update/:id (${TEST_ENGINE})`, () => {
       password: user.password,
     });
     const otherDevice = sessionCookieOf(signIn);
-    const res = await update(user, { password: 'Changed-pw1' });
+    // A password manager's password: longer than the old app's 12 characters.
+    const changed = `Changed-${'pw1'.repeat(40)}`;
+    const res = await update(user, { password: changed });
     expect(res.statusCode).toBe(200);
     expect(res.json().message).toContain('other sessions were signed out');
     expect((await rowOf(user.id)).passwordHash).toMatch(/^\$argon2id\$/);
     expect((await get(t, '/api/auth/me', otherDevice)).statusCode).toBe(401);
     expect((await get(t, '/api/auth/me', user.cookie)).statusCode).toBe(200);
-    const again = await post(t, '/api/auth/signin', { email: user.email, password: 'Changed-pw1' });
+    const again = await post(t, '/api/auth/signin', { email: user.email, password: changed });
     expect(again.statusCode).toBe(200);
   });
 

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { PageTitle } from '../../components/page-title';
 import { ButtonLink } from '../../components/ui/button-link';
 import { paths } from '../../config/paths';
+import { useAccountRules } from '../../lib/public-config';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -15,6 +16,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 }
 
 export default function AboutPage() {
+  const schoolDomain = useAccountRules().schoolEmailDomain;
   return (
     <div className="mx-auto max-w-3xl">
       <PageTitle title="About" />
@@ -40,8 +42,8 @@ export default function AboutPage() {
             <Link to={paths.signUp} className="link">
               Sign up
             </Link>{' '}
-            with your school (.edu) e-mail address and confirm it with the link we send you. Only
-            students can join.
+            with your school e-mail address ({schoolDomain ? `@${schoolDomain}` : '.edu'}) and
+            confirm it with the link we send you. Only students can join.
           </li>
           <li>
             If you like, add your GroupMe profile link (

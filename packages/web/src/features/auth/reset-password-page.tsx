@@ -1,5 +1,9 @@
 import { RESET_REDIRECT_DELAY_MS } from '@campus-books/common/constants';
-import { resetPasswordSchema, type ResetPasswordInput } from '@campus-books/common/account.schemas';
+import {
+  PASSWORD_HINT,
+  resetPasswordSchema,
+  type ResetPasswordInput,
+} from '@campus-books/common/account.schemas';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
@@ -52,7 +56,7 @@ export default function ResetPasswordPage() {
             label="New password"
             type="password"
             autoComplete="new-password"
-            hint="8-12 characters"
+            hint={PASSWORD_HINT}
             {...field('password')}
           />
           <SubmitButton isPending={reset.isPending}>Reset Password</SubmitButton>

@@ -1,5 +1,7 @@
 import {
   deriveUsername,
+  PASSWORD_HINT,
+  schoolEmailLabel,
   signUpSchema,
   type SignUpInput,
 } from '@campus-books/common/account.schemas';
@@ -68,15 +70,16 @@ export default function SignUpPage() {
             <strong className="text-slate-900">{username || 'your first and last name'}</strong>
           </p>
           <TextField
-            label="Email Address (.edu)"
+            label={schoolEmailLabel(rules.schoolEmailDomain)}
             type="email"
             autoComplete="email"
             {...field('email')}
           />
           <TextField
-            label="Password (8-12 characters long)"
+            label="Password"
             type="password"
             autoComplete="new-password"
+            hint={PASSWORD_HINT}
             {...field('password')}
           />
           <GroupMeLinkField rules={rules} {...field('groupmelink')} />

@@ -1,4 +1,5 @@
 import {
+  PASSWORD_HINT,
   profileUpdateSchema,
   type CurrentUser,
   type ProfileUpdateInput,
@@ -137,7 +138,7 @@ export function ProfileForm({
         label="Password"
         type="password"
         autoComplete="new-password"
-        hint="Leave empty to keep your current password."
+        hint={`Leave empty to keep your current password. A new one: ${PASSWORD_HINT}.`}
         {...field('password')}
       />
       <TextField
