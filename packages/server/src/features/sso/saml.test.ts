@@ -255,6 +255,47 @@ describe.skipIf(!hasSimpleSamlPhp())(
         }
       });
 
+      it('signed with the IdP key, but sent to another destination or issued by another entity', async () => {
+        const count = await userCount();
+        const other = 'https://other-idp.example/saml2/idp/metadata.php';
+        const response = (a: Element) => a.ownerDocument!.documentElement!;
+        const issuerOf = (el: Element) =>
+          Array.from(el.childNodes).find(
+            (n): n is Element => (n as Element).localName === 'Issuer',
+          )!;
+        for (const edit of [
+          // SAML core 3.2.2: a response whose Destination is not where it was received is discarded.
+          (a: Element) => response(a).setAttribute('Destination', 'https://other.example/acs'),
+          // The assertion's (signed) issuer, and the response's, must be the configured IdP.
+          (a: Element) => (issuerOf(a).textContent = other),
+          (a: Element) => (issuerOf(response(a)).textContent = other),
+        ]) {
+          const form = await throughIdp('lee');
+          expectRefused(
+            await postAcs({ ...form, SAMLResponse: resigned(form, edit) }, form.cookie),
+          );
+        }
+        expect(await userCount()).toBe(count);
+      });
+
+      it('a response carrying a document type declaration (no DTD is accepted)', async () => {
+        const count = await userCount();
+        for (const doctype of [
+          '<!DOCTYPE samlp:Response>',
+          '<!DOCTYPE samlp:Response [<!ENTITY who "lee">]>',
+        ]) {
+          const form = await throughIdp('lee');
+          const xml = decodeResponse(form.SAMLResponse);
+          const withDtd = /^<\?xml[^>]*\?>/.test(xml)
+            ? xml.replace(/^(<\?xml[^>]*\?>)/, `$1${doctype}`)
+            : `${doctype}${xml}`;
+          expectRefused(
+            await postAcs({ ...form, SAMLResponse: encodeResponse(withDtd) }, form.cookie),
+          );
+        }
+        expect(await userCount()).toBe(count);
+      });
+
       it('an address outside the campus domain, and an affiliation the campus does not admit', async () => {
         const count = await userCount();
         const outsider = await throughIdp('outsider');
