@@ -7,6 +7,9 @@ import { cleanText } from './text';
 /** The longest message, in characters after the text rule (NFC, trimmed). */
 export const MESSAGE_MAX_LENGTH = 2000;
 
+/** How much of the latest message an inbox line carries. */
+export const INBOX_PREVIEW_MAX_LENGTH = 140;
+
 /**
  * What a conversation's timeline holds: a message, an offer and its answers, and the system lines of
  * what happened to the listing (its price, the hold, sold, relisted, expired, removed) and to the
@@ -146,6 +149,22 @@ export const conversationSummarySchema = z
     }),
     lastEventId: z.number().int(),
     lastEventAt: dateTimeSchema,
+    lastEvent: z
+      .object({
+        kind: z.enum(CONVERSATION_EVENT_KINDS),
+        author: conversationEventSchema.shape.author,
+        preview: z
+          .string()
+          .nullable()
+          .describe(`A message's first ${INBOX_PREVIEW_MAX_LENGTH} characters, as plain text`),
+        amount: conversationEventSchema.shape.amount,
+      })
+      .nullable()
+      .describe('The latest event the caller may read, for the inbox line'),
+    openOffer: offerAnswerSchema
+      .pick({ amount: true, from: true })
+      .nullable()
+      .describe('The offer waiting for an answer'),
     unread: z.boolean(),
   })
   .register(apiSchemas, { id: 'ConversationSummary' });

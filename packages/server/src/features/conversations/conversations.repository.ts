@@ -1,6 +1,9 @@
-import { and, asc, eq, gt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, or, sql, type SQL } from 'drizzle-orm';
 import { PUBLIC_LISTING_STATUSES } from '@campus-books/common/constants';
-import type { ConversationEventKind } from '@campus-books/common/conversation.schemas';
+import {
+  INBOX_PREVIEW_MAX_LENGTH,
+  type ConversationEventKind,
+} from '@campus-books/common/conversation.schemas';
 import type { Db } from '../../db/database';
 import {
   conversationEvents,
@@ -240,6 +243,10 @@ function unreadBy(userId: string) {
         AND (e.sender_id IS NULL OR e.sender_id = ${userId} OR s.suspended_at IS NULL)))`;
 }
 
+/** Which side of the conversation `c` a student is (null: the system, or a deleted account). */
+const sideOf = (student: SQL) =>
+  sql`CASE WHEN ${student} = c.seller_id THEN 'seller' WHEN ${student} = c.buyer_id THEN 'buyer' END`;
+
 export interface InboxRow {
   id: string;
   role: 'buyer' | 'seller';
@@ -256,6 +263,14 @@ export interface InboxRow {
   last_event_id: string | number;
   last_event_at: Date | string;
   unread: boolean;
+  /** The latest event the caller may read (`unreadBy`'s rule), its text cut to a preview. */
+  last_kind: ConversationEventKind | null;
+  last_author: 'buyer' | 'seller' | null;
+  last_body: string | null;
+  last_amount: string | number | null;
+  /** The offer waiting for an answer, if any. */
+  open_offer_amount: string | number | null;
+  open_offer_from: 'buyer' | 'seller' | null;
 }
 
 /**
@@ -282,8 +297,19 @@ export async function findInbox(
           coalesce(v.ok, false) AS available,
           o.id AS other_id, o.username AS other_username,
           c.last_event_id, c.last_event_at,
-          ${unreadBy(userId)} AS unread
+          ${unreadBy(userId)} AS unread,
+          le.kind AS last_kind, ${sideOf(sql`le.sender_id`)} AS last_author,
+          left(le.body, ${INBOX_PREVIEW_MAX_LENGTH}) AS last_body, le.amount AS last_amount,
+          oo.amount AS open_offer_amount, ${sideOf(sql`oo.from_id`)} AS open_offer_from
         FROM conversations c
+        LEFT JOIN LATERAL (SELECT e.kind, e.sender_id, e.body, e.amount FROM conversation_events e
+          LEFT JOIN users s ON s.id = e.sender_id
+          WHERE e.conversation_id = c.id
+            AND (e.sender_id IS NULL OR e.sender_id = ${userId} OR s.suspended_at IS NULL)
+          ORDER BY e.id DESC LIMIT 1) le ON true
+        LEFT JOIN LATERAL (SELECT f.amount, f.from_id FROM offers f
+          WHERE f.conversation_id = c.id AND f.status = 'open'
+          ORDER BY f.created_at DESC LIMIT 1) oo ON true
         LEFT JOIN listings l ON l.id = c.listing_id
         LEFT JOIN LATERAL (SELECT l.seller_deleted_at IS NULL
           AND (l.status IN ${PUBLIC_STATUSES} OR l.user_id = ${userId}) AS ok) v ON l.id IS NOT NULL

@@ -81,6 +81,18 @@ function toSummary(row: InboxRow): ConversationSummary {
     other: { id: row.other_id, username: row.other_username },
     lastEventId: Number(row.last_event_id),
     lastEventAt: iso(row.last_event_at),
+    lastEvent: row.last_kind
+      ? {
+          kind: row.last_kind,
+          author: row.last_author,
+          preview: row.last_body,
+          amount: row.last_amount === null ? null : Number(row.last_amount),
+        }
+      : null,
+    openOffer:
+      row.open_offer_amount === null
+        ? null
+        : { amount: Number(row.open_offer_amount), from: row.open_offer_from },
     unread: row.unread,
   };
 }

@@ -119,6 +119,36 @@ describe(`conversations and messages (${TEST_ENGINE})`, () => {
     expect((await inbox(buyer))[0]!.listing.name).toBe('Older Thread');
   });
 
+  it("gives each inbox line its latest event (a message's first 140 characters) and the offer waiting", async () => {
+    const listing = await createListingAs(t, seller, { name: 'Inbox Line', regularPrice: 30 });
+    const writer = await createUser(t);
+    const long = `${'w'.repeat(200)} end`;
+    const c = (await start(writer, listing._id, long)).json() as SentEvent;
+    const line = async (user: TestUser) =>
+      (await inbox(user)).find((item) => item.id === c.conversationId)!;
+    expect((await line(seller)).lastEvent).toEqual({
+      kind: 'message',
+      author: 'buyer',
+      preview: 'w'.repeat(140),
+      amount: null,
+    });
+    expect((await line(seller)).openOffer).toBeNull();
+    await call(writer, 'POST', `/api/conversations/${c.conversationId}/offers`, { amount: 25 });
+    expect(await line(writer)).toMatchObject({
+      lastEvent: { kind: 'offer', author: 'buyer', preview: null, amount: 25 },
+      openOffer: { amount: 25, from: 'buyer' },
+    });
+    await call(seller, 'POST', `/api/conversations/${c.conversationId}/messages`, { text: 'ok' });
+    // A suspended student's message is not the line's latest for the other side.
+    await call(writer, 'POST', `/api/conversations/${c.conversationId}/messages`, { text: 'spam' });
+    expect((await line(seller)).lastEvent).toMatchObject({ author: 'buyer', preview: 'spam' });
+    await t.database.db
+      .update(users)
+      .set({ suspendedAt: new Date() })
+      .where(eq(users.id, writer.id));
+    expect((await line(seller)).lastEvent).toMatchObject({ author: 'seller', preview: 'ok' });
+  });
+
   it('applies the text rule: 1 to 2,000 characters, NFC, no controls, bidi or invisible-only text', async () => {
     const listing = await createListingAs(t, seller);
     const refused = async (text: unknown) => {
