@@ -1,8 +1,9 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { post, signUpBody } from '../../test/accounts';
 import { createTestApp, TEST_ENGINE, type TestApp } from '../../test/helpers';
-import { parseMail, readOutbox } from '../../test/outbox';
+import { lastMailTo, parseMail, readOutbox, tokenFromLink } from '../../test/outbox';
 import { startSmtpInbox, type SmtpInbox } from '../../test/support/smtp-inbox';
 import { MAIL_TEXT_WRAP_STYLE } from './mail';
 
@@ -45,6 +46,39 @@ describe(`mail without SMTP_URL: the outbox (${TEST_ENGINE})`, () => {
     expect(container![1]).toContain('overflow-wrap: anywhere');
     expect(container![1]).toContain('word-break: break-word');
     expect(container![2]).toHaveLength(2000);
+  });
+
+  it('logs each link of a mail on a line of its own, whole, though the .eml splits it', async () => {
+    const logged = vi.spyOn(t.app.log, 'info');
+    try {
+      const body = signUpBody({ email: 'newcomer@richmond.edu' });
+      expect((await post(t, '/api/auth/signup', body)).statusCode).toBe(201);
+      await t.app.mailer.flush();
+      const verification = await lastMailTo(t, body.email);
+      const link = `${t.config.publicUrl}/verify-email/${tokenFromLink(verification, 'verify-email')}`;
+      const file = (await readdir(path.join(t.dataDir, 'outbox'))).sort().at(-1)!;
+      const raw = await readFile(path.join(t.dataDir, 'outbox', file), 'utf8');
+      expect(raw, 'the .eml breaks the long link (quoted-printable)').not.toContain(link);
+      const lines = logged.mock.calls.map(([, message]) => message);
+      expect(lines).toContainEqual(`e-mail link: ${link}`);
+
+      await t.app.mailer.send({
+        ...mail,
+        subject: 'Two links',
+        text: `Reset: ${link}.\n\nOr (https://example.edu/help), then https://example.edu/a?b=1&c=2`,
+      });
+      const links = logged.mock.calls
+        .filter(([fields]) => (fields as { subject?: string }).subject === 'Two links')
+        .map(([, message]) => message)
+        .filter((m) => String(m).startsWith('e-mail link: '));
+      expect(links).toEqual([
+        `e-mail link: ${link}`,
+        'e-mail link: https://example.edu/help',
+        'e-mail link: https://example.edu/a?b=1&c=2',
+      ]);
+    } finally {
+      logged.mockRestore();
+    }
   });
 
   it('keeps background mails in sending order and flush waits for them', async () => {

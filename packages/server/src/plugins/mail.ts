@@ -46,6 +46,17 @@ function wrapMailHtml(html: string): string {
   return `<div style="${MAIL_TEXT_WRAP_STYLE} max-width: 100%;">\n${html}\n</div>`;
 }
 
+/**
+ * The web links of a mail's text (verification, reset, unsubscribe…) as they were written, before
+ * the .eml's encoding splits a long one across lines. A sentence's closing mark is not part of it.
+ */
+export function linksOf(text: string): string[] {
+  const links = (text.match(/https?:\/\/[^\s<>"]+/g) ?? []).map((link) =>
+    link.replace(/[.,;:!?)\]'’]+$/, ''),
+  );
+  return [...new Set(links)];
+}
+
 let outboxSequence = 0;
 
 /** Names sort in sending order, even for two mails written in the same millisecond. */
@@ -58,7 +69,7 @@ function outboxFileName(): string {
 /** Mail over SMTP when SMTP_URL is set; otherwise each mail becomes a `.eml` file in DATA_DIR/outbox. */
 export default fp(
   async function mailPlugin(app: FastifyInstance) {
-    const { smtpUrl, mailFrom, dataDir } = app.config;
+    const { smtpUrl, mailFrom, dataDir, env } = app.config;
     const outbox = path.join(dataDir, 'outbox');
     const transport: Transporter = smtpUrl
       ? nodemailer.createTransport(smtpUrl)
@@ -100,6 +111,15 @@ export default fp(
       await writeFile(`${file}.part`, info.message as Buffer);
       await rename(`${file}.part`, file);
       app.log.info({ to: mail.to, subject: mail.subject, file }, 'e-mail written to the outbox');
+      // A developer without SMTP opens the verification or reset link from the log: one line each,
+      // whole. In development a warning (the mail was not sent), so a terminal, which shows only
+      // warnings, shows it too; never in production, where a log collector is no place for a reset link.
+      if (env !== 'production') {
+        const log = env === 'development' ? app.log.warn.bind(app.log) : app.log.info.bind(app.log);
+        for (const link of linksOf(mail.text)) {
+          log({ to: mail.to, subject: mail.subject, link }, `e-mail link: ${link}`);
+        }
+      }
     }
 
     const mailer: Mailer = {
