@@ -126,6 +126,8 @@ export const exchangeListSchema = z.object({
   exchanges: z.array(exchangeSchema),
   /** Exchanges the viewer can still rate. */
   toRate: z.number().int(),
+  /** Days after a sale both ratings show at the latest, rated or not (RATING_REVEAL_DAYS). */
+  revealDays: z.number().int(),
 });
 export type ExchangeList = z.infer<typeof exchangeListSchema>;
 

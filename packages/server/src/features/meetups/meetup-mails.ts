@@ -1,3 +1,4 @@
+import { formatMinutes } from '@campus-books/common/durations';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import {
@@ -10,19 +11,6 @@ import { findMeetupForMail } from './meetups.repository';
 import { MEETUP_MAIL_JOB, type MeetupMailPayload } from './meetups.service';
 
 const MINUTE_MS = 60_000;
-const unit = (name: 'hour' | 'minute') =>
-  new Intl.NumberFormat('en-US', { style: 'unit', unit: name, unitDisplay: 'long' });
-const hours = unit('hour');
-const minutes = unit('minute');
-
-/** A lead time as the reminder says it: "30 minutes", "1 hour", "2 hours 15 minutes". */
-export function formatLeadTime(totalMinutes: number): string {
-  const h = Math.floor(totalMinutes / 60);
-  const m = totalMinutes % 60;
-  return [h > 0 ? hours.format(h) : '', m > 0 || h === 0 ? minutes.format(m) : '']
-    .filter(Boolean)
-    .join(' ');
-}
 
 /**
  * The meetup mails (one-off jobs): when a meetup is accepted, both students get its calendar entry
@@ -46,7 +34,7 @@ export default fp(
       // What the reminder says is the time left when it goes (a run delayed says so); none once begun.
       const leftMinutes = Math.round((startsAt.getTime() - now.getTime()) / MINUTE_MS);
       if (kind === 'reminder' && leftMinutes <= 0) return;
-      const lead = formatLeadTime(leftMinutes);
+      const lead = formatMinutes(leftMinutes);
       const link = meetupConversationLink(app.config.publicUrl, meetup.conversation_id);
       const sides = [
         { email: meetup.seller_email, other: meetup.buyer_username },

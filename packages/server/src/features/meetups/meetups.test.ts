@@ -16,7 +16,6 @@ import { readOutbox } from '../../../test/outbox';
 import { simpleParser } from 'mailparser';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { formatLeadTime } from './meetup-mails';
 
 const HOUR = 60 * 60_000;
 /** MEETUP_REMINDER_MINUTES here: not the default hour, so a text that says "an hour" shows. */
@@ -25,17 +24,6 @@ const REMINDER_MS = REMINDER_MINUTES * 60_000;
 
 const calendarEvent = (text: string) =>
   new ICAL.Event(new ICAL.Component(ICAL.parse(text) as unknown[]).getFirstSubcomponent('vevent')!);
-
-describe('the reminder lead time', () => {
-  it('is said in hours and minutes, each only when there is some', () => {
-    expect(formatLeadTime(1)).toBe('1 minute');
-    expect(formatLeadTime(30)).toBe('30 minutes');
-    expect(formatLeadTime(60)).toBe('1 hour');
-    expect(formatLeadTime(120)).toBe('2 hours');
-    expect(formatLeadTime(135)).toBe('2 hours 15 minutes');
-    expect(formatLeadTime(61)).toBe('1 hour 1 minute');
-  });
-});
 
 describe(`meetups at campus spots (${TEST_ENGINE})`, () => {
   let t: TestApp;

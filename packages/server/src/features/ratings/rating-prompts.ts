@@ -1,7 +1,9 @@
+import { formatDays } from '@campus-books/common/durations';
 import { webPaths } from '@campus-books/common/paths';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { claimUnpromptedExchanges } from './ratings.repository';
+import { revealDaysOf } from './ratings.service';
 
 /**
  * The recurring rating-prompts job (every RATING_PROMPT_CHECK_MS, one server per slot): each new
@@ -28,7 +30,7 @@ export default fp(
                 `You ${side.role} "${exchange.listing_name}" ${side.role === 'sold' ? 'to' : 'from'} ${side.other}.`,
                 '',
                 'Tell other students how the exchange went: thumbs up or down, a few tags, a comment if you like.',
-                `Neither of you sees the other rating until both have rated, or ${app.config.ratings.revealMs / 86_400_000} days have passed.`,
+                `Neither of you sees the other rating until both have rated, or ${formatDays(revealDaysOf(app.config.ratings))} have passed.`,
                 '',
                 `Rate it: ${link}`,
               ].join('\n'),

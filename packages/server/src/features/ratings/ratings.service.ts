@@ -39,6 +39,10 @@ export interface RatingDeps {
   revealMs: number;
 }
 
+const DAY_MS = 24 * 60 * 60_000;
+/** RATING_REVEAL_DAYS, as the pages and mails that state it say it. */
+export const revealDaysOf = ({ revealMs }: Pick<RatingDeps, 'revealMs'>) =>
+  Math.round(revealMs / DAY_MS);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const iso = (value: Date | string) => new Date(value).toISOString();
 /** Both drivers give text[] as an array; a string form is parsed to be safe. */
@@ -105,7 +109,11 @@ export async function listExchanges(deps: RatingDeps, user: UserRow) {
       user.id,
     ),
   );
-  return { exchanges, toRate: exchanges.filter((e) => e.canRate).length };
+  return {
+    exchanges,
+    toRate: exchanges.filter((e) => e.canRate).length,
+    revealDays: revealDaysOf(deps),
+  };
 }
 
 /** One exchange of the user's; 404 for anyone but its two students (never "it exists"). */

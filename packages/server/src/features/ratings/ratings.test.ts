@@ -14,6 +14,8 @@ import { createListingAs } from '../../../test/listing-fixtures';
 import { mailsTo } from '../../../test/outbox';
 
 const DAY = 24 * 60 * 60_000;
+/** RATING_REVEAL_DAYS here: not the default 14, so a text that says 14 whatever it is shows. */
+const REVEAL_DAYS = 10;
 const MODERATOR = 'rating.moderator@richmond.edu';
 
 describe(`ratings of recorded exchanges (${TEST_ENGINE})`, () => {
@@ -30,6 +32,7 @@ describe(`ratings of recorded exchanges (${TEST_ENGINE})`, () => {
         RATE_LIMIT_CONVERSATIONS_PER_HOUR: '10000',
         RATE_LIMIT_MESSAGES_PER_MINUTE: '10000',
         MODERATOR_EMAILS: MODERATOR,
+        RATING_REVEAL_DAYS: String(REVEAL_DAYS),
       },
       { now: () => clock },
     );
@@ -78,6 +81,8 @@ describe(`ratings of recorded exchanges (${TEST_ENGINE})`, () => {
     const sellerSide = (await exchangesOf(seller)).exchanges.find((e) => e.id === exchange.id);
     expect(sellerSide).toMatchObject({ role: 'seller', other: { id: buyer.id } });
     expect((await exchangesOf(stranger)).exchanges).toEqual([]);
+    // The page states the reveal's wait from the setting.
+    expect((await exchangesOf(buyer)).revealDays).toBe(REVEAL_DAYS);
 
     clock = new Date(clock.getTime() + 2 * 60_000);
     await t.app.jobs.runDue();
@@ -88,6 +93,7 @@ describe(`ratings of recorded exchanges (${TEST_ENGINE})`, () => {
     );
     expect(asked).toHaveLength(1);
     expect(asked[0]!.text).toContain('/ratings');
+    expect(asked[0]!.text).toContain(`until both have rated, or ${REVEAL_DAYS} days have passed.`);
     expect(
       (await mailsTo(t, seller.email)).filter((m) => m.subject.includes('Linear Algebra')),
     ).toHaveLength(1);
@@ -180,18 +186,18 @@ describe(`ratings of recorded exchanges (${TEST_ENGINE})`, () => {
     expect(everything).not.toContain(buyer.email);
   });
 
-  it('reveals a lone rating 14 days after the sale (the injected clock)', async () => {
+  it('reveals a lone rating RATING_REVEAL_DAYS after the sale (the injected clock)', async () => {
     const exchange = await recordExchange('Lonely Rating');
     expect(
       (await rate(seller, exchange.id, { positive: true, comment: 'Paid on time' })).statusCode,
     ).toBe(201);
     const hidden = (await call(buyer, 'GET', `/api/ratings/exchanges/${exchange.id}`)).json();
     expect(hidden).toMatchObject({ revealed: false, theirs: null });
-    clock = new Date(new Date(exchange.soldAt).getTime() + 14 * DAY - 60_000);
+    clock = new Date(new Date(exchange.soldAt).getTime() + REVEAL_DAYS * DAY - 60_000);
     expect(
       (await call(buyer, 'GET', `/api/ratings/exchanges/${exchange.id}`)).json(),
     ).toMatchObject({ revealed: false, theirs: null });
-    clock = new Date(new Date(exchange.soldAt).getTime() + 14 * DAY + 60_000);
+    clock = new Date(new Date(exchange.soldAt).getTime() + REVEAL_DAYS * DAY + 60_000);
     expect(
       (await call(buyer, 'GET', `/api/ratings/exchanges/${exchange.id}`)).json(),
     ).toMatchObject({ revealed: true, theirs: { comment: 'Paid on time' } });

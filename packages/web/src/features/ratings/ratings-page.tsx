@@ -1,3 +1,4 @@
+import { formatDays } from '@campus-books/common/durations';
 import type { Exchange } from '@campus-books/common/rating.schemas';
 import { Link } from 'react-router';
 import { useExchanges } from '../../api/ratings-api';
@@ -65,7 +66,7 @@ export default function RatingsPage() {
       <h1 className="mb-2 text-2xl font-bold text-slate-900">Rate your exchanges</h1>
       <p className="mb-4 text-slate-800">
         After a sale, buyer and seller rate each other once. Neither sees the other rating until
-        both have rated, or 14 days have passed.
+        both have rated{data ? `, or ${formatDays(data.revealDays)} have passed` : ''}.
       </p>
       {isPending ? (
         <p>Loading...</p>
