@@ -25,6 +25,14 @@ const advance = (ms: number) => {
   clock = new Date(clock.getTime() + ms);
 };
 
+/** What a mail says of its links' lifetime matches the time its links are signed for. */
+function expectLinkLifetimeStated(mail: SentMail, token: string, sentAt: Date) {
+  const validUntilMs = Number(token.split('~')[2]) * 1000;
+  const days = Math.round((validUntilMs - sentAt.getTime()) / DAY);
+  expect(days).toBeGreaterThan(1);
+  expect(mail.text).toContain(`works once, for ${days} days.`);
+}
+
 /** The token of one of a mail's links ("Still available", "Sold", "Remove", "one click"). */
 function linkOf(mail: SentMail, label: string): string {
   const match = new RegExp(`${label}: https?://\\S+/listing-link/(\\S+)`).exec(mail.text);
@@ -101,6 +109,7 @@ describe(`listing expiry, reminders and one-click links (${TEST_ENGINE})`, () =>
     let mails = await mailsTo(t, user.email);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toContain(listing.name);
+    expectLinkLifetimeStated(mails[0]!, linkOf(mails[0]!, 'Sold'), clock);
     // The expiry as the campus reads it (CAMPUS_TIME_ZONE, New York by default), not in UTC.
     expect(mails[0]!.text).toContain(
       'leaves the marketplace on Tuesday, February 9, 2027 at 7:00 AM EST.',
@@ -183,6 +192,7 @@ describe(`listing expiry, reminders and one-click links (${TEST_ENGINE})`, () =>
       `Expired: "${listing.name}" - relist it in one click`,
     ]);
     const relist = linkOf(mails[0]!, 'Relist it in one click');
+    expectLinkLifetimeStated(mails[0]!, relist, clock);
     const described = await t.app.inject({ url: `/api/listing-link/${relist}` });
     expect(described.json()).toMatchObject({ action: 'extend', listing: { status: 'expired' } });
     const used = await t.app.inject({ method: 'POST', url: `/api/listing-link/${relist}` });

@@ -1,3 +1,4 @@
+import { formatDays } from '@campus-books/common/durations';
 import { webPaths } from '@campus-books/common/paths';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -14,8 +15,11 @@ import {
 } from './listings.repository';
 
 const DAY_MS = 24 * 60 * 60_000;
-/** A reminder's links work this long after it was sent. */
-export const LINK_LIFETIME_MS = 14 * DAY_MS;
+/** A reminder's (and an expiry mail's) links work this many days after it was sent. */
+export const LINK_LIFETIME_DAYS = 14;
+const LINK_LIFETIME_MS = LINK_LIFETIME_DAYS * DAY_MS;
+/** How the mails state that lifetime: from the value the links are signed with. */
+const LINK_LIFETIME_TEXT = formatDays(LINK_LIFETIME_DAYS);
 
 /**
  * What the expiry job uses: the database, the mailer and log, the mails' settings (the links' base
@@ -131,7 +135,7 @@ function reminderMail(settings: ListingExpiryDeps['settings'], reminder: DueRemi
       'One click tells buyers where it stands:',
       ...links,
       '',
-      'Each link opens a page where you confirm; they work once, until the next reminder.',
+      `Each link opens a page where you confirm; each works once, for ${LINK_LIFETIME_TEXT}.`,
     ].join('\n'),
   };
 }
@@ -167,7 +171,7 @@ function expiredMail(settings: ListingExpiryDeps['settings'], listing: DueRemind
       '',
       `Still have the book? Relist it in one click: ${base}${webPaths.listingLink.href(token)}`,
       '',
-      'The link opens a page where you confirm; it works once, for 14 days.',
+      `The link opens a page where you confirm; it works once, for ${LINK_LIFETIME_TEXT}.`,
       `Your listings: ${base}${webPaths.profile.href()}`,
     ].join('\n'),
   };
