@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PRODUCT_VERSION } from './version';
+import { PRODUCT_VERSION } from '@campus-books/common/version';
 
-const root = path.resolve(import.meta.dirname, '../../..');
+const root = path.resolve(import.meta.dirname, '../../../..');
 const versionOf = (file: string) =>
   (JSON.parse(readFileSync(path.join(root, file), 'utf8')) as { version: string }).version;
 
