@@ -156,7 +156,7 @@ export const apiRoutes = {
     response: signedInAnswer,
   },
   'GET /api/auth/session': { response: succeeded({ user: currentUserSchema.nullable() }) },
-  'GET /api/auth/signout': { response: apiMessageSchema },
+  'POST /api/auth/signout': { response: apiMessageSchema },
   'POST /api/auth/forgot-password': { body: emailOnlySchema, response: apiMessageSchema },
   'POST /api/auth/reset-password/:token': {
     params: z.object({ token: z.string() }),

@@ -73,15 +73,6 @@ export const ACCOUNT_SCENARIOS: Record<string, Scenario> = {
       };
     },
   },
-  'GET /api/auth/signout': {
-    async prepare(w) {
-      const user = await createUser(w.t);
-      return {
-        request: bare('GET', '/api/auth/signout', user),
-        check: async () => expectNoSessions(w, user.id),
-      };
-    },
-  },
   'POST /api/auth/signout': {
     async prepare(w) {
       const user = await createUser(w.t);

@@ -10,7 +10,6 @@ export const EXPECTED_ROUTES: RouteEntry[] = [
   { method: 'GET', path: '/api/config' },
   { method: 'POST', path: '/api/auth/signup' },
   { method: 'POST', path: '/api/auth/signin' },
-  { method: 'GET', path: '/api/auth/signout' },
   { method: 'POST', path: '/api/auth/signout' },
   { method: 'POST', path: '/api/auth/verify-email' },
   { method: 'POST', path: '/api/auth/resend-verification' },

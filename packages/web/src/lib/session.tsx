@@ -93,7 +93,7 @@ export function SessionProvider({
 
   const signOut = useCallback(async () => {
     try {
-      await apiCall('GET /api/auth/signout');
+      await apiCall('POST /api/auth/signout');
     } finally {
       setUser(null);
       queryClient.clear();

@@ -3,17 +3,21 @@
 UPDATE alerts SET term_words = ARRAY(
   SELECT w FROM (SELECT DISTINCT u.w COLLATE "C" AS w FROM unnest(term_words) AS u(w)) AS d ORDER BY w
 ) WHERE term_words IS NOT NULL;--> statement-breakpoint
--- Copies made before the rule: the oldest alert stays; the copies' mail rows move to it (they record
--- what was mailed, so nothing is mailed again), then the copies go.
+-- Copies made before the rule: the alert that stays is the one the student meant last, a live one
+-- before a paused one and, among those, the one changed last (its digest choice, its pause), then the
+-- newest; the copies' mail rows move to it (they record what was mailed, so nothing is mailed again),
+-- then the copies go. (In 0.3.0 this kept the oldest copy even when it was a paused one beside a
+-- live one; databases that ran that version keep what it did: a migration runs once,
+-- docs/operations.md "Upgrades".)
 UPDATE alert_deliveries AS d SET alert_id = r.keeper
 FROM (
   SELECT id, first_value(id) OVER w AS keeper, row_number() OVER w AS n
-  FROM alerts WINDOW w AS (PARTITION BY user_id, coalesce(term_words, '{}'::text[]), coalesce(isbn, ''), coalesce(subject, ''), coalesce(course_number, ''), coalesce(major, ''), coalesce(condition, ''), coalesce(school, ''), coalesce(max_price, -1) ORDER BY created_at, id)
+  FROM alerts WINDOW w AS (PARTITION BY user_id, coalesce(term_words, '{}'::text[]), coalesce(isbn, ''), coalesce(subject, ''), coalesce(course_number, ''), coalesce(major, ''), coalesce(condition, ''), coalesce(school, ''), coalesce(max_price, -1) ORDER BY paused, updated_at DESC, created_at DESC, id)
 ) AS r
 WHERE d.alert_id = r.id AND r.n > 1;--> statement-breakpoint
 DELETE FROM alerts AS a
 USING (
-  SELECT id, row_number() OVER w AS n FROM alerts WINDOW w AS (PARTITION BY user_id, coalesce(term_words, '{}'::text[]), coalesce(isbn, ''), coalesce(subject, ''), coalesce(course_number, ''), coalesce(major, ''), coalesce(condition, ''), coalesce(school, ''), coalesce(max_price, -1) ORDER BY created_at, id)
+  SELECT id, row_number() OVER w AS n FROM alerts WINDOW w AS (PARTITION BY user_id, coalesce(term_words, '{}'::text[]), coalesce(isbn, ''), coalesce(subject, ''), coalesce(course_number, ''), coalesce(major, ''), coalesce(condition, ''), coalesce(school, ''), coalesce(max_price, -1) ORDER BY paused, updated_at DESC, created_at DESC, id)
 ) AS r
 WHERE a.id = r.id AND r.n > 1;--> statement-breakpoint
 CREATE UNIQUE INDEX "alerts_same_filters" ON "alerts" USING btree ("user_id",coalesce(term_words, '{}'::text[]),coalesce(isbn, ''),coalesce(subject, ''),coalesce(course_number, ''),coalesce(major, ''),coalesce(condition, ''),coalesce(school, ''),coalesce(max_price, -1));--> statement-breakpoint

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiRoutes } from '@campus-books/common/api-routes';
@@ -202,24 +202,23 @@ export default async function authRoutes(fastify: FastifyInstance) {
     },
   );
 
-  const signOut = async (request: FastifyRequest, reply: FastifyReply) => {
-    await app.sessions.end(request, reply);
-    return { success: true as const, message: AUTH_MESSAGES.signedOut };
-  };
-  // GET is the spec's; a browser navigating here from another site must not sign anyone out.
-  const signOutSchema = {
-    response: {
-      200: apiRoutes['GET /api/auth/signout'].response,
-      ...errorResponses({ 403: 'A cross-site request' }),
+  // POST only: a GET changes nothing (a link, an image or a prefetch must not sign anyone out), so
+  // GET /signout is the API's 404; the same-origin check refuses a cross-site POST.
+  app.post(
+    '/signout',
+    {
+      schema: {
+        response: {
+          200: apiRoutes['POST /api/auth/signout'].response,
+          ...errorResponses({ 403: 'A cross-site request' }),
+        },
+      },
     },
-  };
-  app.get('/signout', { schema: signOutSchema }, async (request, reply) => {
-    if (request.headers['sec-fetch-site'] === 'cross-site') {
-      throw forbidden('Cross-site requests are not allowed');
-    }
-    return signOut(request, reply);
-  });
-  app.post('/signout', { schema: signOutSchema }, signOut);
+    async (request, reply) => {
+      await app.sessions.end(request, reply);
+      return { success: true as const, message: AUTH_MESSAGES.signedOut };
+    },
+  );
 
   app.post(
     '/forgot-password',

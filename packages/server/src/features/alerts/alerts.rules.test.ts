@@ -179,7 +179,7 @@ describe(`alerts: the body's rules (${TEST_ENGINE})`, () => {
       await t.database.db.insert(alerts).values({ ...values, maxPrice: null });
     });
 
-    it('the migration keeps the oldest of existing copies, moves their mail rows, and cleans listing names', async () => {
+    it('the migration keeps the live copy changed last, moves the mail rows to it, and cleans listing names', async () => {
       const user = await createUser(t);
       const migration = readFileSync(
         new URL('../../db/migrations/0018_alert-duplicates.sql', import.meta.url),
@@ -187,18 +187,31 @@ describe(`alerts: the body's rules (${TEST_ENGINE})`, () => {
       );
       await t.database.db.execute(sql`DROP INDEX alerts_same_filters`);
       const base = { userId: user.id, subject: 'MATH', courseNumber: '211' };
+      // The oldest is the live one the student changed last; a newer copy is paused, changed later.
       const [oldest] = await t.database.db
         .insert(alerts)
-        .values({ ...base, termWords: ['linear', 'algebra'], createdAt: new Date('2026-01-01') })
+        .values({
+          ...base,
+          termWords: ['linear', 'algebra'],
+          createdAt: new Date('2026-01-01'),
+          updatedAt: new Date('2026-06-01'),
+        })
         .returning();
       const copies = await t.database.db
         .insert(alerts)
         .values([
-          { ...base, termWords: ['algebra', 'linear'], createdAt: new Date('2026-02-01') },
+          {
+            ...base,
+            termWords: ['algebra', 'linear'],
+            paused: true,
+            createdAt: new Date('2026-02-01'),
+            updatedAt: new Date('2026-07-01'),
+          },
           {
             ...base,
             termWords: ['linear', 'algebra', 'linear'],
             createdAt: new Date('2026-03-01'),
+            updatedAt: new Date('2026-03-01'),
           },
         ])
         .returning();
