@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { lockDataDir } from './data-dir-lock';
 import type { Db } from './db-type';
 import { ensureListingJson } from './listing-json-trigger';
+import { applyMigrations } from './migrator';
 import { PgNotificationListener, type NotificationHandler, type Unlisten } from './notifications';
 import * as schema from './schema';
 
@@ -58,26 +58,40 @@ export interface PoolStats {
   waiting: number;
 }
 
-export const MIGRATIONS_FOLDER = path.join(
-  path.dirname(fileURLToPath(import.meta.url)),
-  'migrations',
-);
+export { MIGRATIONS_FOLDER } from './migrator';
+
+/** Held while migrating (PostgreSQL), so servers starting together and a restore take turns. */
+export const MIGRATION_LOCK = 72707369;
 
 export type DatabaseOptions =
-  | { engine: 'postgres'; url: string; poolSize?: number }
+  | { engine: 'postgres'; url: string; poolSize?: number; migrate?: boolean }
   /** `dataDir` undefined means in memory; `loadFrom` starts from a dump (tests). */
-  | { engine: 'pglite'; dataDir?: string; loadFrom?: Blob; lock?: boolean };
+  | { engine: 'pglite'; dataDir?: string; loadFrom?: Blob; lock?: boolean; migrate?: boolean };
+
+/**
+ * The start-up path: refuses a database a newer release migrated (NewerSchemaError), then applies
+ * the pending migrations in one transaction and brings the listings' stored answers up to this code.
+ */
+async function migrateOnOpen(db: Db): Promise<void> {
+  await db.transaction(async (tx) => {
+    await applyMigrations(tx);
+  });
+  await ensureListingJson(db);
+}
 
 /** Each engine's driver is imported only when it is used: the other one would only slow start-up. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   return options.engine === 'postgres' ? openPostgres(options) : openPglite(options);
 }
 
-async function openPostgres(options: { url: string; poolSize?: number }): Promise<Database> {
-  const [{ default: pg }, { drizzle: drizzlePg }, { migrate: migratePg }] = await Promise.all([
+async function openPostgres(options: {
+  url: string;
+  poolSize?: number;
+  migrate?: boolean;
+}): Promise<Database> {
+  const [{ default: pg }, { drizzle: drizzlePg }] = await Promise.all([
     import('pg'),
     import('drizzle-orm/node-postgres'),
-    import('drizzle-orm/node-postgres/migrator'),
   ]);
   // poolSize connections in all, a third for each planning mode (the searches) and the rest for
   // `db`: ten each by default. Fewer per pool cost the server CPU: its answers then come back in
@@ -106,16 +120,22 @@ async function openPostgres(options: { url: string; poolSize?: number }): Promis
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   const customPlanDb = drizzlePg(customPlanPool, { schema }) as unknown as Db;
   const genericPlanDb = drizzlePg(genericPlanPool, { schema }) as unknown as Db;
-  const client = await pool.connect();
-  try {
-    // Several app servers may start at once: one migrates, the others wait.
-    await client.query('SELECT pg_advisory_lock(72707369)');
-    const migrator = drizzlePg(client, { schema });
-    await migratePg(migrator, { migrationsFolder: MIGRATIONS_FOLDER });
-    await ensureListingJson(migrator as unknown as Db);
-  } finally {
-    await client.query('SELECT pg_advisory_unlock(72707369)').catch(() => {});
-    client.release();
+  if (options.migrate !== false) {
+    try {
+      const client = await pool.connect();
+      try {
+        // Several app servers may start at once: one migrates, the others wait.
+        await client.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK})`);
+        await migrateOnOpen(drizzlePg(client, { schema }) as unknown as Db);
+      } finally {
+        await client.query(`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`).catch(() => {});
+        client.release();
+      }
+    } catch (error) {
+      // A refused start closes what it opened (a process that goes on, e.g. a test, keeps no pool).
+      await Promise.all([pool.end(), customPlanPool.end(), genericPlanPool.end()]).catch(() => {});
+      throw error;
+    }
   }
   const listener = new PgNotificationListener(() => {
     const client = new pg.Client({ connectionString: options.url, connectionTimeoutMillis: 5000 });
@@ -155,27 +175,30 @@ async function openPglite(options: {
   dataDir?: string;
   loadFrom?: Blob;
   lock?: boolean;
+  migrate?: boolean;
 }): Promise<Database> {
   const unlock =
     options.dataDir && options.lock !== false
       ? lockDataDir(path.dirname(options.dataDir))
       : () => {};
   try {
-    const [{ PGlite }, { pg_trgm }, { drizzle: drizzlePglite }, { migrate: migratePglite }] =
-      await Promise.all([
-        import('@electric-sql/pglite'),
-        import('@electric-sql/pglite/contrib/pg_trgm'),
-        import('drizzle-orm/pglite'),
-        import('drizzle-orm/pglite/migrator'),
-      ]);
+    const [{ PGlite }, { pg_trgm }, { drizzle: drizzlePglite }] = await Promise.all([
+      import('@electric-sql/pglite'),
+      import('@electric-sql/pglite/contrib/pg_trgm'),
+      import('drizzle-orm/pglite'),
+    ]);
     const client = await PGlite.create({
       dataDir: options.dataDir,
       loadDataDir: options.loadFrom,
       extensions: { pg_trgm },
     });
     const db = drizzlePglite(client, { schema }) as unknown as Db;
-    await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
-    await ensureListingJson(db);
+    if (options.migrate !== false) {
+      await migrateOnOpen(db).catch(async (error: unknown) => {
+        await client.close().catch(() => {});
+        throw error;
+      });
+    }
     return {
       engine: 'pglite',
       db,
