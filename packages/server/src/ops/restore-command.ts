@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config/config';
 import { verifyArchive } from './archive-reader';
 import { RestoreRefusedError, summaryLine } from './manifest';
 import type { Progress } from './progress';
 import { restoreBackup } from './restore';
-import { describeUrl, openRestoreTarget, storageFor } from './targets';
+import { describeUrl, embeddedDbDir, openRestoreTarget, storageFor } from './targets';
 import { describeVerification } from './verify';
 
 export interface RestoreRun {
@@ -44,21 +45,34 @@ export async function runRestore(run: RestoreRun): Promise<string> {
     );
   }
   run.log(`Restoring into ${target} and ${store}…`);
+  // A failed restore leaves no embedded database it created (its rows are rolled back anyway).
+  const createdDbDir = run.config.databaseUrl ? null : embeddedDbDir(run.config.dataDir);
+  const dbDirExisted = createdDbDir !== null && existsSync(createdDbDir);
   const database = await openRestoreTarget(run.config).catch(async (error: unknown) => {
     await storage.close();
     throw error;
   });
+  let restored = false;
   try {
-    const { manifest, verification } = await restoreBackup({
+    const { manifest, verification, upgradedBy } = await restoreBackup({
       archive: file,
       database,
       storage,
       progress: run.progress,
     });
+    restored = true;
+    if (upgradedBy.length > 0) {
+      run.log(
+        `brought up to this version by ${upgradedBy.length} migrations (${upgradedBy[0]} … ${upgradedBy.at(-1)})`,
+      );
+    }
     run.log(describeVerification(verification));
     return summaryLine('restore', manifest, (Date.now() - started) / 1000);
   } finally {
     await storage.close();
     await database.close();
+    if (!restored && createdDbDir && !dbDirExisted) {
+      await rm(createdDbDir, { recursive: true, force: true });
+    }
   }
 }

@@ -42,11 +42,14 @@ export async function connectPostgres(url: string): Promise<Database> {
   };
 }
 
-/** The database a restore writes into: migrated (so the schema exists), and locked when embedded. */
+/**
+ * The database a restore writes into, as it is (the restore brings it to the archive's schema level
+ * itself, then to this version's), and locked when embedded.
+ */
 export function openRestoreTarget(config: Config): Promise<Database> {
   return config.databaseUrl
-    ? openDatabase({ engine: 'postgres', url: config.databaseUrl, poolSize: 4 })
-    : openDatabase({ engine: 'pglite', dataDir: embeddedDbDir(config.dataDir) });
+    ? openDatabase({ engine: 'postgres', url: config.databaseUrl, poolSize: 4, migrate: false })
+    : openDatabase({ engine: 'pglite', dataDir: embeddedDbDir(config.dataDir), migrate: false });
 }
 
 /** Drops the password from a connection URL, for messages. */

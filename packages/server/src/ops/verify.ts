@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { imageIdFromUrl } from '@campus-books/common/images';
-import type { Db } from '../db/database';
-import { rowsOf } from '../db/rows';
+import { rowsOf, type Executor } from '../db/rows';
 import type { Storage } from '../lib/storage/storage';
 import { imageFileKeys } from './backup';
 import { sha256, type Manifest } from './manifest';
@@ -29,28 +28,38 @@ export class VerificationError extends Error {
 
 const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
 
-/**
- * Checks a restored or migrated installation against the manifest it came from: the row count of
- * every table, the size and sha256 of every file read back from the store, and that every image a
- * listing shows has its files. Throws VerificationError listing what differs.
- */
-export async function verifyInstallation(
-  manifest: Manifest,
-  db: Db,
-  storage: Storage,
-  progress: Progress = noProgress,
-): Promise<Verification> {
-  const problems: string[] = [];
+/** Each table's row count beside the manifest's. */
+export async function countRows(manifest: Manifest, db: Executor): Promise<Verification['tables']> {
   const tables: Verification['tables'] = [];
   for (const table of manifest.tables) {
     const [count] = await rowsOf<{ n: number }>(
       db,
       sql.raw(`SELECT count(*)::int AS n FROM ${quote(table.name)}`),
     );
-    const actual = Number(count?.n ?? -1);
-    tables.push({ name: table.name, expected: table.rows, actual });
-    if (actual !== table.rows)
-      problems.push(`${table.name}: ${actual} rows, expected ${table.rows}`);
+    tables.push({ name: table.name, expected: table.rows, actual: Number(count?.n ?? -1) });
+  }
+  return tables;
+}
+
+/**
+ * Checks a restored or migrated installation against the manifest it came from: the row count of
+ * every table, the size and sha256 of every file read back from the store, and that every image a
+ * listing shows has its files. Throws VerificationError listing what differs. `counted`: the counts
+ * taken as the rows were loaded (a restore of an older archive, before the migrations since changed
+ * them, e.g. merged two copies of an alert).
+ */
+export async function verifyInstallation(
+  manifest: Manifest,
+  db: Executor,
+  storage: Storage,
+  progress: Progress = noProgress,
+  counted?: Verification['tables'],
+): Promise<Verification> {
+  const problems: string[] = [];
+  const tables = counted ?? (await countRows(manifest, db));
+  for (const t of tables) {
+    if (t.actual !== t.expected)
+      problems.push(`${t.name}: ${t.actual} rows, expected ${t.expected}`);
   }
 
   let bytesChecked = 0;
