@@ -1,4 +1,7 @@
+import type { Locator } from '@playwright/test';
+import { MAX_IMAGES_ON_CREATE } from '@campus-books/common/constants';
 import { expect, signInBrowser, test } from '../../src/fixtures';
+import { screenshot } from '../../src/page-check';
 import { bookCover } from '../../src/images';
 import { jpegFile, uploadImages } from '../../src/picker';
 
@@ -8,6 +11,22 @@ const BOOKS = [
   { isbn: '9780306406157', title: null, price: '30' },
   { isbn: '9780000000019', title: 'Discrete Mathematics, my notes', price: '12' },
 ] as const;
+
+/**
+ * The room a select leaves its chosen option's text, less the text's width, in CSS px (negative:
+ * the text is cut). Chromium draws the arrow inside the right padding's edge; ARROW is its width.
+ */
+function spareRoomOfChoice(select: Locator): Promise<number> {
+  return select.evaluate((element: HTMLSelectElement) => {
+    const ARROW = 20;
+    const style = getComputedStyle(element);
+    const context = document.createElement('canvas').getContext('2d')!;
+    context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const text = context.measureText(element.selectedOptions[0]?.text ?? '').width;
+    const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+    return element.clientWidth - padding - ARROW - text;
+  });
+}
 
 test('a seller lists three books in a row, closes the tab half way, finds the drafts and publishes all', async ({
   page,
@@ -42,6 +61,18 @@ test('a seller lists three books in a row, closes the tab half way, finds the dr
   await test.step('two books, each saved as a draft', async () => {
     await signInBrowser(page, seller, '/sell-my-shelf');
     await expect(page.getByRole('heading', { level: 1, name: 'Sell my shelf' })).toBeVisible();
+    // The limit a draft keeps (the server's), and a subject select that shows its words whole.
+    await expect(
+      page.getByText(`The first image will be the cover (max ${MAX_IMAGES_ON_CREATE})`),
+    ).toBeVisible();
+    await expect(page.getByLabel('Subject')).toHaveValue('');
+    await screenshot(page, testInfo, 'sell-my-shelf-start');
+    for (const width of [320, 375]) {
+      await page.setViewportSize({ width, height: 800 });
+      expect(await spareRoomOfChoice(page.getByLabel('Subject')), `at ${width} px`).toBeGreaterThan(
+        0,
+      );
+    }
     await addBook(page, BOOKS[0], 40);
     await addBook(page, BOOKS[1], 160);
     const drafts = page.getByTestId('shelf-draft');
@@ -70,6 +101,11 @@ test('a seller lists three books in a row, closes the tab half way, finds the dr
     await expect(again.getByTestId('shelf-draft')).toHaveCount(3);
     await again.getByRole('button', { name: 'Publish all (3)' }).click();
     await expect(again.getByTestId('publish-report')).toContainText('3 published');
+    // The result is where the student's eyes and focus are, not off screen above the button.
+    const result = again.getByRole('heading', { name: /^3 published/ });
+    await expect(result).toBeFocused();
+    await expect(result).toBeInViewport();
+    await screenshot(again, testInfo, 'sell-my-shelf-published');
     await expect(again.getByTestId('shelf-draft')).toHaveCount(0);
   });
 

@@ -1,6 +1,6 @@
 import { formatPrice } from '@campus-books/common/display';
 import type { DraftPublishAnswer } from '@campus-books/common/shelf.schemas';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { PageTitle } from '../../components/page-title';
 import { Button } from '../../components/ui/button';
@@ -161,16 +161,26 @@ function Shelf({ userId }: { userId: string }) {
 function PublishReport({ report }: { report: DraftPublishAnswer }) {
   const published = report.results.flatMap((r) => (r.status === 'published' ? [r] : []));
   const failed = report.results.flatMap((r) => (r.status === 'failed' ? [r] : []));
+  // "Publish all" is at the foot of the page and the report near its top: on a phone the student
+  // would not see it. Focus (and the view) go to it, each time a new report comes.
+  const reportRef = useRef<HTMLDivElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    headingRef.current?.focus({ preventScroll: true });
+    // The whole report, clear of the sticky header (scroll-mt).
+    reportRef.current?.scrollIntoView({ block: 'start' });
+  }, [report]);
   return (
     <div
+      ref={reportRef}
       role="status"
-      className="mt-5 rounded-lg border border-blue-200 bg-blue-50 p-4 text-sm text-blue-950"
+      className="mt-5 scroll-mt-24 rounded-lg border border-blue-200 bg-blue-50 p-4 text-sm text-blue-950"
       data-testid="publish-report"
     >
-      <p className="font-semibold">
+      <h2 ref={headingRef} tabIndex={-1} className="text-base font-semibold">
         {published.length} published
         {failed.length > 0 ? `, ${failed.length} kept as drafts` : ''}.
-      </p>
+      </h2>
       {published.length > 0 ? (
         <ul className="mt-2">
           {published.map((r) => (

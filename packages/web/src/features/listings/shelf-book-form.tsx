@@ -115,7 +115,10 @@ export function ShelfBookForm({ draft, onChange }: Props) {
         value={fields.name ?? ''}
         onChange={(e) => set({ name: e.target.value })}
       />
-      <div className="grid grid-cols-2 gap-3">
+      {/* The subject's words need more room than a course number's digits ("Not specified" was cut
+          at 375 px); on the narrowest phones each has a row of its own. The fields line up even
+          where "Course number" takes two lines. */}
+      <div className="grid items-end gap-3 min-[360px]:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <SelectField
           label="Subject"
           value={subject}
