@@ -73,3 +73,19 @@ test('a student imports a schedule on a phone, sees each course with its cheapes
     expect(new Set(keys).size).toBe(keys.length);
   });
 });
+
+test('a book no one has listed says so once', async ({ page, makeUser }, testInfo) => {
+  test.skip(!isPhone(page), 'a phone check (375 px)');
+  const student = await makeUser('nocopy');
+  // A book is known for the course by the student's alert for its ISBN; nobody has listed it.
+  const isbn = '9780000777126';
+  await student.api.post('/api/my-courses/add', { text: 'hist 210' });
+  await student.api.post('/api/alerts/create', { isbn, subject: 'HIST', courseNumber: '210' });
+
+  await signInBrowser(page, student, '/my-courses');
+  const course = page.getByRole('region', { name: 'HIST 210' });
+  await expect(course.getByText(`ISBN ${isbn}`).first()).toBeVisible();
+  await expect(course.getByText('No copy on campus yet')).toHaveCount(1);
+  await expect(course.getByText('No copy for sale now')).toHaveCount(0);
+  await screenshot(page, testInfo, 'my-courses-no-copy');
+});

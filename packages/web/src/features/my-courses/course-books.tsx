@@ -3,8 +3,8 @@ import type { MyCourseBook, CourseBooksAnswer } from '@campus-books/common/my-co
 import { Link } from 'react-router';
 import { paths } from '../../config/paths';
 
-/** The campus price hint of a book, in words. */
-function priceHint(book: MyCourseBook): string {
+/** The campus price hint of a book, in words; null when the campus has seen no copy of it. */
+function priceHint(book: MyCourseBook): string | null {
   const { active, sold } = book.prices;
   const parts: string[] = [];
   if (active.count > 0) {
@@ -16,10 +16,11 @@ function priceHint(book: MyCourseBook): string {
   }
   if (sold.median !== null) parts.push(`sold for ${formatPrice(sold.median)} (median)`);
   else if (sold.count > 0) parts.push(`${sold.count} sold`);
-  return parts.length > 0 ? `On campus: ${parts.join(', ')}` : 'No copy on campus yet';
+  return parts.length > 0 ? `On campus: ${parts.join(', ')}` : null;
 }
 
 function BookRow({ book }: { book: MyCourseBook }) {
+  const hint = priceHint(book);
   return (
     <li className="flex flex-col gap-1 border-t border-slate-200 py-3 first:border-t-0">
       <p className="font-semibold break-words text-slate-900">
@@ -31,7 +32,7 @@ function BookRow({ book }: { book: MyCourseBook }) {
         ) : null}
       </p>
       {book.isbn ? <p className="text-xs text-slate-700">ISBN {book.isbn}</p> : null}
-      <p className="text-sm text-slate-700">{priceHint(book)}</p>
+      {hint ? <p className="text-sm text-slate-700">{hint}</p> : null}
       {book.cheapest.length > 0 ? (
         <ul className="flex flex-wrap gap-2" aria-label={`Cheapest copies of ${book.title}`}>
           {book.cheapest.map((copy) => (
@@ -46,7 +47,10 @@ function BookRow({ book }: { book: MyCourseBook }) {
           ))}
         </ul>
       ) : (
-        <p className="text-sm font-medium text-amber-900">No copy for sale now</p>
+        // One line, not two: a book the campus has never seen has no copy for sale either.
+        <p className="text-sm font-medium text-amber-900">
+          {hint ? 'No copy for sale now' : 'No copy on campus yet'}
+        </p>
       )}
     </li>
   );
