@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { CONDITIONS } from './constants';
 import * as display from './display';
 import {
+  CONDITION_OPTIONS,
   conditionColor,
   conditionLabel,
   courseLevelColor,
@@ -46,6 +48,13 @@ describe('display rules (spec sections 2 and 9)', () => {
       'red',
       'red',
     ]);
+  });
+
+  it("offers every condition, in order, with the badge's own label (forms and filters use these)", () => {
+    expect(CONDITION_OPTIONS).toEqual(
+      CONDITIONS.map((value) => ({ value, label: conditionLabel(value) })),
+    );
+    expect(CONDITION_OPTIONS.map((o) => o.label)).toEqual(['New', 'Excellent', 'Good', 'Poor']);
   });
 
   it('shows the course number only when it is an integer, coloured by level', () => {

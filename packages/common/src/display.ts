@@ -1,4 +1,4 @@
-import type { Condition } from './constants';
+import { CONDITIONS, type Condition } from './constants';
 
 // Numbers are written out here rather than by toLocaleString('en-US'): the first number formatter
 // a page creates loads the locale's number data, ~20 ms of a phone's first screen. The tests compare
@@ -32,6 +32,14 @@ const CONDITION_LABELS: Record<Condition, string> = {
 export function conditionLabel(condition: string): string {
   return CONDITION_LABELS[condition as Condition] ?? 'Poor';
 }
+
+/**
+ * Each condition with the label every page and mail shows for it, in the order forms and filters
+ * offer them: the one source of the words (a form's choice reads as the card's badge).
+ */
+export const CONDITION_OPTIONS: readonly { value: Condition; label: string }[] = CONDITIONS.map(
+  (value) => ({ value, label: CONDITION_LABELS[value] }),
+);
 
 export type BadgeColor = 'blue' | 'green' | 'yellow' | 'orange' | 'red' | 'grey';
 

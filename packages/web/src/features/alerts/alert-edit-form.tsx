@@ -2,6 +2,7 @@ import { alertInputSchema, type Alert, type AlertInput } from '@campus-books/com
 import { SCHOOLS } from '@campus-books/common/campus';
 import { SUBJECTS } from '@campus-books/common/campus-subjects';
 import { PRICE_MAX } from '@campus-books/common/constants';
+import { CONDITION_OPTIONS } from '@campus-books/common/display';
 import { useEffect, useId, useRef } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { MajorSelect } from '../../components/major-select';
@@ -155,10 +156,11 @@ export function AlertEditForm({ alert, onDone }: { alert: Alert; onDone(): void 
       <div className="grid gap-4 sm:grid-cols-2">
         <SelectField label="Condition" {...field('condition')}>
           <option value="con-all">Any condition</option>
-          <option value="mint">New</option>
-          <option value="excellent">Excellent</option>
-          <option value="good">Good</option>
-          <option value="poor">Poor</option>
+          {CONDITION_OPTIONS.map((c) => (
+            <option key={c.value} value={c.value}>
+              {c.label}
+            </option>
+          ))}
         </SelectField>
         <SelectField label="School" {...field('school')}>
           <option value="">Any school</option>

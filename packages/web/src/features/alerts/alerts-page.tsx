@@ -1,5 +1,5 @@
 import type { Alert } from '@campus-books/common/alert.schemas';
-import { formatPrice } from '@campus-books/common/display';
+import { describeAlert } from './describe-alert';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { PageTitle } from '../../components/page-title';
@@ -8,21 +8,6 @@ import { paths } from '../../config/paths';
 import { AlertEditForm } from './alert-edit-form';
 import { useAlerts, useDeleteAlert, useUpdateAlert } from '../../api/alerts-api';
 import { RequestError } from '../../components/ui/request-error';
-
-/** What an alert watches, in words. */
-export function describeAlert(alert: Alert): string {
-  const parts = [
-    alert.searchTerm && `“${alert.searchTerm}”`,
-    alert.isbn && `ISBN ${alert.isbn}`,
-    (alert.subject || alert.courseNumber) &&
-      `course ${[alert.subject, alert.courseNumber].filter(Boolean).join(' ')}`,
-    alert.major && `major ${alert.major}`,
-    alert.condition && `condition ${alert.condition}`,
-    alert.school && `school ${alert.school}`,
-    alert.maxPrice !== null && `at most ${formatPrice(alert.maxPrice)}`,
-  ];
-  return parts.filter(Boolean).join(', ');
-}
 
 function AlertRow({ alert }: { alert: Alert }) {
   const update = useUpdateAlert();

@@ -1,4 +1,4 @@
-import type { BadgeColor } from '@campus-books/common/display';
+import { conditionLabel, type BadgeColor } from '@campus-books/common/display';
 import { useState, type ReactNode } from 'react';
 import { MajorSelect } from '../../components/major-select';
 import { PageTitle } from '../../components/page-title';
@@ -61,8 +61,8 @@ export default function ComponentPreviewPage() {
           <TextField label="With a hint" hint="A short explanation of the field." />
           <TextField label="With an error" error="This field is required" defaultValue="" />
           <SelectField label="Select field" defaultValue="good">
-            <option value="mint">Good As New</option>
-            <option value="good">Good</option>
+            <option value="mint">{conditionLabel('mint')}</option>
+            <option value="good">{conditionLabel('good')}</option>
           </SelectField>
           <TextAreaField label="Text area" className="sm:col-span-2" />
           <CheckboxField label="Checkbox field" />

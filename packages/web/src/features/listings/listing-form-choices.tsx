@@ -1,15 +1,8 @@
 import { SCHOOLS } from '@campus-books/common/campus';
-import type { Condition } from '@campus-books/common/constants';
+import { CONDITION_OPTIONS } from '@campus-books/common/display';
 import type { UseFormRegister } from 'react-hook-form';
 import { CheckboxField } from '../../components/ui/form-field';
 import type { ListingFormValues } from './listing-form-values';
-
-const CONDITION_CHOICES: { value: Condition; label: string }[] = [
-  { value: 'mint', label: 'Good As New' },
-  { value: 'excellent', label: 'Excellent' },
-  { value: 'good', label: 'Good' },
-  { value: 'poor', label: 'Poor' },
-];
 
 const LEGEND = 'text-sm font-semibold text-slate-800';
 
@@ -25,7 +18,7 @@ export function ConditionChoice({
     <fieldset aria-describedby={error ? 'condition-error' : undefined}>
       <legend className={LEGEND}>Condition</legend>
       <div className="mt-2 grid grid-cols-2 gap-2 sm:grid-cols-4">
-        {CONDITION_CHOICES.map((choice) => (
+        {CONDITION_OPTIONS.map((choice) => (
           <label
             key={choice.value}
             className="flex min-h-11 cursor-pointer items-center gap-2 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 has-checked:border-brand-700 has-checked:bg-brand-50"

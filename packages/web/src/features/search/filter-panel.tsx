@@ -1,6 +1,7 @@
 import { SCHOOLS } from '@campus-books/common/campus';
 import { SUBJECTS } from '@campus-books/common/campus-subjects';
 import { PRICE_MAX } from '@campus-books/common/constants';
+import { CONDITION_OPTIONS } from '@campus-books/common/display';
 import { useState, type FormEvent } from 'react';
 import { MajorSelect } from '../../components/major-select';
 import { Button } from '../../components/ui/button';
@@ -8,13 +9,8 @@ import { ScanIsbnButton } from '../../components/scan-isbn-button';
 import { SelectField, TextField } from '../../components/ui/form-field';
 import type { SearchFilters } from './search-filters';
 
-const CONDITION_OPTIONS = [
-  { value: 'con-all', label: 'All' },
-  { value: 'mint', label: 'New' },
-  { value: 'excellent', label: 'Excellent' },
-  { value: 'good', label: 'Good' },
-  { value: 'poor', label: 'Poor' },
-] as const;
+/** The search's condition filter: any, or one condition by its label. */
+const CONDITION_FILTER = [{ value: 'con-all', label: 'All' }, ...CONDITION_OPTIONS];
 
 const SCHOOL_OPTIONS = [
   { value: '', label: 'All' },
@@ -125,7 +121,7 @@ export function FilterPanel({ initial, onSearch, onClear }: FilterPanelProps) {
       <RadioSection
         legend="Condition"
         name="condition"
-        options={CONDITION_OPTIONS}
+        options={CONDITION_FILTER}
         value={filters.condition}
         onChange={(value) => set('condition', value as SearchFilters['condition'])}
       />
