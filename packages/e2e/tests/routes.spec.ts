@@ -1,4 +1,4 @@
-import { expect, test } from '../src/fixtures';
+import { expect, signInBrowser, test } from '../src/fixtures';
 
 test('/about is a real page about the product', async ({ page }) => {
   await page.goto('/about');
@@ -54,4 +54,47 @@ test('the API and image URLs never answer with the web app', async ({ request })
   expect(await api.json()).toMatchObject({ success: false, statusCode: 404 });
   const image = await request.get('/api/images/00000000-0000-4000-8000-000000000000/640.webp');
   expect(image.status()).toBe(404);
+});
+
+test('the footer offers a signed-in student their own pages, and the session follows a sign-out made elsewhere', async ({
+  page,
+  makeUser,
+}) => {
+  const student = await makeUser('footer');
+  const footer = page.getByRole('navigation', { name: 'Footer' });
+  const signInForm = page.getByRole('heading', { name: 'Sign In' });
+  const signedOutElsewhere = async () =>
+    expect((await page.request.post('/api/auth/signout')).ok()).toBe(true);
+
+  await test.step('signed in: no Sign Up or Sign In in the footer', async () => {
+    await signInBrowser(page, student, '/my-courses');
+    await expect(footer.getByRole('link', { name: 'Profile' })).toBeVisible();
+    await expect(footer.getByRole('link', { name: 'Messages' })).toBeVisible();
+    await expect(footer.getByRole('link', { name: 'Sign Up' })).toHaveCount(0);
+    await expect(footer.getByRole('link', { name: 'Sign In' })).toHaveCount(0);
+  });
+
+  await test.step('signed out by a request the page did not make, then to /sign-in within the app', async () => {
+    await signedOutElsewhere();
+    // A link followed inside the app (no page load): the router, not the server, answers it.
+    // (/my-courses renders in the browser: the app is running once its footer shows.)
+    await page.evaluate(() => {
+      window.history.pushState(null, '', '/sign-in?redirectTo=%2Fabout');
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    });
+    await expect(signInForm).toBeVisible();
+    await expect(page).toHaveURL(/\/sign-in\?redirectTo=%2Fabout$/);
+    await expect(footer.getByRole('link', { name: 'Sign In' })).toBeVisible();
+  });
+
+  await test.step('signed out elsewhere, then /sign-in opened afresh: the copy on this device is not believed', async () => {
+    await signInBrowser(page, student, '/my-courses');
+    await expect
+      .poll(() => page.evaluate(() => localStorage.getItem('campus-books:session')))
+      .toContain(student.id);
+    await signedOutElsewhere();
+    await page.goto('/sign-in?redirectTo=%2Fabout');
+    await expect(signInForm).toBeVisible();
+    await expect(page).toHaveURL(/\/sign-in\?redirectTo=%2Fabout$/);
+  });
 });

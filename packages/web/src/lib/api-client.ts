@@ -140,6 +140,17 @@ function callRoute(
   });
 }
 
+const unauthorizedListeners = new Set<() => void>();
+
+/**
+ * Hears every 401 the API answers: the session this page holds may have ended elsewhere (signed out
+ * in another tab or by a request of its own, or expired). Returns the unsubscribe.
+ */
+export function onUnauthorizedAnswer(listener: () => void): () => void {
+  unauthorizedListeners.add(listener);
+  return () => unauthorizedListeners.delete(listener);
+}
+
 /**
  * Sends one request (JSON in, JSON out, same-origin cookies): the answer's JSON (undefined for an
  * empty body, a 204) and headers. Any failure becomes an ApiError with the server's message.
@@ -173,6 +184,7 @@ async function sendRequest(
   }
   // The configuration every page reads says nothing about whether the page's own data is live.
   if (!isWrite && path !== '/api/config') noteApiAnswer(response.headers.has(FROM_CACHE_HEADER));
+  if (response.status === 401) for (const listener of unauthorizedListeners) listener();
 
   let data: unknown;
   const text = await response.text().catch(() => '');

@@ -6,10 +6,11 @@ import {
   useCallback,
   useEffect,
   useMemo,
+  useRef,
   useState,
   type ReactNode,
 } from 'react';
-import { apiCall } from './api-client';
+import { apiCall, onUnauthorizedAnswer } from './api-client';
 import { API_CACHE, PAGE_CACHE } from './offline-cache';
 import { SESSION_STORAGE_KEY, readStoredUser, writeStoredUser } from './session-storage';
 
@@ -81,6 +82,28 @@ export function SessionProvider({
       });
     return () => controller.abort();
   }, [initialUser, setUser]);
+
+  // A 401 while this page holds a user: the server may have ended the session (a sign-out made
+  // elsewhere, an expiry). Ask it who is signed in and follow its answer (a wrong password on a
+  // form that checks it answers 401 too: the session then stands).
+  const userRef = useRef(user);
+  useEffect(() => {
+    userRef.current = user;
+  }, [user]);
+  useEffect(
+    () =>
+      onUnauthorizedAnswer(() => {
+        if (!userRef.current) return;
+        fetchSessionUser()
+          .then((current) => {
+            if (current === null) setUser(null);
+          })
+          .catch(() => {
+            // Offline or a server restarting: the user this page holds stands.
+          });
+      }),
+    [setUser],
+  );
 
   // Another tab signed in or out: follow it.
   useEffect(() => {

@@ -2,20 +2,30 @@ import { footerCredit, PRODUCT_NAME } from '@campus-books/common/campus';
 import { Link } from 'react-router';
 import { paths } from '../../config/paths';
 import { usePublicConfig } from '../../lib/public-config';
+import { useSession } from '../../lib/session';
 
 const FOOTER_LINKS = [
   { to: paths.search, label: 'Search Books' },
   { to: paths.createListing, label: 'Sell Books' },
   { to: paths.about, label: 'About' },
   { to: paths.privacy, label: 'Privacy' },
-  { to: paths.profile, label: 'Profile' },
+];
+/** A visitor is offered an account; a signed-in student their own pages instead. */
+const SIGNED_OUT_LINKS = [
   { to: paths.signUp, label: 'Sign Up' },
   { to: paths.signIn, label: 'Sign In' },
+];
+const SIGNED_IN_LINKS = [
+  { to: paths.profile, label: 'Profile' },
+  { to: paths.messages(), label: 'Messages' },
+  { to: paths.saved, label: 'Saved' },
 ];
 
 export function Footer() {
   const donationUrl = usePublicConfig()?.donationUrl;
   const credit = footerCredit();
+  const isSignedIn = useSession().user !== null;
+  const links = [...FOOTER_LINKS, ...(isSignedIn ? SIGNED_IN_LINKS : SIGNED_OUT_LINKS)];
   return (
     <footer className="mt-16 border-t border-slate-200 bg-white">
       <div className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-8 md:flex-row md:items-start md:justify-between">
@@ -25,7 +35,7 @@ export function Footer() {
         </div>
         <nav aria-label="Footer">
           <ul className="grid grid-cols-2 gap-x-8 gap-y-2 text-sm sm:grid-cols-3">
-            {FOOTER_LINKS.map((link) => (
+            {links.map((link) => (
               <li key={link.label}>
                 <Link to={link.to} className="text-slate-800 underline-offset-2 hover:underline">
                   {link.label}
