@@ -3,6 +3,7 @@ import type { WantedCourse } from './alert.schemas';
 import type { PublicConfig } from './api';
 import type { CourseAnswer } from './book.schemas';
 import type { Listing } from './listing.schemas';
+import type { PrivacySettings } from './privacy';
 
 /**
  * The contract between the server and the web app's server renderer (docs/decisions/012): which
@@ -15,6 +16,9 @@ export type LandingPage =
   | { kind: 'search'; query: Record<string, string> }
   | { kind: 'listing'; listingId: string }
   | { kind: 'course'; code: string }
+  /** The policy pages: readable without scripts, as a policy should be. */
+  | { kind: 'about' }
+  | { kind: 'privacy' }
   /** An address the page itself would replace (a search without a status filter): a redirect. */
   | { kind: 'redirect'; location: string };
 
@@ -51,7 +55,10 @@ export type LandingPageData =
     }
   /** No such listing (or hidden from this visitor): the not-found page, with the API's message. */
   | { kind: 'listing'; listing: null; message: string }
-  | { kind: 'course'; course: { success: true } & CourseAnswer; demand: number | null };
+  | { kind: 'course'; course: { success: true } & CourseAnswer; demand: number | null }
+  | { kind: 'about' }
+  /** The retention periods the page states, as GET /api/privacy answers them. */
+  | { kind: 'privacy'; settings: PrivacySettings };
 
 export interface RenderPageInput {
   /** The request's path and query, as the browser will see them. */
@@ -111,6 +118,8 @@ export const LANDING_PAGE_MODULES: Record<Exclude<LandingPage['kind'], 'redirect
   search: 'src/features/search/search-page.tsx',
   listing: 'src/features/listings/listing-page.tsx',
   course: 'src/features/courses/course-page.tsx',
+  about: 'src/features/about/about-page.tsx',
+  privacy: 'src/features/privacy/privacy-page.tsx',
 };
 
 /** The module the web app's server build exports (packages/web/src/entry-server.tsx). */

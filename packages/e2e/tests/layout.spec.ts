@@ -131,6 +131,34 @@ for (const width of WIDTHS) {
       await expect(chips.getByRole('button')).toHaveText([`“${tag}”`]);
     });
 
+    test('the search box is on the first screen without opening the filters', async ({
+      page,
+    }, testInfo) => {
+      await page.goto('/search');
+      const filters = page.getByRole('form', { name: 'Filters' });
+      const searchBox = filters.getByRole('searchbox', { name: 'Search by Name' });
+      await expect(searchBox).toBeVisible();
+      await expectOnFirstScreen(page, searchBox, 'the search box');
+      const toggle = page.getByRole('button', { name: 'Search filters' });
+      if (width < 768) {
+        // The other filters fold away on a phone, until asked for; Search stays beside the box.
+        const searchButton = filters.getByRole('button', { name: 'Search', exact: true });
+        await expectOnFirstScreen(page, searchButton, 'the Search button');
+        await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+        await expect(filters.getByLabel('Max price ($)')).toBeHidden();
+      } else {
+        await expect(toggle).toBeHidden();
+      }
+      await testInfo.attach(`search-${width}`, {
+        body: await page.screenshot(),
+        contentType: 'image/png',
+      });
+      await searchBox.fill('calculus');
+      await searchBox.press('Enter');
+      await expect(page).toHaveURL(/[?&]searchTerm=calculus(&|$)/);
+      await expect(searchBox).toHaveValue('calculus');
+    });
+
     test('empty results say what to do next', async ({ page }) => {
       await page.goto('/search?searchTerm=qqqqzzzzqqqq&condition=poor');
       const results = page.getByRole('region', { name: 'Listing results' });

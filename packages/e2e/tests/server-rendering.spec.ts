@@ -91,6 +91,28 @@ test.describe('with JavaScript off', () => {
     });
   }
 
+  test('the policy pages read whole: /about, and /privacy with the periods this server keeps', async ({
+    page,
+    request,
+  }) => {
+    const about = await page.goto('/about');
+    expect(about?.status()).toBe(200);
+    await expect(page.getByRole('heading', { level: 1, name: /^About / })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Who runs it' })).toBeVisible();
+    await expect(page.getByRole('main')).toContainText('student volunteers');
+    await expect(page).toHaveTitle(/^About/);
+
+    const { outboxDays } = (await (await request.get('/api/privacy')).json()) as {
+      outboxDays: number;
+    };
+    const privacy = await page.goto('/privacy');
+    expect(privacy?.status()).toBe(200);
+    await expect(page.getByRole('heading', { level: 1, name: 'Privacy' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'What we keep and why' })).toBeVisible();
+    // The server's own period, not the words the page shows before its data arrives.
+    await expect(page.getByRole('main')).toContainText(`${outboxDays} days, then removed`);
+  });
+
   test("a listing's other copies are in its HTML", async ({ page, listing, otherCopy }) => {
     await page.goto(`/listing/${listing._id}`);
     const others = page.getByRole('region', { name: 'Other copies on campus' });
@@ -202,11 +224,12 @@ test.describe('hydration', () => {
     const filters = page.getByRole('form', { name: 'Filters' });
     const toggle = page.getByRole('button', { name: 'Search filters' });
     if (await toggle.isVisible()) {
-      // A phone: the filters open from a button, which only the app can act on.
+      // A phone: the filters fold open from a button, which only the app can act on.
+      const maxPrice = filters.getByLabel('Max price ($)');
       await toggle.click();
-      await expect(filters).toBeHidden();
+      await expect(maxPrice).toBeHidden();
       release();
-      await expect(filters).toBeVisible();
+      await expect(maxPrice).toBeVisible();
       return;
     }
     await filters.getByLabel('Max price ($)').fill('30');

@@ -43,7 +43,7 @@ import imageJobsPlugin from './features/images/images.jobs';
 import pushPlugin from './features/push/push.jobs';
 import pushRoutes from './features/push/push.routes';
 import dataExportRoutes from './features/privacy/data-export.routes';
-import privacyRoutes from './features/privacy/privacy.routes';
+import privacyRoutes, { privacyPageData } from './features/privacy/privacy.routes';
 import retentionPlugin from './features/privacy/retention';
 import imagesRoutes from './features/images/images.routes';
 import uploadRoutes from './features/uploads/uploads.routes';
@@ -218,6 +218,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           search: searchPageData,
           listing: listingPageData,
           course: coursePageData,
+          // The policy pages: nothing to load but what the privacy page states.
+          about: async () => ({ kind: 'about' }),
+          privacy: privacyPageData,
         },
         currentUser: async (app, request) => {
           const session = await app.sessions.read(request);

@@ -23,6 +23,7 @@ import { courseQueryOptions } from './features/courses/api/get-course';
 import { recentListingsQueryOptions } from './features/home/api/get-recent-listings';
 import { listingQueryOptions } from './features/listings/api/get-listing';
 import { otherCopiesQueryOptions } from './features/listings/api/get-other-copies';
+import { privacySettingsQueryOptions } from './features/privacy/api/get-privacy-settings';
 import { searchListingsQueryOptions } from './features/search/api/search-listings';
 import { filtersToParams, readFilters } from './features/search/search-filters';
 import { paths } from './config/paths';
@@ -85,6 +86,12 @@ function queriesOf(page: LandingPage, data: LandingPageData | null): SsrQuery[] 
             { queryKey: courseQueryOptions(page.code).queryKey, data: data.course },
             ...demandQueries(data.course, data.demand),
           ]
+        : [];
+    case 'about':
+      return [];
+    case 'privacy':
+      return data.kind === 'privacy'
+        ? [{ queryKey: privacySettingsQueryOptions.queryKey, data: data.settings }]
         : [];
   }
 }

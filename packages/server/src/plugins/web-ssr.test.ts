@@ -191,6 +191,20 @@ describe(`server rendering of the landing pages (${TEST_ENGINE})`, () => {
     expect(renderedData((await t.app.inject(`/course/${'9'.repeat(40)}`)).body)).toBeNull();
   });
 
+  it('renders the policy pages, /privacy with the retention periods GET /api/privacy answers', async () => {
+    const about = await t.app.inject({ url: '/about', headers: { 'accept-encoding': 'br' } });
+    expect(about.statusCode).toBe(200);
+    expect(about.headers['content-encoding']).toBe('br');
+    expect(renderedData((await t.app.inject('/about')).body)).toEqual({ kind: 'about' });
+    const privacy = await t.app.inject('/privacy');
+    expect(privacy.statusCode).toBe(200);
+    expect(privacy.headers['cache-control']).toBe('private, no-cache');
+    expect(renderedData(privacy.body)).toEqual({
+      kind: 'privacy',
+      settings: (await t.app.inject('/api/privacy')).json(),
+    });
+  });
+
   it('redirects an address the page would replace', async () => {
     const response = await t.app.inject('/search?searchTerm=a');
     expect(response.statusCode).toBe(302);
@@ -199,7 +213,7 @@ describe(`server rendering of the landing pages (${TEST_ENGINE})`, () => {
 
   it('answers the plain shell for other routes, HEAD, and a render that fails', async () => {
     for (const request of [
-      { method: 'GET' as const, url: '/about' },
+      { method: 'GET' as const, url: '/profile' },
       { method: 'HEAD' as const, url: '/' },
       { method: 'GET' as const, url: '/boom' },
     ]) {

@@ -172,6 +172,10 @@ export default fp(
           return loaders.listing(app, page, request);
         case 'course':
           return loaders.course(app, page, request);
+        case 'about':
+          return loaders.about(app, page, request);
+        case 'privacy':
+          return loaders.privacy(app, page, request);
       }
     }
 
@@ -311,7 +315,7 @@ export default fp(
     }
 
     /**
-     * A landing page (/, /search, /listing/{id}, /course/{code}) answers HTML that already shows its
+     * A landing page (/, /search, /listing/{id}, /course/{code}, /about, /privacy) answers HTML that already shows its
      * data, streamed out of React, with the answers it was rendered with for the browser to hydrate
      * from; any other app route (or a render that fails) answers the app shell. A signed-out
      * visitor's page comes from memory (rendered once per catalogue change, docs/performance.md).
@@ -369,6 +373,8 @@ export default fp(
       webPaths.search.pattern,
       webPaths.listing.pattern,
       webPaths.course.pattern,
+      webPaths.about.pattern,
+      webPaths.privacy.pattern,
     ]) {
       app.get(pattern, sendPage);
     }

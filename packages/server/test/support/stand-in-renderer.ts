@@ -17,6 +17,8 @@ export const rendered: RenderPageInput[] = [];
 function matchLandingPage(pathname: string, search: string): LandingPage | null {
   if (pathname === '/') return { kind: 'home' };
   if (pathname === '/boom') return { kind: 'home' };
+  if (pathname === '/about') return { kind: 'about' };
+  if (pathname === '/privacy') return { kind: 'privacy' };
   if (pathname === '/search') {
     const params = new URLSearchParams(search);
     if (!params.has('status')) return { kind: 'redirect', location: `/search?${params}&status=x` };

@@ -1,7 +1,7 @@
 import type { LandingPage } from '@campus-books/common/server-rendering';
 import { matchPath, type Params } from 'react-router';
 import { webPaths } from '../config/paths';
-import { CoursePage, HomePage, ListingPage, SearchPage } from './router';
+import { AboutPage, CoursePage, HomePage, ListingPage, PrivacyPage, SearchPage } from './router';
 
 /** The pages the server renders (docs/decisions/012). */
 export type LandingPageKind = Exclude<LandingPage['kind'], 'redirect'>;
@@ -11,6 +11,8 @@ const LANDING_PAGES = {
   search: { pattern: webPaths.search.pattern, page: SearchPage },
   listing: { pattern: webPaths.listing.pattern, page: ListingPage },
   course: { pattern: webPaths.course.pattern, page: CoursePage },
+  about: { pattern: webPaths.about.pattern, page: AboutPage },
+  privacy: { pattern: webPaths.privacy.pattern, page: PrivacyPage },
 } as const;
 
 /**

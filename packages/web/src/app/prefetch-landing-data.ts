@@ -4,6 +4,7 @@ import { loadLandingPageCode, matchLandingRoute } from './landing-pages';
 import { courseQueryOptions } from '../features/courses/api/get-course';
 import { recentListingsQueryOptions } from '../features/home/api/get-recent-listings';
 import { listingQueryOptions } from '../features/listings/api/get-listing';
+import { privacySettingsQueryOptions } from '../features/privacy/api/get-privacy-settings';
 import { searchListingsQueryOptions } from '../features/search/api/search-listings';
 import {
   addressWithDefaultStatus,
@@ -44,6 +45,9 @@ export function matchLandingPage(pathname: string, search: string): LandingPage 
       const code = decodeSegment(route.params.code);
       return code ? { kind: 'course', code } : null;
     }
+    case 'about':
+    case 'privacy':
+      return { kind: route.kind };
   }
 }
 
@@ -72,5 +76,10 @@ export function prefetchLandingData(queryClient: QueryClient, location: Location
       return;
     case 'course':
       void queryClient.prefetchQuery(courseQueryOptions(page.code));
+      return;
+    case 'about':
+      return;
+    case 'privacy':
+      void queryClient.prefetchQuery(privacySettingsQueryOptions);
   }
 }

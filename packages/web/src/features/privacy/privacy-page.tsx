@@ -5,8 +5,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { PageTitle } from '../../components/page-title';
 import { paths } from '../../config/paths';
-import { apiCall } from '../../lib/api-client';
-import { queryKeys } from '../../lib/query-keys';
+import { privacySettingsQueryOptions } from './api/get-privacy-settings';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -38,11 +37,7 @@ const days = (n: number | undefined, fallback: string) =>
 
 /** /privacy: what the product keeps about a student, why, and how long (the periods are the server's). */
 export default function PrivacyPage() {
-  const settings = useQuery({
-    queryKey: queryKeys.privacy,
-    queryFn: ({ signal }) => apiCall('GET /api/privacy', { signal }),
-    staleTime: Infinity,
-  });
+  const settings = useQuery(privacySettingsQueryOptions);
   const periods = settings.data;
   const contact = PRIVACY_CONTACT.trim();
   return (

@@ -2,7 +2,7 @@ import { SCHOOLS } from '@campus-books/common/campus';
 import { SUBJECTS } from '@campus-books/common/campus-subjects';
 import { PRICE_MAX } from '@campus-books/common/constants';
 import { CONDITION_OPTIONS } from '@campus-books/common/display';
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { MajorSelect } from '../../components/major-select';
 import { Button } from '../../components/ui/button';
 import { ScanIsbnButton } from '../../components/scan-isbn-button';
@@ -60,10 +60,23 @@ export interface FilterPanelProps {
   initial: SearchFilters;
   onSearch(filters: SearchFilters): void;
   onClear(): void;
+  /** On a phone the filters other than the search box fold away behind "Search filters". */
+  areFiltersOpen: boolean;
+  onToggleFilters(): void;
 }
 
-/** The left-hand filters. Edits stay local until Search pushes them into the URL. */
-export function FilterPanel({ initial, onSearch, onClear }: FilterPanelProps) {
+/**
+ * The left-hand filters. Edits stay local until Search pushes them into the URL. The search box and
+ * the Search button are always shown: on a phone only the other filters fold away.
+ */
+export function FilterPanel({
+  initial,
+  onSearch,
+  onClear,
+  areFiltersOpen,
+  onToggleFilters,
+}: FilterPanelProps) {
+  const foldId = useId();
   const [filters, setFilters] = useState(initial);
   const set = <K extends keyof SearchFilters>(key: K, value: SearchFilters[K]) =>
     setFilters((current) => ({ ...current, [key]: value }));
@@ -75,9 +88,6 @@ export function FilterPanel({ initial, onSearch, onClear }: FilterPanelProps) {
 
   return (
     <form onSubmit={onSubmit} className="flex flex-col gap-4" aria-label="Filters">
-      <Button variant="secondary" onClick={onClear}>
-        Clear Filters
-      </Button>
       <TextField
         label="Search by Name"
         type="search"
@@ -85,53 +95,78 @@ export function FilterPanel({ initial, onSearch, onClear }: FilterPanelProps) {
         hint="A title, an ISBN or a course such as ECON 101"
         onChange={(e) => set('searchTerm', e.target.value)}
       />
-      <ScanIsbnButton onIsbn={(isbn) => onSearch({ ...filters, searchTerm: isbn })} />
-      <SelectField
-        label="Subject"
-        value={filters.subject}
-        onChange={(e) => set('subject', e.target.value)}
+      <button
+        type="button"
+        aria-expanded={areFiltersOpen}
+        aria-controls={foldId}
+        onClick={onToggleFilters}
+        className="flex min-h-11 w-full items-center justify-between rounded-lg border border-slate-300 bg-white px-4 py-2.5 font-semibold text-slate-900 md:hidden"
       >
-        <option value="">Any subject</option>
-        {SUBJECTS.map((s) => (
-          <option key={s.code} value={s.code}>
-            {s.code} · {s.name}
-          </option>
-        ))}
-      </SelectField>
-      <TextField
-        label="Course Number"
-        type="number"
-        inputMode="numeric"
-        min={0}
-        value={filters.courseNumber}
-        onChange={(e) => set('courseNumber', e.target.value)}
-      />
-      <MajorSelect label="Major" value={filters.major} onChange={(major) => set('major', major)} />
-      <TextField
-        label="Max price ($)"
-        type="number"
-        inputMode="numeric"
-        min={0}
-        max={PRICE_MAX}
-        step={1}
-        value={filters.maxPrice}
-        hint="Whole dollars; leave empty for any price"
-        onChange={(e) => set('maxPrice', e.target.value)}
-      />
-      <RadioSection
-        legend="Condition"
-        name="condition"
-        options={CONDITION_FILTER}
-        value={filters.condition}
-        onChange={(value) => set('condition', value as SearchFilters['condition'])}
-      />
-      <RadioSection
-        legend="School"
-        name="school"
-        options={SCHOOL_OPTIONS}
-        value={filters.school}
-        onChange={(value) => set('school', value as SearchFilters['school'])}
-      />
+        Search filters
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 20 20"
+          className={`size-4 ${areFiltersOpen ? 'rotate-180' : ''}`}
+        >
+          <path d="M5 7l5 6 5-6z" fill="currentColor" />
+        </svg>
+      </button>
+      <div id={foldId} className={`${areFiltersOpen ? 'flex' : 'hidden'} flex-col gap-4 md:flex`}>
+        <Button variant="secondary" onClick={onClear}>
+          Clear Filters
+        </Button>
+        <ScanIsbnButton onIsbn={(isbn) => onSearch({ ...filters, searchTerm: isbn })} />
+        <SelectField
+          label="Subject"
+          value={filters.subject}
+          onChange={(e) => set('subject', e.target.value)}
+        >
+          <option value="">Any subject</option>
+          {SUBJECTS.map((s) => (
+            <option key={s.code} value={s.code}>
+              {s.code} · {s.name}
+            </option>
+          ))}
+        </SelectField>
+        <TextField
+          label="Course Number"
+          type="number"
+          inputMode="numeric"
+          min={0}
+          value={filters.courseNumber}
+          onChange={(e) => set('courseNumber', e.target.value)}
+        />
+        <MajorSelect
+          label="Major"
+          value={filters.major}
+          onChange={(major) => set('major', major)}
+        />
+        <TextField
+          label="Max price ($)"
+          type="number"
+          inputMode="numeric"
+          min={0}
+          max={PRICE_MAX}
+          step={1}
+          value={filters.maxPrice}
+          hint="Whole dollars; leave empty for any price"
+          onChange={(e) => set('maxPrice', e.target.value)}
+        />
+        <RadioSection
+          legend="Condition"
+          name="condition"
+          options={CONDITION_FILTER}
+          value={filters.condition}
+          onChange={(value) => set('condition', value as SearchFilters['condition'])}
+        />
+        <RadioSection
+          legend="School"
+          name="school"
+          options={SCHOOL_OPTIONS}
+          value={filters.school}
+          onChange={(value) => set('school', value as SearchFilters['school'])}
+        />
+      </div>
       <Button type="submit">Search</Button>
     </form>
   );

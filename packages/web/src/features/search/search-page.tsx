@@ -1,4 +1,4 @@
-import { useId, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { PageTitle } from '../../components/page-title';
 import { SelectField } from '../../components/ui/form-field';
@@ -34,8 +34,7 @@ import { FilterChips } from './filter-chips';
 export default function SearchPage() {
   const [searchParams] = useSearchParams();
   const navigate = useNavigate();
-  const panelId = useId();
-  const [isPanelOpen, setIsPanelOpen] = useState(false);
+  const [areFiltersOpen, setAreFiltersOpen] = useState(false);
   const search = searchParams.toString();
   const filters = useMemo(() => readFilters(new URLSearchParams(search)), [search]);
   const apiQuery = useMemo(() => filtersToApiQuery(filters), [filters]);
@@ -54,34 +53,17 @@ export default function SearchPage() {
       <h1 className="sr-only">Search books</h1>
       <div className="flex flex-col gap-6 md:flex-row">
         <aside className="md:w-64 md:shrink-0">
-          <div className="flex items-center justify-between md:hidden">
-            <button
-              type="button"
-              aria-expanded={isPanelOpen}
-              aria-controls={panelId}
-              onClick={() => setIsPanelOpen((open) => !open)}
-              className="flex w-full items-center justify-between rounded-lg border border-slate-300 bg-white px-4 py-2.5 font-semibold text-slate-900"
-            >
-              Search filters
-              <svg
-                aria-hidden="true"
-                viewBox="0 0 20 20"
-                className={`size-4 ${isPanelOpen ? 'rotate-180' : ''}`}
-              >
-                <path d="M5 7l5 6 5-6z" fill="currentColor" />
-              </svg>
-            </button>
-          </div>
-          <div id={panelId} className={`${isPanelOpen ? 'block' : 'hidden'} mt-4 md:mt-0 md:block`}>
-            <h2 className="sr-only">Filters</h2>
-            <FilterPanel
-              // A new URL (back/forward, a shared link, the header search) refills the form.
-              key={search}
-              initial={filters}
-              onSearch={pushFilters}
-              onClear={() => navigate(paths.search)}
-            />
-          </div>
+          <h2 className="sr-only">Filters</h2>
+          <FilterPanel
+            // A new URL (back/forward, a shared link, the header search) refills the form.
+            key={search}
+            initial={filters}
+            onSearch={pushFilters}
+            onClear={() => navigate(paths.search)}
+            // Kept here, not in the panel: a search keeps the filters open or folded as they were.
+            areFiltersOpen={areFiltersOpen}
+            onToggleFilters={() => setAreFiltersOpen((open) => !open)}
+          />
         </aside>
         <section aria-labelledby="listing-results" className="min-w-0 flex-1">
           <div className="mb-4 flex flex-wrap items-end justify-between gap-4 border-b border-slate-200 pb-3">
