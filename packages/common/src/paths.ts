@@ -51,6 +51,8 @@ export const webPaths = {
   howToSell: page('/under-construction'),
   componentPreview: page('/component-preview'),
   createListing: page('/create-listing'),
+  /** The address a student guesses for selling: the router sends it on to createListing. */
+  sell: page('/sell'),
   /** "Sell my shelf": several books in a row, kept as drafts until "Publish all" (issue 31). */
   sellMyShelf: page('/sell-my-shelf'),
   profile: page('/profile'),

@@ -30,6 +30,20 @@ test('retired mock pages lead somewhere useful', async ({ page }) => {
   await expect(page).toHaveURL(/\/$/);
 });
 
+test('/sell, the address a student guesses, leads to the create-listing page', async ({
+  page,
+  makeUser,
+}) => {
+  // The server answers it with the app, not a 404.
+  expect((await page.request.get('/sell')).status()).toBe(200);
+  await page.goto('/sell');
+  await expect(page).toHaveURL(/\/sign-in\?redirectTo=%2Fcreate-listing$/);
+  const user = await makeUser('guesser');
+  await signInBrowser(page, user, '/sell');
+  await expect(page).toHaveURL(/\/create-listing$/);
+  await expect(page.getByRole('heading', { name: 'Create a Listing' })).toBeVisible();
+});
+
 test('a protected page sends a visitor to sign in, and back there after', async ({
   page,
   makeUser,

@@ -109,6 +109,10 @@ export function AppRoutes() {
         <Route path="/new-search" element={<RedirectKeepingQuery to={paths.search} />} />
         <Route path="/updated-sign-up" element={<Navigate to={paths.signUp} replace />} />
         <Route path="/popup" element={<Navigate to={paths.home} replace />} />
+        <Route
+          path={webPaths.sell.pattern}
+          element={<RedirectKeepingQuery to={paths.createListing} />}
+        />
         <Route path={webPaths.notFound.pattern} element={<NotFoundPage />} />
         <Route path="*" element={<Navigate to={paths.notFound} replace />} />
       </Route>
