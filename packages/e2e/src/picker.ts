@@ -13,8 +13,9 @@ export const jpegFile = (name: string, buffer: Buffer): PickedFile => ({
 });
 
 /**
- * The image picker's contract (web brief): a labelled file input, an Upload button ('Uploading...'
- * while busy), then one thumbnail per stored image. `scope` narrows it to one form.
+ * The image picker's contract (web brief): a labelled file input whose files start uploading once
+ * picked (a picker may still have an Upload button), then one thumbnail per stored image. `scope`
+ * narrows it to one form.
  */
 export function imagePicker(scope: Page | Locator) {
   const fileInput = scope.locator('input[type="file"]').first();

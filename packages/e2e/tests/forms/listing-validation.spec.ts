@@ -27,6 +27,25 @@ test('create listing shows the field messages', async ({ page, makeUser }) => {
   await expect(page).toHaveURL(/\/create-listing$/);
 });
 
+test('create listing says a photo is required before any submit, and a picked photo uploads at once', async ({
+  page,
+  makeUser,
+}) => {
+  const user = await makeUser('photofirst');
+  await signInBrowser(page, user, '/create-listing');
+  const form = page.locator('form');
+  const picker = imagePicker(form);
+  // Stated from the start and tied to the file input, not learnt from a refused submit.
+  await expect(page.getByLabel('Choose images')).toHaveAccessibleDescription(
+    /^At least one photo is required\./,
+  );
+  await expect(page.getByText(MESSAGES.imagesRequired)).toHaveCount(0);
+  // Choosing the file is enough: no Upload button to find and press.
+  await expect(picker.uploadButton).toHaveCount(0);
+  await picker.fileInput.setInputFiles([jpegFile('cover.jpg', await bookCover(60))]);
+  await expect(picker.thumbnails).toHaveCount(1, { timeout: 30_000 });
+});
+
 test('the image picker refuses a fourth image on create and a non-image file', async ({
   page,
   makeUser,

@@ -15,6 +15,8 @@ export interface ImagePickerProps {
   error?: string;
   /** Hears whether an upload is running (the form warns before the tab is closed meanwhile). */
   onBusyChange?(busy: boolean): void;
+  /** A listing needs a photo: say so from the start, not only after a submit. */
+  isRequired?: boolean;
 }
 
 const BUTTON =
@@ -27,8 +29,8 @@ function limitMessage(max: number): string {
 }
 
 /**
- * A listing's images: pick files, Upload sends each over tus (progress, pause, resume, cancel), and
- * the uploaded ones show as thumbnails; the first is the cover. On create, Delete also deletes the
+ * A listing's images: the files picked start uploading at once, each over tus (progress, pause,
+ * resume, cancel), and the uploaded ones show as thumbnails; the first is the cover. On create, Delete also deletes the
  * stored upload; on update it only takes the image out of the list (saving the listing decides).
  */
 export function ImagePicker({
@@ -39,13 +41,13 @@ export function ImagePicker({
   id,
   error,
   onBusyChange,
+  isRequired = false,
 }: ImagePickerProps) {
   const fallbackId = useId();
   const inputId = id ?? fallbackId;
   const hintId = `${inputId}-hint`;
   const errorId = `${inputId}-error`;
   const inputRef = useRef<HTMLInputElement>(null);
-  const [files, setFiles] = useState<File[]>([]);
   const [pickError, setPickError] = useState<string | null>(null);
 
   // Uploads finish in any order; keep the order the files were picked in, so the cover is the first.
@@ -81,19 +83,17 @@ export function ImagePicker({
     onBusyChangeRef.current?.(uploads.isBusy);
   }, [uploads.isBusy]);
 
-  function upload() {
-    if (files.length === 0) {
-      setPickError('Choose one or more images first');
-      return;
-    }
+  /** Starts the files just picked: no second press, so a student never leaves without them. */
+  function startUploads(files: File[]) {
+    // Emptied, so picking the same file again (after a refusal, say) is a change too.
+    if (inputRef.current) inputRef.current.value = '';
+    if (files.length === 0) return;
     if (valueRef.current.length + uploads.pending + files.length > maxImages) {
       setPickError(limitMessage(maxImages));
       return;
     }
     setPickError(null);
     uploads.start(files);
-    setFiles([]);
-    if (inputRef.current) inputRef.current.value = '';
   }
 
   function remove(url: string) {
@@ -111,6 +111,7 @@ export function ImagePicker({
     <fieldset className="space-y-2">
       <legend className="mb-1 block text-sm font-semibold text-slate-800">Images</legend>
       <p id={hintId} className="text-sm text-slate-600">
+        {isRequired ? 'At least one photo is required. ' : null}
         The first image will be the cover (max {maxImages})
       </p>
       <label htmlFor={inputId} className="block text-sm font-medium text-slate-800">
@@ -126,19 +127,8 @@ export function ImagePicker({
           aria-describedby={shownError ? `${hintId} ${errorId}` : hintId}
           aria-invalid={shownError ? true : undefined}
           className="block min-h-11 w-full max-w-sm rounded-lg border border-slate-500 bg-white p-2 text-sm file:mr-3 file:min-h-9 file:rounded-md file:border-0 file:bg-slate-200 file:px-3 file:font-semibold"
-          onChange={(event) => {
-            setFiles(Array.from(event.target.files ?? []));
-            setPickError(null);
-          }}
+          onChange={(event) => startUploads(Array.from(event.target.files ?? []))}
         />
-        <button
-          type="button"
-          className={`${BUTTON} bg-green-700 text-white hover:bg-green-800`}
-          disabled={uploads.isBusy}
-          onClick={upload}
-        >
-          {uploads.isBusy ? 'Uploading...' : 'Upload'}
-        </button>
       </div>
       {shownError ? (
         <p id={errorId} role="alert" className="text-sm font-medium text-red-700">

@@ -180,6 +180,7 @@ export function ListingForm({
             maxImages={isCreate ? MAX_IMAGES_ON_CREATE : MAX_IMAGES_PER_LISTING}
             mode={mode}
             onBusyChange={setIsUploading}
+            isRequired
             error={errors.imageUrls?.message ?? errors.imageUrls?.root?.message}
           />
         )}
