@@ -189,6 +189,36 @@ test.describe('hydration', () => {
     });
   }
 
+  test('the policy pages hydrate without a warning, /privacy without asking for its periods again', async ({
+    page,
+  }) => {
+    const messages: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') {
+        messages.push(`${message.type()}: ${message.text()}`);
+      }
+    });
+    page.on('pageerror', (error) => messages.push(`pageerror: ${error.message}`));
+    const calls = watchApiCalls(page);
+    for (const path of ['/about', '/privacy']) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await page.waitForLoadState('networkidle');
+    }
+    // Hydrated: a link of the page is followed by the router, not a new document.
+    await page.evaluate(() => ((window as { sameDocument?: boolean }).sameDocument = true));
+    await page
+      .getByRole('navigation', { name: 'Footer' })
+      .getByRole('link', { name: 'About' })
+      .click();
+    await expect(page).toHaveURL(/\/about$/);
+    expect(await page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBe(
+      true,
+    );
+    expect(messages).toEqual([]);
+    expect(calls.filter((call) => call === '/api/privacy' || call === '/api/config')).toEqual([]);
+  });
+
   test("the app's code is fetched once the first screen is shown, not beside it", async ({
     page,
     listing,
