@@ -75,7 +75,7 @@ test('search: every filter and sort, paging to the end, Clear Filters, back and 
   await test.step('condition filter', async () => {
     await start();
     await filters.getByRole('group', { name: 'Condition' }).getByLabel('New').check();
-    await filters.getByRole('button', { name: 'Search' }).click();
+    await filters.getByRole('button', { name: 'Search', exact: true }).click();
     await expect(page).toHaveURL(/condition=mint/);
     await expectNames(names((b) => b.condition === 'mint'));
   });
@@ -83,7 +83,7 @@ test('search: every filter and sort, paging to the end, Clear Filters, back and 
   await test.step('school filter', async () => {
     await start();
     await filters.getByRole('group', { name: 'School' }).getByLabel('Jepson').check();
-    await filters.getByRole('button', { name: 'Search' }).click();
+    await filters.getByRole('button', { name: 'Search', exact: true }).click();
     await expect(page).toHaveURL(/Jepson=true/);
     await expectNames(names((b) => b.Jepson));
   });
@@ -94,14 +94,14 @@ test('search: every filter and sort, paging to the end, Clear Filters, back and 
     await combobox.fill(major.label);
     await page.getByRole('option', { name: major.label, exact: true }).click();
     await expect(combobox).toHaveValue(major.label);
-    await filters.getByRole('button', { name: 'Search' }).click();
+    await filters.getByRole('button', { name: 'Search', exact: true }).click();
     await expectNames(names((b) => b.major === major.value));
   });
 
   await test.step('name filter', async () => {
     await start();
     await filters.getByLabel('Search by Name').fill('atlas');
-    await filters.getByRole('button', { name: 'Search' }).click();
+    await filters.getByRole('button', { name: 'Search', exact: true }).click();
     await expect(page).toHaveURL(/searchTerm=/);
     await expectNames(names((b) => b.name.includes('atlas')));
   });
@@ -110,7 +110,7 @@ test('search: every filter and sort, paging to the end, Clear Filters, back and 
     await page.goto('/search');
     await openFilters(page);
     await filters.getByLabel('Course Number').fill(course);
-    await filters.getByRole('button', { name: 'Search' }).click();
+    await filters.getByRole('button', { name: 'Search', exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`courseNumber=${course}`));
     await expect(cards).toHaveCount(firstPage);
   });
@@ -136,7 +136,7 @@ test('search: every filter and sort, paging to the end, Clear Filters, back and 
   await test.step('Clear Filters, then back and forward', async () => {
     await start();
     await filters.getByRole('group', { name: 'Condition' }).getByLabel('Poor').check();
-    await filters.getByRole('button', { name: 'Search' }).click();
+    await filters.getByRole('button', { name: 'Search', exact: true }).click();
     await expect(page).toHaveURL(/condition=poor/);
     await expectNames(names((b) => b.condition === 'poor'));
     await openFilters(page);
