@@ -93,6 +93,23 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads the term end dates in the campus time zone, and names one the calendar has not', () => {
+    const base = { NODE_ENV: 'test', DATA_DIR: tempDir(), TERM_END_DATES: '2027-12-18,2027-05-08' };
+    expect(loadConfig({ ...base, CAMPUS_TIME_ZONE: 'America/Los_Angeles' }).trust.termEnds).toEqual(
+      [
+        { date: '2027-05-08', endsAt: new Date('2027-05-09T06:59:59Z') },
+        { date: '2027-12-18', endsAt: new Date('2027-12-19T07:59:59Z') },
+      ],
+    );
+    expect(loadConfig(base).trust.termEnds.map((end) => end.endsAt.toISOString())).toEqual([
+      '2027-05-09T03:59:59.000Z',
+      '2027-12-19T04:59:59.000Z',
+    ]);
+    expect(() => loadConfig({ ...base, TERM_END_DATES: '2027-05-08,2027-02-30' })).toThrow(
+      /TERM_END_DATES: 2027-02-30 is not a date/,
+    );
+  });
+
   it('marks cookies Secure when the public URL is https', () => {
     const config = loadConfig({ DATA_DIR: tempDir(), PUBLIC_URL: 'https://books.example.edu/' });
     expect(config.secureCookies).toBe(true);

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { CAMPUS_TIME_ZONE } from '@campus-books/common/campus';
 import { DEFAULT_GROUPME_LINK_PREFIX } from '@campus-books/common/constants';
 import { DEFAULT_PASSWORD_THREAD_NICE } from '../features/accounts/password';
-import { isTimeZone } from '../jobs/calendar';
+import { endOfZonedDay, isTimeZone, parseCalendarDate } from '../jobs/calendar';
 import { readPushConfig, type PushConfig } from './push-config';
 import { readSsoConfig, type SsoConfig } from './sso-config';
 
@@ -229,12 +229,20 @@ export interface Config {
   push: PushConfig;
 }
 
+/** An end of term: the date as configured, and its last second on the campus's clocks. */
+export interface TermEnd {
+  /** `YYYY-MM-DD`. */
+  date: string;
+  /** 23:59:59 of that date in CAMPUS_TIME_ZONE (not UTC: a Pacific campus's day ends 8 hours later). */
+  endsAt: Date;
+}
+
 /** Listing freshness and moderation (issue 16). */
 export interface TrustConfig {
   listingLifetimeDays: number;
   expiryCheckMs: number;
-  /** Term ends, ascending (end of that day, UTC). */
-  termEnds: Date[];
+  /** Term ends (TERM_END_DATES), ascending. */
+  termEnds: TermEnd[];
   reportHideThreshold: number;
   /** Reports count toward a hide from accounts this old (ms), verified, within reportHidesPerDay. */
   reportMinAccountAgeMs: number;
@@ -334,6 +342,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       `CAMPUS_TIME_ZONE: "${env.CAMPUS_TIME_ZONE}" is not a time zone this server knows (an IANA name such as America/New_York)`,
     );
   }
+  const termEndDates = env.TERM_END_DATES.split(',')
+    .map((d) => d.trim())
+    .filter(Boolean);
+  for (const date of termEndDates) {
+    if (!parseCalendarDate(date)) problems.push(`TERM_END_DATES: ${date} is not a date`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const dataDir = path.resolve(env.DATA_DIR);
@@ -393,11 +407,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     trust: {
       listingLifetimeDays: env.LISTING_LIFETIME_DAYS,
       expiryCheckMs: env.LISTING_EXPIRY_CHECK_MS,
-      termEnds: env.TERM_END_DATES.split(',')
-        .map((d) => d.trim())
-        .filter(Boolean)
-        .map((d) => new Date(`${d}T23:59:59Z`))
-        .sort((a, b) => a.getTime() - b.getTime()),
+      termEnds: termEndDates
+        .map((date) => ({
+          date,
+          endsAt: endOfZonedDay(env.CAMPUS_TIME_ZONE, parseCalendarDate(date)!),
+        }))
+        .sort((a, b) => a.endsAt.getTime() - b.endsAt.getTime()),
       reportHideThreshold: env.REPORT_HIDE_THRESHOLD,
       reportMinAccountAgeMs: env.REPORT_MIN_ACCOUNT_AGE_DAYS * 24 * 60 * 60_000,
       reportHidesPerDay: env.REPORT_HIDES_PER_DAY,

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { campusDateTime, isTimeZone, nextDailyHour, zonedHour } from './calendar';
+import {
+  campusDateTime,
+  endOfZonedDay,
+  isTimeZone,
+  nextDailyHour,
+  parseCalendarDate,
+  zonedHour,
+} from './calendar';
 
 const NY = 'America/New_York';
 const at = (iso: string) => new Date(iso);
@@ -42,6 +49,27 @@ describe('hours of a time zone (the daily digest schedule)', () => {
     expect(zonedHour('Asia/Kolkata', { year: 2027, month: 6, day: 1 }, 7).toISOString()).toBe(
       '2027-06-01T01:30:00.000Z',
     );
+  });
+
+  it("ends a campus's date at 23:59:59 on its own clocks, summer time or not", () => {
+    const may8 = { year: 2027, month: 5, day: 8 };
+    const dec18 = { year: 2027, month: 12, day: 18 };
+    expect(endOfZonedDay(NY, may8).toISOString()).toBe('2027-05-09T03:59:59.000Z');
+    expect(endOfZonedDay(NY, dec18).toISOString()).toBe('2027-12-19T04:59:59.000Z');
+    expect(endOfZonedDay('America/Los_Angeles', may8).toISOString()).toBe(
+      '2027-05-09T06:59:59.000Z',
+    );
+    expect(endOfZonedDay('America/Los_Angeles', dec18).toISOString()).toBe(
+      '2027-12-19T07:59:59.000Z',
+    );
+    expect(endOfZonedDay('UTC', may8).toISOString()).toBe('2027-05-08T23:59:59.000Z');
+  });
+
+  it('reads a YYYY-MM-DD date only when the calendar has it', () => {
+    expect(parseCalendarDate('2028-02-29')).toEqual({ year: 2028, month: 2, day: 29 });
+    expect(parseCalendarDate('2027-02-29')).toBeNull();
+    expect(parseCalendarDate('2027-13-01')).toBeNull();
+    expect(parseCalendarDate('2027-5-8')).toBeNull();
   });
 
   it('tells an IANA zone from a typo', () => {

@@ -1,6 +1,7 @@
 /**
  * Wall-clock times in a time zone (IANA name), with the runtime's Intl data: no date library. Used by
- * the jobs whose slots are hours of the campus's day (the daily alert digest).
+ * the jobs whose slots are hours of the campus's day (the daily alert digest) and for the dates the
+ * campus names (TERM_END_DATES end at 23:59:59 on the campus's clocks).
  */
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -57,16 +58,30 @@ function offsetMs(zone: string, at: Date): number {
   return asUtc - Math.floor(at.getTime() / 1000) * 1000;
 }
 
+/** A calendar date, as the campus names it (month 1–12). */
+export interface CalendarDate {
+  year: number;
+  month: number;
+  day: number;
+}
+
 /**
- * The instant the zone's clocks show `hour`:00 on a date. An hour skipped by a change to summer time
- * is taken as the first instant after the gap; an hour that happens twice, as the first of them.
+ * The instant the zone's clocks show a time of day on a date. A time skipped by a change to summer
+ * time is taken as the first instant after the gap; a time that happens twice, as the first of them.
  */
-export function zonedHour(
+export function zonedTime(
   zone: string,
-  date: { year: number; month: number; day: number },
-  hour: number,
+  date: CalendarDate,
+  time: { hour: number; minute?: number; second?: number },
 ): Date {
-  const wall = Date.UTC(date.year, date.month - 1, date.day, hour);
+  const wall = Date.UTC(
+    date.year,
+    date.month - 1,
+    date.day,
+    time.hour,
+    time.minute ?? 0,
+    time.second ?? 0,
+  );
   // The zone's offsets a day either side: at most one change between them.
   const before = offsetMs(zone, new Date(wall - DAY_MS));
   const after = offsetMs(zone, new Date(wall + DAY_MS));
@@ -75,6 +90,31 @@ export function zonedHour(
     .filter((instant) => wall - offsetMs(zone, new Date(instant)) === instant)
     .sort((a, b) => a - b);
   return new Date(valid[0] ?? wall - before);
+}
+
+/** The instant the zone's clocks show `hour`:00 on a date (zonedTime). */
+export function zonedHour(zone: string, date: CalendarDate, hour: number): Date {
+  return zonedTime(zone, date, { hour });
+}
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A `YYYY-MM-DD` date that exists on the calendar (not 2027-02-30); null otherwise. */
+export function parseCalendarDate(text: string): CalendarDate | null {
+  const match = ISO_DATE.exec(text);
+  if (!match) return null;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const probe = new Date(Date.UTC(year, month - 1, day));
+  const exists =
+    probe.getUTCFullYear() === year &&
+    probe.getUTCMonth() === month - 1 &&
+    probe.getUTCDate() === day;
+  return exists ? { year, month, day } : null;
+}
+
+/** The last second of a date on the zone's clocks (23:59:59 there): when a campus's day ends. */
+export function endOfZonedDay(zone: string, date: CalendarDate): Date {
+  return zonedTime(zone, date, { hour: 23, minute: 59, second: 59 });
 }
 
 /** The first instant after `after` at which the zone's clocks show `hour`:00. */

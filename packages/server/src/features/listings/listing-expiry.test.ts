@@ -365,18 +365,45 @@ describe(`listing expiry, reminders and one-click links (${TEST_ENGINE})`, () =>
     expect(answers.filter((a) => a.statusCode === 410)).toHaveLength(24);
   });
 
-  it('takes the next end of term when the campus names term dates', async () => {
-    const termApp = await createTestApp(
-      { ...GENEROUS_LIMITS, TERM_END_DATES: '2027-01-12, 2027-05-08,2027-12-18' },
-      { now: () => new Date('2027-01-10T12:00:00Z') },
-    );
-    try {
-      const user = await createUser(termApp);
-      const listing = await createListingAs(termApp, user);
-      // 2027-01-12 is under a week away: the next one.
-      expect(listing.expiresAt).toBe('2027-05-08T23:59:59.000Z');
-    } finally {
-      await termApp.close();
-    }
-  });
+  it.each([
+    // 23:59:59 on 8 May on the campus's clocks (summer time): not 23:59:59 UTC, which is
+    // 7:59 PM in New York and 4:59 PM in Los Angeles.
+    ['America/New_York', '2027-05-09T03:59:59.000Z'],
+    ['America/Los_Angeles', '2027-05-09T06:59:59.000Z'],
+  ])(
+    'takes the next end of term, at the end of that day in the campus time zone (%s)',
+    async (zone, endsAt) => {
+      let now = new Date('2027-01-10T12:00:00Z');
+      const termApp = await createTestApp(
+        {
+          ...GENEROUS_LIMITS,
+          TERM_END_DATES: '2027-01-12, 2027-05-08,2027-12-18',
+          CAMPUS_TIME_ZONE: zone,
+        },
+        { now: () => now },
+      );
+      try {
+        const user = await createUser(termApp);
+        const listing = await createListingAs(termApp, user);
+        // 2027-01-12 is under a week away: the next one.
+        expect(listing.expiresAt).toBe(endsAt);
+        const status = async () =>
+          (
+            await termApp.database.db
+              .select({ status: listings.status })
+              .from(listings)
+              .where(eq(listings.id, listing._id))
+          )[0]!.status;
+        // The evening of 8 May on campus (and already 9 May in UTC): still on the marketplace.
+        now = new Date(new Date(endsAt).getTime() - 60 * 60_000);
+        await expireDueListings(listingExpiryDeps(termApp.app), now);
+        expect(await status()).toBe('active');
+        now = new Date(new Date(endsAt).getTime() + 1000);
+        await expireDueListings(listingExpiryDeps(termApp.app), now);
+        expect(await status()).toBe('expired');
+      } finally {
+        await termApp.close();
+      }
+    },
+  );
 });

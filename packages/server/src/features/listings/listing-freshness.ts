@@ -6,14 +6,16 @@ const TERM_END_MARGIN_MS = 7 * DAY_MS;
 
 /**
  * When a listing confirmed at `now` expires: the next end of term (when the campus names them, at
- * least a week away), else LISTING_LIFETIME_DAYS from now.
+ * least a week away; the day's end on the campus's clocks), else LISTING_LIFETIME_DAYS from now.
  */
 export function expiryFrom(
   { termEnds, listingLifetimeDays }: Pick<TrustConfig, 'termEnds' | 'listingLifetimeDays'>,
   now: Date,
 ): Date {
-  const termEnd = termEnds.find((end) => end.getTime() - now.getTime() >= TERM_END_MARGIN_MS);
-  return termEnd ?? new Date(now.getTime() + listingLifetimeDays * DAY_MS);
+  const termEnd = termEnds.find(
+    ({ endsAt }) => endsAt.getTime() - now.getTime() >= TERM_END_MARGIN_MS,
+  );
+  return termEnd?.endsAt ?? new Date(now.getTime() + listingLifetimeDays * DAY_MS);
 }
 
 /** The freshness of a listing its seller confirms now (create, relist, "Still available"). */

@@ -95,10 +95,13 @@ describe(`the end-of-term mail (${TEST_ENGINE})`, () => {
   it('knows the last week of a term and when the term began', () => {
     const ends = t.config.trust.termEnds;
     expect(termEndingAt(ends, new Date('2027-04-20T12:00:00Z'))).toBeNull();
+    // The ends of those days in New York (the default CAMPUS_TIME_ZONE): EST in December, EDT in May.
     expect(termEndingAt(ends, new Date('2027-05-03T12:00:00Z'))).toEqual({
-      end: new Date('2027-05-08T23:59:59Z'),
-      start: new Date('2026-12-18T23:59:59Z'),
+      end: { date: '2027-05-08', endsAt: new Date('2027-05-09T03:59:59Z') },
+      start: new Date('2026-12-19T04:59:59Z'),
     });
+    // The evening of the last day on campus is still in the term's last week.
+    expect(termEndingAt(ends, new Date('2027-05-09T02:00:00Z'))?.end.date).toBe('2027-05-08');
     expect(termEndingAt(ends, new Date('2027-05-09T12:00:00Z'))).toBeNull();
   });
 

@@ -2,7 +2,7 @@ import { webPaths } from '@campus-books/common/paths';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Config } from '../../config/config';
+import type { Config, TermEnd } from '../../config/config';
 import type { Db } from '../../db/database';
 import { rowsOf } from '../../db/rows';
 import { nextDailyHour } from '../../jobs/calendar';
@@ -24,14 +24,18 @@ const DEFAULT_TERM_MS = 183 * DAY_MS;
 const MAX_COURSES = 5;
 
 /** The term end whose last week `now` is in, and when that term began; null outside such a week. */
-export function termEndingAt(termEnds: Date[], now: Date): { end: Date; start: Date } | null {
-  const ends = [...termEnds].sort((a, b) => a.getTime() - b.getTime());
+export function termEndingAt(termEnds: TermEnd[], now: Date): { end: TermEnd; start: Date } | null {
+  const ends = [...termEnds].sort((a, b) => a.endsAt.getTime() - b.endsAt.getTime());
   const index = ends.findIndex(
-    (end) => now <= end && now.getTime() >= end.getTime() - TERM_END_MAIL_DAYS_BEFORE * DAY_MS,
+    ({ endsAt }) =>
+      now <= endsAt && now.getTime() >= endsAt.getTime() - TERM_END_MAIL_DAYS_BEFORE * DAY_MS,
   );
   const end = ends[index];
   if (!end) return null;
-  return { end, start: ends[index - 1] ?? new Date(end.getTime() - DEFAULT_TERM_MS) };
+  return {
+    end,
+    start: ends[index - 1]?.endsAt ?? new Date(end.endsAt.getTime() - DEFAULT_TERM_MS),
+  };
 }
 
 /** What the end-of-term mail uses: the database, the mailer, the log and its settings. */
@@ -131,7 +135,8 @@ export async function sendTermEndMails(
 ): Promise<number> {
   const term = termEndingAt(config.trust.termEnds, now);
   if (!term) return 0;
-  const termEnd = term.end.toISOString().slice(0, 10);
+  // The date as the campus names it (its end in UTC may be the next day's date).
+  const termEnd = term.end.date;
   const students = await findTermEndRecipients(db, termEnd, term.start);
   let sent = 0;
   for (const student of students) {
