@@ -80,6 +80,7 @@ export async function expectNotAdmitted(page: Page, testInfo: TestInfo, shot: st
   await expect(page).toHaveURL(/\/sso\/problem\?reason=not-admitted$/);
   await expect(page.getByRole('heading', { name: 'Not admitted' })).toBeVisible();
   await expect(page.getByText(/open only to the campus members it admits/)).toBeVisible();
+  await expect(page.getByText('! Error !')).toHaveCount(0);
   await expectNoAxeViolations(page);
   await screenshot(page, testInfo, shot);
   const session = await page.request.get('/api/auth/session');

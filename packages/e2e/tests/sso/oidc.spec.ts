@@ -11,7 +11,8 @@ import {
 /**
  * Single sign-on with OpenID Connect in Chromium, against a real OpenID provider (oidc-provider)
  * this spec starts: the first sign-in creates the account and asks only for the GroupMe link, a
- * later one is one click, and someone the campus does not admit gets a clear page.
+ * later one is one click, and someone the campus does not admit (or whose sign-in fails its
+ * checks) gets a clear page.
  */
 const test = base.extend<{ server: OwnServer; idp: TestOidcProviderProcess }>({
   // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture's dependencies from it
@@ -111,8 +112,19 @@ test('OIDC: someone the provider signs in but the campus does not admit gets a c
   await page.getByLabel('Login').fill(login);
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByRole('heading', { name: 'Not admitted' })).toBeVisible();
+  await expect(page.getByText('! Error !')).toHaveCount(0);
   await expectNoAxeViolations(page);
   await screenshot(page, testInfo, 'sso-not-admitted');
   const session = await page.request.get('/api/auth/session');
   expect((await session.json()).user).toBeNull();
+
+  // A callback that fails its checks (here: no flow of this browser's) says so in plain words.
+  await page.goto('/api/sso/oidc/callback?code=forged&state=forged');
+  await expect(page).toHaveURL(/\/sso\/problem\?reason=failed$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Sign-in did not work' })).toBeVisible();
+  await expect(page.getByText('! Error !')).toHaveCount(0);
+  await expect(
+    page.getByRole('link', { name: 'Try signing in with University of Richmond again' }),
+  ).toBeVisible();
+  await expectNoAxeViolations(page);
 });
