@@ -94,6 +94,8 @@ export default defineConfig({
         MODERATOR_EMAILS: 'moderator@e2e.campus.edu',
         // Its reporters are accounts made a moment ago: they count toward the hide (decision 016).
         REPORT_MIN_ACCOUNT_AGE_DAYS: '0',
+        // Not the default 14: the ratings page states the setting (journeys/ratings.spec.ts).
+        RATING_REVEAL_DAYS: '10',
         // Every listing is a week from expiry and the expiry job runs every second, so a new
         // listing's reminder arrives at once (journeys/freshness.spec.ts).
         LISTING_LIFETIME_DAYS: '7',

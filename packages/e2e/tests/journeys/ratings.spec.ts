@@ -69,6 +69,8 @@ test('buyer and seller of a recorded sale meet at a safe spot, then rate it; nei
     );
     expect(event.location).toContain(spot.name);
     expect(event.summary).toContain('microeconomics');
+    // The buyer's entry says whom they meet.
+    expect(event.summary).toContain(`Book exchange with ${seller.username}:`);
     expect(event.startDate.toJSDate().getTime()).toBeGreaterThan(Date.now());
   });
 
@@ -78,6 +80,7 @@ test('buyer and seller of a recorded sale meet at a safe spot, then rate it; nei
 
   await test.step('the buyer rates first; the seller sees that, never how', async () => {
     await phone.goto('/ratings');
+    await expect(phone.getByText(/until both have rated, or 10 days have passed\./)).toBeVisible();
     const mine = phone.getByRole('form', { name: /Rate your exchange/ });
     await mine.getByLabel('Thumbs up').check();
     await mine.getByLabel('On time').check();
