@@ -356,6 +356,11 @@ describe('every text field follows the text rule', () => {
     for (const bad of ['\u202E', '\u2066', '\u0000', '\u001B', '\u0085']) {
       expect(parse(bad).success, `${JSON.stringify(bad)} in ${name}.${field}`).toBe(false);
     }
+    // A NUL is a control character like any other: the same documented message, so the API (which
+    // validates before its NUL guard) answers `field: Must not contain line breaks or control
+    // characters` for it too, not a message of its own.
+    const messageOf = (insert: string) => parse(insert).error?.issues[0]?.message;
+    expect(messageOf('\u0000'), `NUL in ${name}.${field}`).toBe(messageOf('\u001B'));
     // Line breaks are refused in single-line text.
     if (!MULTILINE.has(field) && !MULTILINE.has(name)) {
       for (const bad of ['\n', '\r', '\u2028']) {

@@ -54,10 +54,14 @@ export function findNul(root: unknown): string | undefined {
 
 /**
  * PostgreSQL's text cannot hold U+0000 (both engines fail the statement), so a NUL anywhere in the
- * query, path or JSON body is refused before validation, naming the field, in the API's error shape.
+ * query, path or JSON body is refused before any handler, naming the field, in the API's error
+ * shape. After validation, not before: a field whose rule refuses control characters (every text
+ * field, `cleanText`) or anything but a link, an id or a calendar answers its own documented message
+ * for a NUL as for any other such character; this guard catches what no rule read (a password, a
+ * field a route does not validate). Route hooks that run before validation read only the session.
  */
 export default fp(async function nulGuardPlugin(app: FastifyInstance) {
-  app.addHook('preValidation', async (request: FastifyRequest) => {
+  app.addHook('preHandler', async (request: FastifyRequest) => {
     for (const [part, value] of [
       ['querystring', request.query],
       ['params', request.params],
