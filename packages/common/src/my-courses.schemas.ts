@@ -33,6 +33,20 @@ export const CALENDAR_MESSAGES = {
   unreadable: 'The calendar file could not be read: export it again as .ics',
 } as const;
 
+/**
+ * Whether a calendar's text was UTF-8: a UTF-16 (or UTF-32) file read as UTF-8 or as bytes
+ * carries a NUL beside every ASCII character, and its byte-order mark as U+FFFD or "ÿþ"/"þÿ";
+ * text decoded from another encoding keeps U+FFFD where a byte made no character. Checked before
+ * anything else reads the text, so such a file hears the encoding message, not a NUL's.
+ */
+export function isUtf8CalendarText(text: string): boolean {
+  return (
+    !text.includes('\u0000') &&
+    !text.includes('\uFFFD') &&
+    !/^(?:\u00FF\u00FE|\u00FE\u00FF)/.test(text)
+  );
+}
+
 /** A course of a student's list, as the API answers it. */
 export const myCourseSchema = z
   .object({
@@ -66,7 +80,10 @@ export const courseListSchema = z
 
 /** POST /api/my-courses/add: codes typed or pasted, read by `parseCourseList`. */
 export const addCoursesBodySchema = z.strictObject({
-  text: cleanText().min(1, 'is required').max(COURSE_LIST_MAX_LENGTH, COURSE_LIST_MESSAGES.tooLong),
+  // Multi-line: a pasted list puts one code a line (lines are one of parseCourseList's separators).
+  text: cleanText({ multiline: true })
+    .min(1, 'is required')
+    .max(COURSE_LIST_MAX_LENGTH, COURSE_LIST_MESSAGES.tooLong),
 });
 
 /** POST /api/my-courses/remove. */
@@ -74,7 +91,10 @@ export const removeCourseBodySchema = z.strictObject({ course: courseWithSubject
 
 /** POST /api/my-courses/calendar: the text of an .ics file. */
 export const calendarBodySchema = z.strictObject({
-  calendar: z.string().max(CALENDAR_MAX_CHARS, CALENDAR_MESSAGES.tooLarge),
+  calendar: z
+    .string()
+    .max(CALENDAR_MAX_CHARS, CALENDAR_MESSAGES.tooLarge)
+    .refine(isUtf8CalendarText, CALENDAR_MESSAGES.encoding),
 });
 
 /** GET /api/my-courses/books?courses=ECON-101,MATH-211. */

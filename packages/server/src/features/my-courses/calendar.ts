@@ -6,6 +6,7 @@ import {
   CALENDAR_MAX_EVENTS,
   CALENDAR_MAX_LINE,
   CALENDAR_MESSAGES,
+  isUtf8CalendarText,
 } from '@campus-books/common/my-courses.schemas';
 import { COURSE_LIST_MESSAGES } from '@campus-books/common/course-list';
 import { AppError } from '../../lib/errors';
@@ -20,7 +21,7 @@ export interface ReadCalendar extends ReadCourseList {
  * The file's size is the route's (schema and body limit). Each refusal is a 400 with its reason.
  */
 function checkCalendarShape(text: string): void {
-  if (text.includes('\u0000') || text.includes('\uFFFD')) {
+  if (!isUtf8CalendarText(text)) {
     throw new AppError(400, CALENDAR_MESSAGES.encoding);
   }
   const lines = text.replace(/\r?\n[ \t]/g, '').split(/\r?\n|\r/);

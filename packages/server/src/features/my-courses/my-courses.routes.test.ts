@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ALERTS_PER_USER } from '@campus-books/common/alert.schemas';
-import type { CourseBooksAnswer } from '@campus-books/common/my-courses.schemas';
+import { CALENDAR_MESSAGES, type CourseBooksAnswer } from '@campus-books/common/my-courses.schemas';
 import {
   createTestApp,
   createUser,
@@ -177,6 +177,24 @@ describe(`/api/my-courses (${TEST_ENGINE})`, () => {
     });
   });
 
+  describe('a list pasted one code a line', () => {
+    it('reads line breaks as separators, as the docs say; other control characters are a 400', async () => {
+      const pasting = await createUser(t);
+      const res = await post('add', { text: 'ECON 101\nMATH-211\r\nchem 205\n' }, pasting);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().courses.map((c: { label: string }) => c.label)).toEqual([
+        'ECON 101',
+        'MATH 211',
+        'CHEM 205',
+      ]);
+      const bell = await post('add', { text: 'ECON 101\u0007' }, pasting);
+      expect(bell.statusCode).toBe(400);
+      expect(bell.json()).toMatchObject({
+        message: 'text: Must not contain line breaks or control characters',
+      });
+    });
+  });
+
   describe('a calendar file', () => {
     it('reads the courses of the events and shows the events it could not read', async () => {
       const res = await post(
@@ -259,13 +277,16 @@ describe(`/api/my-courses (${TEST_ENGINE})`, () => {
       expect(res.json()).toMatchObject({ success: false, message: 'The request is too large' });
     });
 
-    it('refuses NUL characters (a UTF-16 file) with a 400', async () => {
-      const res = await post(
-        'calendar',
-        { calendar: Buffer.from(ics(...event('ECON 101')), 'utf16le').toString('latin1') },
-        null,
-      );
-      expect(res.statusCode).toBe(400);
+    it('says a UTF-16 file is not UTF-8 (its NULs, its byte-order mark), not that it holds a NUL', async () => {
+      const utf16 = Buffer.from(ics(...event('ECON 101')), 'utf16le');
+      for (const bytes of [utf16, Buffer.concat([Buffer.from([0xff, 0xfe]), utf16])]) {
+        const res = await post('calendar', { calendar: bytes.toString('latin1') }, null);
+        expect(res.statusCode).toBe(400);
+        expect(res.json()).toMatchObject({
+          success: false,
+          message: `calendar: ${CALENDAR_MESSAGES.encoding}`,
+        });
+      }
     });
   });
 
