@@ -99,6 +99,19 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      // The previous release (built from its commit in a temporary clone, cached under the OS tmpdir)
+      // filled through its API, upgraded in place on both engines and as two servers on PostgreSQL,
+      // and its backup restored into this code (docs/operations.md, "Upgrades"). The PostgreSQL half
+      // needs TEST_DATABASE_URL.
+      {
+        test: {
+          name: 'upgrade',
+          root: 'packages/server',
+          include: ['test/upgrade/*.upgrade.ts'],
+          testTimeout: 600_000,
+          hookTimeout: 900_000,
+        },
+      },
       // nginx with a self-signed certificate in front of two app servers (ops/nginx/campus-books.conf);
       // skipped, with a message, when nginx is not installed.
       {
