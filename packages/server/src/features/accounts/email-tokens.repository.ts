@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, desc, eq, gt, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { emailTokens, type SignupClaim } from '../../db/schema';
+import { rowsOf } from '../../db/rows';
+import { emailTokens, users, type SignupClaim } from '../../db/schema';
 
 export type TokenPurpose = 'verify_email' | 'reset_password';
 export type EmailTokenRow = typeof emailTokens.$inferSelect;
@@ -31,6 +32,29 @@ export async function issueEmailToken(
     expiresAt: sql`now() + make_interval(secs => ${LIFETIME_SECONDS[options.purpose]})`,
   });
   return token;
+}
+
+/**
+ * Creates a single-use token for the account of `email`, if there is one, with the same work either
+ * way (decision 002: an answer's time must not tell whether the address has an account): the token
+ * is made and hashed, and one INSERT … SELECT runs, which writes a row only when the address has
+ * an account. The token and the account's address, or null.
+ */
+export async function issueEmailTokenForAddress(
+  db: Db,
+  email: string,
+  purpose: TokenPurpose,
+): Promise<{ token: string; email: string } | null> {
+  const token = randomBytes(32).toString('base64url');
+  const [row] = await rowsOf<{ email: string }>(
+    db,
+    sql`INSERT INTO ${emailTokens} (token_hash, user_id, purpose, email, expires_at)
+        SELECT ${hashToken(token)}, ${users.id}, ${purpose}, ${users.email},
+               now() + make_interval(secs => ${LIFETIME_SECONDS[purpose]})
+        FROM ${users} WHERE ${users.email} = ${email.toLowerCase()}
+        RETURNING email`,
+  );
+  return row ? { token, email: row.email } : null;
 }
 
 /** The token's row, used or not, expired or not: a cheap look-up before any costly work. */

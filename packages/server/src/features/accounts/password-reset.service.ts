@@ -1,31 +1,30 @@
 import { webPaths } from '@campus-books/common/paths';
 import { badRequest } from '../../lib/errors';
 import type { AccountDeps } from './account-deps';
-import { findUserByEmail, findUserById, setUserPassword } from './users.repository';
+import { findUserById, setUserPassword } from './users.repository';
 import { resetPasswordMail } from './account-mails';
 import { AUTH_MESSAGES } from './auth.messages';
 import {
   consumeEmailToken,
   isLiveEmailToken,
-  issueEmailToken,
+  issueEmailTokenForAddress,
   retireEmailTokens,
 } from './email-tokens.repository';
 import { hashPassword } from './password';
 
-/** Mails a reset link when the account exists; the caller answers the same either way. */
+/**
+ * Mails a reset link when the account exists; the caller answers the same either way, after the
+ * same work either way (a token made and hashed, one statement: `issueEmailTokenForAddress`). The
+ * mail is composed and sent in the background, after the answer.
+ */
 export async function requestPasswordReset(
   { db, mailer, publicUrl }: AccountDeps,
   email: string,
 ): Promise<void> {
-  const user = await findUserByEmail(db, email);
-  if (!user) return;
-  const token = await issueEmailToken(db, {
-    userId: user.id,
-    purpose: 'reset_password',
-    email: user.email,
-  });
-  const link = `${publicUrl}${webPaths.resetPassword.href(token)}`;
-  mailer.sendInBackground(resetPasswordMail(user.email, link));
+  const issued = await issueEmailTokenForAddress(db, email, 'reset_password');
+  if (!issued) return;
+  const link = `${publicUrl}${webPaths.resetPassword.href(issued.token)}`;
+  mailer.sendInBackground(resetPasswordMail(issued.email, link));
 }
 
 /**
