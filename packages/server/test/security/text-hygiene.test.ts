@@ -85,6 +85,18 @@ describe(`text hygiene (${TEST_ENGINE})`, () => {
   });
 
   it.each([
+    ['a right-to-left override', 'calc\u202Eulus', TEXT_MESSAGES.bidi],
+    ['a direction mark', '\u200Fcalculus', TEXT_MESSAGES.bidi],
+    ['an escape', 'calc\u001Bulus', TEXT_MESSAGES.control],
+  ])('a search refuses a term with %s, as docs/api/listings.md says', async (_, term, message) => {
+    const res = await t.app.inject({
+      url: `/api/listing/get?searchTerm=${encodeURIComponent(term)}`,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(`Invalid parameter 'searchTerm': ${message}`);
+  });
+
+  it.each([
     ['a right-to-left override', { searchTerm: 'calc\u202Eulus' }, TEXT_MESSAGES.bidi],
     ['a line break', { searchTerm: 'calculus\r\nBcc: x' }, TEXT_MESSAGES.control],
     ['an isolate in a course number', { courseNumber: '1\u2066' }, TEXT_MESSAGES.bidi],
