@@ -16,7 +16,7 @@ import { listings, users } from './schema';
 
 /**
  * A recorded exchange (features/ratings, issue 29): a listing sold to a named student. A trigger on
- * `listings` writes it when a seller marks a listing sold to a buyer (migration 0020), so every way
+ * `listings` writes it when a seller marks a listing sold to a buyer (migration 0021), so every way
  * of selling records it; the two students may then rate it. The names are kept once the listing or
  * an account is gone.
  */

@@ -173,7 +173,7 @@ export const listings = pgTable(
     /** Who bought a sold listing, when the seller said (one of the students who wrote about it). */
     soldTo: uuid('sold_to').references(() => users.id, { onDelete: 'set null' }),
     /**
-     * The seller deleted it while it was reported, hidden or removed (issue 26, migration 0020): kept
+     * The seller deleted it while it was reported, hidden or removed (issue 26, migration 0024): kept
      * for the moderators only, as if deleted for everyone else, until they decide.
      */
     sellerDeletedAt: timestamp('seller_deleted_at', { withTimezone: true }),
@@ -434,7 +434,7 @@ export const alertDeliveries = pgTable(
 );
 
 /**
- * Searches that found nothing (features/statistics, migration 0017): per day and normalised term, a
+ * Searches that found nothing (features/statistics, migration 0016): per day and normalised term, a
  * count, never who searched. Written in batches (plugins/search-misses.ts), pruned by the retention
  * job.
  */

@@ -6,7 +6,7 @@ import type { ConversationEventRow } from '../../db/conversations.schema';
 import { rowsOf } from '../../db/rows';
 import { toEvent } from './conversations.service';
 
-/** The channel the events' trigger NOTIFYs on (migration 0015): `<id> <seller id> <buyer id>`. */
+/** The channel the events' trigger NOTIFYs on (migration 0017): `<id> <seller id> <buyer id>`. */
 export const EVENTS_CHANNEL = 'conversation_events';
 
 /** An event as a live stream sends it: its commit-ordered `seq` is the stream's event id. */

@@ -18,7 +18,7 @@ declare module 'fastify' {
   }
 }
 
-/** The job the database writes for each device to notify (migration 0020's triggers). */
+/** The job the database writes for each device to notify (migration 0023's triggers). */
 export const PUSH_JOB = 'push.send';
 const DAY_SECONDS = 24 * 60 * 60;
 const NAME_MAX = 80;
