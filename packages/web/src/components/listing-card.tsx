@@ -95,7 +95,7 @@ export function ListingCard({
       </Link>
       <div className="@container flex flex-1 flex-col gap-2 p-3">
         {/* Two lines of title at most, then an ellipsis; the full title is the link's tooltip. */}
-        <h3 className="text-base leading-snug font-semibold break-words">
+        <h3 className="text-base leading-snug font-semibold wrap-anywhere">
           <Link
             to={href}
             className="line-clamp-2 min-h-11 text-slate-900 no-underline hover:underline"

@@ -12,7 +12,7 @@ export function RatingView({ rating, heading }: { rating: Rating; heading?: stri
           : ''}
       </p>
       {rating.comment ? (
-        <p className="mt-1 whitespace-pre-line break-words text-slate-800">“{rating.comment}”</p>
+        <p className="mt-1 whitespace-pre-line wrap-anywhere text-slate-800">“{rating.comment}”</p>
       ) : null}
     </div>
   );

@@ -25,7 +25,7 @@ function AlertRow({ alert }: { alert: Alert }) {
     <li className="rounded-xl border border-slate-200 bg-white p-4">
       <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
         <div className="min-w-0 flex-1">
-          <p className="font-semibold break-words text-slate-900">{description}</p>
+          <p className="font-semibold wrap-anywhere text-slate-900">{description}</p>
           <p className="text-sm text-slate-700">
             {alert.paused ? 'Paused' : alert.digest ? 'One mail a day' : 'A mail at once'}
           </p>

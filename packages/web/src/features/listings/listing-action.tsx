@@ -55,7 +55,7 @@ export function ListingAction({ listing }: { listing: Listing }) {
     );
   }
   return (
-    <div className="flex gap-3">
+    <div className="flex flex-wrap gap-3">
       <ButtonLink to={paths.messageSeller(listing._id)} className="flex-1 sm:flex-none">
         Message seller
       </ButtonLink>

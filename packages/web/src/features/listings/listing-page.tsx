@@ -93,7 +93,7 @@ export default function ListingPage() {
     <article className="grid grid-cols-1 gap-x-8 gap-y-5 md:grid-cols-2 md:items-start">
       <PageTitle title={name} />
       <header className="md:col-start-2 md:row-start-1">
-        <h1 className="text-2xl font-bold break-words text-slate-900 sm:text-3xl">{name}</h1>
+        <h1 className="text-2xl font-bold wrap-anywhere text-slate-900 sm:text-3xl">{name}</h1>
         <p className="mt-1 text-3xl font-bold text-brand-900" data-testid="listing-price">
           {formatPrice(listing.regularPrice)}
         </p>

@@ -39,7 +39,7 @@ export default function MessageSellerPage() {
     return (
       <section className="mx-auto w-full max-w-xl space-y-4 py-2">
         <PageTitle title={name} />
-        <h1 className="text-2xl font-bold break-words text-slate-900">Your own listing</h1>
+        <h1 className="text-2xl font-bold wrap-anywhere text-slate-900">Your own listing</h1>
         <p className="text-slate-800">
           Buyers write to you here:{' '}
           <Link to={paths.messages(listingId)} className="link">
@@ -53,7 +53,7 @@ export default function MessageSellerPage() {
   return (
     <section className="mx-auto w-full max-w-xl space-y-4 py-2">
       <PageTitle title={`Message the seller of ${name}`} />
-      <h1 className="text-2xl font-bold break-words text-slate-900">Message the seller</h1>
+      <h1 className="text-2xl font-bold wrap-anywhere text-slate-900">Message the seller</h1>
       <p className="text-slate-800">
         About{' '}
         <Link to={paths.listing(listingId)} className="link">

@@ -45,7 +45,7 @@ export function AuditLog({ entries }: { entries: ModerationLogEntry[] }) {
         const isLatestOfListing = entry.listingId !== null && !latest.has(entry.listingId);
         if (entry.listingId) latest.add(entry.listingId);
         return (
-          <li key={entry._id} className="break-words">
+          <li key={entry._id} className="wrap-anywhere">
             <time dateTime={entry.createdAt}>{when(entry.createdAt)}</time>: {entry.moderatorEmail}{' '}
             <strong>{ACTION_LABELS[entry.action]}</strong>
             {entry.listingId ? ` listing ${entry.listingId}` : ''}

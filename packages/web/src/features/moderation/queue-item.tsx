@@ -37,7 +37,7 @@ export function QueueItem({
   const counted = item.reports.filter((report) => report.countsTowardHide).length;
   return (
     <li className="rounded-xl border border-slate-200 p-4">
-      <h2 className="text-lg font-bold break-words">
+      <h2 className="text-lg font-bold wrap-anywhere">
         <Link to={paths.listing(item.listing._id)}>{name}</Link>{' '}
         <span className="text-sm font-normal text-slate-700">({item.listing.status})</span>
       </h2>

@@ -56,7 +56,7 @@ function Thread({ item }: { item: ReportedConversation }) {
       aria-label={`Messages about ${item.listing.name}`}
     >
       {thread.data.events.map((event) => (
-        <li key={event.id} className="break-words whitespace-pre-wrap">
+        <li key={event.id} className="wrap-anywhere whitespace-pre-wrap">
           <span className="text-slate-600">
             {new Date(event.createdAt).toLocaleString('en-US')}
           </span>{' '}
@@ -84,7 +84,7 @@ function ReportedItem({ item }: { item: ReportedConversation }) {
   );
   return (
     <li className="space-y-3 rounded-xl border border-slate-200 p-4">
-      <h3 className="text-lg font-bold break-words">“{item.listing.name}”</h3>
+      <h3 className="text-lg font-bold wrap-anywhere">“{item.listing.name}”</h3>
       <p className="text-sm text-slate-700">
         Seller: {nameOf(item, 'seller')}
         {item.seller.suspended ? ' (suspended)' : ''} · Buyer: {nameOf(item, 'buyer')}

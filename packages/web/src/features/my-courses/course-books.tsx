@@ -23,7 +23,7 @@ function BookRow({ book }: { book: MyCourseBook }) {
   const hint = priceHint(book);
   return (
     <li className="flex flex-col gap-1 border-t border-slate-200 py-3 first:border-t-0">
-      <p className="font-semibold break-words text-slate-900">
+      <p className="font-semibold wrap-anywhere text-slate-900">
         {book.title}
         {book.required !== null ? (
           <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs font-semibold text-slate-800">

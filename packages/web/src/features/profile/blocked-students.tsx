@@ -21,7 +21,7 @@ export function BlockedStudents() {
         <ul className="mt-2 divide-y divide-slate-200">
           {blocked.data.map((student) => (
             <li key={student.id} className="flex items-center justify-between gap-3 py-2">
-              <span className="min-w-0 break-words text-slate-900">{student.username}</span>
+              <span className="min-w-0 wrap-anywhere text-slate-900">{student.username}</span>
               <Button
                 variant="secondary"
                 disabled={block.isPending}

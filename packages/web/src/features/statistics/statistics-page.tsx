@@ -152,7 +152,7 @@ export default function StatisticsPage() {
                 <tbody>
                   {statistics.data.topMissedSearches.map((missed) => (
                     <tr key={missed.term} className="border-t border-slate-200">
-                      <td className="py-2 pr-3 break-words">{missed.term}</td>
+                      <td className="py-2 pr-3 wrap-anywhere">{missed.term}</td>
                       <td className="py-2 text-right tabular-nums">{missed.count}</td>
                     </tr>
                   ))}
