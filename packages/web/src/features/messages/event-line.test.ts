@@ -2,9 +2,10 @@ import {
   CONVERSATION_EVENT_KINDS,
   type Conversation,
   type ConversationEvent,
+  type ConversationSummary,
 } from '@campus-books/common/conversation.schemas';
 import { describe, expect, it } from 'vitest';
-import { actorName, dollars, systemLine } from './event-line';
+import { actorName, dollars, latestLine, systemLine } from './event-line';
 
 const conversation = {
   role: 'buyer',
@@ -48,5 +49,18 @@ describe('event lines', () => {
     for (const kind of CONVERSATION_EVENT_KINDS.filter((k) => k !== 'message')) {
       expect(systemLine(event({ kind, amount: 10 }), conversation), kind).toMatch(/\w{3,}/);
     }
+  });
+
+  it("says the inbox line's latest event: 'You: …', the other's name, or the event's sentence", () => {
+    const line = (lastEvent: ConversationSummary['lastEvent']) =>
+      latestLine({ ...conversation, lastEvent } as ConversationSummary);
+    const message = { kind: 'message' as const, amount: null };
+    expect(line({ ...message, author: 'buyer', preview: 'Is it torn?' })).toBe('You: Is it torn?');
+    expect(line({ ...message, author: 'seller', preview: 'No' })).toBe('Maya P.: No');
+    expect(line({ ...message, author: null, preview: 'bye' })).toBe('A deleted account: bye');
+    expect(line({ kind: 'offer', author: 'buyer', preview: null, amount: 30 })).toBe(
+      'You offered $30',
+    );
+    expect(line(null)).toBeNull();
   });
 });

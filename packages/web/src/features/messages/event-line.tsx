@@ -1,19 +1,27 @@
-import type { Conversation, ConversationEvent } from '@campus-books/common/conversation.schemas';
+import type {
+  ConversationEvent,
+  ConversationSummary,
+} from '@campus-books/common/conversation.schemas';
 import { formatPrice } from '@campus-books/common/display';
 
 /** Whole dollars, as offers are made: "$45". */
 export const dollars = (amount: number | null) =>
   amount === null ? '' : formatPrice(amount).replace(/\.00$/, '');
 
+/** What a line needs of an event: the thread's events and the inbox's latest event alike. */
+type EventFacts = Pick<ConversationEvent, 'kind' | 'author' | 'deletedAuthor' | 'body' | 'amount'>;
+/** What a line needs of the conversation: the reader's side and the other student. */
+type Sides = Pick<ConversationSummary, 'role' | 'other'>;
+
 /** Who did it, seen from the reader: "You", the other student's name, or "A deleted account". */
-export function actorName(event: ConversationEvent, conversation: Conversation): string {
+export function actorName(event: EventFacts, conversation: Sides): string {
   if (event.deletedAuthor) return 'A deleted account';
   if (event.author === conversation.role) return 'You';
   return conversation.other.username ?? 'A deleted account';
 }
 
 /** The sentence of an event that is not a message: an offer and its answer, or the listing's change. */
-export function systemLine(event: ConversationEvent, conversation: Conversation): string {
+export function systemLine(event: EventFacts, conversation: Sides): string {
   const who = actorName(event, conversation);
   const amount = dollars(event.amount);
   switch (event.kind) {
@@ -48,4 +56,21 @@ export function systemLine(event: ConversationEvent, conversation: Conversation)
     case 'message':
       return event.body ?? '';
   }
+}
+
+/**
+ * The inbox line's latest event: "You: …" or "Maya: …" for a message (its first characters), the
+ * sentence of anything else; null before anything the reader may read.
+ */
+export function latestLine(conversation: ConversationSummary): string | null {
+  const last = conversation.lastEvent;
+  if (!last) return null;
+  const event = {
+    ...last,
+    body: last.preview,
+    // Only a deleted account writes a message without an author.
+    deletedAuthor: last.author === null && last.kind === 'message',
+  };
+  if (last.kind === 'message') return `${actorName(event, conversation)}: ${last.preview ?? ''}`;
+  return systemLine(event, conversation);
 }
