@@ -19,12 +19,14 @@ import { idempotencyKey, newIdempotencyKey } from './idempotency-key';
 export function Composer({
   label = 'Message',
   submitLabel = 'Send',
+  rows = 3,
   isPending,
   error,
   onSend,
 }: {
   label?: string;
   submitLabel?: string;
+  rows?: number;
   isPending: boolean;
   error: Error | null;
   /** `key` stays the same until the message is sent: a retry after a failure is the same message. */
@@ -52,7 +54,7 @@ export function Composer({
     <form noValidate onSubmit={submit} className="space-y-2">
       <TextAreaField
         label={label}
-        rows={3}
+        rows={rows}
         maxLength={MESSAGE_MAX_LENGTH + 100}
         hint={`Up to ${formatCount(MESSAGE_MAX_LENGTH)} characters. Never share your password.`}
         error={errors.text?.message}

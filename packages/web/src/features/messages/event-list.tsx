@@ -30,13 +30,14 @@ export function EventList({ conversation }: { conversation: Conversation }) {
             </time>
           );
           const last = index === count - 1 ? endRef : undefined;
+          // Scrolled into view above the phone's message box, which stays at the bottom.
           if (event.kind !== 'message') {
             return (
               <li
                 key={event.id}
                 ref={last}
                 data-kind={event.kind}
-                className="mx-auto max-w-md rounded-full bg-slate-100 px-4 py-1.5 text-center text-sm text-slate-800"
+                className="mx-auto max-w-md scroll-mb-44 rounded-full sm:scroll-mb-0 bg-slate-100 px-4 py-1.5 text-center text-sm text-slate-800"
               >
                 {systemLine(event, conversation)} · {time}
               </li>
@@ -48,13 +49,13 @@ export function EventList({ conversation }: { conversation: Conversation }) {
               key={event.id}
               ref={last}
               data-kind="message"
-              className={`flex max-w-[85%] flex-col gap-1 ${mine ? 'items-end self-end' : 'items-start self-start'}`}
+              className={`flex max-w-[85%] scroll-mb-44 flex-col gap-1 sm:scroll-mb-0 ${mine ? 'items-end self-end' : 'items-start self-start'}`}
             >
               <span className="text-xs font-semibold text-slate-700">
                 {actorName(event, conversation)}
               </span>
               <p
-                className={`rounded-2xl px-4 py-2 break-words whitespace-pre-wrap select-text [overflow-wrap:anywhere] ${
+                className={`rounded-2xl px-4 py-2 wrap-anywhere whitespace-pre-wrap select-text ${
                   mine ? 'bg-brand-700 text-white' : 'bg-white text-slate-900 ring-1 ring-slate-300'
                 }`}
               >

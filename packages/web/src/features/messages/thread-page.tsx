@@ -58,7 +58,7 @@ export default function ThreadPage() {
           />
         ) : null}
         <div className="min-w-0">
-          <h1 className="text-xl font-bold break-words text-slate-900 sm:text-2xl">
+          <h1 className="text-xl font-bold wrap-anywhere text-slate-900 sm:text-2xl">
             {data.listing.id && data.listing.available ? (
               <Link to={paths.listing(data.listing.id)} className="hover:underline">
                 {name}
@@ -95,11 +95,21 @@ export default function ThreadPage() {
         <ReadOnlyNotice conversation={data} />
       ) : (
         <>
-          <Composer
-            isPending={send.isPending}
-            error={send.error}
-            onSend={(text, key, done) => send.mutate({ text, key }, { onSuccess: done })}
-          />
+          {/*
+           * On a phone the message box stays at the bottom of the screen (above the keyboard: the
+           * viewport's interactive-widget) while the history scrolls behind it.
+           */}
+          <div
+            data-testid="composer-bar"
+            className="sticky bottom-0 z-10 border-t border-slate-200 bg-slate-50 pt-2 pb-[max(0.5rem,env(safe-area-inset-bottom))] sm:static sm:border-0 sm:bg-transparent sm:p-0"
+          >
+            <Composer
+              rows={2}
+              isPending={send.isPending}
+              error={send.error}
+              onSend={(text, key, done) => send.mutate({ text, key }, { onSuccess: done })}
+            />
+          </div>
           <DealPanel conversation={data} />
           <MeetupPanel conversationId={data.id} />
         </>
