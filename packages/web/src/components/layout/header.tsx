@@ -29,15 +29,17 @@ export function Header() {
 
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur">
-      <div className="mx-auto flex max-w-6xl items-center gap-4 px-4 py-3">
+      {/*
+       * One row: the logo never shrinks, the search gives way first (down to 10 rem), the links keep
+       * their width. Where even that does not fit (a tablet, large text) the links move to a row of
+       * their own, whole, rather than squeezing the logo onto two lines.
+       */}
+      <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3">
         <Logo />
-        {/* Narrower on wide screens when signed in: "Sell several books" joins the row there. */}
-        <HeaderSearch
-          className={`ml-auto hidden w-full max-w-sm md:flex ${user ? 'xl:max-w-60' : ''}`}
-        />
+        <HeaderSearch className="ml-auto hidden max-w-sm min-w-40 flex-1 md:flex" />
         <nav
           aria-label="Main"
-          className="hidden min-w-0 flex-wrap items-center justify-end gap-2 md:flex"
+          className="ml-auto hidden min-w-0 flex-wrap items-center justify-end gap-2 md:flex"
         >
           <NavLink to={paths.myCourses} className={`shrink-0 ${NAV_LINK}`}>
             My courses

@@ -6,7 +6,7 @@ export function Logo() {
   return (
     <Link
       to={paths.home}
-      className="flex items-center gap-2 rounded-md text-lg font-extrabold tracking-tight text-brand-900 no-underline"
+      className="flex items-center gap-2 rounded-md text-lg font-extrabold tracking-tight text-brand-900 no-underline md:shrink-0 md:whitespace-nowrap"
     >
       <svg aria-hidden="true" viewBox="0 0 32 32" className="size-8 shrink-0">
         <rect width="32" height="32" rx="8" fill="#1c46a3" />
