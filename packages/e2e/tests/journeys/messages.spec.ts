@@ -142,8 +142,12 @@ test('a buyer on a phone and a seller on a laptop agree on a price live, and the
     await expect.poll(() => openEventStreams(phone)).toBe(1);
     await laptop.getByLabel('Message', { exact: true }).fill('Thanks, see you!');
     await laptop.getByRole('button', { name: 'Send' }).click();
-    // The inbox's own stream marks it, without a reload.
+    // The inbox's own stream marks it, without a reload: the latest word, the deal, unread.
     await expect(item).toContainText('Unread');
+    await expect(item.getByTestId('inbox-latest')).toHaveText(
+      `${seller.username}: Thanks, see you!`,
+    );
+    await expect(item.getByTestId('inbox-deal')).toHaveText('Sold');
     await screenshot(phone, testInfo, 'inbox-buyer-375');
     await openMenu(phone);
     await expect(phone.getByTestId('menu-messages')).toContainText('1');
@@ -261,4 +265,110 @@ test('keyboard only: a first message and an offer', async ({ page, makeUser }) =
   await page.keyboard.press('Enter');
   await expect(log(page).getByText('You offered $20')).toBeVisible();
   await expect(page.getByText('Your offer of $20 is waiting for an answer.')).toBeVisible();
+});
+
+test('the inbox at a glance, the header on one line with a badge, the message box on screen over a long history', async ({
+  browser,
+  makeUser,
+}, testInfo) => {
+  const seller = await makeUser('glanceseller');
+  const buyer = await makeUser('glancebuyer');
+  const tag = seller.lastName.slice(-5).toLowerCase();
+  const book = (name: string) =>
+    createListing(seller, { name: `${name} ${tag}`, courseNumber: '110', regularPrice: 40 });
+  const [asked, offered, held, sold] = await Promise.all(
+    ['linear algebra', 'calculus', 'statistics', 'geometry'].map(book),
+  );
+  const start = async (listingId: string, text: string) =>
+    (await buyer.api.post<{ conversationId: string }>('/api/conversations', { listingId, text }))
+      .conversationId;
+  const askedId = await start(asked!._id, 'Is the cover torn?');
+  const offer = async (listingId: string, amount: number) => {
+    const id = await start(listingId, 'Would you take less?');
+    return buyer.api.post<{ event: { offerId: string } }>(`/api/conversations/${id}/offers`, {
+      amount,
+    });
+  };
+  await offer(offered!._id, 15);
+  const accepted = await offer(held!._id, 30);
+  const heldId = (
+    await buyer.api.get<{ conversations: { id: string; listing: { id: string } }[] }>(
+      '/api/conversations',
+    )
+  ).conversations.find((c) => c.listing.id === held!._id)!.id;
+  await seller.api.post(`/api/conversations/${heldId}/offers/${accepted.event.offerId}/accept`);
+  await start(sold!._id, 'I will take it.');
+  await seller.api.post(`/api/conversations/listing/${sold!._id}/sold`, { buyerId: buyer.id });
+
+  const laptop = await openBrowser(browser, seller, 1280, '/messages');
+  const line = (page: Page, name: string) =>
+    page.getByTestId('inbox-line').filter({ hasText: `${name} ${tag}` });
+
+  await test.step("the seller's inbox: the latest word, the deal, unread", async () => {
+    const question = line(laptop, 'linear algebra');
+    await expect(question.getByTestId('inbox-latest')).toHaveText(
+      `${buyer.username}: Is the cover torn?`,
+    );
+    await expect(question).toContainText('Unread');
+    await expect(line(laptop, 'calculus').getByTestId('inbox-deal')).toHaveText(
+      'Offer of $15 to answer',
+    );
+    await expect(line(laptop, 'statistics').getByTestId('inbox-deal')).toHaveText(
+      /^Pending until \w{3},? \d{1,2}:\d{2}\s[AP]M$/,
+    );
+    await expect(line(laptop, 'geometry').getByTestId('inbox-deal')).toHaveText('Sold');
+  });
+
+  await test.step('the header stays on one line at 1280 px with the unread badge', async () => {
+    await expect(laptop.getByTestId('header-messages')).toContainText(/\d/);
+    const header = laptop.getByRole('banner');
+    const logo = await header.getByRole('link', { name: /Campus Books/ }).boundingBox();
+    const avatar = await header.getByRole('link', { name: 'Account' }).boundingBox();
+    expect(Math.abs(logo!.y + logo!.height / 2 - (avatar!.y + avatar!.height / 2))).toBeLessThan(4);
+    // The logo's name on one line: no taller than its 32 px mark.
+    expect(logo!.height).toBeLessThanOrEqual(36);
+    await screenshot(laptop, testInfo, 'inbox-seller-1280');
+  });
+
+  const phone = await openBrowser(browser, buyer, 375, '/messages');
+  await test.step("the buyer's inbox says what they wrote last", async () => {
+    await expect(line(phone, 'linear algebra').getByTestId('inbox-latest')).toHaveText(
+      'You: Is the cover torn?',
+    );
+    await expect(line(phone, 'calculus').getByTestId('inbox-deal')).toHaveText(
+      'Your offer of $15 is waiting',
+    );
+    await expect(line(phone, 'linear algebra')).not.toContainText('Unread');
+  });
+
+  await test.step('a long history on a phone: the message box stays on screen at the bottom', async () => {
+    for (let n = 1; n <= 12; n += 1) {
+      for (const [user, who] of [
+        [buyer, 'buyer'],
+        [seller, 'seller'],
+      ] as const) {
+        await user.api.post(`/api/conversations/${askedId}/messages`, {
+          text: `Line ${n} from the ${who}: a message long enough to take two lines on a phone.`,
+        });
+      }
+    }
+    await phone.goto(`/messages/${askedId}`);
+    await expect(log(phone).getByText('Line 12 from the seller')).toBeInViewport();
+    const box = phone.getByLabel('Message', { exact: true });
+    const height = phone.viewportSize()!.height;
+    const onScreen = async () => {
+      const field = (await box.boundingBox())!;
+      expect(field.y).toBeGreaterThanOrEqual(0);
+      expect(field.y + field.height).toBeLessThanOrEqual(height);
+    };
+    await onScreen();
+    // Scrolled back through the history, the box stays where the thumb is.
+    await phone.evaluate(() => window.scrollTo(0, 0));
+    await expect(log(phone).getByText('Line 1 from the buyer')).toBeInViewport();
+    await onScreen();
+    await screenshot(phone, testInfo, 'thread-long-history-375');
+  });
+
+  await phone.context().close();
+  await laptop.context().close();
 });
