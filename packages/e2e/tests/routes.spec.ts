@@ -1,3 +1,4 @@
+import { PRODUCT_VERSION } from '@campus-books/common/version';
 import { expect, signInBrowser, test } from '../src/fixtures';
 
 test('/about is a real page about the product', async ({ page }) => {
@@ -6,6 +7,9 @@ test('/about is a real page about the product', async ({ page }) => {
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await expect(page.getByText('Uh-Oh! Page Not Found')).toHaveCount(0);
   await expect(page.getByRole('main')).toContainText(/privacy/i);
+  // The release running, as GET /api/health and CHANGELOG.md name it.
+  await expect(page.getByRole('main')).toContainText(`version ${PRODUCT_VERSION}`);
+  await expect(page.getByRole('contentinfo')).toContainText(`Version ${PRODUCT_VERSION}`);
 });
 
 test('/404 and any unknown path show the not-found page with a way home', async ({ page }) => {

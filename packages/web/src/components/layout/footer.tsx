@@ -1,4 +1,5 @@
 import { footerCredit, PRODUCT_NAME } from '@campus-books/common/campus';
+import { PRODUCT_VERSION } from '@campus-books/common/version';
 import { Link } from 'react-router';
 import { paths } from '../../config/paths';
 import { usePublicConfig } from '../../lib/public-config';
@@ -32,6 +33,7 @@ export function Footer() {
         <div>
           <p className="text-lg font-extrabold text-brand-900">{PRODUCT_NAME}</p>
           {credit ? <p className="mt-1 text-sm text-slate-700">{credit}</p> : null}
+          <p className="mt-1 text-sm text-slate-700">Version {PRODUCT_VERSION}</p>
         </div>
         <nav aria-label="Footer">
           <ul className="grid grid-cols-2 gap-x-8 gap-y-2 text-sm sm:grid-cols-3">

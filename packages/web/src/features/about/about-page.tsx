@@ -1,4 +1,5 @@
 import { PRODUCT_NAME, UNIVERSITY_NAME } from '@campus-books/common/campus';
+import { PRODUCT_VERSION } from '@campus-books/common/version';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { PageTitle } from '../../components/page-title';
@@ -95,6 +96,10 @@ export default function AboutPage() {
           How to sell a book
         </ButtonLink>
       </div>
+
+      <p className="mt-10 text-sm text-slate-700">
+        {PRODUCT_NAME} version {PRODUCT_VERSION}
+      </p>
     </div>
   );
 }
