@@ -7,6 +7,9 @@ import { apiSchemas } from './api';
  */
 export const PRIVACY_CONTACT: string = '';
 
+/** Days a "Download my data" link works (signed into the link; the mail and the pages say it). */
+export const EXPORT_LINK_DAYS = 7;
+
 /** GET /api/privacy: the installation's retention periods, so the page states the real ones. */
 export const privacySettingsSchema = z
   .object({
@@ -16,6 +19,8 @@ export const privacySettingsSchema = z
     searchTermsDays: z.number().int(),
     /** Days a background job that failed for good is kept for the operator to inspect. */
     failedJobsDays: z.number().int(),
+    /** Minutes a sign-in, sign-up or mail attempt counter covers (RATE_LIMIT_WINDOW_MINUTES). */
+    attemptWindowMinutes: z.number().int(),
   })
   .register(apiSchemas, { id: 'PrivacySettings' });
 export type PrivacySettings = z.infer<typeof privacySettingsSchema>;

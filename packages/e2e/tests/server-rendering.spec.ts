@@ -1,3 +1,5 @@
+import { formatDays, formatMinutes } from '@campus-books/common/durations';
+import { EXPORT_LINK_DAYS } from '@campus-books/common/privacy';
 import type { Listing } from '@campus-books/common/listing.schemas';
 import type { Page } from '@playwright/test';
 import { expect, signInBrowser, test as base } from '../src/fixtures';
@@ -102,15 +104,21 @@ test.describe('with JavaScript off', () => {
     await expect(page.getByRole('main')).toContainText('student volunteers');
     await expect(page).toHaveTitle(/^About/);
 
-    const { outboxDays } = (await (await request.get('/api/privacy')).json()) as {
-      outboxDays: number;
-    };
+    const { outboxDays, attemptWindowMinutes } = (await (
+      await request.get('/api/privacy')
+    ).json()) as { outboxDays: number; attemptWindowMinutes: number };
     const privacy = await page.goto('/privacy');
     expect(privacy?.status()).toBe(200);
     await expect(page.getByRole('heading', { level: 1, name: 'Privacy' })).toBeVisible();
     await expect(page.getByRole('heading', { name: 'What we keep and why' })).toBeVisible();
     // The server's own period, not the words the page shows before its data arrives.
     await expect(page.getByRole('main')).toContainText(`${outboxDays} days, then removed`);
+    await expect(page.getByRole('main')).toContainText(
+      `counters for their window (${formatMinutes(attemptWindowMinutes)})`,
+    );
+    await expect(page.getByRole('main')).toContainText(
+      `It works for ${formatDays(EXPORT_LINK_DAYS)}, only while you are signed in`,
+    );
   });
 
   test("a listing's other copies are in its HTML", async ({ page, listing, otherCopy }) => {

@@ -12,7 +12,7 @@ const BAD_LINK =
 
 /**
  * /api/data-export: "Download my data". POST asks for a copy (prepared by a job, mailed as a signed
- * link that works for 7 days); GET /download?token= hands the archive to its owner, signed in.
+ * link that works for EXPORT_LINK_DAYS); GET /download?token= hands the archive to its owner, signed in.
  */
 export default async function dataExportRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

@@ -21,10 +21,10 @@ import { rowsOf } from '../../db/rows';
 import { readSignedToken, signToken } from '../../lib/signed-token';
 import { deletePrefix, type Storage } from '../../lib/storage/storage';
 import { ArchiveWriter } from '../../ops/archive-writer';
+import { EXPORT_LINK_DAYS } from '@campus-books/common/privacy';
 
 export const DATA_EXPORT_JOB = 'privacy.data-export';
 /** How long the mailed download link works (and the archive is kept). */
-export const EXPORT_LINK_DAYS = 7;
 
 export const exportFolder = (userId: string) => `exports/${userId}/`;
 /** The link's expiry is in the key, so the retention job can tell old archives without a table. */

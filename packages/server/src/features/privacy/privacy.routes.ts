@@ -10,6 +10,7 @@ export function privacySettings(app: FastifyInstance): PrivacySettings {
     outboxDays: app.config.retention.outboxDays,
     searchTermsDays: app.config.retention.searchTermsDays,
     failedJobsDays: FAILED_JOBS_DAYS,
+    attemptWindowMinutes: app.config.rateLimits.windowMs / 60_000,
   };
 }
 

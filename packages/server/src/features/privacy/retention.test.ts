@@ -117,6 +117,11 @@ describe(`the retention job (${TEST_ENGINE})`, () => {
   it('tells the privacy page the periods it applies', async () => {
     const res = await t.app.inject({ url: '/api/privacy' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ outboxDays: 10, searchTermsDays: 90, failedJobsDays: 30 });
+    expect(res.json()).toEqual({
+      outboxDays: 10,
+      searchTermsDays: 90,
+      failedJobsDays: 30,
+      attemptWindowMinutes: 60,
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { PRODUCT_NAME, UNIVERSITY_NAME } from '@campus-books/common/campus';
-import { PRIVACY_CONTACT } from '@campus-books/common/privacy';
+import { formatDays, formatMinutes } from '@campus-books/common/durations';
+import { EXPORT_LINK_DAYS, PRIVACY_CONTACT } from '@campus-books/common/privacy';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -127,7 +128,9 @@ export default function PrivacyPage() {
                 the server logs each request (address, page, result) to find faults.
               </>
             }
-            until="counters for their window (an hour by default); logs as long as the campus's log system keeps them."
+            until={`counters for their window (${
+              periods ? formatMinutes(periods.attemptWindowMinutes) : 'an hour by default'
+            }); logs as long as the campus's log system keeps them.`}
           />
         </ul>
       </Section>
@@ -136,7 +139,8 @@ export default function PrivacyPage() {
         <p>
           In your profile, &ldquo;Download my data&rdquo; prepares one file of everything above that
           is about you (with the messages you wrote and your photos), and mails you a link. It works
-          for 7 days, only while you are signed in; then the copy is deleted.
+          for {formatDays(EXPORT_LINK_DAYS)}, only while you are signed in; then the copy is
+          deleted.
         </p>
       </Section>
 

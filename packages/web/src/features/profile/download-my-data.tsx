@@ -1,4 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
+import { formatDays } from '@campus-books/common/durations';
+import { EXPORT_LINK_DAYS } from '@campus-books/common/privacy';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { RequestError } from '../../components/ui/request-error';
@@ -20,7 +22,8 @@ export function DownloadMyData() {
         <Link to={paths.privacy} className="link">
           we keep about you
         </Link>
-        : one JSON file and your photos. We mail you a download link that works for 7 days.
+        : one JSON file and your photos. We mail you a download link that works for{' '}
+        {formatDays(EXPORT_LINK_DAYS)}.
       </p>
       <Button
         variant="secondary"
