@@ -87,6 +87,24 @@ describe(`mail without SMTP_URL: the outbox (${TEST_ENGINE})`, () => {
     const subjects = (await readOutbox(t)).map((m) => m.subject);
     expect(subjects.slice(-3)).toEqual(['n1', 'n2', 'n3']);
   });
+
+  it('composes a mail only after the caller has answered; flush waits for it, and no mail is none', async () => {
+    const start = (await readOutbox(t)).length;
+    let composed = 0;
+    t.app.mailer.composeInBackground(async () => {
+      composed += 1;
+      return { ...mail, subject: 'Composed after' };
+    });
+    t.app.mailer.composeInBackground(async () => {
+      composed += 1;
+      return null;
+    });
+    expect(composed).toBe(0); // not one statement of it ran in the caller's turn
+    const subjects = (await readOutbox(t)).map((m) => m.subject); // flushes first
+    expect(composed).toBe(2);
+    expect(subjects.at(-1)).toBe('Composed after');
+    expect(subjects).toHaveLength(start + 1);
+  });
 });
 
 describe(`mail with SMTP_URL: a real SMTP conversation (${TEST_ENGINE})`, () => {

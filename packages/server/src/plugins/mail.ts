@@ -24,6 +24,12 @@ export interface Mailer {
    * answer time does not depend on whether a mail went out (that would reveal which accounts exist).
    */
   sendInBackground(mail: Mail): void;
+  /**
+   * Like sendInBackground, for work that decides whether there is a mail at all (a look-up, a
+   * token's row): `compose` runs after the caller has answered, and its mail, if any, is sent. So a
+   * request that must not reveal whether an account exists answers before doing anything about it.
+   */
+  composeInBackground(compose: () => Promise<Mail | null>): void;
   /** Resolves once every background mail has been handed over (shutdown, tests). */
   flush(): Promise<void>;
   /** Mails handed over and failed since start, and background mails not yet handed over (metrics). */
@@ -128,6 +134,18 @@ export default fp(
         const task = send(mail)
           .catch((error: unknown) => {
             app.log.error({ err: error, to: mail.to, subject: mail.subject }, 'e-mail failed');
+          })
+          .finally(() => pending.delete(task));
+        pending.add(task);
+      },
+      composeInBackground(compose) {
+        // setImmediate: not one statement of it runs before the caller's answer is on its way.
+        const task = new Promise<Mail | null>((resolve, reject) =>
+          setImmediate(() => compose().then(resolve, reject)),
+        )
+          .then((mail) => (mail ? send(mail) : undefined))
+          .catch((error: unknown) => {
+            app.log.error({ err: error }, 'a mail composed after the answer failed');
           })
           .finally(() => pending.delete(task));
         pending.add(task);

@@ -10,7 +10,7 @@ import type { Sessions } from '../../plugins/sessions';
  */
 export interface AccountDeps {
   db: Db;
-  mailer: Pick<Mailer, 'sendInBackground'>;
+  mailer: Pick<Mailer, 'sendInBackground' | 'composeInBackground'>;
   sessions: Pick<Sessions, 'endAllForUser'>;
   publicUrl: string;
 }

@@ -230,7 +230,7 @@ export default async function authRoutes(fastify: FastifyInstance) {
       ...mailLimits('forgot-password'),
     },
     async (request) => {
-      await requestPasswordReset(accounts, request.body.email);
+      requestPasswordReset(accounts, request.body.email);
       return { success: true as const, message: AUTH_MESSAGES.resetRequested };
     },
   );

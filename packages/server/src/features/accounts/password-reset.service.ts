@@ -13,18 +13,18 @@ import {
 import { hashPassword } from './password';
 
 /**
- * Mails a reset link when the account exists; the caller answers the same either way, after the
- * same work either way (a token made and hashed, one statement: `issueEmailTokenForAddress`). The
- * mail is composed and sent in the background, after the answer.
+ * Mails a reset link when the account exists. Nothing about the address is done before the caller
+ * answers (decision 002): after the answer, a token is made and hashed and one statement
+ * (`issueEmailTokenForAddress`) writes its row only for an account, and only then is there a mail.
+ * So a known and an unknown address are answered after the same work, at the same moment.
  */
-export async function requestPasswordReset(
-  { db, mailer, publicUrl }: AccountDeps,
-  email: string,
-): Promise<void> {
-  const issued = await issueEmailTokenForAddress(db, email, 'reset_password');
-  if (!issued) return;
-  const link = `${publicUrl}${webPaths.resetPassword.href(issued.token)}`;
-  mailer.sendInBackground(resetPasswordMail(issued.email, link));
+export function requestPasswordReset({ db, mailer, publicUrl }: AccountDeps, email: string): void {
+  mailer.composeInBackground(async () => {
+    const issued = await issueEmailTokenForAddress(db, email, 'reset_password');
+    if (!issued) return null;
+    const link = `${publicUrl}${webPaths.resetPassword.href(issued.token)}`;
+    return resetPasswordMail(issued.email, link);
+  });
 }
 
 /**
