@@ -1,6 +1,5 @@
 import { alertInputSchema, type Alert, type AlertInput } from '@campus-books/common/alert.schemas';
 import { SCHOOLS } from '@campus-books/common/campus';
-import { SUBJECTS } from '@campus-books/common/campus-subjects';
 import { PRICE_MAX } from '@campus-books/common/constants';
 import { CONDITION_OPTIONS } from '@campus-books/common/display';
 import { useEffect, useId, useRef } from 'react';
@@ -8,6 +7,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { MajorSelect } from '../../components/major-select';
 import { Button } from '../../components/ui/button';
 import { CheckboxField, SelectField, TextField } from '../../components/ui/form-field';
+import { SubjectOptions } from '../../components/subject-options';
 import { bodyResolver } from '../../lib/body-resolver';
 import { fieldsOf } from '../../lib/form-fields';
 import { ApiError } from '../../lib/api-client';
@@ -132,12 +132,7 @@ export function AlertEditForm({ alert, onDone }: { alert: Alert; onDone(): void 
       <TextField label="ISBN" inputMode="numeric" autoComplete="off" {...field('isbn')} />
       <div className="grid gap-4 sm:grid-cols-2">
         <SelectField label="Subject" {...field('subject')}>
-          <option value="">Any subject</option>
-          {SUBJECTS.map((s) => (
-            <option key={s.code} value={s.code}>
-              {s.code} · {s.name}
-            </option>
-          ))}
+          <SubjectOptions emptyLabel="Any subject" />
         </SelectField>
         <TextField label="Course number" {...field('courseNumber')} />
       </div>

@@ -1,5 +1,4 @@
 import type { BookDetails } from '@campus-books/common/book.schemas';
-import { SUBJECTS } from '@campus-books/common/campus-subjects';
 import type { ListingCreateInput } from '@campus-books/common/listing.schemas';
 import { courseSlug, parseCourseCode } from '@campus-books/common/course';
 import { toIsbn13 } from '@campus-books/common/isbn';
@@ -18,6 +17,7 @@ import { SelectField, TextField } from '../../components/ui/form-field';
 import { importPublisherCover, lookupBook } from './api/books';
 import { CoursePriceHint, IsbnPriceHint } from './price-hint';
 import { DemandLine } from '../../components/demand';
+import { SubjectOptions } from '../../components/subject-options';
 import type { ListingFormValues } from './listing-form-values';
 
 type Form = {
@@ -159,12 +159,7 @@ export function BookFields({ register, control, setValue, getValues, errors }: F
         {...register('edition')}
       />
       <SelectField label="Subject" error={errors.subject?.message} {...register('subject')}>
-        <option value="">Not specified</option>
-        {SUBJECTS.map((s) => (
-          <option key={s.code} value={s.code}>
-            {s.code} · {s.name}
-          </option>
-        ))}
+        <SubjectOptions emptyLabel="Not specified" />
       </SelectField>
       {isbn13 ? (
         <IsbnPriceHint isbn13={isbn13} />

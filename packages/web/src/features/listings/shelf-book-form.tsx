@@ -1,5 +1,4 @@
 import type { BookDetails } from '@campus-books/common/book.schemas';
-import { SUBJECTS } from '@campus-books/common/campus-subjects';
 import { CONDITIONS, MAX_IMAGES_ON_CREATE } from '@campus-books/common/constants';
 import { courseSlug } from '@campus-books/common/course';
 import { conditionLabel } from '@campus-books/common/display';
@@ -11,6 +10,7 @@ import { ScanIsbnButton } from '../../components/scan-isbn-button';
 import { Button } from '../../components/ui/button';
 import { SelectField, TextField } from '../../components/ui/form-field';
 import { ImagePicker } from '../../components/uploads/image-picker';
+import { SubjectOptions } from '../../components/subject-options';
 import { importPublisherCover, lookupBook } from './api/books';
 import { CoursePriceHint, IsbnPriceHint } from './price-hint';
 import type { ShelfDraft } from './shelf-store';
@@ -124,12 +124,7 @@ export function ShelfBookForm({ draft, onChange }: Props) {
           value={subject}
           onChange={(e) => set({ subject: e.target.value })}
         >
-          <option value="">Not specified</option>
-          {SUBJECTS.map((s) => (
-            <option key={s.code} value={s.code}>
-              {s.code} · {s.name}
-            </option>
-          ))}
+          <SubjectOptions emptyLabel="Not specified" />
         </SelectField>
         <TextField
           label="Course number"

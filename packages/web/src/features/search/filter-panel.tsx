@@ -1,5 +1,4 @@
 import { SCHOOLS } from '@campus-books/common/campus';
-import { SUBJECTS } from '@campus-books/common/campus-subjects';
 import { PRICE_MAX } from '@campus-books/common/constants';
 import { CONDITION_OPTIONS } from '@campus-books/common/display';
 import { useId, useState, type FormEvent } from 'react';
@@ -7,6 +6,7 @@ import { MajorSelect } from '../../components/major-select';
 import { Button } from '../../components/ui/button';
 import { ScanIsbnButton } from '../../components/scan-isbn-button';
 import { SelectField, TextField } from '../../components/ui/form-field';
+import { SubjectOptions } from '../../components/subject-options';
 import type { SearchFilters } from './search-filters';
 
 /** The search's condition filter: any, or one condition by its label. */
@@ -121,12 +121,7 @@ export function FilterPanel({
           value={filters.subject}
           onChange={(e) => set('subject', e.target.value)}
         >
-          <option value="">Any subject</option>
-          {SUBJECTS.map((s) => (
-            <option key={s.code} value={s.code}>
-              {s.code} · {s.name}
-            </option>
-          ))}
+          <SubjectOptions emptyLabel="Any subject" />
         </SelectField>
         <TextField
           label="Course Number"
