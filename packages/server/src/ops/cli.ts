@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config/config';
 import { runBackup } from './backup-command';
+import { runCampusCommand } from './campus-command';
 import { ArchiveError, RestoreRefusedError } from './manifest';
 import { runMigrateData } from './migrate-data-command';
 import { progressOnStderr } from './progress';
@@ -14,6 +15,7 @@ const USAGE = `Usage (from the repository root, with the server's environment):
   npm run restore -- <file>
   npm run migrate-data -- --to postgres://user:pass@host/db [--to-s3]
   npm run import-required-books -- <file.csv>
+  npm run campus -- init | check [<file>] | schema
 See docs/operations.md.`;
 
 /** Exit codes: 64 usage, 65 bad archive, 66 refused (target not empty), 70 verification, 1 other. */
@@ -27,6 +29,13 @@ function exitCodeOf(error: unknown): number {
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  // The campus file's commands read no other setting: a new operator runs them before any.
+  if (command === 'campus') {
+    return runCampusCommand(rest, process.env, {
+      out: (text) => process.stdout.write(text),
+      err: (text) => process.stderr.write(text),
+    });
+  }
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,

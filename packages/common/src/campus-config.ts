@@ -1,0 +1,200 @@
+import { z } from 'zod';
+import { normalizeHostName } from './host-name';
+import { contrastProblem } from './contrast';
+
+/**
+ * The campus configuration: everything that makes an installation one university's (its names,
+ * school e-mail domain, time zone, term ends, schools, majors, subjects, meetup spots, operator,
+ * GroupMe rule, colours). An operator writes it as a YAML or JSON file (docs/adopt.md); the server
+ * reads it once at start and refuses to start, naming every problem, when it is not valid. The JSON
+ * Schema editors complete the file with (campus.schema.json) is generated from this schema.
+ */
+
+const text = (max: number) => z.string().trim().min(1).max(max);
+
+/** A key that is part of the API (a school's or a meetup spot's): stable once used. */
+const KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,39}$/;
+const key = (what: string) =>
+  z
+    .string()
+    .regex(KEY_PATTERN, `a ${what} key is a letter then up to 39 letters, digits, "-" or "_"`);
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return zone.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+const calendarDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'a date is written YYYY-MM-DD')
+  .refine((date) => !Number.isNaN(Date.parse(`${date}T00:00:00Z`)), 'is not a date');
+
+/** Keys of a list must differ: the first repeated one is named. */
+function uniqueBy<T>(
+  items: readonly T[],
+  keyOf: (item: T) => string,
+  ctx: z.RefinementCtx,
+  what: string,
+) {
+  const seen = new Set<string>();
+  items.forEach((item, index) => {
+    const k = keyOf(item);
+    if (seen.has(k))
+      ctx.addIssue({ code: 'custom', path: [index], message: `${what} "${k}" is listed twice` });
+    seen.add(k);
+  });
+}
+
+export const campusSchoolSchema = z.object({
+  key: key('school').describe(
+    'Stable key of the school, used by the API and stored with listings: never change it once used.',
+  ),
+  label: text(80).describe('The school as students see it on a listing.'),
+  filterLabel: text(40)
+    .optional()
+    .describe('A shorter label for the search filters; the label when omitted.'),
+});
+
+export const campusMajorSchema = z.union([
+  text(120),
+  z.object({
+    label: text(120),
+    aliases: z
+      .array(text(60))
+      .default([])
+      .describe("What students type for it ('cs', 'econ'), found as well as the label's words."),
+  }),
+]);
+
+export const campusSubjectSchema = z.object({
+  code: z
+    .string()
+    .regex(/^[A-Z][A-Z0-9]{1,7}$/, 'a subject code is 2 to 8 capital letters or digits (ECON)'),
+  name: text(120),
+});
+
+export const meetupSpotSchema = z.object({
+  id: key('meetup spot').describe('Stable key of the spot (a meetup names its spot by it).'),
+  name: text(120),
+  place: text(200).describe('Where it is, as a student would find it.'),
+  hours: text(200).describe('When it is open, as a sentence.'),
+  note: text(200).optional(),
+});
+
+const hexColour = z
+  .string()
+  .regex(/^#[0-9a-fA-F]{6}$/, 'a colour is written #rrggbb')
+  .transform((colour) => colour.toLowerCase());
+
+export const campusConfigSchema = z
+  .object({
+    name: text(120).describe('The university, as students name it ("University of Richmond").'),
+    productName: text(60).default('Campus Books').describe("The product's name on every page."),
+    emailDomain: z
+      .string()
+      .trim()
+      .transform((domain, ctx) => {
+        const host = normalizeHostName(domain);
+        if (host === null || !host.includes('.')) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `"${domain}" is not a domain name (richmond.edu)`,
+          });
+          return z.NEVER;
+        }
+        return host;
+      })
+      .nullable()
+      .default(null)
+      .describe(
+        'The school e-mail domain students sign up with (its subdomains too); null lets any address sign up.',
+      ),
+    timeZone: z
+      .string()
+      .refine(isTimeZone, 'is not a time zone name (an IANA name such as America/Los_Angeles)')
+      .describe("The campus's time zone: digests, term ends and meetups are read in it."),
+    termEndDates: z
+      .array(calendarDate)
+      .default([])
+      .describe('The last day of each term (YYYY-MM-DD, in the campus time zone).'),
+    operator: z
+      .object({
+        name: z
+          .string()
+          .trim()
+          .max(120)
+          .default('')
+          .describe('Who runs this installation (a student group).'),
+        creditYear: z.number().int().min(2000).max(2200).optional(),
+      })
+      .default({ name: '' })
+      .describe('The footer credits the operator, when named.'),
+    privacyContact: z
+      .string()
+      .trim()
+      .max(200)
+      .default('')
+      .describe("Who answers questions about a student's data; empty: the campus moderators."),
+    groupme: z
+      .object({
+        required: z
+          .boolean()
+          .default(false)
+          .describe('Whether sign-up asks every student for a GroupMe link.'),
+        linkPrefix: z.url({ protocol: /^https$/ }).default('https://groupme.com/'),
+      })
+      .default({ required: false, linkPrefix: 'https://groupme.com/' }),
+    theme: z
+      .object({
+        primaryColor: hexColour
+          .default('#2458c6')
+          .describe('Buttons and links; white text on it must reach 4.5:1 contrast (WCAG AA).'),
+      })
+      .default({ primaryColor: '#2458c6' }),
+    schools: z
+      .array(campusSchoolSchema)
+      .min(1)
+      .max(20)
+      .superRefine((list, ctx) => uniqueBy(list, (s) => s.key.toLowerCase(), ctx, 'school'))
+      .describe('The schools a listing can be for, in the order the forms show them.'),
+    majors: z
+      .array(campusMajorSchema)
+      .max(500)
+      .default([])
+      .describe('The majors students choose from.'),
+    subjects: z
+      .array(campusSubjectSchema)
+      .max(1000)
+      .default([])
+      .superRefine((list, ctx) => uniqueBy(list, (s) => s.code, ctx, 'subject'))
+      .describe('Subject codes as students say them before a course number.'),
+    meetupSpots: z
+      .array(meetupSpotSchema)
+      .max(50)
+      .default([])
+      .superRefine((list, ctx) => uniqueBy(list, (s) => s.id, ctx, 'meetup spot'))
+      .describe("The campus safety office's list of safe exchange spots."),
+  })
+  .strict()
+  .superRefine((campus, ctx) => {
+    const problem = contrastProblem(campus.theme.primaryColor);
+    if (problem)
+      ctx.addIssue({ code: 'custom', path: ['theme', 'primaryColor'], message: problem });
+  });
+
+/** What a campus file may say (optional fields may be left out). */
+export type CampusConfigInput = z.input<typeof campusConfigSchema>;
+/** A campus as the server and the web app use it, every default filled in. */
+export type CampusConfig = z.output<typeof campusConfigSchema>;
+
+/** The problems of a campus file, one line each with where it is ("schools.2.key: …"). */
+export function campusProblems(error: z.ZodError): string[] {
+  return error.issues.map((issue) => {
+    const where = issue.path.map(String).join('.');
+    return where === '' ? issue.message : `${where}: ${issue.message}`;
+  });
+}
