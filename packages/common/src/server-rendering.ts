@@ -1,4 +1,5 @@
 import type { CurrentUser } from './account.schemas';
+import type { CampusConfig } from './campus-config';
 import type { WantedCourse } from './alert.schemas';
 import type { PublicConfig } from './api';
 import type { CourseAnswer } from './book.schemas';
@@ -69,6 +70,8 @@ export interface RenderPageInput {
   user: CurrentUser | null;
   /** GET /api/config's answer (the footer's links, the forms' rules). */
   publicConfig: PublicConfig;
+  /** The campus served (GET /api/campus): the renderer makes it the active campus. */
+  campus: CampusConfig;
   /** A verified user's saved listings (the hearts on the cards), else null. */
   saved: Listing[] | null;
   renderedAt: number;
@@ -132,3 +135,9 @@ export interface ServerRenderer {
    */
   isCanonicalAddress?(pathname: string, search: string): boolean;
 }
+
+/**
+ * The element of every page the server sends that holds the campus it serves (GET /api/campus's
+ * answer, as JSON): the web app reads it before it renders anything.
+ */
+export const CAMPUS_ELEMENT_ID = 'campus-config';
