@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
@@ -13,9 +14,6 @@ export interface CachedPage {
   status: number;
   bodies: Record<PageEncoding, Buffer>;
   etags: Record<PageEncoding, string>;
-  /** The listing caches' generation the page's data was loaded in (listings.cache.ts). */
-  generation: number;
-  expires: number;
   bytes: number;
 }
 
@@ -26,12 +24,7 @@ const etagOf = (body: Buffer) =>
  * A rendered page in every encoding, compressed once: brotli at quality 5 (a 30 KB page in about a
  * millisecond, within a few percent of quality 11's size), gzip at level 6.
  */
-export async function compressPage(
-  html: string,
-  status: number,
-  generation: number,
-  expires: number,
-): Promise<CachedPage> {
+export async function compressPage(html: string, status: number): Promise<CachedPage> {
   const identity = Buffer.from(html, 'utf8');
   const [br, gz] = await Promise.all([
     brotli(identity, {
@@ -48,74 +41,56 @@ export async function compressPage(
     status,
     bodies,
     etags: { identity: etagOf(identity), br: etagOf(br), gzip: etagOf(gz) },
-    generation,
-    expires,
     bytes: identity.length + br.length + gz.length,
   };
 }
 
 /**
- * A least-recently-used map of rendered pages capped by the bytes it holds. A page of another
- * generation than the caches' current one is never answered, and the first look after the
- * generation moves empties the map (the memory of stale pages is given back at once).
+ * Rendered pages by address, in an LRU (lru-cache) capped by the bytes it holds: a page past an
+ * eighth of the budget is not kept, a page is kept `ttlMs` at most. Visitors who ask for an address
+ * while it renders share that render (lru-cache's `fetch`). Pages follow the listing caches'
+ * generation (listings.cache.ts): the first look after it moved empties the cache, so a page of an
+ * older catalogue is never answered and its memory is given back at once; a render that was running
+ * then is handed to its waiters but not kept (`ignoreFetchAbort`, as in search-cache.ts).
  */
 export class PageCache {
-  readonly #entries = new Map<string, CachedPage>();
-  #bytes = 0;
+  readonly #pages: LRUCache<string, CachedPage, () => Promise<CachedPage | null>>;
   #generation = -1;
 
-  constructor(private readonly options: { maxBytes: number; now?: () => number }) {}
+  constructor(options: { maxBytes: number; ttlMs: number }) {
+    this.#pages = new LRUCache<string, CachedPage, () => Promise<CachedPage | null>>({
+      maxSize: Math.max(1, options.maxBytes),
+      maxEntrySize: Math.max(1, Math.floor(options.maxBytes / 8)),
+      sizeCalculation: (page) => page.bytes,
+      ttl: options.ttlMs,
+      ignoreFetchAbort: true,
+      // A failed render (null) answers the shell and is not kept.
+      fetchMethod: async (_key, _stale, { context: render }) => (await render()) ?? undefined,
+    });
+  }
 
   get size(): number {
-    return this.#entries.size;
+    return this.#pages.size;
   }
 
+  /** Bytes of the pages kept. */
   get bytes(): number {
-    return this.#bytes;
+    return this.#pages.calculatedSize;
   }
 
-  clear(): void {
-    this.#entries.clear();
-    this.#bytes = 0;
-  }
-
-  get(key: string, generation: number): CachedPage | undefined {
-    this.#follow(generation);
-    const page = this.#entries.get(key);
-    if (!page) return undefined;
-    if (page.generation !== generation || page.expires <= (this.options.now ?? Date.now)()) {
-      this.delete(key);
-      return undefined;
+  /** The page kept for `key` in this `generation`, else the one `render` gives (null: not rendered). */
+  async page(
+    key: string,
+    generation: number,
+    render: () => Promise<CachedPage | null>,
+  ): Promise<CachedPage | null> {
+    if (generation !== this.#generation) {
+      this.#generation = generation;
+      this.#pages.clear();
     }
-    // Most recently used last: the first key in insertion order is the eviction victim.
-    this.#entries.delete(key);
-    this.#entries.set(key, page);
-    return page;
-  }
-
-  set(key: string, page: CachedPage, generation: number): void {
-    this.#follow(generation);
-    if (page.generation !== generation || page.bytes > this.options.maxBytes / 8) return;
-    this.delete(key);
-    this.#entries.set(key, page);
-    this.#bytes += page.bytes;
-    for (const [oldest, old] of this.#entries) {
-      if (this.#bytes <= this.options.maxBytes) break;
-      this.#entries.delete(oldest);
-      this.#bytes -= old.bytes;
-    }
-  }
-
-  delete(key: string): void {
-    const page = this.#entries.get(key);
-    if (!page) return;
-    this.#entries.delete(key);
-    this.#bytes -= page.bytes;
-  }
-
-  #follow(generation: number): void {
-    if (generation === this.#generation) return;
-    this.#generation = generation;
-    this.clear();
+    const page = await this.#pages.fetch(key, { context: render });
+    // Only a found page is kept: unknown listings are not worth memory.
+    if (page && page.status !== 200 && this.#pages.peek(key) === page) this.#pages.delete(key);
+    return page ?? null;
   }
 }

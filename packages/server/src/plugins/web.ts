@@ -82,7 +82,7 @@ export interface PageCacheOptions {
   maxBytes: number;
   /** How long a page is kept at most (its demand line and "listed 3 days ago" age with it). */
   ttlMs: number;
-  /** Moves whenever the catalogue (or anything this server wrote) changed. */
+  /** Moves whenever the catalogue changed (a write of listings, listings.cache.ts). */
   generation(): number;
   /** Whether nothing changed since `generation` (on PostgreSQL, one read of the version). */
   ensureFresh(since: number): Promise<boolean>;
@@ -233,11 +233,11 @@ export default fp(
 
     const pages = ssr?.pageCache && ssr.pageCache.maxBytes > 0 ? ssr.pageCache : null;
     // Addresses the web app itself writes, and the rest (a tracking parameter, an attacker's
-    // variations): the rest can never push the first out.
-    const canonicalPages = new PageCache({ maxBytes: pages?.maxBytes ?? 0 });
-    const otherPages = new PageCache({ maxBytes: Math.floor((pages?.maxBytes ?? 0) / 16) });
-    /** Renders of one address in flight, shared by the visitors who ask meanwhile. */
-    const rendering = new Map<string, { generation: number; page: Promise<CachedPage | null> }>();
+    // variations): the rest can never push the first out. Each shares a render of one address in
+    // flight with the visitors who ask meanwhile.
+    const canonicalPages = pages && new PageCache({ maxBytes: pages.maxBytes, ttlMs: pages.ttlMs });
+    const otherPages =
+      pages && new PageCache({ maxBytes: Math.floor(pages.maxBytes / 16), ttlMs: pages.ttlMs });
 
     /** Whether a page's address is one the web app writes (a search's filters in their order…). */
     function isCanonical(pathname: string, search: string, page: RenderedPage): boolean {
@@ -252,19 +252,11 @@ export default fp(
       shellOf: () => Promise<string>,
       cache: PageCache,
     ): Promise<CachedPage | null> {
-      const key = request.url;
       const freshness = pages!;
-      const generation = freshness.generation();
-      const kept = cache.get(key, generation);
-      // On PostgreSQL, one read of the catalogue's version: a write another server acknowledged
-      // is never answered past.
-      if (kept && (await freshness.ensureFresh(kept.generation))) return kept;
-      // Catch up with the catalogue's version first, so what is rendered now is kept under it.
-      if (!kept) await freshness.ensureFresh(generation);
-      const inFlight = rendering.get(key);
-      if (inFlight && (await freshness.ensureFresh(inFlight.generation))) return inFlight.page;
-      const since = freshness.generation();
-      const load = (async () => {
+      // On PostgreSQL, one read of the catalogue's version: a change any server acknowledged moves
+      // the generation, and the cache then empties before it answers.
+      await freshness.ensureFresh(freshness.generation());
+      return cache.page(request.url, freshness.generation(), async () => {
         // The shell (a listing's Open Graph head is a read) only for a render, never for a hit.
         const parts = splitShell(await shellOf());
         if (!parts) return null;
@@ -276,23 +268,8 @@ export default fp(
           html += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
         }
         html += decoder.decode();
-        const compressed = await compressPage(
-          html,
-          done.status,
-          since,
-          Date.now() + freshness.ttlMs,
-        );
-        // Only a found page is kept: unknown listings are not worth memory.
-        if (done.status === 200) cache.set(key, compressed, freshness.generation());
-        return compressed;
-      })();
-      const entry = { generation: since, page: load };
-      rendering.set(key, entry);
-      try {
-        return await load;
-      } finally {
-        if (rendering.get(key) === entry) rendering.delete(key);
-      }
+        return compressPage(html, done.status);
+      });
     }
 
     function sendKept(request: FastifyRequest, reply: FastifyReply, page: CachedPage) {
@@ -341,7 +318,7 @@ export default fp(
         request.log.error({ err: error }, 'server rendering failed: answering the app shell');
         return sendShell(reply, await shellOf());
       }
-      if (!user && pages && request.url.length <= MAX_KEPT_URL_LENGTH) {
+      if (!user && canonicalPages && otherPages && request.url.length <= MAX_KEPT_URL_LENGTH) {
         const cache = isCanonical(pathname, search, page) ? canonicalPages : otherPages;
         const kept = await signedOutPage(request, page, shellOf, cache).catch((error: unknown) => {
           request.log.error({ err: error }, 'server rendering failed: answering the app shell');

@@ -42,6 +42,9 @@ export const LOOKUP_MESSAGES: Record<Exclude<LookupResult['kind'], 'found'>, str
 /** /api/books/{isbn}: autofill by ISBN, this campus's prices of a book, the publisher's cover. */
 export default async function booksRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  // Cover imports running now (kept as a Map, like the lookups' in createBookLookup): an entry lives
+  // only while its import runs; a result kept longer would hand a later request an image it did not
+  // upload.
   const coverImports = new Map<string, ReturnType<typeof importPublisherCover>>();
   const lookup = createBookLookup({
     db: app.database.db,

@@ -43,6 +43,10 @@ export function createBookLookup(options: BookLookupOptions) {
   const { db, providers } = options;
   const now = options.now ?? (() => new Date());
   const timeoutMs = options.timeoutMs ?? LOOKUP_TIMEOUT_MS;
+  // Lookups running now, not a cache (kept as a Map, not lru-cache): an entry lives only while its
+  // lookup runs, so its size is the requests in flight and there is nothing to expire; what a lookup
+  // found is kept by the `books` table's rules (a miss for a day, a failure not at all), which an
+  // in-memory copy of the result would bypass.
   const inFlight = new Map<string, Promise<LookupResult>>();
 
   async function askProviders(isbn: string): Promise<LookupResult> {

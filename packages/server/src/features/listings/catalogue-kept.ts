@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { WriteInvalidatedCache } from './search-cache';
+import { CatalogueCache } from './search-cache';
 
 /**
  * Answers kept in memory by key until the catalogue changes, with the search caches' rule
- * (listings.cache.ts): a write on this server empties them, and on PostgreSQL every read first checks
- * the catalogue's version (one row), so a listing created, sold or hidden through any app server is
- * in the very next answer. Concurrent misses of one key share one load. What an answer reads beside
+ * (listings.cache.ts): a write of listings empties them (on PGlite, its NOTIFY at the commit), and on
+ * PostgreSQL every read first checks the catalogue's version (one row), so a listing created, sold
+ * or hidden through any app server is in the very next answer; a write that changes no listing
+ * leaves them. Concurrent misses of one key share one load. What an answer reads beside
  * the listings (alerts, the required-books list) does not move the catalogue's version: it shows
  * within `ttlMs`.
  */
@@ -13,7 +14,7 @@ export function keptUntilCatalogueChanges<V>(
   caches: FastifyInstance['listingCaches'],
   options: { maxEntries: number; ttlMs: number },
 ) {
-  const answers = new WriteInvalidatedCache<V>(options);
+  const answers = new CatalogueCache<V>(options);
   let keptFor = caches.generation();
 
   return async function kept(key: string, load: () => Promise<V>): Promise<V> {

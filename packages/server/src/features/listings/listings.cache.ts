@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { rowsOf } from '../../db/rows';
-import { WriteInvalidatedCache } from './search-cache';
+import { CatalogueCache } from './search-cache';
 import type { StoredListing } from './listings.queries';
 import type { SearchCaches } from './search/caches';
 import type { SearchPage } from './search/search-listings';
@@ -12,9 +12,9 @@ declare module 'fastify' {
   interface FastifyInstance {
     listingCaches: Required<SearchCaches> & {
       /** Whole search answers (the page and its total), on the embedded engine only (null on PostgreSQL). */
-      searches: WriteInvalidatedCache<SearchPage> | null;
+      searches: CatalogueCache<SearchPage> | null;
       /** Listings' stored answers by id (GET /api/listing/get/{id}), on the embedded engine only. */
-      listings: WriteInvalidatedCache<StoredListing | null> | null;
+      listings: CatalogueCache<StoredListing | null> | null;
       /** Empties every cache. */
       invalidate(): void;
     };
@@ -33,31 +33,38 @@ declare module 'fastify' {
  * - Listings' stored answers by id (GET /api/listing/get/{id}), on the embedded engine only, for the
  *   same reason: a shared listing's link is opened by many at once.
  *
- * A write empties them on every app server before any of them answers a search from them
+ * They are emptied when what a search or a page shows can have changed, that is when the catalogue
+ * changed: every statement that writes listings bumps the one-row `catalogue_version` in its
+ * transaction (trigger, migration 0008) and sends `NOTIFY catalogue, <version>` at its commit. A
+ * sign-in, a saved listing, a push subscription or a conversation's read mark writes no listing: the
+ * caches stay warm (until 2026-12 every request but GET and HEAD emptied them, 25 times a second in
+ * the term's first days). No app server answers past a change any of them acknowledged
  * (docs/decisions/006):
- * - this server: every state-changing request (any method but GET and HEAD) empties both before its
- *   answer is sent;
- * - the others (PostgreSQL): every statement that writes listings bumps the one-row
- *   `catalogue_version` in its transaction (trigger, migration 0008). A search's page statement reads
- *   it beside its rows; when it moved past what the caches hold, they are emptied and the search runs
- *   again (search/search-listings.ts), so a search on server B after a write that server A acknowledged sees
- *   the write, whatever the network does. The trigger's NOTIFY
- *   (delivered at commit) also empties them at once, so memory is not held by stale answers; it is
- *   not what correctness relies on (a notification may still be in flight when B answers).
- * - PGlite is one process (the DATA_DIR lock): the local emptying is enough; NOTIFY, which PGlite
- *   delivers within the process, covers two apps on one handle (tests).
+ * - PostgreSQL (several servers): a search's page statement reads the version beside its rows; when
+ *   it moved past what the caches hold, they are emptied and the search runs again
+ *   (search/search-listings.ts); the other cached answers read the version first (`ensureFresh`:
+ *   the signed-out pages, catalogue-kept.ts). A write this server acknowledged was committed, with
+ *   its version, before its answer, so the next read here sees it as it would on any other server.
+ *   The NOTIFY (delivered at commit, on a connection of its own) empties them sooner, so memory is
+ *   not held by stale answers; correctness does not rely on it.
+ * - PGlite (one process, the DATA_DIR lock) checks no version on a read (its whole answers are what
+ *   save it a query). There the NOTIFY is what empties them: PGlite hands it to its listeners
+ *   (a microtask queued while it reads the COMMIT's answer) before the writing statement's promise
+ *   resolves, so before the request that wrote can answer; two apps on one handle (tests) both get
+ *   it. Were the LISTEN refused, every request but GET and HEAD would empty them, as before.
+ * - Code that changes listings outside a request (jobs, links) may call `invalidate()` as well.
  */
 export default fp(
   async function listingCachesPlugin(app: FastifyInstance) {
-    const terms = new WriteInvalidatedCache<TermResolution>({ maxEntries: 2_000, ttlMs: 60_000 });
-    const totals = new WriteInvalidatedCache<number>({ maxEntries: 2_000, ttlMs: 10 * 60_000 });
+    const terms = new CatalogueCache<TermResolution>({ maxEntries: 2_000, ttlMs: 60_000 });
+    const totals = new CatalogueCache<number>({ maxEntries: 2_000, ttlMs: 10 * 60_000 });
     const searches =
       app.database.engine === 'pglite'
-        ? new WriteInvalidatedCache<SearchPage>({ maxEntries: 500, ttlMs: 10 * 60_000 })
+        ? new CatalogueCache<SearchPage>({ maxEntries: 500, ttlMs: 10 * 60_000 })
         : null;
     const byId =
       app.database.engine === 'pglite'
-        ? new WriteInvalidatedCache<StoredListing | null>({ maxEntries: 5_000, ttlMs: 10 * 60_000 })
+        ? new CatalogueCache<StoredListing | null>({ maxEntries: 5_000, ttlMs: 10 * 60_000 })
         : null;
     /** The highest catalogue version these caches are known to be valid for. */
     let seen = -1;
@@ -100,8 +107,12 @@ export default fp(
       invalidate,
     });
 
+    /** On PGlite without notifications: the server's own writes are the catalogue's changes. */
+    let isEmptiedByEveryWrite = false;
     app.addHook('onSend', async (request) => {
-      if (request.method !== 'GET' && request.method !== 'HEAD') invalidate();
+      if (isEmptiedByEveryWrite && request.method !== 'GET' && request.method !== 'HEAD') {
+        invalidate();
+      }
     });
 
     let unlisten: (() => Promise<void>) | null = null;
@@ -114,7 +125,13 @@ export default fp(
           invalidate,
         )
         .catch((error: unknown) => {
-          app.log.warn({ err: error }, 'no catalogue notifications: caches check the version only');
+          isEmptiedByEveryWrite = !isPostgres;
+          app.log.warn(
+            { err: error },
+            isPostgres
+              ? 'no catalogue notifications: caches check the version only'
+              : 'no catalogue notifications: every write empties the caches',
+          );
           return null;
         });
     });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WriteInvalidatedCache } from './search-cache';
+import { CatalogueCache } from './search-cache';
 
 function counter() {
   let calls = 0;
@@ -14,9 +14,9 @@ function counter() {
   };
 }
 
-describe('WriteInvalidatedCache', () => {
+describe('CatalogueCache (lru-cache)', () => {
   it('loads once per key until invalidated', async () => {
-    const cache = new WriteInvalidatedCache<string>({ maxEntries: 10, ttlMs: 60_000 });
+    const cache = new CatalogueCache<string>({ maxEntries: 10, ttlMs: 60_000 });
     const c = counter();
     expect(await cache.getOrLoad('a', c.load('1'))).toBe('1');
     expect(await cache.getOrLoad('a', c.load('2'))).toBe('1');
@@ -27,7 +27,7 @@ describe('WriteInvalidatedCache', () => {
   });
 
   it('shares one load between concurrent misses', async () => {
-    const cache = new WriteInvalidatedCache<string>({ maxEntries: 10, ttlMs: 60_000 });
+    const cache = new CatalogueCache<string>({ maxEntries: 10, ttlMs: 60_000 });
     const c = counter();
     const answers = await Promise.all([1, 2, 3].map(() => cache.getOrLoad('a', c.load('x'))));
     expect(answers).toEqual(['x', 'x', 'x']);
@@ -35,7 +35,7 @@ describe('WriteInvalidatedCache', () => {
   });
 
   it('does not keep what a load read while a write happened', async () => {
-    const cache = new WriteInvalidatedCache<string>({ maxEntries: 10, ttlMs: 60_000 });
+    const cache = new CatalogueCache<string>({ maxEntries: 10, ttlMs: 60_000 });
     let release!: (v: string) => void;
     const slow = cache.getOrLoad('a', () => new Promise<string>((r) => (release = r)));
     cache.invalidate(); // a write commits while the read is running
@@ -45,8 +45,9 @@ describe('WriteInvalidatedCache', () => {
   });
 
   it('forgets failed loads, expired entries and the least recently used beyond its size', async () => {
-    let now = 0;
-    const cache = new WriteInvalidatedCache<string>({
+    // Not 0: lru-cache takes a start time of 0 for "no TTL".
+    let now = 1_000_000;
+    const cache = new CatalogueCache<string>({
       maxEntries: 2,
       ttlMs: 1_000,
       now: () => now,
@@ -61,7 +62,7 @@ describe('WriteInvalidatedCache', () => {
     expect(cache.size).toBe(2);
     expect(await cache.getOrLoad('a', async () => 'a2')).toBe('a1');
     expect(await cache.getOrLoad('b', async () => 'b2')).toBe('b2');
-    now = 5_000;
+    now += 5_000;
     expect(await cache.getOrLoad('b', async () => 'b3')).toBe('b3');
   });
 });

@@ -1,54 +1,39 @@
+import { LRUCache } from 'lru-cache';
+
 /**
- * A small in-memory cache of answers that only a write can change. Every state-changing request of
- * this process calls `invalidate()` before its answer is sent (listings.cache.ts), so a student who
- * has just saved a listing never searches past it. A load that started before a write is handed to
- * its waiters but not kept. Concurrent misses of one key share one load.
+ * Answers that only a change of the catalogue can change, kept in memory until it changes
+ * (listings.cache.ts empties them then) or for `ttlMs` at most, the least recently used dropped past
+ * `maxEntries` (lru-cache). Concurrent misses of one key share one load (lru-cache's `fetch`). A load
+ * that was running when the cache was emptied is handed to its waiters but not kept: emptying aborts
+ * it, `ignoreFetchAbort` lets it finish, and lru-cache stores an aborted load's value nowhere.
  */
-export class WriteInvalidatedCache<V> {
-  #generation = 0;
-  readonly #entries = new Map<string, { value: Promise<V>; generation: number; expires: number }>();
+export class CatalogueCache<V> {
+  // Boxed: lru-cache keeps no null or undefined values, and a listing that does not exist is an answer.
+  readonly #entries: LRUCache<string, { value: V }, () => Promise<V>>;
 
-  constructor(
-    private readonly options: { maxEntries: number; ttlMs: number; now?: () => number },
-  ) {}
+  constructor(options: { maxEntries: number; ttlMs: number; now?: () => number }) {
+    this.#entries = new LRUCache<string, { value: V }, () => Promise<V>>({
+      max: options.maxEntries,
+      ttl: options.ttlMs,
+      ignoreFetchAbort: true,
+      fetchMethod: async (_key, _stale, { context: load }) => ({ value: await load() }),
+      // A test's clock, read at every look (no 1 ms reuse of the last reading).
+      ...(options.now ? { perf: { now: options.now }, ttlResolution: 0 } : {}),
+    });
+  }
 
+  /** Entries kept, loads in flight included. */
   get size(): number {
     return this.#entries.size;
   }
 
   invalidate(): void {
-    this.#generation += 1;
     this.#entries.clear();
   }
 
   async getOrLoad(key: string, load: () => Promise<V>): Promise<V> {
-    const now = (this.options.now ?? Date.now)();
-    const hit = this.#entries.get(key);
-    if (hit && hit.generation === this.#generation && hit.expires > now) {
-      // Most recently used last: Map keeps insertion order, the first key is the eviction victim.
-      this.#entries.delete(key);
-      this.#entries.set(key, hit);
-      return hit.value;
-    }
-    const generation = this.#generation;
-    const value = load();
-    const entry = { value, generation, expires: now + this.options.ttlMs };
-    this.#entries.delete(key);
-    if (this.#entries.size >= this.options.maxEntries) {
-      this.#entries.delete(this.#entries.keys().next().value!);
-    }
-    this.#entries.set(key, entry);
-    try {
-      const result = await value;
-      if (generation !== this.#generation) this.#drop(key, entry);
-      return result;
-    } catch (error) {
-      this.#drop(key, entry);
-      throw error;
-    }
-  }
-
-  #drop(key: string, entry: unknown): void {
-    if (this.#entries.get(key) === entry) this.#entries.delete(key);
+    // A fetch with a fetchMethod that never answers undefined always gives a box (or throws).
+    const kept = await this.#entries.fetch(key, { context: load });
+    return kept!.value;
   }
 }

@@ -1,20 +1,20 @@
 import type { ListingSearchQuery } from '@campus-books/common/listing.schemas';
-import type { WriteInvalidatedCache } from '../search-cache';
+import type { CatalogueCache } from '../search-cache';
 import type { TermResolution } from './terms';
 
 /** Caches a search may use (listings.cache.ts); without them every search asks the database. */
 export interface SearchCaches {
   /** What the vocabulary says about a search term (both engines). */
-  terms?: WriteInvalidatedCache<TermResolution>;
+  terms?: CatalogueCache<TermResolution>;
   /** A search's capped total (SEARCH_COUNT_CAP), by searchTotalKey (both engines). */
-  totals?: WriteInvalidatedCache<number>;
+  totals?: CatalogueCache<number>;
   /** Changes whenever the caches are emptied. */
   generation?: () => number;
   /**
    * Whether what a search took from the caches since `generation` was fit to answer with, given the
    * catalogue version its page read: on PostgreSQL, when another app server changed the catalogue
    * since the caches were filled, it empties them; no when they were emptied since. Always yes on
-   * the embedded engine (one process: its own writes empty them).
+   * the embedded engine (one process: a write's NOTIFY empties them at its commit).
    */
   isFresh?: (catalogueVersion: number, generation: number) => boolean;
   /** The same, reading the catalogue's version (one SELECT of one row), when no row carried it. */

@@ -3,7 +3,7 @@ import type { Db } from '../../../db/database';
 import { textLiteral } from '../../../db/literal';
 import { rowsOf } from '../../../db/rows';
 import { listings, listingWords } from '../../../db/schema';
-import type { WriteInvalidatedCache } from '../search-cache';
+import type { CatalogueCache } from '../search-cache';
 import { p, type Build } from './placeholders';
 
 /** Escapes LIKE's wildcards so a search for '%' or '_' matches those characters literally. */
@@ -127,7 +127,7 @@ export interface TermMatch {
 export async function matchTerm(
   db: Db,
   term: string,
-  terms?: WriteInvalidatedCache<TermResolution>,
+  terms?: CatalogueCache<TermResolution>,
 ): Promise<TermMatch> {
   const key = term.toLowerCase();
   const { words, catalogueRows } = await (terms
