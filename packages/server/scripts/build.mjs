@@ -10,7 +10,9 @@
 // - Code the server loads on demand (`await import()`: S3 storage, the upload stack, the database
 //   drivers) goes into chunks of its own, loaded when first needed, as from the sources.
 // - Source files that find files beside themselves through `import.meta.url` (the migrations folder,
-//   the web app's dist folder) keep doing so: in the bundle it is the URL of their source file.
+//   the web app's dist folder, the password threads' code, plain JavaScript:
+//   src/features/accounts/password.worker.js) keep doing so: in the bundle it is the URL of their
+//   source file.
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,8 +1,8 @@
 // Packs a release archive from a built checkout (`npm run release`, which builds first):
 //   node packages/server/scripts/release.mjs [--out FILE]   (default release/campus-books-<version>.tar.gz)
 // The archive holds what a machine needs to run the product and nothing to build it: the built server
-// (packages/server/dist) and web app (packages/web/dist, dist-ssr), the migrations the server reads
-// beside its sources, the lock file and every workspace's package.json, the operator's scripts, ops/
+// (packages/server/dist) and web app (packages/web/dist, dist-ssr), the migrations and the password
+// threads' code (plain JavaScript) the server reads beside its sources, the lock file and every workspace's package.json, the operator's scripts, ops/
 // and the docs. On the machine: `npm ci --omit=dev && npm start`; no compiler, no TypeScript, no build.
 import {
   cpSync,
@@ -54,8 +54,10 @@ const ENTRIES = [
   'packages/web/dist-ssr',
   'packages/server/package.json',
   'packages/server/scripts/ops.mjs',
+  'packages/server/campus',
   'packages/server/dist',
   'packages/server/src/db/migrations',
+  'packages/server/src/features/accounts/password.worker.js',
 ];
 
 /** The scripts that work without sources; `start` no longer builds. */
@@ -66,6 +68,7 @@ const RELEASE_SCRIPTS = {
   restore: pkg.scripts.restore,
   'migrate-data': pkg.scripts['migrate-data'],
   'import-required-books': pkg.scripts['import-required-books'],
+  campus: 'node packages/server/scripts/ops.mjs ops campus',
 };
 
 const stage = mkdtempSync(path.join(tmpdir(), 'cb-release-'));

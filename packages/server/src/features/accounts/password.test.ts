@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
-import { getPriority } from 'node:os';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { getPriority, tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
@@ -8,8 +9,13 @@ import {
   PASSWORD_MAX_BYTES,
   PASSWORD_THREADS,
   hashPassword,
+  startPasswordThreads,
   verifyPassword,
 } from './password';
+
+const FAILING_WORKER = fileURLToPath(
+  new URL('../../../test/support/failing-password-worker.js', import.meta.url),
+);
 
 /** The nice value of each of this process's threads (Linux's /proc). */
 function threadNiceValues(): number[] {
@@ -50,6 +56,26 @@ describe('passwords', () => {
     expect(await verifyPassword(await hashPassword('Again-123'), 'Again-123')).toBe(true);
   });
 
+  it('fails a check whose thread stopped or threw: a server error, never a wrong password', async () => {
+    const passwordHash = await hashPassword('Correct-1');
+    const failing = startPasswordThreads({ nice: 0, threads: 1, worker: FAILING_WORKER });
+    try {
+      await expect(failing.verify(passwordHash, 'stop')).rejects.toThrow(/exit(ed)? .*70/i);
+      await expect(failing.verify(passwordHash, 'Correct-1')).rejects.toThrow(/out of memory/);
+      await expect(failing.hash('Correct-1')).rejects.toThrow(/out of memory/);
+    } finally {
+      await failing.close();
+    }
+    // The pool the app uses was not touched by that one.
+    expect(await verifyPassword(passwordHash, 'Correct-1')).toBe(true);
+  });
+
+  it('will not start without the threads’ code', () => {
+    expect(() => startPasswordThreads({ nice: 0, worker: '/nowhere/password.worker.js' })).toThrow(
+      /password threads' code is missing: \/nowhere/,
+    );
+  });
+
   it.runIf(process.platform === 'linux')(
     'runs in threads of their own at a lower priority, never more at once than the limit',
     async () => {
@@ -68,21 +94,21 @@ describe('passwords', () => {
 
   it('does not keep a process alive once its hashes are done', async () => {
     const module = fileURLToPath(new URL('./password.ts', import.meta.url));
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        '--input-type=module',
-        '-e',
-        `const { hashPassword } = await import(${JSON.stringify(module)});
-         console.log((await hashPassword('Exit-1234')).slice(0, 9));`,
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
+    // A script file, not `-e`: the threads take the process's options, and `--input-type` is for
+    // `-e` only.
+    const script = path.join(mkdtempSync(path.join(tmpdir(), 'cb-password-')), 'hash.mjs');
+    writeFileSync(
+      script,
+      `const { hashPassword } = await import(${JSON.stringify(module)});
+       console.log((await hashPassword('Exit-1234')).slice(0, 9));`,
     );
+    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    rmSync(path.dirname(script), { recursive: true, force: true });
     expect({ code, out: out.trim() }).toEqual({ code: 0, out: '$argon2id' });
   }, 30_000);
 });

@@ -1,8 +1,7 @@
-import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
-import { limitConcurrency } from '../../lib/concurrency';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
 
 // argon2id (the library's default algorithm) with OWASP's suggested memory cost: 19 MiB, t=2, p=1.
 const OPTIONS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
@@ -16,12 +15,6 @@ const OPTIONS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
  * get ~25 % of it when it is not, so a wave of sign-ins is slowed, never stopped.
  */
 export const DEFAULT_PASSWORD_THREAD_NICE = 5;
-let threadNice = DEFAULT_PASSWORD_THREAD_NICE;
-
-/** Sets the threads' nice value (the app does, from its config); a running thread takes it at its next job. */
-export function configurePasswordThreads(options: { nice: number }): void {
-  threadNice = options.nice;
-}
 
 /**
  * How many run at once: one fewer than the cores (at least one), each in a thread of its own; the
@@ -29,78 +22,71 @@ export function configurePasswordThreads(options: { nice: number }): void {
  */
 export const PASSWORD_THREADS = Math.max(1, availableParallelism() - 1);
 
-type Job = { nice: number } & (
-  { op: 'hash'; password: string } | { op: 'verify'; passwordHash: string; password: string }
-);
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-type Reply = { value: string | boolean } | { error: string };
+/** The threads' code: plain JavaScript, found beside this file from the sources and the bundle. */
+const PASSWORD_WORKER = fileURLToPath(new URL('./password.worker.js', import.meta.url));
+
+export type PasswordThreads = {
+  hash(password: string): Promise<string>;
+  /** Whether the password matches; rejects when the check could not be made (a thread failed). */
+  verify(passwordHash: string, password: string): Promise<boolean>;
+  close(): Promise<void>;
+};
 
 /**
- * The threads' code, given as text so that it runs the same from the sources and the bundle. Only
- * `import()` is both CommonJS and a module: a thread reads its code as the process reads `-e`.
+ * A pool of threads that hash and check passwords (piscina: one thread, more started on need up to
+ * `threads`, the jobs queued first come first served). Each thread takes the nice value at its
+ * start. A thread that crashes or stops rejects its job, and the next job gets a new thread: a
+ * failed check is a server error, never a wrong password.
  */
-const THREAD_SOURCE = `(async () => {
-  const { parentPort, workerData } = await import('node:worker_threads');
-  const { setPriority } = await import('node:os');
-  const { hashSync, verifySync } = (await import(workerData.argon2)).default;
-  let nice = 0;
-  parentPort.on('message', (job) => {
-    if (job.nice !== nice) {
-      try { setPriority(job.nice); nice = job.nice; } catch {}
-    }
-    let reply;
-    try {
-      reply = {
-        value: job.op === 'hash'
-          ? hashSync(job.password, workerData.options)
-          : verifySync(job.passwordHash, job.password),
-      };
-    } catch (error) {
-      reply = { error: error instanceof Error ? error.message : String(error) };
-    }
-    parentPort.postMessage(reply);
+export function startPasswordThreads(options: {
+  nice: number;
+  threads?: number;
+  worker?: string;
+}): PasswordThreads {
+  const worker = options.worker ?? PASSWORD_WORKER;
+  // Missing from a build or a release, it would fail every sign-in: the server does not start.
+  if (!existsSync(worker)) throw new Error(`the password threads' code is missing: ${worker}`);
+  const pool = new Piscina({
+    filename: worker,
+    // One thread from the start: piscina's first thread, started on need, would not keep the
+    // process alive until it is ready (a script's only hash would end with the process).
+    minThreads: 1,
+    maxThreads: options.threads ?? PASSWORD_THREADS,
+    // A wave of sign-ins keeps its threads; a quiet server lets the others go. An idle thread
+    // does not keep the process alive.
+    idleTimeout: 60_000,
+    workerData: { nice: options.nice, options: OPTIONS },
   });
-})();`;
-
-const argon2Url = pathToFileURL(createRequire(import.meta.url).resolve('@node-rs/argon2')).href;
-const idle: Worker[] = [];
-const slots = limitConcurrency(PASSWORD_THREADS);
-
-function startThread(): Worker {
-  return new Worker(THREAD_SOURCE, {
-    eval: true,
-    workerData: { argon2: argon2Url, options: OPTIONS },
-  });
+  // A thread that fails between jobs fails no job: the pool replaces it. (Unheard, the event would
+  // stop the process.)
+  pool.on('error', () => {});
+  return {
+    hash: async (password) => {
+      const hash: unknown = await pool.run({ op: 'hash', password });
+      if (typeof hash !== 'string') throw new Error('a password thread answered no hash');
+      return hash;
+    },
+    verify: async (passwordHash, password) =>
+      (await pool.run({ op: 'verify', passwordHash, password })) === true,
+    close: () => pool.close(),
+  };
 }
 
+let threadNice = DEFAULT_PASSWORD_THREAD_NICE;
+let threads: PasswordThreads | undefined;
+const passwordThreads = () => (threads ??= startPasswordThreads({ nice: threadNice }));
+
 /**
- * Runs the job on an idle thread (started on first need). An idle thread does not keep the process
- * alive; a thread that failed is dropped, and the next job starts a new one.
+ * Sets the threads' nice value (the app does, from its config, at its start, which also finds the
+ * threads' code). Changed, the threads in use finish their jobs and new ones take the next.
  */
-function inThread(job: DistributiveOmit<Job, 'nice'>): Promise<string | boolean> {
-  return slots(
-    () =>
-      new Promise((resolve, reject) => {
-        const thread = idle.pop() ?? startThread();
-        const done = (settle: () => void, keep: boolean) => {
-          thread.off('message', onReply).off('error', onFailure).off('exit', onExit);
-          thread.unref();
-          if (keep) idle.push(thread);
-          else void thread.terminate();
-          settle();
-        };
-        const onReply = (reply: Reply) =>
-          'error' in reply
-            ? done(() => reject(new Error(reply.error)), true)
-            : done(() => resolve(reply.value), true);
-        const onFailure = (error: Error) => done(() => reject(error), false);
-        const onExit = (code: number) =>
-          done(() => reject(new Error(`the password thread stopped (${code})`)), false);
-        thread.on('message', onReply).on('error', onFailure).on('exit', onExit);
-        thread.ref();
-        thread.postMessage({ ...job, nice: threadNice });
-      }),
-  );
+export function configurePasswordThreads(options: { nice: number }): void {
+  if (threads && options.nice !== threadNice) {
+    void threads.close();
+    threads = undefined;
+  }
+  threadNice = options.nice;
+  passwordThreads();
 }
 
 /**
@@ -116,14 +102,11 @@ const isTooLong = (password: string) =>
 
 export async function hashPassword(password: string): Promise<string> {
   if (isTooLong(password)) throw new Error(`a password over ${PASSWORD_MAX_BYTES} bytes`);
-  return (await inThread({ op: 'hash', password })) as string;
+  return passwordThreads().hash(password);
 }
 
+/** Whether the password matches the hash; rejects (a server error) when it could not be checked. */
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
   if (isTooLong(password)) return false;
-  try {
-    return (await inThread({ op: 'verify', passwordHash, password })) === true;
-  } catch {
-    return false;
-  }
+  return passwordThreads().verify(passwordHash, password);
 }

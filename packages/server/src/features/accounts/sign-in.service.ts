@@ -10,7 +10,11 @@ import { hashPassword, verifyPassword } from './password';
 // An unknown e-mail is checked against this hash, so it takes as long as a known one.
 let dummyHash: Promise<string> | undefined;
 function getDummyHash(): Promise<string> {
-  dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
+  // A failed hash (a thread that stopped) is not kept: the next sign-in makes it again.
+  dummyHash ??= hashPassword(randomBytes(16).toString('hex')).catch((error: unknown) => {
+    dummyHash = undefined;
+    throw error;
+  });
   return dummyHash;
 }
 
