@@ -1,6 +1,11 @@
 import { displayName } from '@campus-books/common/display';
 import { expect, signInBrowser, test } from '../../src/fixtures';
-import { expectNoAxeViolations, screenshot } from '../../src/page-check';
+import {
+  expectNoAxeViolations,
+  screenshot,
+  smallTapTargets,
+  widerThanViewport,
+} from '../../src/page-check';
 import { createListing } from '../../src/users';
 
 test('the owner edits a listing, marks it sold and relists it', async ({
@@ -48,7 +53,7 @@ test('the owner edits a listing, marks it sold and relists it', async ({
     await page.getByRole('button', { name: 'My Listings' }).click();
     const myListings = page.getByRole('region', { name: 'Your listings' });
     await myListings.getByRole('button', { name: `Manage ${newName}` }).click();
-    await myListings.getByRole('button', { name: `Mark as sold ${newName}` }).click();
+    await page.getByRole('menuitem', { name: `Mark as sold ${newName}` }).click();
     // The same "sold to whom?" as in a conversation: the students who wrote, or someone else.
     const dialog = page.getByRole('dialog', { name: 'Sold to whom?' });
     await expect(dialog.getByRole('radio', { name: 'Someone else' })).toBeChecked();
@@ -72,7 +77,7 @@ test('the owner edits a listing, marks it sold and relists it', async ({
     await page.getByRole('button', { name: 'My Listings' }).click();
     await page.getByRole('tab', { name: /^Sold/ }).click();
     await page.getByRole('button', { name: `Manage ${newName}` }).click();
-    await page.getByRole('button', { name: `Relist ${newName}` }).click();
+    await page.getByRole('menuitem', { name: `Relist ${newName}` }).click();
     await expect(page.getByRole('status').filter({ hasText: 'for sale again' })).toBeVisible();
     await page.goto(`/search?searchTerm=${encodeURIComponent(newName)}`);
     await expect(results.getByRole('link', { name: newName })).toBeVisible();
@@ -92,7 +97,7 @@ test('the owner deletes a listing from the profile: it and its photo are gone', 
   await signInBrowser(page, seller, '/profile');
   await page.getByRole('button', { name: 'My Listings' }).click();
   await page.getByRole('button', { name: `Manage ${name}` }).click();
-  await page.getByRole('button', { name: `Delete ${name}` }).click();
+  await page.getByRole('menuitem', { name: `Delete ${name}` }).click();
   const dialog = page.getByRole('dialog', { name: 'Delete this listing?' });
   await expect(dialog).toContainText(displayName(name));
   await dialog.getByRole('button', { name: 'Delete listing' }).click();
@@ -101,4 +106,54 @@ test('the owner deletes a listing from the profile: it and its photo are gone', 
 
   expect((await request.get(`/api/listing/get/${listing._id}`)).status()).toBe(404);
   expect((await request.get(imageUrl)).status()).toBe(404);
+});
+
+test('My Listings by keyboard at 320 px: arrow keys move between the tabs, Escape closes a menu', async ({
+  page,
+  makeUser,
+}) => {
+  const seller = await makeUser('keys');
+  const name = `organic chemistry ${seller.lastName.slice(-5).toLowerCase()}`;
+  await createListing(seller, { name, courseNumber: '231' });
+  await page.setViewportSize({ width: 320, height: 720 });
+  await signInBrowser(page, seller, '/profile');
+  await page.getByRole('button', { name: 'My Listings' }).click();
+  const myListings = page.getByRole('region', { name: 'Your listings' });
+  const activeTab = myListings.getByRole('tab', { name: 'Active (1)' });
+  const soldTab = myListings.getByRole('tab', { name: 'Sold (0)' });
+
+  await test.step('ArrowRight and ArrowLeft move between the tabs and show their panels', async () => {
+    await activeTab.focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(soldTab).toBeFocused();
+    await expect(soldTab).toHaveAttribute('aria-selected', 'true');
+    await expect(myListings.getByRole('tabpanel', { name: 'Sold' })).toContainText(
+      'Nothing sold yet',
+    );
+    await page.keyboard.press('ArrowLeft');
+    await expect(activeTab).toBeFocused();
+    await expect(activeTab).toHaveAttribute('aria-selected', 'true');
+  });
+
+  await test.step('the Manage menu: arrow keys within it, Escape closes it onto its button', async () => {
+    const manage = myListings.getByRole('button', { name: `Manage ${name}` });
+    await manage.focus();
+    await page.keyboard.press('Enter');
+    const menu = page.getByRole('menu');
+    await expect(menu.getByRole('menuitem', { name: `Edit ${name}` })).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    await expect(menu.getByRole('menuitem', { name: `Mark as sold ${name}` })).toBeFocused();
+    expect(await smallTapTargets(page)).toEqual([]);
+    expect(await widerThanViewport(page)).toEqual([]);
+    for (const item of await menu.getByRole('menuitem').all()) {
+      const box = (await item.boundingBox())!;
+      expect(box.height).toBeGreaterThanOrEqual(44);
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(320);
+    }
+    await expectNoAxeViolations(page);
+    await page.keyboard.press('Escape');
+    await expect(menu).toBeHidden();
+    await expect(manage).toBeFocused();
+  });
 });

@@ -318,7 +318,7 @@ test('the maximum price fits a 320 px phone card, and names show capitalised', a
   await signInBrowser(page, seller, '/profile');
   await page.getByRole('button', { name: 'My Listings' }).click();
   await page.getByRole('button', { name: `Manage ${name}` }).click();
-  await page.getByRole('button', { name: `Delete ${name}` }).click();
+  await page.getByRole('menuitem', { name: `Delete ${name}` }).click();
   await expect(page.getByRole('dialog', { name: 'Delete this listing?' })).toContainText(
     `“${displayName(name)}”`,
   );

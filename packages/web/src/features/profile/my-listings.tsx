@@ -1,35 +1,21 @@
 import { displayName } from '@campus-books/common/display';
 import type { Listing } from '@campus-books/common/listing.schemas';
-import { useState, type ReactNode } from 'react';
-import { Link } from 'react-router';
-import { Button } from '../../components/ui/button';
-import { ButtonLink } from '../../components/ui/button-link';
-import { ConfirmModal } from '../../components/ui/modal';
-import { Loading } from '../../components/ui/spinner';
-import { paths } from '../../config/paths';
-import { useDeleteListing } from '../../api/listings/delete-listing';
 import { useUserListings } from '../../api/listings/get-user-listings';
 import { useMarkListingSoldTo } from '../../api/listings/mark-listing-sold';
 import { MarkSoldDialog } from '../../components/mark-sold';
-import { useRelistListing } from '../../api/listings/relist-listing';
-import { ListingCard, PHONE_CARD_SIZES } from '../../components/listing-card';
-import type { BannerTone } from '../../components/ui/banner';
 import { RequestReview } from '../../components/request-review';
+import type { BannerTone } from '../../components/ui/banner';
+import { Button } from '../../components/ui/button';
+import { ConfirmModal } from '../../components/ui/modal';
+import { Loading } from '../../components/ui/spinner';
+import { ActionLabel, ListingGrid } from './listing-grid';
+import { ListingStatusTabs } from './listing-status-tabs';
+import { useListingActions } from './use-listing-actions';
 
-/** A cover's width in these grids: three columns from md, four from lg (page at most 1152 px). */
-const COVER_SIZES = `(min-width: 1152px) 268px, (min-width: 1024px) calc(25vw - 20px), (min-width: 768px) calc(33vw - 21px), ${PHONE_CARD_SIZES}`;
-
-/** The visible verb plus the book's name for screen readers, so each card's buttons differ. */
-function ActionLabel({ verb, listing }: { verb: string; listing: Listing }) {
-  return (
-    <>
-      {verb}
-      <span className="sr-only"> {displayName(listing.name)}</span>
-    </>
-  );
-}
-
-/** The owner's listings: active ones with Edit / Mark as sold / Delete, and a Sold list with Relist. */
+/**
+ * The owner's listings: Active and Sold tabs whose cards have a Manage menu (Edit, Mark as sold or
+ * Relist, Messages, Delete), then the expired ones with Relist and those with the moderators.
+ */
 export function MyListings({
   userId,
   onFeedback,
@@ -38,13 +24,7 @@ export function MyListings({
   onFeedback(tone: BannerTone, message: string): void;
 }) {
   const listings = useUserListings(userId);
-  const relist = useRelistListing();
-  const remove = useDeleteListing();
-  const [toDelete, setToDelete] = useState<Listing | null>(null);
-  const [toSell, setToSell] = useState<Listing | null>(null);
-  const [actionError, setActionError] = useState<string | null>(null);
-  const [tab, setTab] = useState<'active' | 'sold'>('active');
-  const [openMenu, setOpenMenu] = useState<string | null>(null);
+  const actions = useListingActions(onFeedback);
 
   if (listings.isPending) return <Loading />;
   if (listings.isError) {
@@ -58,183 +38,47 @@ export function MyListings({
     );
   }
 
-  const active = listings.data.filter((listing) => listing.status === 'active');
-  const sold = listings.data.filter((listing) => listing.status === 'sold');
+  const withStatus = (...statuses: Listing['status'][]) =>
+    listings.data.filter((listing) => statuses.includes(listing.status));
   // Expired: not confirmed in time (issue 16); hidden or removed: reported, or by a moderator.
-  const expired = listings.data.filter((listing) => listing.status === 'expired');
-  const withModerators = listings.data.filter(
-    (listing) => listing.status === 'hidden' || listing.status === 'removed',
-  );
-  const onError = (error: Error) => setActionError(error.message);
-
-  const relistSection = (titleId: string, title: string, items: Listing[]) =>
-    items.length > 0 ? (
-      <section aria-labelledby={titleId}>
-        <h3 id={titleId} className="text-lg font-bold text-slate-900">
-          {title}
-        </h3>
-        <ul className="mt-3 grid grid-cols-2 gap-4 md:grid-cols-3 lg:grid-cols-4">
-          {items.map((listing) => (
-            <li key={listing._id}>
-              <ListingCard
-                listing={listing}
-                sizes={COVER_SIZES}
-                actions={
-                  <Button
-                    variant="secondary"
-                    className="w-full"
-                    isLoading={relist.isPending && relist.variables === listing._id}
-                    loadingText="Saving..."
-                    onClick={() => {
-                      setActionError(null);
-                      relist.mutate(listing._id, {
-                        onSuccess: () => onFeedback('blue', 'Listing is for sale again'),
-                        onError,
-                      });
-                    }}
-                  >
-                    <ActionLabel verb="Relist" listing={listing} />
-                  </Button>
-                }
-              />
-            </li>
-          ))}
-        </ul>
-      </section>
-    ) : null;
-
-  const confirmDelete = () => {
-    if (!toDelete) return;
-    setActionError(null);
-    remove.mutate(toDelete._id, {
-      onSuccess: () => {
-        setToDelete(null);
-        onFeedback('amber', 'Listing deleted');
-      },
-      onError,
-    });
-  };
-
-  const shown = tab === 'active' ? active : sold;
-  const tabs = [
-    { id: 'active', label: `Active (${active.length})` },
-    { id: 'sold', label: `Sold (${sold.length})` },
-  ] as const;
+  const expired = withStatus('expired');
+  const withModerators = withStatus('hidden', 'removed');
+  const { toSell, toDelete } = actions;
 
   return (
     <div className="space-y-4">
-      {actionError ? (
+      {actions.error ? (
         <p role="alert" className="font-medium text-red-700">
-          {actionError}
+          {actions.error}
         </p>
       ) : null}
-      <div
-        role="tablist"
-        aria-label="Your listings by status"
-        className="flex gap-2 border-b border-slate-200"
-      >
-        {tabs.map((t) => (
-          <button
-            key={t.id}
-            type="button"
-            role="tab"
-            id={`listings-tab-${t.id}`}
-            aria-selected={tab === t.id}
-            aria-controls="listings-tabpanel"
-            onClick={() => setTab(t.id)}
-            className={`-mb-px min-h-11 border-b-2 px-4 text-sm font-semibold ${
-              tab === t.id
-                ? 'border-brand-700 text-brand-900'
-                : 'border-transparent text-slate-700 hover:text-slate-900'
-            }`}
-          >
-            {t.label}
-          </button>
-        ))}
-      </div>
-      <section id="listings-tabpanel" role="tabpanel" aria-labelledby={`listings-tab-${tab}`}>
-        {shown.length === 0 ? (
-          <div className="space-y-3 py-4 text-slate-700">
-            <p>
-              {tab === 'active'
-                ? 'You have no books for sale right now.'
-                : 'Nothing sold yet: books you mark as sold show up here.'}
-            </p>
-            {tab === 'active' ? (
-              <ButtonLink to={paths.createListing}>Sell a book</ButtonLink>
-            ) : null}
-          </div>
-        ) : (
-          <ul className="grid grid-cols-2 gap-4 md:grid-cols-3 lg:grid-cols-4">
-            {shown.map((listing) => (
-              <li key={listing._id}>
-                <ListingCard
-                  listing={listing}
-                  sizes={COVER_SIZES}
-                  actions={
-                    <CardMenu
-                      listing={listing}
-                      isOpen={openMenu === listing._id}
-                      onToggle={() =>
-                        setOpenMenu((id) => (id === listing._id ? null : listing._id))
-                      }
-                    >
-                      {listing.status === 'sold' ? (
-                        <MenuButton
-                          onClick={() => {
-                            setActionError(null);
-                            setOpenMenu(null);
-                            relist.mutate(listing._id, {
-                              onSuccess: () => onFeedback('blue', 'Listing is for sale again'),
-                              onError,
-                            });
-                          }}
-                        >
-                          <ActionLabel verb="Relist" listing={listing} />
-                        </MenuButton>
-                      ) : (
-                        <>
-                          <Link
-                            to={paths.updateListing(listing._id)}
-                            className="flex min-h-11 w-full items-center px-3 text-sm text-slate-900 no-underline hover:bg-slate-100"
-                          >
-                            <ActionLabel verb="Edit" listing={listing} />
-                          </Link>
-                          <MenuButton
-                            onClick={() => {
-                              setActionError(null);
-                              setOpenMenu(null);
-                              setToSell(listing);
-                            }}
-                          >
-                            <ActionLabel verb="Mark as sold" listing={listing} />
-                          </MenuButton>
-                        </>
-                      )}
-                      <Link
-                        to={paths.messages(listing._id)}
-                        className="flex min-h-11 w-full items-center px-3 text-sm text-slate-900 no-underline hover:bg-slate-100"
-                      >
-                        <ActionLabel verb="Messages" listing={listing} />
-                      </Link>
-                      <MenuButton
-                        danger
-                        onClick={() => {
-                          setOpenMenu(null);
-                          setToDelete(listing);
-                        }}
-                      >
-                        <ActionLabel verb="Delete" listing={listing} />
-                      </MenuButton>
-                    </CardMenu>
-                  }
-                />
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
-      {relistSection('expired-listings-title', 'Expired', expired)}
+      <ListingStatusTabs
+        active={withStatus('active')}
+        sold={withStatus('sold')}
+        actions={actions}
+      />
+      {expired.length > 0 ? (
+        <section aria-labelledby="expired-listings-title">
+          <h3 id="expired-listings-title" className="text-lg font-bold text-slate-900">
+            Expired
+          </h3>
+          <ListingGrid
+            className="mt-3"
+            listings={expired}
+            actionsOf={(listing) => (
+              <Button
+                variant="secondary"
+                className="w-full"
+                isLoading={actions.isRelisting(listing)}
+                loadingText="Saving..."
+                onClick={() => actions.relist(listing)}
+              >
+                <ActionLabel verb="Relist" listing={listing} />
+              </Button>
+            )}
+          />
+        </section>
+      ) : null}
       {withModerators.length > 0 ? (
         <section aria-labelledby="moderated-listings-title">
           <h3 id="moderated-listings-title" className="text-lg font-bold text-slate-900">
@@ -244,25 +88,19 @@ export function MyListings({
             Hidden after reports or removed by the moderators: only you see them. Ask for a review
             of a hidden one and the moderators look at it first.
           </p>
-          <ul className="mt-3 grid grid-cols-2 gap-4 md:grid-cols-3 lg:grid-cols-4">
-            {withModerators.map((listing) => (
-              <li key={listing._id}>
-                <ListingCard
-                  listing={listing}
-                  sizes={COVER_SIZES}
-                  actions={
-                    listing.status === 'hidden' ? (
-                      <RequestReview
-                        listingId={listing._id}
-                        listingName={displayName(listing.name)}
-                        explain={false}
-                      />
-                    ) : undefined
-                  }
+          <ListingGrid
+            className="mt-3"
+            listings={withModerators}
+            actionsOf={(listing) =>
+              listing.status === 'hidden' ? (
+                <RequestReview
+                  listingId={listing._id}
+                  listingName={displayName(listing.name)}
+                  explain={false}
                 />
-              </li>
-            ))}
-          </ul>
+              ) : undefined
+            }
+          />
         </section>
       ) : null}
 
@@ -270,7 +108,7 @@ export function MyListings({
         <MarkSoldOf
           key={toSell._id}
           listing={toSell}
-          onClose={() => setToSell(null)}
+          onClose={actions.closeWhoBought}
           onSold={() => onFeedback('green', 'Listing marked as sold')}
         />
       ) : null}
@@ -278,9 +116,9 @@ export function MyListings({
         open={toDelete !== null}
         title="Delete this listing?"
         confirmLabel="Delete listing"
-        isBusy={remove.isPending}
-        onConfirm={confirmDelete}
-        onCancel={() => setToDelete(null)}
+        isBusy={actions.isDeleting}
+        onConfirm={actions.confirmDelete}
+        onCancel={actions.cancelDelete}
       >
         <p>
           {toDelete ? `“${displayName(toDelete.name)}” and its photos are removed for good.` : null}
@@ -310,68 +148,5 @@ function MarkSoldOf({
       onClose={onClose}
       onSold={onSold}
     />
-  );
-}
-
-/** A card's actions behind one compact "Manage" button; Delete comes last, in red. */
-function CardMenu({
-  listing,
-  isOpen,
-  onToggle,
-  children,
-}: {
-  listing: Listing;
-  isOpen: boolean;
-  onToggle(): void;
-  children: ReactNode;
-}) {
-  const menuId = `listing-menu-${listing._id}`;
-  return (
-    <div className="relative w-full">
-      <button
-        type="button"
-        aria-expanded={isOpen}
-        aria-controls={menuId}
-        onClick={onToggle}
-        className="flex min-h-11 w-full items-center justify-between rounded-lg border border-slate-300 bg-white px-3 text-sm font-semibold text-slate-900 hover:bg-slate-100"
-      >
-        <ActionLabel verb="Manage" listing={listing} />
-        <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4">
-          <circle cx="4" cy="10" r="1.6" fill="currentColor" />
-          <circle cx="10" cy="10" r="1.6" fill="currentColor" />
-          <circle cx="16" cy="10" r="1.6" fill="currentColor" />
-        </svg>
-      </button>
-      {isOpen ? (
-        <div
-          id={menuId}
-          className="absolute inset-x-0 bottom-full z-20 mb-1 overflow-hidden rounded-lg border border-slate-200 bg-white py-1 shadow-lg"
-        >
-          {children}
-        </div>
-      ) : null}
-    </div>
-  );
-}
-
-function MenuButton({
-  onClick,
-  danger = false,
-  children,
-}: {
-  onClick(): void;
-  danger?: boolean;
-  children: ReactNode;
-}) {
-  return (
-    <button
-      type="button"
-      onClick={onClick}
-      className={`flex min-h-11 w-full items-center px-3 text-left text-sm hover:bg-slate-100 ${
-        danger ? 'border-t border-slate-200 font-semibold text-red-700' : 'text-slate-900'
-      }`}
-    >
-      {children}
-    </button>
   );
 }
