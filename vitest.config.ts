@@ -61,7 +61,15 @@ export default defineConfig({
     projects: [
       { test: { name: 'common', root: 'packages/common', include: ['src/**/*.test.ts'] } },
       // The web app's pure logic (redirect checks, form helpers); its UI is tested in a browser (e2e).
-      { test: { name: 'web', root: 'packages/web', include: ['src/**/*.test.ts'] } },
+      {
+        test: {
+          name: 'web',
+          root: 'packages/web',
+          include: ['src/**/*.test.ts'],
+          // The campus the app takes from the server: the default campus file's.
+          setupFiles: ['src/test/use-default-campus.ts'],
+        },
+      },
       ...serverProjects('pglite'),
       ...(postgresUrl ? serverProjects('postgres') : []),
       // Three real app servers behind HAProxy on the PostgreSQL server (TEST_DATABASE_URL, or the

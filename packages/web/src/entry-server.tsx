@@ -10,6 +10,7 @@ import {
   type RenderedPage,
   type ServerRenderer,
 } from '@campus-books/common/server-rendering';
+import { setActiveCampus } from '@campus-books/common/active-campus';
 import { QueryClient } from '@tanstack/react-query';
 import { PassThrough } from 'node:stream';
 import { renderToPipeableStream } from 'react-dom/server';
@@ -105,6 +106,8 @@ function scriptSafeJson(value: unknown): string {
 }
 
 function renderPage(input: RenderPageInput): Promise<RenderedPage> {
+  // The page is the server's campus's (this build has its own copy of common's modules).
+  setActiveCampus(input.campus);
   const state: SsrState = {
     renderedAt: input.renderedAt,
     user: input.user,

@@ -2,13 +2,16 @@
 // The service worker's Web Push handlers (registered in sw.ts; tested with fake events in
 // sw-push.test.ts): a push always shows a notification (browsers require one for each push, and
 // iOS drops a subscription that receives one without), and a tap opens the page it is about.
-import { PRODUCT_NAME } from '@campus-books/common/campus';
 import type { PushPayload } from '@campus-books/common/push.schemas';
 
-/** What is shown when a push cannot be read (it always shows something, and leads to the inbox). */
+/**
+ * What is shown when a push cannot be read (it always shows something, and leads to the inbox).
+ * Worded without the product's name: that is the campus's, which the service worker does not have
+ * (no page, no campus element), and the system names the app or site a notification comes from.
+ */
 export const FALLBACK_NOTIFICATION = {
-  title: PRODUCT_NAME,
-  body: 'Something new in your messages',
+  title: 'Something new in your messages',
+  body: 'Tap to open your messages.',
   url: '/messages',
   tag: 'campus-books',
 } as const;

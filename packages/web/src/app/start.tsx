@@ -1,5 +1,6 @@
-// The app itself: main.tsx (the page's entry script) loads it. A server-rendered page is hydrated
-// from the state it carries; any other page is rendered here.
+// The app itself: main.tsx (the page's entry script) loads it. The campus the server serves is set
+// first (lib/campus.ts); then a server-rendered page is hydrated from the state it carries, and any
+// other page is rendered here.
 import '../zod-config';
 import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
@@ -9,7 +10,12 @@ import { loadLandingPageCode, matchLandingRoute } from './landing-pages';
 import { queryClient } from './query-client';
 import { AppRoutes } from './router';
 import { readSsrState, seedQueryClient } from './ssr-state';
+import { loadCampus } from '../lib/campus';
 import { noteApiAnswer } from '../lib/offline-status';
+
+// Before anything renders: every page the server sends carries its campus; the dev server's page
+// has none, and it is fetched (GET /api/campus).
+await loadCampus();
 
 const container = document.getElementById('root')!;
 const ssrState = readSsrState(document);

@@ -1,6 +1,6 @@
-import { findMajors, majorLabel } from '@campus-books/common/campus-majors';
 import { useCombobox } from 'downshift';
 import { useId, useMemo, useState } from 'react';
+import { useCampus } from '../lib/campus';
 
 export interface MajorSelectProps {
   id?: string;
@@ -30,6 +30,7 @@ export function MajorSelect({
   error,
   emptyLabel = 'Any major',
 }: MajorSelectProps) {
+  const { findMajors, majorLabel } = useCampus();
   const generatedId = useId();
   const inputId = id ?? generatedId;
   const errorId = `${inputId}-error`;
@@ -40,7 +41,7 @@ export function MajorSelect({
   const options = useMemo<Option[]>(() => {
     // Abbreviations and short names find what students mean ('CS', 'comp sci', 'econ').
     return [{ label: emptyLabel, value: '' }, ...findMajors(query ?? '')];
-  }, [query, emptyLabel]);
+  }, [query, emptyLabel, findMajors]);
   const selected = options.find((o) => o.value === value) ?? { label: selectedLabel, value };
 
   const { isOpen, highlightedIndex, getLabelProps, getInputProps, getMenuProps, getItemProps } =

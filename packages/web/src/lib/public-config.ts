@@ -1,9 +1,9 @@
 import type { AccountRules } from '@campus-books/common/account.schemas';
 import type { PublicConfig } from '@campus-books/common/api';
-import { DEFAULT_GROUPME_LINK_PREFIX } from '@campus-books/common/campus';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { apiCall } from './api-client';
+import { useCampus } from './campus';
 import { queryKeys } from './query-keys';
 
 export const publicConfigQueryOptions = queryOptions({
@@ -18,22 +18,21 @@ export function usePublicConfig(): PublicConfig | undefined {
   return useQuery(publicConfigQueryOptions).data;
 }
 
-const DEFAULT_ACCOUNT_RULES: AccountRules = {
-  schoolEmailDomain: null,
-  groupmeLinkPrefix: DEFAULT_GROUPME_LINK_PREFIX,
-};
-
-/** The e-mail and GroupMe rules forms validate with; the defaults apply until the config loads. */
+/**
+ * The e-mail and GroupMe rules forms validate with; the campus's own apply until the config loads
+ * (whether a GroupMe link is required is the campus's: common/account.schemas reads it).
+ */
 export function useAccountRules(): AccountRules {
   const config = usePublicConfig();
+  const campus = useCampus().config;
   const domain = config?.schoolEmailDomain;
   const prefix = config?.groupmeLinkPrefix;
   // A stable object, so forms can memoise the zod schema built from it.
   return useMemo(
     () =>
       prefix === undefined || domain === undefined
-        ? DEFAULT_ACCOUNT_RULES
+        ? { schoolEmailDomain: campus.emailDomain, groupmeLinkPrefix: campus.groupme.linkPrefix }
         : { schoolEmailDomain: domain, groupmeLinkPrefix: prefix },
-    [domain, prefix],
+    [domain, prefix, campus],
   );
 }

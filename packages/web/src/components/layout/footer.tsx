@@ -1,7 +1,7 @@
-import { footerCredit, PRODUCT_NAME } from '@campus-books/common/campus';
 import { PRODUCT_VERSION } from '@campus-books/common/version';
 import { Link } from 'react-router';
 import { paths } from '../../config/paths';
+import { useCampus } from '../../lib/campus';
 import { usePublicConfig } from '../../lib/public-config';
 import { useSession } from '../../lib/session';
 
@@ -24,14 +24,15 @@ const SIGNED_IN_LINKS = [
 
 export function Footer() {
   const donationUrl = usePublicConfig()?.donationUrl;
-  const credit = footerCredit();
+  const campus = useCampus();
+  const credit = campus.footerCredit;
   const isSignedIn = useSession().user !== null;
   const links = [...FOOTER_LINKS, ...(isSignedIn ? SIGNED_IN_LINKS : SIGNED_OUT_LINKS)];
   return (
     <footer className="mt-16 border-t border-slate-200 bg-white">
       <div className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-8 md:flex-row md:items-start md:justify-between">
         <div>
-          <p className="text-lg font-extrabold text-brand-900">{PRODUCT_NAME}</p>
+          <p className="text-lg font-extrabold text-brand-900">{campus.productName}</p>
           {credit ? <p className="mt-1 text-sm text-slate-700">{credit}</p> : null}
           <p className="mt-1 text-sm text-slate-700">Version {PRODUCT_VERSION}</p>
         </div>

@@ -1,8 +1,9 @@
-import { PRODUCT_NAME } from '@campus-books/common/campus';
 import { Link } from 'react-router';
 import { paths } from '../../config/paths';
+import { useCampus } from '../../lib/campus';
 
 export function Logo() {
+  const { productName } = useCampus();
   return (
     <Link
       to={paths.home}
@@ -13,7 +14,7 @@ export function Logo() {
         <path d="M8 9.5c3-1.2 5.6-.8 8 1v13c-2.4-1.8-5-2.2-8-1z" fill="#fff" />
         <path d="M24 9.5c-3-1.2-5.6-.8-8 1v13c2.4-1.8 5-2.2 8-1z" fill="#bcd1fb" />
       </svg>
-      <span>{PRODUCT_NAME}</span>
+      <span>{productName}</span>
     </Link>
   );
 }

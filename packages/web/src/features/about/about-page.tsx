@@ -1,10 +1,10 @@
-import { PRODUCT_NAME, UNIVERSITY_NAME } from '@campus-books/common/campus';
 import { PRODUCT_VERSION } from '@campus-books/common/version';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { PageTitle } from '../../components/page-title';
 import { ButtonLink } from '../../components/ui/button-link';
 import { paths } from '../../config/paths';
+import { useCampus } from '../../lib/campus';
 import { useAccountRules } from '../../lib/public-config';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
@@ -18,22 +18,23 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 
 export default function AboutPage() {
   const schoolDomain = useAccountRules().schoolEmailDomain;
+  const campus = useCampus();
   return (
     <div className="mx-auto max-w-3xl">
       <PageTitle title="About" />
       <h1 className="text-4xl font-extrabold tracking-tight text-slate-900">
-        About {PRODUCT_NAME}
+        About {campus.productName}
       </h1>
       <p className="mt-4 text-lg text-slate-800">
-        {PRODUCT_NAME} is a free marketplace where students at {UNIVERSITY_NAME} sell and buy used
+        {campus.productName} is a free marketplace where students at {campus.name} sell and buy used
         course textbooks from each other. No shipping, no middleman, no fees: just students helping
         students spend less on books.
       </p>
 
       <Section title="Who runs it">
         <p>
-          {PRODUCT_NAME} is built and maintained by a group of student volunteers, for students. It
-          is not a business: there are no ads, no fees, and we never sell your data.
+          {campus.productName} is built and maintained by a group of student volunteers, for
+          students. It is not a business: there are no ads, no fees, and we never sell your data.
         </p>
       </Section>
 
@@ -98,7 +99,7 @@ export default function AboutPage() {
       </div>
 
       <p className="mt-10 text-sm text-slate-700">
-        {PRODUCT_NAME} version {PRODUCT_VERSION}
+        {campus.productName} version {PRODUCT_VERSION}
       </p>
     </div>
   );

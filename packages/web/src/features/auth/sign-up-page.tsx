@@ -5,7 +5,6 @@ import {
   signUpSchema,
   type SignUpInput,
 } from '@campus-books/common/account.schemas';
-import { PRODUCT_NAME } from '@campus-books/common/campus';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMemo } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
@@ -15,6 +14,7 @@ import { ErrorBlock } from '../../components/ui/error-block';
 import { TextField } from '../../components/ui/form-field';
 import { fieldsOf } from '../../lib/form-fields';
 import { paths } from '../../config/paths';
+import { useCampus } from '../../lib/campus';
 import { useAccountRules, usePublicConfig } from '../../lib/public-config';
 import { AuthCard } from './auth-card';
 import { GroupMeLinkField } from './groupme-link-field';
@@ -32,6 +32,7 @@ export default function SignUpPage() {
   const rules = useAccountRules();
   const signUp = useSignUp();
   const config = usePublicConfig();
+  const { productName } = useCampus();
   const schema = useMemo(() => signUpSchema(rules), [rules]);
   const {
     register,
@@ -57,7 +58,7 @@ export default function SignUpPage() {
     send({ ...input, username: deriveUsername(input.firstName, input.lastName) });
 
   return (
-    <AuthCard title={`Welcome to ${PRODUCT_NAME}`} documentTitle="Sign Up">
+    <AuthCard title={`Welcome to ${productName}`} documentTitle="Sign Up">
       <SsoSignIn />
       {config?.passwordSignUp === false ? null : (
         <form noValidate onSubmit={handleSubmit(onSubmit)} className="space-y-4">

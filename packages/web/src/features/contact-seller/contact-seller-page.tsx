@@ -1,10 +1,10 @@
-import { PRODUCT_NAME } from '@campus-books/common/campus';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { PageTitle } from '../../components/page-title';
 import { Button } from '../../components/ui/button';
 import { ButtonLink } from '../../components/ui/button-link';
 import { Loading } from '../../components/ui/spinner';
 import { paths, signInPath } from '../../config/paths';
+import { useCampus } from '../../lib/campus';
 import { usePublicConfig } from '../../lib/public-config';
 import { useSession } from '../../lib/session';
 import { useSeller } from '../../api/get-seller';
@@ -18,9 +18,10 @@ const REMINDERS = [
 
 function SupportBox() {
   const donationUrl = usePublicConfig()?.donationUrl;
+  const { productName } = useCampus();
   return (
     <aside className="mt-8 rounded-xl border border-amber-300 bg-amber-50 p-5 text-amber-950">
-      <h2 className="font-bold">{PRODUCT_NAME} is free</h2>
+      <h2 className="font-bold">{productName} is free</h2>
       <p className="mt-1 text-sm">
         Students built this platform for students. There are no fees for buyers or sellers.
       </p>

@@ -1,7 +1,7 @@
-import { PRODUCT_NAME } from '@campus-books/common/campus';
 import { PageTitle } from '../../components/page-title';
 import { ButtonLink } from '../../components/ui/button-link';
 import { paths } from '../../config/paths';
+import { useCampus } from '../../lib/campus';
 
 const STEPS = [
   {
@@ -31,6 +31,7 @@ const STEPS = [
 ];
 
 export default function HowToSellPage() {
+  const { productName } = useCampus();
   return (
     <div className="mx-auto max-w-3xl">
       <PageTitle title="How to sell a book" />
@@ -63,7 +64,7 @@ export default function HowToSellPage() {
       <aside className="mt-10 rounded-xl border border-amber-300 bg-amber-50 p-5 text-amber-950">
         <h2 className="font-bold">More guides are under construction</h2>
         <p className="mt-1 text-sm">
-          We are still writing the rest of the {PRODUCT_NAME} help pages. Thanks for your patience!
+          We are still writing the rest of the {productName} help pages. Thanks for your patience!
         </p>
       </aside>
     </div>

@@ -1,7 +1,7 @@
-import { PRODUCT_NAME, UNIVERSITY_NAME } from '@campus-books/common/campus';
 import { PageTitle } from '../../components/page-title';
 import { ButtonLink } from '../../components/ui/button-link';
 import { paths } from '../../config/paths';
+import { useCampus } from '../../lib/campus';
 import { useSession } from '../../lib/session';
 import { HomeSearchForm } from './home-search-form';
 import { MostWanted } from '../../components/demand';
@@ -19,14 +19,15 @@ const STEPS = [
 export default function HomePage() {
   // A signed-in student who wants to sell goes straight to the form, not to sign-up.
   const isSignedIn = useSession().user !== null;
+  const campus = useCampus();
   return (
     <>
-      <PageTitle title={PRODUCT_NAME} />
+      <PageTitle title={campus.productName} />
       <section className="-mx-4 -mt-6 bg-gradient-to-b from-brand-100 to-slate-50 px-4 pt-12 pb-10 text-center sm:mx-0 sm:mt-0 sm:rounded-3xl sm:pt-16">
         <h1 className="text-4xl font-extrabold tracking-tight text-slate-900 sm:text-5xl">
           Sell/Buy your Books
           <span className="mt-2 block text-2xl font-bold text-brand-800 sm:text-3xl">
-            at {UNIVERSITY_NAME}
+            at {campus.name}
           </span>
         </h1>
         <p className="mx-auto mt-4 max-w-xl text-lg text-slate-700">
@@ -41,7 +42,7 @@ export default function HomePage() {
           </ButtonLink>
           <ButtonLink to={paths.about} variant="secondary">
             {/* The spec's label, made descriptive for link lists and search engines. */}
-            Learn More<span className="sr-only"> about {PRODUCT_NAME}</span>
+            Learn More<span className="sr-only"> about {campus.productName}</span>
           </ButtonLink>
         </div>
       </section>

@@ -1,4 +1,3 @@
-import { MEETUP_SPOTS } from '@campus-books/common/campus-meetups';
 import {
   listingCreateSchema,
   listingUpdateSchema,
@@ -12,6 +11,7 @@ import { MajorSelect } from '../../components/major-select';
 import { Button } from '../../components/ui/button';
 import { TextAreaField, TextField } from '../../components/ui/form-field';
 import { ApiError } from '../../lib/api-client';
+import { useCampus } from '../../lib/campus';
 import { useLeaveWarning } from '../../lib/use-leave-warning';
 import { ImagePicker } from '../../components/uploads/image-picker';
 import { BookFields } from './book-fields';
@@ -74,6 +74,7 @@ export function ListingForm({
     resolver: RESOLVERS[mode],
     defaultValues,
   });
+  const { meetupSpots } = useCampus();
   const [isUploading, setIsUploading] = useState(false);
   useLeaveWarning(isUploading || isDirty);
 
@@ -138,7 +139,7 @@ export function ListingForm({
         {...register('address')}
       />
       <datalist id="meetup-spots">
-        {MEETUP_SPOTS.map((spot) => (
+        {meetupSpots.map((spot) => (
           <option key={spot.id} value={spot.name}>
             {spot.note ?? spot.place}
           </option>

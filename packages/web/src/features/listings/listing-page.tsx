@@ -1,5 +1,4 @@
 import { StudentSummary } from '../../components/student-summary';
-import { majorLabel } from '@campus-books/common/campus-majors';
 import {
   conditionColor,
   conditionLabel,
@@ -19,6 +18,7 @@ import { Badge } from '../../components/ui/badge';
 import { ButtonLink } from '../../components/ui/button-link';
 import { Loading } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
+import { useCampus } from '../../lib/campus';
 import { NotFound } from '../../components/not-found';
 import { ApiError } from '../../lib/api-client';
 import { useNow } from '../../lib/render-clock';
@@ -64,6 +64,7 @@ export default function ListingPage() {
   // layout remounts this page for every path, so no other listing's value is ever shown here.)
   const listing = useDeferredValue(data);
   const now = useNow();
+  const { majorLabel } = useCampus();
 
   if (isPending || (data && !listing)) return <Loading />;
   // No such listing (or one hidden from this visitor): the not-found page, as the server answers 404.

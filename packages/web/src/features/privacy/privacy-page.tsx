@@ -1,11 +1,11 @@
-import { PRODUCT_NAME, UNIVERSITY_NAME } from '@campus-books/common/campus';
 import { formatDays, formatMinutes } from '@campus-books/common/durations';
-import { EXPORT_LINK_DAYS, PRIVACY_CONTACT } from '@campus-books/common/privacy';
+import { EXPORT_LINK_DAYS } from '@campus-books/common/privacy';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { PageTitle } from '../../components/page-title';
 import { paths } from '../../config/paths';
+import { useCampus } from '../../lib/campus';
 import { privacySettingsQueryOptions } from './api/get-privacy-settings';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
@@ -40,15 +40,17 @@ const days = (n: number | undefined, fallback: string) =>
 export default function PrivacyPage() {
   const settings = useQuery(privacySettingsQueryOptions);
   const periods = settings.data;
-  const contact = PRIVACY_CONTACT.trim();
+  const campus = useCampus();
+  const contact = campus.config.privacyContact.trim();
   return (
     <div className="mx-auto max-w-3xl">
       <PageTitle title="Privacy" />
       <h1 className="text-4xl font-extrabold tracking-tight text-slate-900">Privacy</h1>
       <p className="mt-4 text-lg text-slate-800">
-        {PRODUCT_NAME} keeps only what it needs to run a textbook marketplace for {UNIVERSITY_NAME}:
-        to check that you are a student, to show your listings, to let buyers reach you, and to send
-        the mails you asked for. There are no ads and no trackers, and your data is never sold.
+        {campus.productName} keeps only what it needs to run a textbook marketplace for{' '}
+        {campus.name}: to check that you are a student, to show your listings, to let buyers reach
+        you, and to send the mails you asked for. There are no ads and no trackers, and your data is
+        never sold.
       </p>
 
       <Section title="What we keep and why">

@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { PRODUCT_NAME } from '@campus-books/common/campus';
 import { PUSH_MESSAGES } from '@campus-books/common/push.schemas';
 import { CheckboxField } from '../../components/ui/form-field';
 import { RequestError } from '../../components/ui/request-error';
+import { useCampus } from '../../lib/campus';
 import {
   PUSH_DEVICE_QUERY_KEY,
   readPushDeviceState,
@@ -14,6 +14,7 @@ import {
 const HINT_ID = 'push-notifications-hint';
 
 function Hint({ state }: { state: PushDeviceState | undefined }) {
+  const { productName } = useCampus();
   const text = 'mt-2 text-sm text-slate-700';
   switch (state?.status) {
     case 'unsupported':
@@ -21,7 +22,7 @@ function Hint({ state }: { state: PushDeviceState | undefined }) {
         <div id={HINT_ID} className={text}>
           <p>{PUSH_MESSAGES.notSupported}.</p>
           <p className="mt-1">
-            On an iPhone or iPad, add {PRODUCT_NAME} to the Home Screen (Share, then “Add to Home
+            On an iPhone or iPad, add {productName} to the Home Screen (Share, then “Add to Home
             Screen”) and open it from there. Your messages always wait for you in the inbox.
           </p>
         </div>
@@ -33,20 +34,20 @@ function Hint({ state }: { state: PushDeviceState | undefined }) {
           <p className="mt-1">
             Tap the icon left of the address (or open the browser’s settings for this site), set
             Notifications to Allow, then reload this page. On an iPhone: Settings, Notifications,{' '}
-            {PRODUCT_NAME}.
+            {productName}.
           </p>
         </div>
       );
     case 'on':
       return (
         <p id={HINT_ID} className={text}>
-          New messages and offers show on this device, even when {PRODUCT_NAME} is closed.
+          New messages and offers show on this device, even when {productName} is closed.
         </p>
       );
     default:
       return (
         <p id={HINT_ID} className={text}>
-          Be told of new messages and offers on this device, even when {PRODUCT_NAME} is closed.
+          Be told of new messages and offers on this device, even when {productName} is closed.
         </p>
       );
   }
