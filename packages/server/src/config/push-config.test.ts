@@ -54,4 +54,22 @@ describe('push settings', () => {
       expect.stringContaining('refused when NODE_ENV=production'),
     ]);
   });
+
+  it('checks the settings against their schema: on or off, blank as unset', () => {
+    expect(problemsOf({ PUSH_TEST_ENDPOINTS: 'yes' })).toEqual([
+      'PUSH_TEST_ENDPOINTS: must be on or off',
+    ]);
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      SESSION_SECRET: 'x'.repeat(32),
+      VAPID_PUBLIC_KEY: ' ',
+      VAPID_SUBJECT: '',
+      PUSH_TEST_ENDPOINTS: ' on ',
+    });
+    expect(config.push).toEqual({
+      vapid: null,
+      subject: 'mailto:no-reply@localhost',
+      testEndpoints: true,
+    });
+  });
 });

@@ -1,4 +1,5 @@
 import { createECDH } from 'node:crypto';
+import { z } from 'zod';
 
 /**
  * Web Push (features/push, docs/operations.md "Push notifications"): the VAPID key pair the server
@@ -17,6 +18,41 @@ export interface PushConfig {
    */
   testEndpoints: boolean;
 }
+
+/** A blank value counts as unset, like a missing one. */
+const blankAsUnset = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === 'string' ? v.trim() || undefined : v), schema);
+
+/** The push settings (keys, contact); the pair and the contact are checked in readPushConfig. */
+export const pushSettings = z.object({
+  VAPID_PUBLIC_KEY: blankAsUnset(z.string().optional()).meta({
+    unset: 'a pair generated once into `DATA_DIR/vapid-keys.json` (0600)',
+    accepts: 'base64url',
+    description:
+      'The public half of the Web Push key pair (P-256, base64url): set both halves or neither, the same on every app server.',
+  }),
+  VAPID_PRIVATE_KEY: blankAsUnset(z.string().optional()).meta({
+    unset: 'that generated pair',
+    accepts: 'base64url',
+    description: 'Its private half (`npx web-push generate-vapid-keys` prints a pair).',
+  }),
+  VAPID_SUBJECT: blankAsUnset(z.string().optional()).meta({
+    unset: '`mailto:` the address of `MAIL_FROM`',
+    accepts: '`mailto:…` or `https://…` URL',
+    description: 'A `mailto:` or `https://` URL where the push services can reach the operator.',
+  }),
+});
+
+/** Test only: see PushConfig.testEndpoints. */
+export const pushTestSettings = z.object({
+  PUSH_TEST_ENDPOINTS: blankAsUnset(
+    z.enum(['on', 'off'], { error: 'must be on or off' }).default('off'),
+  ).describe(
+    '`on`: subscriptions may name http:// endpoints on private or loopback addresses, so a local stand-in of a push service receives. Refused when `NODE_ENV=production`.',
+  ),
+});
+
+const pushEnvSchema = pushSettings.extend(pushTestSettings.shape);
 
 const base64urlBytes = (value: string): Buffer | null =>
   /^[A-Za-z0-9_-]+$/.test(value) ? Buffer.from(value, 'base64url') : null;
@@ -69,9 +105,14 @@ export function readPushConfig(
   context: { production: boolean; mailFrom: string },
   problems: string[],
 ): PushConfig {
-  const value = (name: string) => source[name]?.trim() || undefined;
-  const publicKey = value('VAPID_PUBLIC_KEY');
-  const privateKey = value('VAPID_PRIVATE_KEY');
+  const parsed = pushEnvSchema.safeParse(source);
+  if (!parsed.success) {
+    for (const i of parsed.error.issues) problems.push(`${i.path.join('.')}: ${i.message}`);
+    return { vapid: null, subject: '', testEndpoints: false };
+  }
+  const env = parsed.data;
+  const publicKey = env.VAPID_PUBLIC_KEY;
+  const privateKey = env.VAPID_PRIVATE_KEY;
   let vapid: PushConfig['vapid'] = null;
   if (publicKey || privateKey) {
     if (!publicKey || !privateKey) {
@@ -86,20 +127,17 @@ export function readPushConfig(
       vapid = { publicKey, privateKey };
     }
   }
-  const subject = value('VAPID_SUBJECT') ?? `mailto:${mailFromAddress(context.mailFrom)}`;
+  const subject = env.VAPID_SUBJECT ?? `mailto:${mailFromAddress(context.mailFrom)}`;
   if (!isSubject(subject)) {
     problems.push(
-      value('VAPID_SUBJECT')
+      env.VAPID_SUBJECT
         ? 'VAPID_SUBJECT: must be a mailto: address or an https:// URL where the push services can reach the operator'
         : 'VAPID_SUBJECT: required when MAIL_FROM holds no e-mail address (a mailto: or https:// URL)',
     );
   }
-  const test = value('PUSH_TEST_ENDPOINTS');
-  if (test !== undefined && test !== 'on' && test !== 'off') {
-    problems.push('PUSH_TEST_ENDPOINTS: must be on or off');
-  }
-  if (test === 'on' && context.production) {
+  const testEndpoints = env.PUSH_TEST_ENDPOINTS === 'on';
+  if (testEndpoints && context.production) {
     problems.push('PUSH_TEST_ENDPOINTS: for tests only, refused when NODE_ENV=production');
   }
-  return { vapid, subject, testEndpoints: test === 'on' };
+  return { vapid, subject, testEndpoints };
 }

@@ -57,23 +57,80 @@ const text = z
   .transform((v) => (v === '' ? undefined : v))
   .optional();
 
-const ssoEnvSchema = z.object({
-  SSO_PROTOCOL: z.enum(['off', 'oidc', 'saml', 'cas']).default('off'),
-  SSO_NAME: text,
-  SSO_ADMIT_AFFILIATIONS: z.string().default(''),
-  SSO_ATTRIBUTE_MAP: z.string().default(''),
-  PASSWORD_SIGNUP: z.enum(['on', 'off']).default('on'),
-  OIDC_ISSUER: text,
-  OIDC_CLIENT_ID: text,
-  OIDC_CLIENT_SECRET: text,
-  OIDC_SCOPES: z.string().trim().default('openid email profile'),
-  SAML_IDP_SSO_URL: text,
-  SAML_IDP_ENTITY_ID: text,
-  SAML_IDP_CERT_FILE: text,
-  SAML_IDP_LOGOUT_URL: text,
-  SAML_SP_ENTITY_ID: text,
-  SAML_CLOCK_SKEW_SECONDS: z.coerce.number().int().min(0).max(300).default(60),
-  CAS_BASE_URL: text,
+/** The sign-on settings (docs/sso.md explains them to a campus's IT office). */
+export const ssoSettings = z.object({
+  SSO_PROTOCOL: z
+    .enum(['off', 'oidc', 'saml', 'cas'])
+    .default('off')
+    .describe(
+      'Any but `off`: `Sign in with <campus>` leads the sign-in and sign-up pages (docs/sso.md).',
+    ),
+  SSO_NAME: text.meta({
+    unset: 'the campus name (common/src/campus.ts)',
+    description: 'The name on the sign-on button.',
+  }),
+  SSO_ADMIT_AFFILIATIONS: z.string().default('').meta({
+    unset: 'everyone the provider signs in',
+    description:
+      'Comma-separated affiliations admitted, e.g. `student@richmond.edu` (`eduPersonScopedAffiliation`).',
+  }),
+  SSO_ATTRIBUTE_MAP: z.string().default('').meta({
+    unset: "InCommon's names (docs/sso.md)",
+    description:
+      '`part=name,…` to read a part (email, givenName, familyName, subject, affiliation) from another attribute or claim.',
+  }),
+  PASSWORD_SIGNUP: z
+    .enum(['on', 'off'])
+    .default('on')
+    .describe(
+      '`off` closes the school e-mail sign-up (needs `SSO_PROTOCOL`); existing passwords still work.',
+    ),
+  OIDC_ISSUER: text.meta({
+    unset: 'none',
+    accepts: '`https://…` URL (`http://…` outside production)',
+    description:
+      'The OpenID provider (discovery from `$OIDC_ISSUER/.well-known/openid-configuration`); redirect URI `$PUBLIC_URL/api/sso/oidc/callback`.',
+  }),
+  OIDC_CLIENT_ID: text.meta({ unset: 'none', description: "This app's client at the provider." }),
+  OIDC_CLIENT_SECRET: text.meta({ unset: 'none', description: "That client's secret." }),
+  OIDC_SCOPES: z.string().trim().default('openid email profile').describe('The scopes asked for.'),
+  SAML_IDP_SSO_URL: text.meta({
+    unset: 'none',
+    accepts: '`https://…` URL (`http://…` outside production)',
+    description: "The identity provider's HTTP-Redirect SSO endpoint.",
+  }),
+  SAML_IDP_ENTITY_ID: text.meta({
+    unset: 'none',
+    description: "The identity provider's entity ID: the issuer its assertions must carry.",
+  }),
+  SAML_IDP_CERT_FILE: text.meta({
+    unset: 'none',
+    accepts: 'a file path',
+    description:
+      "A PEM file of the identity provider's signing certificates (several during a rollover).",
+  }),
+  SAML_IDP_LOGOUT_URL: text.meta({
+    unset: 'no link',
+    accepts: '`https://…` URL (`http://…` outside production)',
+    description: 'The "Sign out of … too" link offered after sign-out.',
+  }),
+  SAML_SP_ENTITY_ID: text.meta({
+    unset: '`$PUBLIC_URL/api/sso/saml/metadata`',
+    description: "This app's entity ID as a service provider.",
+  }),
+  SAML_CLOCK_SKEW_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(300)
+    .default(60)
+    .describe("The skew allowed on an assertion's NotBefore and NotOnOrAfter."),
+  CAS_BASE_URL: text.meta({
+    unset: 'none',
+    accepts: '`https://…` URL (`http://…` outside production)',
+    description:
+      'The CAS server, e.g. `https://cas.example.edu/cas` (`/login`, `/p3/serviceValidate`, `/logout` under it).',
+  }),
 });
 
 // SAML attributes by their URI names (what InCommon's R&S category releases) and friendly names;
@@ -156,7 +213,7 @@ export function readSsoConfig(
   options: { production: boolean; publicUrl: string },
   problems: string[],
 ): { sso: SsoConfig | null; passwordSignUp: boolean } {
-  const parsed = ssoEnvSchema.safeParse(source);
+  const parsed = ssoSettings.safeParse(source);
   if (!parsed.success) {
     for (const i of parsed.error.issues) problems.push(`${i.path.join('.')}: ${i.message}`);
     return { sso: null, passwordSignUp: true };

@@ -1,0 +1,480 @@
+import { z } from 'zod';
+import { CAMPUS_TIME_ZONE } from '@campus-books/common/campus';
+import { DEFAULT_GROUPME_LINK_PREFIX } from '@campus-books/common/constants';
+import { DEFAULT_PASSWORD_THREAD_NICE } from '../features/accounts/password';
+
+/**
+ * The environment the product reads (product-decisions.md, "Configuration"), one object per section
+ * of docs/configuration.md, which is generated from these descriptions (`npm run docs:configuration`).
+ * `unset` says what happens when a setting without a fixed default is not set.
+ */
+declare module 'zod' {
+  interface GlobalMeta {
+    /** The default column of docs/configuration.md when it is not the schema's default value. */
+    unset?: string;
+    /** What the setting accepts, when the schema's type alone does not say (a URL's schemes). */
+    accepts?: string;
+  }
+}
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional();
+
+const urlWithScheme = (schemes: string[], what: string) =>
+  z
+    .string()
+    .trim()
+    .refine(
+      (v) => {
+        try {
+          return schemes.includes(new URL(v).protocol.replace(':', ''));
+        } catch {
+          return false;
+        }
+      },
+      `must be a ${what} URL (${schemes.map((s) => `${s}://`).join(' or ')}…)`,
+    )
+    .meta({ accepts: `${schemes.map((s) => `\`${s}://…\``).join(' or ')} URL` });
+
+export const DEFAULT_MAIL_FROM = 'Textbook Marketplace <no-reply@localhost>';
+
+const attemptCount = z.coerce.number().int().min(1).max(1_000_000);
+
+export const basicSettings = z.object({
+  NODE_ENV: z
+    .enum(['development', 'production', 'test'])
+    .default('development')
+    .describe(
+      '`production` is what `npm start` sets; `test` (the API tests) turns the background job runner off (docs/operations.md, "Starting and stopping").',
+    ),
+  HOST: z.string().default('0.0.0.0').describe('The address to listen on.'),
+  PORT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(65535)
+    .default(3000)
+    .describe('The HTTP port; the web app and `/api` are served by the same process.'),
+  PUBLIC_URL: urlWithScheme(['http', 'https'], 'web').optional().meta({
+    unset: '`http://localhost:$PORT`',
+    description:
+      'The base of links in e-mails and Open Graph tags; `https://…` makes the session cookie `Secure`.',
+  }),
+  DATA_DIR: z
+    .string()
+    .default('./data')
+    .describe(
+      'The folder of the embedded database, uploaded files, the mail outbox and the generated secrets and keys.',
+    ),
+  SCHOOL_EMAIL_DOMAIN: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^([a-z0-9-]+\.)+[a-z]{2,}$/, 'must be a domain such as richmond.edu')
+    .optional()
+    .meta({
+      unset: 'any `.edu` address',
+      accepts: 'a domain',
+      description: 'e.g. `richmond.edu` to admit one campus only (and its subdomains).',
+    }),
+  SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional().meta({
+    unset: 'generated once into `DATA_DIR/session-secret`',
+    description:
+      'The key that signs session tokens (at least 32 characters); set the same value on every app server.',
+  }),
+  TRUST_PROXY: z
+    .enum(['true', 'false'])
+    .default('false')
+    .describe('`true` behind a reverse proxy, so client addresses come from `X-Forwarded-For`.'),
+  GROUPME_LINK_PREFIX: urlWithScheme(['https'], 'https')
+    .default(DEFAULT_GROUPME_LINK_PREFIX)
+    .describe('The start every GroupMe link on a profile must have.'),
+  DONATION_URL: urlWithScheme(['https'], 'https')
+    .optional()
+    .meta({ unset: 'no donation button', description: 'The coffee-support link.' }),
+  CAMPUS_CONFIG: optionalText.meta({
+    unset:
+      '`campus.yaml`, `campus.yml` or `campus.json` in `DATA_DIR`, else the default campus (packages/server/campus/default.yaml)',
+    accepts: 'a file path',
+    description:
+      'The campus file (YAML or JSON; config/campus-file.ts): the campus this installation serves. `npm run campus -- check` checks one.',
+  }),
+  CAMPUS_TIME_ZONE: z.string().trim().default(CAMPUS_TIME_ZONE).meta({
+    accepts: 'an IANA time zone name',
+    description:
+      "The campus's time zone (default: the campus configuration's, common/src/campus.ts), for the digest's hour and term ends; an unknown name stops the start.",
+  }),
+});
+
+export const databaseSettings = z.object({
+  DATABASE_URL: urlWithScheme(['postgres', 'postgresql'], 'PostgreSQL').optional().meta({
+    unset: 'the embedded database in `DATA_DIR`',
+    description: 'A PostgreSQL server to use instead (README, "Running against PostgreSQL").',
+  }),
+  DATABASE_POOL_SIZE: z.coerce
+    .number()
+    .int()
+    .min(3)
+    .max(1000)
+    .default(30)
+    .describe(
+      'Connections each app server opens to `DATABASE_URL` at most: a third for each kind of search, the rest for everything else (docs/operations.md, "Several app servers").',
+    ),
+});
+
+export const mailSettings = z.object({
+  SMTP_URL: urlWithScheme(['smtp', 'smtps'], 'SMTP').optional().meta({
+    unset: 'mails are written to `DATA_DIR/outbox/` as `.eml` files and logged',
+    description: 'The SMTP server that sends the mails.',
+  }),
+  MAIL_FROM: z.string().default(DEFAULT_MAIL_FROM).describe('The sender of the e-mails.'),
+});
+
+export const storageSettings = z.object({
+  S3_BUCKET: optionalText.meta({
+    unset: 'files in `DATA_DIR/uploads`',
+    description: 'An S3-compatible bucket for uploaded photos; every app server shares it.',
+  }),
+  S3_ENDPOINT: urlWithScheme(['http', 'https'], 'web').optional().meta({
+    unset: "AWS's",
+    description: 'The S3-compatible service (MinIO, R2…); needs `S3_BUCKET`.',
+  }),
+  S3_REGION: z.string().default('us-east-1').describe("The bucket's region."),
+  S3_ACCESS_KEY_ID: optionalText.meta({
+    unset: "the AWS SDK's (environment, profile, instance role)",
+    description: 'The access key; needs `S3_BUCKET`.',
+  }),
+  S3_SECRET_ACCESS_KEY: optionalText.meta({
+    unset: "the AWS SDK's",
+    description: 'The secret of that access key.',
+  }),
+});
+
+export const dealSettings = z.object({
+  LISTING_LIFETIME_DAYS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(3650)
+    .default(60)
+    .describe(
+      'A listing expires this many days after it is created, relisted or confirmed available (reminders 7 days and 1 day before).',
+    ),
+  TERM_END_DATES: z
+    .string()
+    .trim()
+    .regex(/^(\d{4}-\d{2}-\d{2})?(\s*,\s*\d{4}-\d{2}-\d{2})*$/, 'must be dates such as 2027-05-08')
+    .default('')
+    .meta({
+      unset: '`LISTING_LIFETIME_DAYS` only',
+      accepts: '`YYYY-MM-DD` dates, comma-separated',
+      description:
+        "Ends of terms, e.g. `2027-05-08,2027-12-18`: a listing expires at the next one a week away or more (23:59:59 in `CAMPUS_TIME_ZONE`); in a term's last week, students who asked get one end-of-term mail (at `ALERT_DIGEST_HOUR`).",
+    }),
+  HOLD_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1440)
+    .default(72)
+    .describe('How long an accepted offer holds a listing for its buyer ("Pending").'),
+  MESSAGE_MAIL_DELAY_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1440)
+    .default(5)
+    .describe(
+      'A message not read in the app this many minutes after it was sent is mailed (`New message about <book>`, one mail per conversation until read).',
+    ),
+  RATING_REVEAL_DAYS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(365)
+    .default(14)
+    .describe(
+      'The ratings of an exchange show once both students rated, or this many days after the sale.',
+    ),
+  MEETUP_REMINDER_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(5)
+    .max(1440)
+    .default(60)
+    .describe('How long before an accepted meetup both students get a reminder mail.'),
+  ALERT_DIGEST_HOUR: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(23)
+    .default(7)
+    .describe(
+      'The hour of the campus\'s day (`CAMPUS_TIME_ZONE`) at which the daily alert digest goes out (docs/operations.md, "The daily alert digest").',
+    ),
+});
+
+export const moderationSettings = z.object({
+  MODERATOR_EMAILS: z.string().default('').meta({
+    unset: 'no moderators',
+    accepts: 'e-mail addresses, comma-separated',
+    description:
+      'The campus moderators: school e-mails of verified accounts, comma-separated (docs/operations.md, "Appointing a moderator").',
+  }),
+  REPORT_HIDE_THRESHOLD: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(3)
+    .describe(
+      'Open reports from this many different students hide a listing until a moderator looks at it.',
+    ),
+  REPORT_MIN_ACCOUNT_AGE_DAYS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(365)
+    .default(7)
+    .describe(
+      'Only reports from verified accounts at least this many days old count toward that hide (decision 016).',
+    ),
+  REPORT_HIDES_PER_DAY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(3)
+    .describe("At most this many of one student's reports in 24 hours count toward hides."),
+});
+
+// Book lookup by ISBN (features/books): the providers' base URLs, so a mirror or a test can stand in.
+export const bookLookupSettings = z.object({
+  BOOK_LOOKUP: z
+    .enum(['on', 'off'])
+    .default('on')
+    .describe("`off`: the listing form's ISBN autofill asks no provider."),
+  OPEN_LIBRARY_URL: urlWithScheme(['http', 'https'], 'web')
+    .default('https://openlibrary.org')
+    .describe("Open Library's base URL (a mirror, or a test's stand-in)."),
+  OPEN_LIBRARY_COVERS_URL: urlWithScheme(['http', 'https'], 'web')
+    .default('https://covers.openlibrary.org')
+    .describe("Open Library's covers host: covers are fetched from it only."),
+  GOOGLE_BOOKS_API_KEY: optionalText.meta({
+    unset: 'Open Library only',
+    description: 'Google Books is asked after Open Library when set.',
+  }),
+  GOOGLE_BOOKS_URL: urlWithScheme(['http', 'https'], 'web')
+    .default('https://www.googleapis.com')
+    .describe("Google Books' API base URL."),
+  GOOGLE_BOOKS_COVERS_URL: urlWithScheme(['http', 'https'], 'web')
+    .default('https://books.google.com')
+    .describe("Google Books' covers host."),
+});
+
+// Attempts per window (features/accounts, docs/security.md "Sign-in and sign-up limits"); sized for a
+// campus behind a few NAT addresses. The e2e suite raises them.
+export const limitSettings = z.object({
+  RATE_LIMIT_WINDOW_MINUTES: attemptCount
+    .default(60)
+    .describe('The window of the attempt limits below (docs/api/accounts.md, "Rate limits").'),
+  RATE_LIMIT_SIGNIN_PER_IP: attemptCount
+    .default(500)
+    .describe(
+      'Failed sign-ins from one address per window before it must solve a challenge (campus NAT).',
+    ),
+  RATE_LIMIT_SIGNIN_PER_ACCOUNT: attemptCount
+    .default(100)
+    .describe(
+      'Failed sign-ins on one account per window before it refuses devices it does not know.',
+    ),
+  RATE_LIMIT_SIGNUP_PER_IP: attemptCount
+    .default(500)
+    .describe('Sign-ups from one address per window before it must solve a challenge.'),
+  RATE_LIMIT_MAIL_PER_IP: attemptCount
+    .default(200)
+    .describe('Reset and verification mails asked for from one client address per window.'),
+  RATE_LIMIT_MAIL_PER_ADDRESS: attemptCount
+    .default(5)
+    .describe('Reset and verification mails to one e-mail address per window.'),
+  RATE_LIMIT_LISTINGS_PER_ACCOUNT: attemptCount
+    .default(20)
+    .describe('Listings one account may create per hour.'),
+  RATE_LIMIT_CONVERSATIONS_PER_HOUR: attemptCount
+    .default(30)
+    .describe('Conversations one account may open per hour (then 429).'),
+  RATE_LIMIT_MESSAGES_PER_MINUTE: attemptCount
+    .default(30)
+    .describe('Messages and offers one account may send per minute (then 429).'),
+  ALTCHA_COST: attemptCount
+    .default(1000)
+    .describe("The challenge's difficulty: PBKDF2 iterations per try (seconds in a browser)."),
+  ALTCHA_MAX_COUNTER: attemptCount.default(10_000).describe("The challenge's highest try."),
+});
+
+export const jobSettings = z.object({
+  JOBS_POLL_MS: z.coerce
+    .number()
+    .int()
+    .min(50)
+    .max(3_600_000)
+    .default(5_000)
+    .describe('How often a server looks for due background jobs (src/jobs).'),
+  JOBS_LEASE_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .max(3_600_000)
+    .default(300_000)
+    .describe('How long a server that died holds the job it was running.'),
+  HOLD_CHECK_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .max(86_400_000)
+    .default(300_000)
+    .describe('How often the hold job ends the holds whose time is over.'),
+  MESSAGE_MAIL_CHECK_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .max(3_600_000)
+    .default(60_000)
+    .describe('How often the message-mail job looks for unread messages to mail.'),
+  RATING_PROMPT_CHECK_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .max(86_400_000)
+    .default(60_000)
+    .describe('How often the job that asks both students of a new exchange to rate it runs.'),
+  LISTING_EXPIRY_CHECK_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .max(86_400_000)
+    .default(900_000)
+    .describe(
+      'How often the expiry job expires the listings that are due and mails the reminders (the browser tests: seconds).',
+    ),
+  SHUTDOWN_DELAY_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(600_000)
+    .default(0)
+    .describe(
+      'On SIGTERM, serve this long with `/api/health` at 503 before closing the socket, so a load balancer takes the server out (0 without a balancer).',
+    ),
+  SHUTDOWN_GRACE_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(600_000)
+    .default(10_000)
+    .describe('Then wait this long for requests and jobs in flight before exiting anyway.'),
+});
+
+export const retentionSettings = z.object({
+  RETENTION_OUTBOX_DAYS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(3650)
+    .default(30)
+    .describe(
+      'Mail copies in `DATA_DIR/outbox` are removed after this many days (docs/operations.md, "Retention").',
+    ),
+  RETENTION_SEARCH_TERMS_DAYS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(3650)
+    .default(365)
+    .describe('The day counts of searches that found nothing are removed after this many days.'),
+});
+
+export const performanceSettings = z.object({
+  PAGE_CACHE_MB: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(4096)
+    .default(64)
+    .describe(
+      'Memory for the rendered pages of signed-out visitors (`/`, `/search?…`, `/listing/{id}`, `/course/{code}`), kept until the catalogue changes or for a minute; `0` renders every visit.',
+    ),
+  PASSWORD_THREAD_NICE: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(19)
+    .default(DEFAULT_PASSWORD_THREAD_NICE)
+    .describe(
+      "The nice value of the threads that hash and check passwords: a wave of sign-ins leaves the other requests most of a busy core; `0` runs them at the requests' priority.",
+    ),
+  STREAM_HEARTBEAT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(300_000)
+    .default(25_000)
+    .describe(
+      'How often a live event stream (`/api/conversations/events`) sends a comment line, so proxies keep an idle stream open (keep it under their idle time-outs).',
+    ),
+});
+
+export const observabilitySettings = z.object({
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .default('info')
+    .describe(
+      'The level of the JSON log; unset in a terminal, the server prints one start line, then warnings.',
+    ),
+  METRICS: z
+    .enum(['on', 'off'])
+    .default('off')
+    .describe(
+      '`on`: Prometheus metrics at `/metrics`, for a bearer token (docs/operations.md, "Metrics").',
+    ),
+  METRICS_TOKEN: z.string().trim().min(32, 'must be at least 32 characters').optional().meta({
+    unset: 'generated once into `DATA_DIR/metrics-token`',
+    description:
+      'The bearer token `/metrics` asks for (at least 32 characters); one value on every app server.',
+  }),
+});
+
+/** Knobs the test suites turn; no deployment sets them. */
+export const testSettings = z.object({
+  TEST_CLOCK_OFFSET_DAYS: z.coerce.number().int().min(0).max(3650).optional().meta({
+    unset: '`0`',
+    description:
+      "The app's clock (`app.jobs.now()`: expiry, reminders, links) runs this many days ahead, so a browser test can restart a server past its listings' expiry. Refused when `NODE_ENV=production`.",
+  }),
+  JOBS_HEARTBEAT_MS: z.coerce.number().int().min(100).max(3_600_000).optional().meta({
+    unset: 'no such job',
+    description:
+      'A recurring no-op background job, run this often, that records each run: the load-balancer test counts them.',
+  }),
+});
+
+export const envSchema = z.object({
+  ...basicSettings.shape,
+  ...databaseSettings.shape,
+  ...mailSettings.shape,
+  ...storageSettings.shape,
+  ...dealSettings.shape,
+  ...moderationSettings.shape,
+  ...bookLookupSettings.shape,
+  ...limitSettings.shape,
+  ...jobSettings.shape,
+  ...retentionSettings.shape,
+  ...performanceSettings.shape,
+  ...observabilitySettings.shape,
+  ...testSettings.shape,
+});
+
+export type Env = z.infer<typeof envSchema>;
