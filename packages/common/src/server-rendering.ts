@@ -134,6 +134,14 @@ export interface ServerRenderer {
    * signed-out visitors' pages of those addresses apart from the others').
    */
   isCanonicalAddress?(pathname: string, search: string): boolean;
+  /**
+   * Gives the renderer the campus served (the server's configuration, or a function giving the one
+   * of the request at hand), for the calls made before or apart from renderPage: matchLandingPage and
+   * isCanonicalAddress read a search address against the campus's subjects and schools. The renderer
+   * has its own copy of common's modules, so the server's active campus is not its; call it once the
+   * renderer is loaded.
+   */
+  setCampus?(campus: CampusConfig | (() => CampusConfig | undefined)): void;
 }
 
 /**

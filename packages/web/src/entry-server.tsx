@@ -179,4 +179,9 @@ function isCanonicalAddress(pathname: string, search: string): boolean {
   return search === `?${filtersToParams(readFilters(new URLSearchParams(search))).toString()}`;
 }
 
-export const renderer: ServerRenderer = { matchLandingPage, renderPage, isCanonicalAddress };
+export const renderer: ServerRenderer = {
+  matchLandingPage,
+  renderPage,
+  isCanonicalAddress,
+  setCampus: setActiveCampus,
+};

@@ -2,6 +2,8 @@ import { activeCampus, setActiveCampus } from '@campus-books/common/active-campu
 import { CAMPUS_ELEMENT_ID } from '@campus-books/common/server-rendering';
 import { afterEach, describe, expect, it } from 'vitest';
 import { documentTitle } from '../components/page-title';
+import { activeFilterChips } from '../features/search/active-filter-chips';
+import { readFilters } from '../features/search/search-filters';
 import { DEFAULT_CAMPUS, readCampusFile } from '../test/use-default-campus';
 import { loadCampus } from './campus';
 
@@ -33,6 +35,9 @@ describe('the campus the web app shows', () => {
     expect(campus.findMajors('comp eng').map((m) => m.label)).toEqual(['Computer Engineering']);
     expect(campus.subjectName('OCEA')).toBe('Ocean Sciences');
     expect(campus.meetupSpot('quarry-plaza')?.name).toBe('Redwood Plaza bookstore steps');
+    // The chip names the subject by this campus's list (the default campus has no OCEA).
+    const chips = activeFilterChips({ ...readFilters(new URLSearchParams()), subject: 'OCEA' });
+    expect(chips.map((chip) => chip.label)).toContain('Ocean Sciences');
   });
 
   it('is the default campus file’s in the tests, until a test sets another', () => {

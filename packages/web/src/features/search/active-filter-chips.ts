@@ -1,6 +1,5 @@
 import { SCHOOLS } from '@campus-books/common/campus';
-import { subjectName } from '@campus-books/common/campus-subjects';
-import { majorLabel } from '@campus-books/common/campus-majors';
+import { activeCampus } from '@campus-books/common/active-campus';
 import { conditionLabel } from '@campus-books/common/display';
 import { readMaxPrice, type SearchFilters } from './search-filters';
 
@@ -17,6 +16,7 @@ export interface FilterChip {
 
 /** The search term and every active filter, in the order the panel shows them. */
 export function activeFilterChips(filters: SearchFilters): FilterChip[] {
+  const { subjectName, majorLabel } = activeCampus();
   const chips: FilterChip[] = [];
   const add = (key: string, label: string, without: Partial<SearchFilters>) =>
     chips.push({ key, label, without: { ...filters, ...without } });
