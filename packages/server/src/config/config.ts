@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { endOfZonedDay, isTimeZone, parseCalendarDate } from '../jobs/calendar';
+import { endOfZonedDay, isTimeZone, parseCalendarDate } from '../jobs/zoned-time';
 import { DEFAULT_MAIL_FROM, envSchema, type Env } from './env-schema';
 import { readPushConfig, type PushConfig } from './push-config';
 import { readSsoConfig, type SsoConfig } from './sso-config';

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openSharedDatabase } from '../../test/shared-database';
 import { jobs as jobsTable } from '../db/schema';
-import { nextDailyHour } from './calendar';
+import { nextDailyHour } from './zoned-time';
 import { Jobs, LeaseLostError, nextSlot, retryDelayMs, type JobContext } from './jobs';
 
 const LEASE_MS = 60_000;

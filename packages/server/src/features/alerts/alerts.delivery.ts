@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import { PUBLIC_LISTING_STATUSES } from '@campus-books/common/constants';
 import { conditionLabel, formatPrice } from '@campus-books/common/display';
 import type { Db } from '../../db/database';
-import { nextDailyHour } from '../../jobs/calendar';
+import { nextDailyHour } from '../../jobs/zoned-time';
 import type { Config } from '../../config/config';
 import type { JobContext, Jobs } from '../../jobs/jobs';
 import type { Mailer } from '../../plugins/mail';

@@ -6,7 +6,7 @@ import { inArray } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { users } from '../../db/schema';
 import type { Mail, Mailer } from '../../plugins/mail';
-import { campusDateTime } from '../../jobs/calendar';
+import { campusDateTime } from '../../jobs/zoned-time';
 import { signListingLink, type ListingLinkAction } from './listing-links';
 import {
   claimListingReminders,

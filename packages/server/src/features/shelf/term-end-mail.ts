@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import type { Config, TermEnd } from '../../config/config';
 import type { Db } from '../../db/database';
 import { rowsOf } from '../../db/rows';
-import { nextDailyHour } from '../../jobs/calendar';
+import { nextDailyHour } from '../../jobs/zoned-time';
 import type { Mailer } from '../../plugins/mail';
 import { signUnsubscribeToken } from '../alerts/unsubscribe-token';
 import {

@@ -6,7 +6,7 @@ import {
   nextDailyHour,
   parseCalendarDate,
   zonedHour,
-} from './calendar';
+} from './zoned-time';
 
 const NY = 'America/New_York';
 const at = (iso: string) => new Date(iso);
@@ -33,6 +33,24 @@ describe('hours of a time zone (the daily digest schedule)', () => {
     // And ends on 7 November 2027 (02:00 → 01:00).
     expect(nextDailyHour(NY, 7, at('2027-11-06T11:00:00Z')).toISOString()).toBe(
       '2027-11-07T12:00:00.000Z',
+    );
+  });
+
+  it('runs a daily job in a skipped hour once, after the gap, and in a repeated hour once', () => {
+    // 02:00 does not happen on 14 March 2027 in New York: that day's slot is 03:00 EDT, the next
+    // day's 02:00 EDT again.
+    expect(nextDailyHour(NY, 2, at('2027-03-13T12:00:00Z')).toISOString()).toBe(
+      '2027-03-14T07:00:00.000Z',
+    );
+    expect(nextDailyHour(NY, 2, at('2027-03-14T07:00:00Z')).toISOString()).toBe(
+      '2027-03-15T06:00:00.000Z',
+    );
+    // 01:00 happens twice on 7 November 2027 (EDT, then EST): the job runs at the first only.
+    expect(nextDailyHour(NY, 1, at('2027-11-06T12:00:00Z')).toISOString()).toBe(
+      '2027-11-07T05:00:00.000Z',
+    );
+    expect(nextDailyHour(NY, 1, at('2027-11-07T05:00:00Z')).toISOString()).toBe(
+      '2027-11-08T06:00:00.000Z',
     );
   });
 
@@ -70,6 +88,7 @@ describe('hours of a time zone (the daily digest schedule)', () => {
     expect(parseCalendarDate('2027-02-29')).toBeNull();
     expect(parseCalendarDate('2027-13-01')).toBeNull();
     expect(parseCalendarDate('2027-5-8')).toBeNull();
+    expect(() => endOfZonedDay(NY, { year: 2027, month: 2, day: 29 })).toThrow(/not a date/);
   });
 
   it('tells an IANA zone from a typo', () => {
