@@ -10,7 +10,7 @@ import {
   REQUIRE_VERIFIED_USER_ERRORS,
 } from '../../plugins/sessions';
 import { viewerOf } from '../listings/listings.service';
-import { readCalendar } from './calendar';
+import { readCalendar } from './ics-schedule';
 import { courseBooksCache } from './course-books-cache';
 import {
   addMyCourses,
