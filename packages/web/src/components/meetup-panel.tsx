@@ -1,10 +1,10 @@
-import { MEETUP_SPOTS } from '@campus-books/common/campus-meetups';
 import type { Meetup } from '@campus-books/common/meetup.schemas';
 import { useState } from 'react';
 import { meetupCalendarHref, useMeetupActions, useMeetups } from '../api/meetups-api';
 import { Button } from './ui/button';
 import { SelectField, TextField } from './ui/form-field';
 import { RequestError } from './ui/request-error';
+import { useCampus } from '../lib/campus';
 
 const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -64,9 +64,10 @@ export function MeetupPanel({ conversationId }: { conversationId: string }) {
   const meetups = useMeetups(conversationId);
   const { suggest } = useMeetupActions(conversationId);
   const [open, setOpen] = useState(false);
-  const [spotId, setSpotId] = useState(MEETUP_SPOTS[0]?.id ?? '');
+  const { meetupSpots } = useCampus();
+  const [spotId, setSpotId] = useState(meetupSpots[0]?.id ?? '');
   const [time, setTime] = useState('');
-  const spot = MEETUP_SPOTS.find((s) => s.id === spotId);
+  const spot = meetupSpots.find((s) => s.id === spotId);
   return (
     <section aria-labelledby="meetups-title" className="space-y-2 border-t border-slate-200 pt-3">
       <h2 id="meetups-title" className="text-lg font-semibold text-slate-900">
@@ -102,7 +103,7 @@ export function MeetupPanel({ conversationId }: { conversationId: string }) {
                 : undefined
             }
           >
-            {MEETUP_SPOTS.map((s) => (
+            {meetupSpots.map((s) => (
               <option key={s.id} value={s.id}>
                 {s.name}
               </option>

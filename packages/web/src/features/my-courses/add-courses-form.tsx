@@ -1,12 +1,13 @@
-import { SUBJECTS } from '@campus-books/common/campus-subjects';
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '../../components/ui/button';
 import { RequestError } from '../../components/ui/request-error';
+import { useCampus } from '../../lib/campus';
 import { useCourseSuggestions } from './api/my-courses-api';
 import type { AddResult } from './use-course-list';
 
 /** What the completion suggests for the text typed so far: subjects, then the catalogue's courses. */
 function useCompletion(text: string): string[] {
+  const { subjects } = useCampus();
   const last =
     text
       .split(/[,;]|\band\b/i)
@@ -14,14 +15,14 @@ function useCompletion(text: string): string[] {
       ?.trim() ?? '';
   const match = /^([A-Za-z]{2,5})[\s_-]*(\d{0,4})$/.exec(last);
   const subject =
-    match && SUBJECTS.some((s) => s.code === match[1]!.toUpperCase())
+    match && subjects.some((s) => s.code === match[1]!.toUpperCase())
       ? match[1]!.toUpperCase()
       : null;
   const suggestions = useCourseSuggestions(subject, match?.[2] ?? '');
   if (subject) return suggestions.data ?? [];
   const prefix = last.toUpperCase();
   if (!/^[A-Z]{1,4}$/.test(prefix)) return [];
-  return SUBJECTS.filter((s) => s.code.startsWith(prefix)).map((s) => `${s.code} `);
+  return subjects.filter((s) => s.code.startsWith(prefix)).map((s) => `${s.code} `);
 }
 
 /** One box for a code (with completion) or a pasted list: "ECON 101, MATH-211 and CHEM 205". */
