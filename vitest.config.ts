@@ -33,6 +33,7 @@ const serverProjects = (engine: 'pglite' | 'postgres'): TestProjectInlineConfigu
     root: 'packages/server',
     env: { TEST_DB_ENGINE: engine },
     globalSetup: ['test/global-setup.ts'],
+    setupFiles: ['test/use-default-campus.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   };
@@ -59,7 +60,14 @@ export default defineConfig({
     reporters: process.env.CI ? ['default', 'json'] : ['default'],
     outputFile: { json: '.tmp/vitest.json' },
     projects: [
-      { test: { name: 'common', root: 'packages/common', include: ['src/**/*.test.ts'] } },
+      {
+        test: {
+          name: 'common',
+          root: 'packages/common',
+          include: ['src/**/*.test.ts'],
+          setupFiles: ['../server/test/use-default-campus.ts'],
+        },
+      },
       // The web app's pure logic (redirect checks, form helpers); its UI is tested in a browser (e2e).
       {
         test: {

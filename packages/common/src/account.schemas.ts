@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { activeCampus } from './active-campus';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, SHORT_TEXT_MAX_LENGTH } from './constants';
 import { apiSchemas, dateTimeSchema } from './api';
-import { GROUPME_REQUIRED } from './campus';
 import { isSameOrigin } from './host-name';
 import { MESSAGES } from './messages';
 import { cleanText, isLinkText } from './text';
@@ -96,12 +96,12 @@ export function groupmeLinkSchema(rules: AccountRules) {
 }
 
 export function isGroupmeRequired(rules: AccountRules): boolean {
-  return rules.groupmeRequired ?? GROUPME_REQUIRED;
+  return rules.groupmeRequired ?? activeCampus().config.groupme.required;
 }
 
 /**
  * The GroupMe link of a new account (sign-up, and the first single sign-on): required when the
- * campus says so (GROUPME_REQUIRED), otherwise optional, '' or absent meaning none.
+ * campus says so (its groupme.required), otherwise optional, '' or absent meaning none.
  */
 export function newAccountGroupmeLinkSchema(rules: AccountRules) {
   if (isGroupmeRequired(rules)) return groupmeLinkSchema(rules);

@@ -1,8 +1,6 @@
 import { z } from 'zod';
+import { activeCampus } from './active-campus';
 import { apiSchemas, dateTimeSchema } from './api';
-import { SCHOOL_FLAGS } from './campus';
-import { SUBJECT_CODES } from './campus-subjects';
-import { MAJOR_VALUES } from './campus-majors';
 import { CONDITIONS, PRICE_MAX } from './constants';
 import { parseIsbn, toIsbn13 } from './isbn';
 import { cleanText } from './text';
@@ -65,17 +63,34 @@ export const alertInputSchema = z
     isbn: optionalText(20).refine((s) => s === null || parseIsbn(s).ok, ALERT_MESSAGES.badIsbn),
     subject: optionalText(10)
       .transform((s) => (s ? s.toUpperCase() : null))
-      .refine((s) => s === null || SUBJECT_CODES.has(s), ALERT_MESSAGES.badSubject),
+      .refine((s) => s === null || activeCampus().subjectCodes.has(s), ALERT_MESSAGES.badSubject),
     courseNumber: optionalText(20),
     major: optionalText(100).refine(
-      (s) => s === null || MAJOR_VALUES.has(s),
+      (s) => s === null || activeCampus().majorValues.has(s),
       ALERT_MESSAGES.badMajor,
     ),
     condition: z
       .enum([...CONDITIONS, 'con-all'])
       .nullish()
       .transform((c) => (c && c !== 'con-all' ? c : null)),
-    school: z.enum(SCHOOL_FLAGS).nullish().default(null),
+    school: z
+      .string()
+      .max(40)
+      .transform((key, ctx) => {
+        const campus = activeCampus();
+        const known = campus.schoolKey(key);
+        if (known === undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `is not a school of this campus (${campus.schoolKeys.join(', ')})`,
+          });
+          return z.NEVER;
+        }
+        return known;
+      })
+      .meta({ description: "A key of the campus's schools (GET /api/campus: schools[].key)" })
+      .nullish()
+      .default(null),
     maxPrice: z
       .number()
       .min(0, ALERT_MESSAGES.badPrice)
@@ -106,7 +121,7 @@ export const alertSchema = z
     courseNumber: z.string().nullable(),
     major: z.string().nullable(),
     condition: z.enum(CONDITIONS).nullable(),
-    school: z.enum(SCHOOL_FLAGS).nullable(),
+    school: z.string().nullable().describe("A key of the campus's schools"),
     maxPrice: z.number().nullable(),
     digest: z.boolean(),
     paused: z.boolean(),
@@ -128,7 +143,7 @@ export const demandQuerySchema = z.strictObject({
     .string()
     .max(10)
     .transform((s) => s.toUpperCase())
-    .refine((s) => SUBJECT_CODES.has(s), 'is not a subject of this campus')
+    .refine((s) => activeCampus().subjectCodes.has(s), 'is not a subject of this campus')
     .optional(),
   courseNumber: cleanText().min(1).max(20).optional(),
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { activeCampus } from './active-campus';
 import { apiSchemas } from './api';
-import { SUBJECT_CODES } from './campus-subjects';
 import { ISBN_MESSAGES, parseIsbn } from './isbn';
 import { cleanText } from './text';
 
@@ -60,7 +60,7 @@ export const bookListingFields = {
     z
       .string()
       .transform((s) => s.toUpperCase())
-      .refine((s) => SUBJECT_CODES.has(s), BOOK_MESSAGES.subjectUnknown),
+      .refine((s) => activeCampus().subjectCodes.has(s), BOOK_MESSAGES.subjectUnknown),
   ),
   /** Which of the listing's image URLs is the publisher's cover (imported by the server), if any. */
   publisherCover: z

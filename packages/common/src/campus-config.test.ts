@@ -56,7 +56,7 @@ describe('the campus configuration schema', () => {
         expect.stringMatching(/^termEndDates\.1: a date is written YYYY-MM-DD/),
         'schools.1: school "law" is listed twice',
         expect.stringMatching(/^schools\.2\.key: a school key is a letter/),
-        expect.stringMatching(/^subjects\.0\.code: a subject code is 2 to 8 capital letters/),
+        expect.stringMatching(/^subjects\.0\.code: a subject code is 2 to 5 capital letters/),
         'meetupSpots.1: meetup spot "a" is listed twice',
         expect.stringMatching(/unknownSetting/),
       ]),

@@ -71,9 +71,7 @@ export const campusMajorSchema = z.union([
 ]);
 
 export const campusSubjectSchema = z.object({
-  code: z
-    .string()
-    .regex(/^[A-Z][A-Z0-9]{1,7}$/, 'a subject code is 2 to 8 capital letters or digits (ECON)'),
+  code: z.string().regex(/^[A-Z]{2,5}$/, 'a subject code is 2 to 5 capital letters (ECON)'),
   name: text(120),
 });
 

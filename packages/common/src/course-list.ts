@@ -1,5 +1,5 @@
-import { SUBJECT_CODES } from './campus-subjects';
 import { courseSlug, formatCourse, type CourseCode } from './course';
+import { activeCampus } from './active-campus';
 
 /** The most courses a student's list keeps: a heavy term is six or seven. */
 export const MAX_MY_COURSES = 12;
@@ -68,7 +68,7 @@ export function addCourse(
   const subject = subjectText.toUpperCase();
   const courseNumber = numberText.toUpperCase();
   const label = formatCourse(subject, courseNumber);
-  if (!SUBJECT_CODES.has(subject)) {
+  if (!activeCampus().subjectCodes.has(subject)) {
     if (!result.unknown.some((u) => u.text === label)) {
       result.unknown.push({ text: label, reason: COURSE_LIST_MESSAGES.unknownSubject });
     }

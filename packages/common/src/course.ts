@@ -1,5 +1,4 @@
-import { SUBJECT_CODES } from './campus-subjects';
-
+import { activeCampus } from './active-campus';
 /** A course as students say it: "ECON 101" (subject and number), or a bare number ("101"). */
 export interface CourseCode {
   subject: string | null;
@@ -11,7 +10,7 @@ export const COURSE_CODE_MAX_LENGTH = 20;
 
 /**
  * Reads a course code in any of the ways students type it: `ECON 101`, `econ101`, `ECON-101`,
- * `ECON_101`, or a bare number; the subject must be one of the campus's (campus-subjects.ts SUBJECTS). A
+ * `ECON_101`, or a bare number; the subject must be one of the campus's (the campus configuration's subjects). A
  * number may carry a letter suffix (`CHEM 205L`). Null when the text is no course code.
  */
 export function parseCourseCode(text: string): CourseCode | null {
@@ -19,7 +18,7 @@ export function parseCourseCode(text: string): CourseCode | null {
   const withSubject = /^([A-Za-z]{2,5})[\s_-]*(\d{2,4}[A-Za-z]?)$/.exec(value);
   if (withSubject) {
     const subject = withSubject[1]!.toUpperCase();
-    if (!SUBJECT_CODES.has(subject)) return null;
+    if (!activeCampus().subjectCodes.has(subject)) return null;
     return { subject, courseNumber: withSubject[2]!.toUpperCase() };
   }
   if (/^\d{1,4}[A-Za-z]?$/.test(value)) return { subject: null, courseNumber: value.toUpperCase() };

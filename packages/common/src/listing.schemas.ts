@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { SCHOOL_FLAGS, type SchoolFlag } from './campus';
-import { SUBJECT_CODES } from './campus-subjects';
-import { MAJOR_VALUES } from './campus-majors';
+import { activeCampus } from './active-campus';
 import {
   SEARCH_STATUSES,
   SEARCH_TYPES,
@@ -47,9 +45,52 @@ export const imageUrlSchema = z
   .refine(isLinkText, MESSAGES.imageUrl)
   .refine((url) => /^https?:\/\//i.test(url) || url.startsWith('/api/'), MESSAGES.imageUrl);
 
-const schoolFlagFields = Object.fromEntries(
-  SCHOOL_FLAGS.map((flag) => [flag, z.boolean({ error: MESSAGES.schoolFlag }).default(false)]),
-) as Record<SchoolFlag, z.ZodDefault<z.ZodBoolean>>;
+/**
+ * A listing's schools: keys of the campus's schools (its configuration's `schools[].key`), stored in
+ * the campus's order, each once. The seed's clients sent one boolean per school instead
+ * (`{"Jepson": true}`); those are read as this list too (foldSchoolFlags).
+ */
+const listingSchoolsSchema = z
+  .array(z.string({ error: MESSAGES.schoolFlag }).max(40, MESSAGES.schoolFlag), {
+    error: MESSAGES.schoolFlag,
+  })
+  .max(20, MESSAGES.schoolFlag)
+  .transform((keys, ctx) => {
+    const campus = activeCampus();
+    const known = keys.map((key) => campus.schoolKey(key));
+    known.forEach((key, index) => {
+      if (key !== undefined) return;
+      ctx.addIssue({
+        code: 'custom',
+        path: [index],
+        message: `is not a school of this campus (${campus.schoolKeys.join(', ')})`,
+      });
+    });
+    if (known.includes(undefined)) return z.NEVER;
+    return campus.schoolKeys.filter((key) => known.includes(key));
+  })
+  .meta({ description: "Keys of the campus's schools (GET /api/campus: schools[].key)" });
+
+/**
+ * Reads the seed's one boolean per school (`{"Jepson": true, "Bschool": false}`, the default
+ * campus's keys) into `schools`, beside any `schools` list sent: what the listing routes do before
+ * they validate a body, so clients written for the original API keep working.
+ */
+export function foldSchoolFlags(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const campus = activeCampus();
+  const record = body as Record<string, unknown>;
+  const flagged = campus.schoolKeys.filter((key) => key in record);
+  if (flagged.length === 0) return body;
+  const folded: Record<string, unknown> = { ...record };
+  const chosen = flagged.filter((key) => folded[key] === true);
+  const bad = flagged.filter((key) => typeof folded[key] !== 'boolean');
+  for (const key of flagged) delete folded[key];
+  // A flag that is not a boolean is refused as the list would be: named, by the schema.
+  const listed = Array.isArray(folded.schools) ? (folded.schools as unknown[]) : [];
+  folded.schools = [...listed, ...chosen, ...bad.map((key) => ({ notABoolean: key }))];
+  return folded;
+}
 
 const listingFields = {
   name: cleanText({ error: MESSAGES.nameRequired, required: MESSAGES.nameRequired })
@@ -88,10 +129,10 @@ const listingFields = {
   }).default(0),
   major: cleanText({ error: MESSAGES.majorText })
     .max(100, MESSAGES.majorUnknown)
-    .refine((m) => m === '' || MAJOR_VALUES.has(m), MESSAGES.majorUnknown)
+    .refine((m) => m === '' || activeCampus().majorValues.has(m), MESSAGES.majorUnknown)
     .default(''),
   type: z.enum(LISTING_TYPES, { error: MESSAGES.typeChoice }).optional(),
-  ...schoolFlagFields,
+  schools: listingSchoolsSchema.default([]),
   ...bookListingFields,
 };
 
@@ -129,7 +170,29 @@ export const listingUpdateSchema = z
   .refine(publisherCoverIsAnImage.check, publisherCoverIsAnImage.issue);
 export type ListingUpdateInput = z.infer<typeof listingUpdateSchema>;
 
-const booleanParam = z.enum(['true', 'false'], { error: 'must be true or false' });
+/**
+ * Reads the seed's search parameters, one per school (`?Jepson=true`, the default campus's keys),
+ * into `schools` beside any sent: what the search route does before it validates its query, so the
+ * links and clients of the original API keep working. `false` is no filter, as it was.
+ */
+export function foldSchoolParams(query: unknown): unknown {
+  if (typeof query !== 'object' || query === null) return query;
+  const campus = activeCampus();
+  const record = query as Record<string, unknown>;
+  const flagged = campus.schoolKeys.filter((key) => key in record);
+  if (flagged.length === 0) return query;
+  const folded: Record<string, unknown> = { ...record };
+  const listed = typeof folded.schools === 'string' ? folded.schools.split(',') : [];
+  for (const key of flagged) {
+    const value = folded[key];
+    delete folded[key];
+    if (value === 'true') listed.push(key);
+    // Anything but true or false: refused by name, as before.
+    else if (value !== 'false') folded[key] = value;
+  }
+  if (listed.length > 0) folded.schools = listed.join(',');
+  return folded;
+}
 const indexParam = (max: number) =>
   z
     .string()
@@ -147,7 +210,7 @@ export const listingSearchSchema = z.strictObject(
     courseNumber: cleanText().max(20, 'must be at most 20 characters').optional(),
     subject: cleanText()
       .toUpperCase()
-      .refine((s) => SUBJECT_CODES.has(s), 'is not a subject of this campus')
+      .refine((s) => activeCampus().subjectCodes.has(s), 'is not a subject of this campus')
       .optional(),
     status: z.enum(SEARCH_STATUSES, choiceOf('status')).optional(),
     type: z.enum(SEARCH_TYPES, choiceOf('type')).optional(),
@@ -162,10 +225,18 @@ export const listingSearchSchema = z.strictObject(
     order: z.enum(['asc', 'desc'], choiceOf('order')).optional(),
     startIndex: indexParam(1_000_000).optional(),
     limit: indexParam(MAX_PAGE_SIZE).pipe(z.number().min(1, 'must be at least 1')).optional(),
-    ...(Object.fromEntries(SCHOOL_FLAGS.map((flag) => [flag, booleanParam.optional()])) as Record<
-      SchoolFlag,
-      z.ZodOptional<typeof booleanParam>
-    >),
+    /** Comma-separated school keys: only listings for every one of them. */
+    schools: z
+      .string()
+      .max(400, 'is too long')
+      .transform((text) =>
+        text
+          .split(',')
+          .map((key) => key.trim())
+          .filter(Boolean),
+      )
+      .pipe(listingSchoolsSchema)
+      .optional(),
   },
   {
     error: (issue) =>
@@ -174,10 +245,6 @@ export const listingSearchSchema = z.strictObject(
 );
 export type ListingSearchQuery = z.infer<typeof listingSearchSchema>;
 export const DEFAULT_SEARCH_LIMIT = PAGE_SIZE;
-
-const schoolFlagAnswers = Object.fromEntries(
-  SCHOOL_FLAGS.map((flag) => [flag, z.boolean()]),
-) as Record<SchoolFlag, z.ZodBoolean>;
 
 /**
  * A listing as the API answers it (spec section 7 field names): every answer carrying a listing is
@@ -195,7 +262,12 @@ export const listingSchema = z
     regularPrice: z.number(),
     discountPrice: z.number(),
     imageUrls: z.array(z.string()),
-    ...schoolFlagAnswers,
+    schools: z
+      .array(z.string())
+      .describe(
+        "Keys of the campus's schools it is for, in the campus's order. Also sent as one boolean " +
+          'field per school key of the campus ({"Jepson": true, …}) for clients of the original API.',
+      ),
     school: z.string().describe("The chosen schools' labels joined by ', '"),
     major: z.string(),
     type: z.enum(LISTING_TYPES),
@@ -219,6 +291,8 @@ export const listingSchema = z
       .nullable()
       .describe('Pending: on hold for a buyer whose offer was accepted, until then; else null'),
   })
+  // The school flags (one boolean per key of the campus) ride beside the documented fields.
+  .catchall(z.unknown())
   .register(apiSchemas, { id: 'Listing' });
 export type Listing = z.infer<typeof listingSchema>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { activeCampus } from './active-campus';
 import { apiSchemas, dateTimeSchema, succeeded } from './api';
-import { MEETUP_SPOTS } from './campus-meetups';
 
 /** A suggestion is open until the other side answers; a newer one from either side takes its place. */
 export const MEETUP_STATUSES = ['proposed', 'accepted', 'declined'] as const;
@@ -20,14 +20,12 @@ export const MEETUP_MESSAGES = {
   notAccepted: 'The calendar entry is ready once the meetup is accepted',
 } as const;
 
-const spotIds = MEETUP_SPOTS.map((s) => s.id);
-
 /** POST /api/meetups: a spot of the campus's list and a time (checked against the clock by the server). */
 export const suggestMeetupSchema = z.strictObject({
   conversationId: z.string({ error: 'Say which conversation' }).max(100, 'Say which conversation'),
   spotId: z
     .string({ error: MEETUP_MESSAGES.spotUnknown })
-    .refine((id) => spotIds.includes(id), MEETUP_MESSAGES.spotUnknown),
+    .refine((id) => activeCampus().meetupSpot(id) !== undefined, MEETUP_MESSAGES.spotUnknown),
   startsAt: z.iso.datetime({ offset: true, error: MEETUP_MESSAGES.timeRequired }),
 });
 export type SuggestMeetupInput = z.infer<typeof suggestMeetupSchema>;

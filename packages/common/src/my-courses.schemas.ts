@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { activeCampus } from './active-campus';
 import { alertSchema } from './alert.schemas';
 import { apiSchemas } from './api';
 import { priceSummarySchema } from './book.schemas';
@@ -9,7 +10,6 @@ import {
   MAX_MY_COURSES,
   courseKey,
 } from './course-list';
-import { SUBJECT_CODES } from './campus-subjects';
 import { cleanText } from './text';
 
 /** The largest calendar file read, in characters: a term's schedule is a few dozen KB. */
@@ -195,7 +195,7 @@ export const courseSuggestQuerySchema = z.strictObject({
     .string()
     .max(10)
     .transform((s) => s.toUpperCase())
-    .refine((s) => SUBJECT_CODES.has(s), 'is not a subject of this campus'),
+    .refine((s) => activeCampus().subjectCodes.has(s), 'is not a subject of this campus'),
   number: z
     .string()
     .max(5)

@@ -1,3 +1,4 @@
+import { setActiveCampus } from '@campus-books/common/active-campus';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import {
@@ -114,6 +115,8 @@ const zodCompilers = {
 
 /** The whole server as one Fastify instance, testable with `app.inject` and no port. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  // The campus every schema's campus rule and every list reads (common/src/active-campus.ts).
+  setActiveCampus(options.config.campus);
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: BODY_LIMIT_BYTES,

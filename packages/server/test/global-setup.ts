@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+// The database opened here is migrated for the default campus (its listings' JSON names its schools).
+import './use-default-campus';
 import { openDatabase } from '../src/db/database';
 
 declare module 'vitest' {

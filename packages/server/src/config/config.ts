@@ -1,12 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { setActiveCampus } from '@campus-books/common/active-campus';
+import type { CampusConfig } from '@campus-books/common/campus-config';
 import { endOfZonedDay, isTimeZone, parseCalendarDate } from '../jobs/zoned-time';
 import { DEFAULT_MAIL_FROM, envSchema, type Env } from './env-schema';
+import { CampusConfigError, campusFileOf, readCampusFile } from './campus-file';
 import { readPushConfig, type PushConfig } from './push-config';
 import { readSsoConfig, type SsoConfig } from './sso-config';
 
 export interface Config {
+  /** The campus served (its file: CAMPUS_CONFIG, DATA_DIR/campus.yaml, or the default campus). */
+  campus: CampusConfig;
+  /** Where the campus was read from. */
+  campusFile: string;
   env: Env['NODE_ENV'];
   host: string;
   port: number;
@@ -167,6 +174,17 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     ]);
   }
   const env = parsed.data;
+  const campusFile = campusFileOf(env);
+  let campus: CampusConfig | undefined;
+  try {
+    campus = readCampusFile(campusFile);
+  } catch (error) {
+    if (!(error instanceof CampusConfigError)) throw error;
+    problems.push(...error.problems.map((problem) => `campus file ${error.file}: ${problem}`));
+  }
+  // The settings that came before campus files win over the file when set (an installation that
+  // set them upgrades without editing anything); unset, the campus file's values hold.
+  const timeZone = env.CAMPUS_TIME_ZONE ?? campus?.timeZone ?? 'UTC';
   const s3Keys = [env.S3_BUCKET, env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY];
   if (env.S3_ENDPOINT && !env.S3_BUCKET)
     problems.push('S3_BUCKET: required when S3_ENDPOINT is set');
@@ -174,19 +192,23 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     problems.push('S3_BUCKET: required with S3 credentials');
   if (env.TEST_CLOCK_OFFSET_DAYS !== undefined && env.NODE_ENV === 'production')
     problems.push('TEST_CLOCK_OFFSET_DAYS: for tests only, refused when NODE_ENV=production');
-  if (!isTimeZone(env.CAMPUS_TIME_ZONE)) {
+  if (!isTimeZone(timeZone)) {
     problems.push(
       `CAMPUS_TIME_ZONE: "${env.CAMPUS_TIME_ZONE}" is not a time zone this server knows (an IANA name such as America/New_York)`,
     );
   }
-  const termEndDates = env.TERM_END_DATES.split(',')
+  const termEndDates = (
+    env.TERM_END_DATES.trim() ? env.TERM_END_DATES.split(',') : (campus?.termEndDates ?? [])
+  )
     .map((d) => d.trim())
     .filter(Boolean);
   for (const date of termEndDates) {
     if (!parseCalendarDate(date)) problems.push(`TERM_END_DATES: ${date} is not a date`);
   }
-  if (problems.length > 0) throw new ConfigError(problems);
+  if (problems.length > 0 || !campus) throw new ConfigError(problems);
 
+  // Read once, at start: the process serves this campus (common/src/active-campus.ts).
+  setActiveCampus(campus);
   const dataDir = path.resolve(env.DATA_DIR);
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
   return {
@@ -199,8 +221,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     databasePoolSize: env.DATABASE_POOL_SIZE,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
-    schoolEmailDomain: env.SCHOOL_EMAIL_DOMAIN ?? null,
-    groupmeLinkPrefix: env.GROUPME_LINK_PREFIX,
+    campus,
+    campusFile,
+    schoolEmailDomain: env.SCHOOL_EMAIL_DOMAIN ?? campus.emailDomain,
+    groupmeLinkPrefix: env.GROUPME_LINK_PREFIX ?? campus.groupme.linkPrefix,
     sessionSecret: env.SESSION_SECRET ?? loadOrCreateSecret(dataDir),
     s3: env.S3_BUCKET
       ? {
@@ -247,7 +271,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       termEnds: termEndDates
         .map((date) => ({
           date,
-          endsAt: endOfZonedDay(env.CAMPUS_TIME_ZONE, parseCalendarDate(date)!),
+          endsAt: endOfZonedDay(timeZone, parseCalendarDate(date)!),
         }))
         .sort((a, b) => a.endsAt.getTime() - b.endsAt.getTime()),
       reportHideThreshold: env.REPORT_HIDE_THRESHOLD,
@@ -257,7 +281,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         .map((e) => e.trim().toLowerCase())
         .filter(Boolean),
     },
-    alerts: { timeZone: env.CAMPUS_TIME_ZONE, digestHour: env.ALERT_DIGEST_HOUR },
+    alerts: { timeZone, digestHour: env.ALERT_DIGEST_HOUR },
     conversations: {
       conversationsPerHour: env.RATE_LIMIT_CONVERSATIONS_PER_HOUR,
       messagesPerMinute: env.RATE_LIMIT_MESSAGES_PER_MINUTE,

@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import { CAMPUS_TIME_ZONE } from '@campus-books/common/campus';
-import { DEFAULT_GROUPME_LINK_PREFIX } from '@campus-books/common/constants';
 import { DEFAULT_PASSWORD_THREAD_NICE } from '../features/accounts/password';
 
 /**
@@ -76,9 +74,10 @@ export const basicSettings = z.object({
     .regex(/^([a-z0-9-]+\.)+[a-z]{2,}$/, 'must be a domain such as richmond.edu')
     .optional()
     .meta({
-      unset: 'any `.edu` address',
+      unset: "the campus file's `emailDomain` (none: any address)",
       accepts: 'a domain',
-      description: 'e.g. `richmond.edu` to admit one campus only (and its subdomains).',
+      description:
+        'e.g. `richmond.edu` to admit one campus only (and its subdomains); set, it wins over the campus file.',
     }),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional().meta({
     unset: 'generated once into `DATA_DIR/session-secret`',
@@ -90,8 +89,13 @@ export const basicSettings = z.object({
     .default('false')
     .describe('`true` behind a reverse proxy, so client addresses come from `X-Forwarded-For`.'),
   GROUPME_LINK_PREFIX: urlWithScheme(['https'], 'https')
-    .default(DEFAULT_GROUPME_LINK_PREFIX)
-    .describe('The start every GroupMe link on a profile must have.'),
+    .optional()
+    .meta({
+      unset: "the campus file's `groupme.linkPrefix` (`https://groupme.com/`)",
+      accepts: 'an https URL',
+      description:
+        'The start every GroupMe link on a profile must have; set, it wins over the campus file.',
+    }),
   DONATION_URL: urlWithScheme(['https'], 'https')
     .optional()
     .meta({ unset: 'no donation button', description: 'The coffee-support link.' }),
@@ -102,10 +106,11 @@ export const basicSettings = z.object({
     description:
       'The campus file (YAML or JSON; config/campus-file.ts): the campus this installation serves. `npm run campus -- check` checks one.',
   }),
-  CAMPUS_TIME_ZONE: z.string().trim().default(CAMPUS_TIME_ZONE).meta({
+  CAMPUS_TIME_ZONE: optionalText.meta({
+    unset: "the campus file's `timeZone`",
     accepts: 'an IANA time zone name',
     description:
-      "The campus's time zone (default: the campus configuration's, common/src/campus.ts), for the digest's hour and term ends; an unknown name stops the start.",
+      "The campus's time zone, for the digest's hour and term ends; set, it wins over the campus file (kept for installations from before campus files). An unknown name stops the start.",
   }),
 });
 
@@ -169,7 +174,7 @@ export const dealSettings = z.object({
     .regex(/^(\d{4}-\d{2}-\d{2})?(\s*,\s*\d{4}-\d{2}-\d{2})*$/, 'must be dates such as 2027-05-08')
     .default('')
     .meta({
-      unset: '`LISTING_LIFETIME_DAYS` only',
+      unset: "the campus file's `termEndDates` (none: `LISTING_LIFETIME_DAYS` only)",
       accepts: '`YYYY-MM-DD` dates, comma-separated',
       description:
         "Ends of terms, e.g. `2027-05-08,2027-12-18`: a listing expires at the next one a week away or more (23:59:59 in `CAMPUS_TIME_ZONE`); in a term's last week, students who asked get one end-of-term mail (at `ALERT_DIGEST_HOUR`).",

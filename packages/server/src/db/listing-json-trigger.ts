@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect, type PgColumn } from 'drizzle-orm/pg-core';
-import { SCHOOLS, type SchoolFlag } from '@campus-books/common/campus';
-import { listingSchema, type Listing } from '@campus-books/common/listing.schemas';
+import { activeCampus, type Campus } from '@campus-books/common/active-campus';
+import { listingSchema } from '@campus-books/common/listing.schemas';
 import type { Db } from './db-type';
 import { textLiteral } from './literal';
 import { rowsOf } from './rows';
@@ -12,47 +12,61 @@ import { listings } from './schema';
 const isoTime = (column: PgColumn) =>
   sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-const hasSchool = (flag: SchoolFlag) => sql`${textLiteral(flag)} = ANY(${listings.schools})`;
+const hasSchool = (flag: string) => sql`${textLiteral(flag)} = ANY(${listings.schools})`;
 
 /**
  * Each field of the listing answer as the database computes it from a `listings` row: the same
  * values `toListing` (listing.serializer.ts) gives, which listing-json-trigger.test.ts holds it to.
+ * The campus's schools are written in as literals (a campus that renames one rewrites every JSON at
+ * the next start: ensureListingJson).
  */
-const FIELDS = {
-  _id: sql`${listings.id}`,
-  name: sql`${listings.name}`,
-  courseNumber: sql`${listings.courseNumber}`,
-  description: sql`${listings.description}`,
-  address: sql`${listings.address}`,
-  pickupLocation: sql`${listings.pickupLocation}`,
-  condition: sql`${listings.condition}`,
-  regularPrice: sql`${listings.regularPrice}::float8`,
-  discountPrice: sql`${listings.discountPrice}::float8`,
-  imageUrls: sql`${listings.imageUrls}`,
-  ...(Object.fromEntries(SCHOOLS.map((s) => [s.flag, hasSchool(s.flag)])) as Record<
-    SchoolFlag,
-    SQL
-  >),
-  // The chosen schools' labels in the campus's order; concat_ws skips the NULLs of the others.
-  school: sql`concat_ws(', ', ${sql.join(
-    SCHOOLS.map((s) => sql`CASE WHEN ${hasSchool(s.flag)} THEN ${textLiteral(s.label)} END`),
-    sql`, `,
-  )})`,
-  major: sql`${listings.major}`,
-  type: sql`${listings.type}`,
-  userRef: sql`${listings.userId}`,
-  status: sql`${listings.status}`,
-  createdAt: isoTime(listings.createdAt),
-  updatedAt: isoTime(listings.updatedAt),
-  isbn: sql`${listings.isbn}`,
-  authors: sql`${listings.authors}`,
-  edition: sql`${listings.edition}`,
-  subject: sql`${listings.subject}`,
-  publisherCover: sql`${listings.publisherCoverUrl}`,
-  expiresAt: isoTime(listings.expiresAt),
-  confirmedAt: isoTime(listings.confirmedAt),
-  pendingUntil: isoTime(listings.heldUntil),
-} satisfies Record<keyof Listing, SQL>;
+const fieldsOf = (campus: Campus) =>
+  ({
+    _id: sql`${listings.id}`,
+    name: sql`${listings.name}`,
+    courseNumber: sql`${listings.courseNumber}`,
+    description: sql`${listings.description}`,
+    address: sql`${listings.address}`,
+    pickupLocation: sql`${listings.pickupLocation}`,
+    condition: sql`${listings.condition}`,
+    regularPrice: sql`${listings.regularPrice}::float8`,
+    discountPrice: sql`${listings.discountPrice}::float8`,
+    imageUrls: sql`${listings.imageUrls}`,
+    // The chosen keys in the campus's order (stored so); array_remove drops the NULLs of the others.
+    schools: sql`to_json(array_remove(ARRAY[${sql.join(
+      [
+        sql`NULL::text`,
+        ...campus.schools.map(
+          (s) => sql`CASE WHEN ${hasSchool(s.key)} THEN ${textLiteral(s.key)} END`,
+        ),
+      ],
+      sql`, `,
+    )}], NULL))`,
+    // The chosen schools' labels in the campus's order; concat_ws skips the NULLs of the others.
+    school: sql`concat_ws(', ', ${sql.join(
+      [
+        sql`NULL::text`,
+        ...campus.schools.map(
+          (s) => sql`CASE WHEN ${hasSchool(s.key)} THEN ${textLiteral(s.label)} END`,
+        ),
+      ],
+      sql`, `,
+    )})`,
+    major: sql`${listings.major}`,
+    type: sql`${listings.type}`,
+    userRef: sql`${listings.userId}`,
+    status: sql`${listings.status}`,
+    createdAt: isoTime(listings.createdAt),
+    updatedAt: isoTime(listings.updatedAt),
+    isbn: sql`${listings.isbn}`,
+    authors: sql`${listings.authors}`,
+    edition: sql`${listings.edition}`,
+    subject: sql`${listings.subject}`,
+    publisherCover: sql`${listings.publisherCoverUrl}`,
+    expiresAt: isoTime(listings.expiresAt),
+    confirmedAt: isoTime(listings.confirmedAt),
+    pendingUntil: isoTime(listings.heldUntil),
+  }) satisfies Record<keyof typeof listingSchema.shape, SQL>;
 
 /**
  * A listing's answer as JSON text computed from its `listings` row, in the schema's field order:
@@ -60,13 +74,24 @@ const FIELDS = {
  * column leaves the server. The keys (the schema's own identifiers) and the campus's schools are
  * written as literals, not parameters: the expression has none.
  */
-export const listingJsonOfRow: SQL<string> = sql<string>`json_build_object(${sql.join(
-  Object.keys(listingSchema.shape).map((key) => {
-    if (!/^\w+$/.test(key)) throw new Error(`listing field ${key} is not an identifier`);
-    return sql`${sql.raw(`'${key}'`)}, ${FIELDS[key as keyof Listing]}`;
-  }),
-  sql`, `,
-)})::text`;
+export function listingJsonOfRow(campus: Campus = activeCampus()): SQL<string> {
+  const fields = fieldsOf(campus);
+  const pairs = [
+    ...Object.keys(listingSchema.shape).map(
+      (key) => sql`${identifier(key)}, ${fields[key as keyof typeof fields]}`,
+    ),
+    // The seed's one boolean per school, after the schema's fields (as the schema's parse keeps
+    // them); foldSchoolFlags reads them on the way in.
+    ...campus.schools.map((s) => sql`${identifier(s.key)}, ${hasSchool(s.key)}`),
+  ];
+  return sql<string>`json_build_object(${sql.join(pairs, sql`, `)})::text`;
+}
+
+/** A field name written as a literal: only identifiers (the schema's and the campus's keys). */
+function identifier(key: string): SQL {
+  if (!/^[A-Za-z_][\w-]*$/.test(key)) throw new Error(`listing field ${key} is not an identifier`);
+  return sql.raw(`'${key}'`);
+}
 
 const FUNCTION = 'public.listing_json(public.listings)';
 
@@ -76,7 +101,7 @@ const FUNCTION = 'public.listing_json(public.listings)';
  * named like the table), and a row trigger calling it. The fingerprint names this version of them.
  */
 export function listingJsonDefinition(): { statements: string[]; fingerprint: string } {
-  const { sql: expression, params } = new PgDialect().sqlToQuery(listingJsonOfRow);
+  const { sql: expression, params } = new PgDialect().sqlToQuery(listingJsonOfRow());
   if (params.length > 0) throw new Error('the listing JSON expression must have no parameters');
   const statements = [
     `CREATE OR REPLACE FUNCTION public.listing_json(listings public.listings)

@@ -15,7 +15,6 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { SchoolFlag } from '@campus-books/common/campus';
 import type { Condition } from '@campus-books/common/constants';
 
 export const createdAt = () =>
@@ -121,7 +120,7 @@ export const listings = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
-    /** Flags of the campus's schools (campus.ts SCHOOLS[].flag). */
+    /** Keys of the campus's schools (its configuration's schools[].key), in the campus's order. */
     schools: text('schools')
       .array()
       .notNull()
@@ -370,7 +369,8 @@ export const alerts = pgTable(
     courseNumber: text('course_number'),
     major: text('major'),
     condition: text('condition').$type<Condition>(),
-    school: text('school').$type<SchoolFlag>(),
+    /** A key of the campus's schools (its configuration's schools[].key). */
+    school: text('school'),
     maxPrice: numeric('max_price', { precision: 12, scale: 2, mode: 'number' }),
     digest: boolean('digest').notNull().default(false),
     paused: boolean('paused').notNull().default(false),

@@ -1,9 +1,11 @@
 import type { CurrentUser } from '@campus-books/common/account.schemas';
 import type { PublicConfig } from '@campus-books/common/api';
+import type { CampusConfig } from '@campus-books/common/campus-config';
 import type { Listing } from '@campus-books/common/listing.schemas';
 import { webPaths } from '@campus-books/common/paths';
 import {
   APP_SHELL_MODULES,
+  CAMPUS_ELEMENT_ID,
   PAGE_MODULES_ELEMENT_ID,
   SSR_STATE_ELEMENT_ID,
   type LandingPage,
@@ -113,6 +115,19 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * The page with the campus as JSON in its head (CAMPUS_ELEMENT_ID): a data element, never run, so
+ * the Content-Security-Policy has nothing to allow; '<' is escaped so no text of the campus can end it.
+ */
+export function withCampusElement(html: string, campus: CampusConfig): string {
+  const json = JSON.stringify(campus)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+  const element = `<script type="application/json" id="${CAMPUS_ELEMENT_ID}">${json}</script>`;
+  return html.replace(/<\/head>/i, () => `${element}</head>`);
+}
+
 /** Serves the built web app: hashed assets cached forever, every app route gets index.html. */
 export default fp(
   async function webPlugin(app: FastifyInstance, options: WebPluginOptions) {
@@ -122,7 +137,8 @@ export default fp(
       app.log.warn(`The web app is not built (${indexFile} is missing): run npm run build`);
       return;
     }
-    const indexHtml = readFileSync(indexFile, 'utf8');
+    // Every page carries the campus it is served as, which the web app reads before it renders.
+    const indexHtml = withCampusElement(readFileSync(indexFile, 'utf8'), app.config.campus);
 
     await app.register(webAssetsPlugin, { distDir });
 
@@ -197,6 +213,7 @@ export default fp(
           user,
           saved,
           publicConfig: ssr!.publicConfig(app),
+          campus: app.config.campus,
           renderedAt: Date.now(),
           onRecoverableError: (error) =>
             request.log.warn({ err: error }, 'server rendering: a part is left to the browser'),

@@ -60,7 +60,7 @@ describe(`a listing's JSON written by the database (${TEST_ENGINE})`, () => {
       ids.map(async (id) => {
         const [row] = await t.database.db.select().from(listings).where(eq(listings.id, id));
         const [written] = await t.database.db
-          .select({ json: listingJson, computed: listingJsonOfRow })
+          .select({ json: listingJson, computed: listingJsonOfRow() })
           .from(listings)
           .where(eq(listings.id, id));
         return {

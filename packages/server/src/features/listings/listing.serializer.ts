@@ -1,19 +1,16 @@
 import type { Listing } from '@campus-books/common/listing.schemas';
-import { SCHOOLS, type SchoolFlag } from '@campus-books/common/campus';
+import { activeCampus } from '@campus-books/common/active-campus';
 import type { ListingRow } from '../../db/schema';
 
-/** The stored school flags, in the campus's order, for the five booleans a client sends. */
-export function toSchoolFlags(input: Record<SchoolFlag, boolean>): SchoolFlag[] {
-  return SCHOOLS.filter((s) => input[s.flag]).map((s) => s.flag);
-}
-
-/** The one shape every listing answer has (spec section 7 field names). */
+/**
+ * The one shape every listing answer has (spec section 7 field names), with the seed's one boolean
+ * per school of the campus after the schema's fields (what listing-json-trigger.ts writes, in its order).
+ */
 export function toListing(row: ListingRow): Listing {
+  const campus = activeCampus();
   const stored = new Set(row.schools);
-  const flags = Object.fromEntries(SCHOOLS.map((s) => [s.flag, stored.has(s.flag)])) as Record<
-    SchoolFlag,
-    boolean
-  >;
+  const schools = campus.schoolKeys.filter((key) => stored.has(key));
+  const flags = Object.fromEntries(campus.schoolKeys.map((key) => [key, stored.has(key)]));
   return {
     _id: row.id,
     name: row.name,
@@ -25,10 +22,8 @@ export function toListing(row: ListingRow): Listing {
     regularPrice: Number(row.regularPrice),
     discountPrice: Number(row.discountPrice),
     imageUrls: row.imageUrls,
-    ...flags,
-    school: SCHOOLS.filter((s) => stored.has(s.flag))
-      .map((s) => s.label)
-      .join(', '),
+    schools,
+    school: campus.schoolLabels(schools),
     major: row.major,
     type: row.type,
     // '' only on a listing kept for the moderators after its seller deleted their account.
@@ -44,5 +39,6 @@ export function toListing(row: ListingRow): Listing {
     expiresAt: row.expiresAt.toISOString(),
     confirmedAt: row.confirmedAt.toISOString(),
     pendingUntil: row.heldUntil?.toISOString() ?? null,
+    ...flags,
   };
 }

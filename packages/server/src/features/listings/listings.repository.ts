@@ -5,7 +5,6 @@ import type { Db } from '../../db/database';
 import { preparedOnce } from '../../db/prepared';
 import { rowsOf } from '../../db/rows';
 import { listings, type ListingRow } from '../../db/schema';
-import { toSchoolFlags } from './listing.serializer';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -26,7 +25,7 @@ function editableColumns(input: ListingCreateInput) {
     regularPrice: input.regularPrice,
     discountPrice: input.discountPrice,
     imageUrls: input.imageUrls,
-    schools: toSchoolFlags(input),
+    schools: input.schools,
     major: input.major,
     type: input.type,
     // Book and course fields: undefined (omitted) keeps the stored value on an update.

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '@campus-books/common/api';
 import { apiRoutes } from '@campus-books/common/api-routes';
 import { TOTAL_COUNT_CAPPED_HEADER, TOTAL_COUNT_HEADER } from '@campus-books/common/constants';
+import { foldSchoolFlags, foldSchoolParams } from '@campus-books/common/listing.schemas';
 import { sendJsonText } from '../../lib/json-text';
 import {
   currentUser,
@@ -39,11 +40,23 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   // preValidation: a signed-out caller hears 401 before anything about the body.
   const ownerOnly = { preValidation: app.requireVerifiedUser };
+  // The seed's one boolean per school, read as the `schools` list before the body is validated.
+  const withSchoolFlags = {
+    preValidation: [
+      app.requireVerifiedUser,
+      async (request: FastifyRequest) => {
+        request.body = foldSchoolFlags(request.body);
+      },
+    ],
+  };
 
   // The answer stays an array (the spec's contract); the search's total travels in headers.
   app.get(
     '/get',
     {
+      preValidation: async (request: FastifyRequest) => {
+        request.query = foldSchoolParams(request.query);
+      },
       schema: {
         querystring: apiRoutes['GET /api/listing/get'].query,
         response: {
@@ -95,7 +108,7 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
   app.post(
     '/create',
     {
-      ...ownerOnly,
+      ...withSchoolFlags,
       preHandler: [replayKnownKey, createLimit],
       schema: {
         body: apiRoutes['POST /api/listing/create'].body,
@@ -123,7 +136,7 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
   app.post(
     '/update/:id',
     {
-      ...ownerOnly,
+      ...withSchoolFlags,
       schema: {
         params: apiRoutes['POST /api/listing/update/:id'].params,
         body: apiRoutes['POST /api/listing/update/:id'].body,

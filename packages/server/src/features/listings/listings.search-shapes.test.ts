@@ -51,9 +51,9 @@ describe(`searches of one shape, each with its own values (${TEST_ENGINE})`, () 
       ['searchTerm=chemistry', (l) => l.name.startsWith('Organic Chemistry')],
       ['searchTerm=MATH%20211', (l) => l.subject === 'MATH'],
       ['searchTerm=HIST%20101', (l) => l.subject === 'HIST'],
-      ['Bschool=true&maxPrice=10', (l) => l.Bschool && l.regularPrice <= 10],
-      ['Jepson=true&maxPrice=20', (l) => l.Jepson && l.regularPrice <= 20],
-      ['Jepson=true&maxPrice=30', (l) => l.Jepson],
+      ['Bschool=true&maxPrice=10', (l) => l.schools.includes('Bschool') && l.regularPrice <= 10],
+      ['schools=Jepson&maxPrice=20', (l) => l.schools.includes('Jepson') && l.regularPrice <= 20],
+      ['Jepson=true&maxPrice=30', (l) => l.Jepson === true],
       ['subject=CHEM&courseNumber=205', (l) => l.subject === 'CHEM'],
       ['subject=MATH&courseNumber=211', (l) => l.subject === 'MATH'],
     ];

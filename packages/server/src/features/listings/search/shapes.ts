@@ -1,5 +1,4 @@
 import { and, eq, lte, or, sql, type SQL } from 'drizzle-orm';
-import { SCHOOL_FLAGS } from '@campus-books/common/campus';
 import { parseCourseCode } from '@campus-books/common/course';
 import { toIsbn13 } from '@campus-books/common/isbn';
 import {
@@ -32,7 +31,7 @@ function filtersOf(query: ListingSearchQuery): {
   if (query.condition && query.condition !== 'con-all') {
     add('condition', query.condition, () => eq(listings.condition, p('condition')));
   }
-  const schools = SCHOOL_FLAGS.filter((flag) => query[flag] === 'true');
+  const schools = query.schools ?? [];
   if (schools.length > 0) {
     add('schools', schools, () => sql`${listings.schools} @> ${p('schools')}::text[]`);
   }
