@@ -89,3 +89,30 @@ test('a book no one has listed says so once', async ({ page, makeUser }, testInf
   await expect(course.getByText('No copy for sale now')).toHaveCount(0);
   await screenshot(page, testInfo, 'my-courses-no-copy');
 });
+
+test('a student types a list of courses into the Add courses box; an empty box adds nothing', async ({
+  page,
+  makeUser,
+}) => {
+  const student = await makeUser('coursetyper');
+  await signInBrowser(page, student, '/my-courses');
+  const box = page.getByRole('combobox', { name: 'Add courses' });
+  const list = page.getByRole('region', { name: 'Your courses' });
+
+  await test.step('an empty box is not sent', async () => {
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Added' })).toHaveCount(0);
+    await expect(page.getByRole('alert')).toHaveCount(0);
+  });
+
+  await test.step('a pasted list adds each course and empties the box', async () => {
+    await box.fill('ECON 101, MATH-211 and CHEM 205');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    const report = page.getByRole('status').filter({ hasText: 'Added' });
+    for (const course of ['ECON 101', 'MATH 211', 'CHEM 205']) {
+      await expect(report).toContainText(course);
+    }
+    await expect(list.getByRole('listitem')).toHaveCount(3);
+    await expect(box).toHaveValue('');
+  });
+});

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import ICAL from 'ical.js';
 import type { Browser } from '@playwright/test';
 import { MEETUP_SPOTS } from '@campus-books/common/campus-meetups';
+import { MEETUP_MESSAGES } from '@campus-books/common/meetup.schemas';
 import { expect, signInBrowser, test } from '../../src/fixtures';
 import { expectNoAxeViolations, screenshot } from '../../src/page-check';
 import { createListing, type TestUser } from '../../src/users';
@@ -50,6 +51,9 @@ test('buyer and seller of a recorded sale meet at a safe spot, then rate it; nei
   await test.step('the seller suggests a meetup at a campus spot; the buyer accepts and downloads its .ics', async () => {
     await laptop.getByRole('button', { name: 'Suggest a meetup' }).click();
     await laptop.getByLabel('Safe meetup spot').selectOption(spot.id);
+    // Without a time the suggestion's own schema answers, under the field.
+    await laptop.getByRole('button', { name: 'Send suggestion' }).click();
+    await expect(laptop.getByText(MEETUP_MESSAGES.timeRequired)).toBeVisible();
     const tomorrow = new Date(Date.now() + 24 * 60 * 60_000);
     const local = `${tomorrow.getFullYear()}-${String(tomorrow.getMonth() + 1).padStart(2, '0')}-${String(tomorrow.getDate()).padStart(2, '0')}T15:30`;
     await laptop.getByLabel('Date and time').fill(local);

@@ -1,7 +1,21 @@
 import { REPORT_NOTE_MAX } from '@campus-books/common/constants';
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useForm, type FieldError } from 'react-hook-form';
+import type { z } from 'zod';
+import { bodyResolver } from '../lib/body-resolver';
 import { Button } from './ui/button';
 import { RequestError } from './ui/request-error';
+
+/** What a report sends: a reason of the list, and a note when one was written. */
+interface ReportBody<Reason extends string> {
+  reason: Reason;
+  note?: string | undefined;
+}
+
+interface ReportFormValues<Reason extends string> {
+  reason: Reason | '';
+  note: string;
+}
 
 interface ReportDialogProps<Reason extends string> {
   /** The button that opens the dialog. */
@@ -11,10 +25,12 @@ interface ReportDialogProps<Reason extends string> {
   hint?: ReactNode;
   reasons: readonly Reason[];
   labels: Record<Reason, string>;
+  /** The API's schema of the report, which the form validates with. */
+  schema: z.ZodType<ReportBody<Reason>>;
   isPending: boolean;
   error: Error | null;
   /** Sends the report; `onSent` takes the server's message, shown in place of the opener. */
-  send(input: { reason: Reason; note?: string }, onSent: (message: string) => void): void;
+  send(input: ReportBody<Reason>, onSent: (message: string) => void): void;
 }
 
 /**
@@ -24,14 +40,37 @@ interface ReportDialogProps<Reason extends string> {
  */
 export function ReportDialog<Reason extends string>(props: ReportDialogProps<Reason>) {
   const [open, setOpen] = useState(false);
-  const [reason, setReason] = useState<Reason | ''>('');
-  const [note, setNote] = useState('');
   const [done, setDone] = useState<string | null>(null);
+  const { schema } = props;
+  const resolver = useMemo(
+    () =>
+      bodyResolver(
+        schema,
+        ({ reason, note }: ReportFormValues<Reason>) => ({
+          reason: reason || undefined,
+          ...(note.trim() ? { note } : {}),
+        }),
+        ['reason', 'note'],
+      ),
+    [schema],
+  );
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<ReportFormValues<Reason>, unknown, ReportBody<Reason>>({
+    resolver,
+    defaultValues: { reason: '', note: '' },
+  });
   const dialogRef = useRef<HTMLDialogElement>(null);
   const openerRef = useRef<HTMLButtonElement>(null);
+  // A generic reason makes its error's type opaque to TypeScript: it is a field's error.
+  const reasonError = (errors.reason as FieldError | undefined)?.message;
   const titleId = useId();
   const hintId = useId();
   const noteId = useId();
+  const reasonErrorId = useId();
+  const noteErrorId = useId();
 
   useEffect(() => {
     const dialog = dialogRef.current;
@@ -72,14 +111,13 @@ export function ReportDialog<Reason extends string>(props: ReportDialogProps<Rea
         className="m-auto w-[min(28rem,calc(100%-2rem))] rounded-xl bg-white p-6 text-slate-900 shadow-xl backdrop:bg-slate-900/50"
       >
         <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (!reason) return;
-            props.send({ reason, ...(note.trim() ? { note } : {}) }, (message) => {
+          noValidate
+          onSubmit={handleSubmit((report) =>
+            props.send(report, (message) => {
               setOpen(false);
               setDone(message);
-            });
-          }}
+            }),
+          )}
         >
           <h2 id={titleId} className="text-lg font-bold">
             {props.title}
@@ -96,17 +134,22 @@ export function ReportDialog<Reason extends string>(props: ReportDialogProps<Rea
                 <label key={value} className="flex min-h-11 items-center gap-3">
                   <input
                     type="radio"
-                    name="reason"
                     value={value}
-                    checked={reason === value}
-                    onChange={() => setReason(value)}
                     required
+                    aria-invalid={reasonError ? true : undefined}
+                    aria-describedby={reasonError ? reasonErrorId : undefined}
                     className="size-5"
+                    {...register('reason')}
                   />
                   {props.labels[value]}
                 </label>
               ))}
             </div>
+            {reasonError ? (
+              <p id={reasonErrorId} className="mt-1 text-sm font-medium text-red-700">
+                {reasonError}
+              </p>
+            ) : null}
           </fieldset>
           <label htmlFor={noteId} className="mt-4 block text-sm font-semibold text-slate-800">
             Note for the moderators (optional)
@@ -115,10 +158,16 @@ export function ReportDialog<Reason extends string>(props: ReportDialogProps<Rea
             id={noteId}
             rows={3}
             maxLength={REPORT_NOTE_MAX}
-            value={note}
-            onChange={(event) => setNote(event.target.value)}
+            aria-invalid={errors.note ? true : undefined}
+            aria-describedby={errors.note ? noteErrorId : undefined}
             className="mt-1 w-full rounded-lg border border-slate-500 p-2"
+            {...register('note')}
           />
+          {errors.note?.message ? (
+            <p id={noteErrorId} className="mt-1 text-sm font-medium text-red-700">
+              {errors.note.message}
+            </p>
+          ) : null}
           <RequestError error={props.error} className="mt-2" />
           <div className="mt-6 flex flex-wrap justify-end gap-3">
             <Button

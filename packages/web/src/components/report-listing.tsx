@@ -1,4 +1,5 @@
 import { REPORT_REASON_LABELS, REPORT_REASONS } from '@campus-books/common/constants';
+import { reportSchema } from '@campus-books/common/moderation.schemas';
 import { useReportListing } from '../api/report-listing';
 import { ReportDialog } from './report-dialog';
 
@@ -11,6 +12,7 @@ export function ReportListing({ listingId }: { listingId: string }) {
       title="Report this listing"
       reasons={REPORT_REASONS}
       labels={REPORT_REASON_LABELS}
+      schema={reportSchema}
       isPending={report.isPending}
       error={report.error}
       send={(input, onSent) =>

@@ -1,5 +1,8 @@
 import { REPORT_REASON_LABELS } from '@campus-books/common/constants';
-import { CONVERSATION_REPORT_REASONS } from '@campus-books/common/moderation.schemas';
+import {
+  CONVERSATION_REPORT_REASONS,
+  conversationReportSchema,
+} from '@campus-books/common/moderation.schemas';
 import { ReportDialog } from '../../components/report-dialog';
 import { useReportConversation } from './api/report-conversation';
 
@@ -16,6 +19,7 @@ export function ReportConversation({ conversationId }: { conversationId: string 
       hint="The campus moderators will be able to read this conversation while they look at your report. The other student is not told about it."
       reasons={CONVERSATION_REPORT_REASONS}
       labels={REPORT_REASON_LABELS}
+      schema={conversationReportSchema}
       isPending={report.isPending}
       error={report.error}
       send={(input, onSent) =>

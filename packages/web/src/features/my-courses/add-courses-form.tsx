@@ -1,4 +1,8 @@
-import { useId, useState, type FormEvent } from 'react';
+import { COURSE_LIST_MAX_LENGTH } from '@campus-books/common/course-list';
+import { addCoursesBodySchema } from '@campus-books/common/my-courses.schemas';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
 import { Button } from '../../components/ui/button';
 import { RequestError } from '../../components/ui/request-error';
 import { useCampus } from '../../lib/campus';
@@ -25,6 +29,8 @@ function useCompletion(text: string): string[] {
   return subjects.filter((s) => s.code.startsWith(prefix)).map((s) => `${s.code} `);
 }
 
+const resolver = zodResolver(addCoursesBodySchema);
+
 /** One box for a code (with completion) or a pasted list: "ECON 101, MATH-211 and CHEM 205". */
 export function AddCoursesForm({
   onAdd,
@@ -36,29 +42,35 @@ export function AddCoursesForm({
   const inputId = useId();
   const listId = useId();
   const hintId = useId();
-  const [text, setText] = useState('');
-  const [error, setError] = useState<Error | null>(null);
-  const [isPending, setIsPending] = useState(false);
+  const errorId = useId();
+  const {
+    register,
+    handleSubmit,
+    control,
+    getValues,
+    reset,
+    formState: { errors, isSubmitting },
+  } = useForm({ resolver, defaultValues: { text: '' } });
+  const [failure, setFailure] = useState<Error | null>(null);
+  const text = useWatch({ control, name: 'text' });
   const options = useCompletion(text);
   const before = text.includes(',') ? text.slice(0, text.lastIndexOf(',') + 1) + ' ' : '';
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!text.trim()) return;
-    setIsPending(true);
-    setError(null);
+  const add = handleSubmit(async (body) => {
+    setFailure(null);
     try {
-      onResult(await onAdd(text));
-      setText('');
-    } catch (failure) {
-      setError(failure as Error);
-    } finally {
-      setIsPending(false);
+      onResult(await onAdd(body.text));
+      reset();
+    } catch (error) {
+      setFailure(error as Error);
     }
-  }
+  });
 
   return (
-    <form onSubmit={submit} className="flex flex-col gap-2">
+    <form
+      noValidate
+      onSubmit={(event) => (getValues('text').trim() ? add(event) : event.preventDefault())}
+      className="flex flex-col gap-2"
+    >
       <label htmlFor={inputId} className="text-sm font-semibold text-slate-900">
         Add courses
       </label>
@@ -69,23 +81,28 @@ export function AddCoursesForm({
         <input
           id={inputId}
           list={listId}
-          value={text}
-          maxLength={2000}
+          maxLength={COURSE_LIST_MAX_LENGTH}
           autoComplete="off"
-          aria-describedby={hintId}
-          onChange={(e) => setText(e.target.value)}
+          aria-invalid={errors.text ? true : undefined}
+          aria-describedby={errors.text ? `${hintId} ${errorId}` : hintId}
           className="min-h-11 w-full rounded-lg border border-slate-500 px-3 py-2 text-base"
+          {...register('text')}
         />
         <datalist id={listId}>
           {options.map((option) => (
             <option key={option} value={`${before}${option}`} />
           ))}
         </datalist>
-        <Button type="submit" isLoading={isPending} loadingText="Adding…" className="shrink-0">
+        <Button type="submit" isLoading={isSubmitting} loadingText="Adding…" className="shrink-0">
           Add
         </Button>
       </div>
-      <RequestError error={error} />
+      {errors.text?.message ? (
+        <p id={errorId} className="text-sm font-medium text-red-700">
+          {errors.text.message}
+        </p>
+      ) : null}
+      <RequestError error={failure} />
     </form>
   );
 }
