@@ -13,12 +13,11 @@ import { readSsrState, seedQueryClient } from './ssr-state';
 import { loadCampus } from '../lib/campus';
 import { noteApiAnswer } from '../lib/offline-status';
 
-// Before anything renders: every page the server sends carries its campus; the dev server's page
-// has none, and it is fetched (GET /api/campus).
-await loadCampus();
-
 const container = document.getElementById('root')!;
 const ssrState = readSsrState(document);
+// Before anything renders: every page the server sends carries its campus (set here at once); the
+// dev server's page has none, and it is fetched (GET /api/campus).
+const campusSet = loadCampus();
 
 /** Resolves in a task of its own: the browser may paint and handle input before what follows. */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
@@ -31,6 +30,7 @@ if (ssrState) {
   const route = matchLandingRoute(window.location.pathname);
   const pageCode = route ? loadLandingPageCode(route.kind) : Promise.resolve();
   void (async () => {
+    await campusSet;
     await nextTask();
     seedQueryClient(queryClient, ssrState.queries);
     // A page the service worker kept, opened offline: the notice says it is what was seen last.
@@ -56,18 +56,20 @@ if (ssrState) {
   })();
 } else {
   // Its own chunk, which the shell's head preloads: a server-rendered page has no use for it.
-  void import('./prefetch-landing-data').then(({ prefetchLandingData }) =>
-    prefetchLandingData(queryClient, window.location),
+  void Promise.all([import('./prefetch-landing-data'), campusSet]).then(
+    ([{ prefetchLandingData }]) => prefetchLandingData(queryClient, window.location),
   );
   // A transition lets React render the first page in slices, yielding to the browser between them,
   // rather than in one long task that would hold up a phone's main thread.
-  startTransition(() => {
-    createRoot(container).render(
-      <AppProviders queryClient={queryClient}>
-        <BrowserRouter>
-          <AppRoutes />
-        </BrowserRouter>
-      </AppProviders>,
-    );
-  });
+  void campusSet.then(() =>
+    startTransition(() => {
+      createRoot(container).render(
+        <AppProviders queryClient={queryClient}>
+          <BrowserRouter>
+            <AppRoutes />
+          </BrowserRouter>
+        </AppProviders>,
+      );
+    }),
+  );
 }
