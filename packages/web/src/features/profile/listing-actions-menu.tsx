@@ -12,7 +12,8 @@ const ITEM =
 /**
  * A card's actions behind one compact "Manage" button, as a menu: arrow keys move between its
  * items, Escape closes it and focus returns to the button. Delete comes last, in red.
- * Not modal: a modal menu locks scrolling with a <style> element, which the page's CSP refuses.
+ * Not modal: a modal menu marks the rest of the page aria-hidden and locks scrolling with an added
+ * <style> element, which the page's CSP (style-src 'self') refuses.
  * It opens in the page's <main> (outside the card, which clips), so it stays inside a landmark.
  */
 export function ListingActionsMenu({
