@@ -13,6 +13,7 @@ import {
   type AccountRules,
 } from './account.schemas';
 import { apiMessageSchema, publicConfigSchema, succeeded } from './api';
+import { campusConfigSchema } from './campus-config';
 import {
   courseParams,
   idParams,
@@ -197,6 +198,7 @@ export const apiRoutes = {
     response: succeeded({ user: currentUserSchema, returnTo: z.string() }),
   },
   'GET /api/config': { response: publicConfigSchema },
+  'GET /api/campus': { response: campusConfigSchema },
   'GET /api/privacy': { response: privacySettingsSchema },
   'POST /api/data-export': { response: apiMessageSchema },
   'GET /api/push/key': { response: pushPublicKeySchema },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { apiSchemas } from './api';
 import { normalizeHostName } from './host-name';
 import { contrastProblem } from './contrast';
 
@@ -86,7 +87,7 @@ export const meetupSpotSchema = z.object({
 const hexColour = z
   .string()
   .regex(/^#[0-9a-fA-F]{6}$/, 'a colour is written #rrggbb')
-  .transform((colour) => colour.toLowerCase());
+  .toLowerCase();
 
 export const campusConfigSchema = z
   .object({
@@ -95,17 +96,11 @@ export const campusConfigSchema = z
     emailDomain: z
       .string()
       .trim()
-      .transform((domain, ctx) => {
-        const host = normalizeHostName(domain);
-        if (host === null || !host.includes('.')) {
-          ctx.addIssue({
-            code: 'custom',
-            message: `"${domain}" is not a domain name (richmond.edu)`,
-          });
-          return z.NEVER;
-        }
-        return host;
-      })
+      .toLowerCase()
+      .refine(
+        (domain) => normalizeHostName(domain) === domain && domain.includes('.'),
+        'is not a domain name (richmond.edu)',
+      )
       .nullable()
       .default(null)
       .describe(
@@ -182,7 +177,8 @@ export const campusConfigSchema = z
     const problem = contrastProblem(campus.theme.primaryColor);
     if (problem)
       ctx.addIssue({ code: 'custom', path: ['theme', 'primaryColor'], message: problem });
-  });
+  })
+  .register(apiSchemas, { id: 'Campus' });
 
 /** What a campus file may say (optional fields may be left out). */
 export type CampusConfigInput = z.input<typeof campusConfigSchema>;

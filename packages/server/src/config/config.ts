@@ -209,6 +209,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
 
   // Read once, at start: the process serves this campus (common/src/active-campus.ts).
   setActiveCampus(campus);
+  // "Sign in with <the university>" unless SSO_NAME names the provider otherwise.
+  if (sso && sso.name === '') sso.name = campus.name;
   const dataDir = path.resolve(env.DATA_DIR);
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
   return {

@@ -88,14 +88,12 @@ export const basicSettings = z.object({
     .enum(['true', 'false'])
     .default('false')
     .describe('`true` behind a reverse proxy, so client addresses come from `X-Forwarded-For`.'),
-  GROUPME_LINK_PREFIX: urlWithScheme(['https'], 'https')
-    .optional()
-    .meta({
-      unset: "the campus file's `groupme.linkPrefix` (`https://groupme.com/`)",
-      accepts: 'an https URL',
-      description:
-        'The start every GroupMe link on a profile must have; set, it wins over the campus file.',
-    }),
+  GROUPME_LINK_PREFIX: urlWithScheme(['https'], 'https').optional().meta({
+    unset: "the campus file's `groupme.linkPrefix` (`https://groupme.com/`)",
+    accepts: 'an https URL',
+    description:
+      'The start every GroupMe link on a profile must have; set, it wins over the campus file.',
+  }),
   DONATION_URL: urlWithScheme(['https'], 'https')
     .optional()
     .meta({ unset: 'no donation button', description: 'The coffee-support link.' }),

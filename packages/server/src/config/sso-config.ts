@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { UNIVERSITY_NAME } from '@campus-books/common/campus';
 
 /**
  * Single sign-on (issue 30, docs/sso.md): one protocol per deployment, read from the environment
@@ -231,7 +230,7 @@ export function readSsoConfig(
     providerUrl(name, env[name] as string | undefined, production, problems);
   const sso: SsoConfig = {
     protocol: env.SSO_PROTOCOL,
-    name: env.SSO_NAME ?? UNIVERSITY_NAME,
+    name: env.SSO_NAME ?? '',
     admitAffiliations: env.SSO_ADMIT_AFFILIATIONS.split(',')
       .map((a) => a.trim().toLowerCase())
       .filter(Boolean),

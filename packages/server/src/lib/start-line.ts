@@ -1,4 +1,4 @@
-import { PRODUCT_NAME } from '@campus-books/common/campus';
+import { activeCampus } from '@campus-books/common/active-campus';
 
 /**
  * What a person starting the server in a terminal reads once it listens. A terminal gets this line
@@ -6,7 +6,7 @@ import { PRODUCT_NAME } from '@campus-books/common/campus';
  * output that is not a terminal (a log collector, a test's pipe).
  */
 export function startLine(publicUrl: string): string {
-  return `${PRODUCT_NAME} is running at ${publicUrl}`;
+  return `${activeCampus().productName} is running at ${publicUrl}`;
 }
 
 /**

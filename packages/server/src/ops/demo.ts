@@ -1,3 +1,4 @@
+import { activeCampus } from '@campus-books/common/active-campus';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -182,6 +183,10 @@ export async function seedDemo(
   const { db } = app.database;
   const domain = app.config.schoolEmailDomain ?? 'richmond.edu';
   const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const campus = activeCampus();
+  // The campus's safe meetup spots, else places any campus has.
+  const places =
+    campus.meetupSpots.length > 0 ? campus.meetupSpots.map((s) => s.name) : DEMO_PLACES;
 
   const demo = await ensureUser(
     app,
@@ -260,7 +265,8 @@ export async function seedDemo(
     const input = listingCreateSchema.parse({
       name: book.title,
       courseNumber: book.courseNumber,
-      subject: book.subject,
+      // The demo runs on any campus: a subject it does not teach is left out.
+      subject: campus.subjectCodes.has(book.subject) ? book.subject : '',
       major: book.major,
       authors: book.authors,
       edition: book.edition ?? null,
@@ -268,11 +274,10 @@ export async function seedDemo(
       condition,
       regularPrice: Math.max(5, Math.round(book.price * fraction * (0.8 + next() * 0.4))),
       description: DEMO_DESCRIPTIONS[Math.floor(next() * DEMO_DESCRIPTIONS.length)],
-      pickupLocation: DEMO_PLACES[Math.floor(next() * DEMO_PLACES.length)],
+      pickupLocation: places[Math.floor(next() * places.length)],
       imageUrls: [imageUrl(imageId)],
-      ArtScience: !['ACCT', 'FIN', 'MKT', 'MGMT', 'BUAD', 'LDST'].includes(book.subject),
-      Bschool: ['ACCT', 'FIN', 'MKT', 'MGMT', 'BUAD', 'ECON'].includes(book.subject),
-      Leadership: book.subject === 'LDST',
+      // Each subject's books for one of the campus's schools.
+      schools: [campus.schoolKeys[book.subject.charCodeAt(0) % campus.schoolKeys.length]!],
     });
     const listing = await createListing(app, seller, input, key);
     // Listed over the last five weeks, so cards read "2 days ago", "3 weeks ago".

@@ -160,6 +160,9 @@ export default fp(
     // Beside the built web app's folder; a test's own folder renders nothing unless it names an entry.
     const entry = ssr?.entry ?? (options.distDir ? undefined : DEFAULT_SSR_ENTRY);
     const renderer = entry ? await loadRenderer(entry) : null;
+    // The renderer has its own copy of common's modules: it reads the campus this server serves
+    // when it reads an address (a school or a subject of a search page), not only while rendering.
+    renderer?.setCampus?.(() => app.config.campus);
     if (ssr && options.distDir === undefined && !renderer) {
       app.log.warn(
         'The web app has no server build (run npm run build): pages render in the browser',

@@ -1,5 +1,5 @@
+import { activeCampus } from '@campus-books/common/active-campus';
 import { createHash } from 'node:crypto';
-import { PRODUCT_NAME } from '@campus-books/common/campus';
 import { webPaths } from '@campus-books/common/paths';
 import { asSentence } from '@campus-books/common/display';
 
@@ -33,7 +33,7 @@ function page(title: string, body: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${escapeHtml(title)} - ${escapeHtml(PRODUCT_NAME)}</title>
+<title>${escapeHtml(title)} - ${escapeHtml(activeCampus().productName)}</title>
 <style>${STYLE}</style>
 </head>
 <body><main>

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { type PublicConfig } from '@campus-books/common/api';
+import type { CampusConfig } from '@campus-books/common/campus-config';
 import { apiRoutes } from '@campus-books/common/api-routes';
 
 /** The campus rules the web app validates with and the links it shows (also in a rendered page). */
@@ -15,8 +16,15 @@ export function publicConfig(app: FastifyInstance): PublicConfig {
   };
 }
 
-/** GET /api/config. */
+/** GET /api/config and GET /api/campus. */
 export default async function configRoutes(app: FastifyInstance) {
+  // The campus served, read once at start (a restart changes it): what the web app shows and
+  // validates with, and what another client needs to name schools, subjects and meetup spots.
+  app.get(
+    '/campus',
+    { schema: { response: { 200: apiRoutes['GET /api/campus'].response } } },
+    async (): Promise<CampusConfig> => app.config.campus,
+  );
   app.get(
     '/config',
     { schema: { response: { 200: apiRoutes['GET /api/config'].response } } },

@@ -1,5 +1,5 @@
+import { activeCampus } from '@campus-books/common/active-campus';
 import type { CourseAnswer } from '@campus-books/common/book.schemas';
-import { subjectName } from '@campus-books/common/campus-subjects';
 import {
   COURSE_CODE_MAX_LENGTH,
   formatCourse,
@@ -21,7 +21,7 @@ export async function courseAnswer(
   return {
     success: true as const,
     subject: course.subject,
-    subjectName: subjectName(course.subject) ?? null,
+    subjectName: activeCampus().subjectName(course.subject) ?? null,
     courseNumber: course.courseNumber,
     label: formatCourse(course.subject, course.courseNumber),
     books: await findCourseBooks(db, course),

@@ -1,5 +1,5 @@
+import { activeCampus } from '@campus-books/common/active-campus';
 import { parse } from 'csv-parse/sync';
-import { SUBJECT_CODES } from '@campus-books/common/campus-subjects';
 import { parseCourseCode, type CourseCode } from '@campus-books/common/course';
 import { parseIsbn } from '@campus-books/common/isbn';
 import type { Db } from '../../db/database';
@@ -39,7 +39,7 @@ function readRow(record: string[]): {
   if (!course?.subject) {
     const subject = /^[A-Za-z]{2,5}/.exec(courseText)?.[0]?.toUpperCase();
     problems.push(
-      subject && !SUBJECT_CODES.has(subject) && /\d/.test(courseText)
+      subject && !activeCampus().subjectCodes.has(subject) && /\d/.test(courseText)
         ? `course "${courseText}": ${subject} is not a subject of this campus`
         : `course "${courseText}" is not a course code such as ECON 101`,
     );

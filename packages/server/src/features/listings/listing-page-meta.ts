@@ -1,5 +1,5 @@
+import { activeCampus } from '@campus-books/common/active-campus';
 import { webPaths } from '@campus-books/common/paths';
-import { PRODUCT_NAME } from '@campus-books/common/campus';
 import { conditionLabel, displayName, formatPrice } from '@campus-books/common/display';
 import { imageSrcSet, imageVariantUrl, LISTING_PHOTO_SIZES } from '@campus-books/common/images';
 import type { FastifyInstance } from 'fastify';
@@ -22,7 +22,7 @@ export function listingPageHead(listing: ListingRow, publicUrl: string): PageHea
   const name = displayName(listing.name);
   const meta: [string, string, string][] = [
     ['property', 'og:type', 'website'],
-    ['property', 'og:site_name', PRODUCT_NAME],
+    ['property', 'og:site_name', activeCampus().productName],
     ['property', 'og:title', name],
     [
       'property',
@@ -44,7 +44,7 @@ export function listingPageHead(listing: ListingRow, publicUrl: string): PageHea
       ]
     : [];
   return {
-    title: `${name} · ${PRODUCT_NAME}`,
+    title: `${name} · ${activeCampus().productName}`,
     tags: [
       ...meta.map(
         ([attr, key, value]) => `<meta ${attr}="${key}" content="${escapeHtml(value)}" />`,

@@ -1,14 +1,16 @@
 import { createEvent } from 'ics';
-import { PRODUCT_NAME } from '@campus-books/common/campus';
-import { MEETUP_SPOTS, type MeetupSpot } from '@campus-books/common/campus-meetups';
+import { activeCampus } from '@campus-books/common/active-campus';
+import type { CampusConfig } from '@campus-books/common/campus-config';
 import { webPaths } from '@campus-books/common/paths';
 
 /** How long a meetup's calendar entry lasts. */
 const MEETUP_MINUTES = 30;
 
+type MeetupSpot = CampusConfig['meetupSpots'][number];
+
 export function spotOf(id: string): MeetupSpot {
   return (
-    MEETUP_SPOTS.find((spot) => spot.id === id) ?? {
+    activeCampus().meetupSpot(id) ?? {
       id,
       name: 'A meetup spot no longer listed',
       place: id,
@@ -45,7 +47,7 @@ export function meetupCalendar(meetup: {
   const spot = spotOf(meetup.spotId);
   const { error, value } = createEvent({
     uid: `meetup-${meetup.id}@${meetup.domain}`,
-    productId: `${PRODUCT_NAME}//meetups`,
+    productId: `${activeCampus().productName}//meetups`,
     title: `Book exchange with ${meetup.otherName ?? DELETED_ACCOUNT_NAME}: ${meetup.listingName}`,
     description: [
       `Meet at ${spot.name} to exchange "${meetup.listingName}".`,

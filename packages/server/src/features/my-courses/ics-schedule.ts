@@ -1,5 +1,5 @@
+import { activeCampus } from '@campus-books/common/active-campus';
 import ICAL from 'ical.js';
-import { SUBJECT_CODES } from '@campus-books/common/campus-subjects';
 import { addCourse, courseCodesIn, type ReadCourseList } from '@campus-books/common/course-list';
 import {
   CALENDAR_MAX_DEPTH,
@@ -77,7 +77,7 @@ export function readCalendar(raw: string): ReadCalendar {
       // A description names many things ("Fall 2026"): only a code of this campus is read there.
       if (codes.length === 0) {
         codes = courseCodesIn(description).filter((c) =>
-          SUBJECT_CODES.has(c.subject.toUpperCase()),
+          activeCampus().subjectCodes.has(c.subject.toUpperCase()),
         );
       }
       if (codes.length === 0) {
