@@ -1,5 +1,4 @@
 import { alertInputSchema, type Alert, type AlertInput } from '@campus-books/common/alert.schemas';
-import { SCHOOLS } from '@campus-books/common/campus';
 import { PRICE_MAX } from '@campus-books/common/constants';
 import { CONDITION_OPTIONS } from '@campus-books/common/display';
 import { useEffect, useId, useRef } from 'react';
@@ -9,6 +8,7 @@ import { Button } from '../../components/ui/button';
 import { CheckboxField, SelectField, TextField } from '../../components/ui/form-field';
 import { SubjectOptions } from '../../components/subject-options';
 import { bodyResolver } from '../../lib/body-resolver';
+import { useCampus } from '../../lib/campus';
 import { fieldsOf } from '../../lib/form-fields';
 import { ApiError } from '../../lib/api-client';
 import { useUpdateAlert } from '../../api/alerts-api';
@@ -68,6 +68,7 @@ export function AlertEditForm({ alert, onDone }: { alert: Alert; onDone(): void 
   const update = useUpdateAlert();
   const headingId = useId();
   const headingRef = useRef<HTMLHeadingElement>(null);
+  const { schools } = useCampus();
   const {
     register,
     handleSubmit,
@@ -159,9 +160,9 @@ export function AlertEditForm({ alert, onDone }: { alert: Alert; onDone(): void 
         </SelectField>
         <SelectField label="School" {...field('school')}>
           <option value="">Any school</option>
-          {SCHOOLS.map((s) => (
-            <option key={s.flag} value={s.flag}>
-              {s.filterLabel}
+          {schools.map((s) => (
+            <option key={s.key} value={s.key}>
+              {s.filterLabel ?? s.label}
             </option>
           ))}
         </SelectField>

@@ -1,7 +1,8 @@
-import { SCHOOLS } from '@campus-books/common/campus';
+import type { ListingCreateInput } from '@campus-books/common/listing.schemas';
 import { CONDITION_OPTIONS } from '@campus-books/common/display';
-import type { UseFormRegister } from 'react-hook-form';
+import { useController, type Control, type UseFormRegister } from 'react-hook-form';
 import { CheckboxField } from '../../components/ui/form-field';
+import { useCampus } from '../../lib/campus';
 import type { ListingFormValues } from './listing-form-values';
 
 const LEGEND = 'text-sm font-semibold text-slate-800';
@@ -42,14 +43,35 @@ export function ConditionChoice({
   );
 }
 
-/** School: independent checkboxes, one per school of the campus configuration. */
-export function SchoolChoices({ register }: { register: UseFormRegister<ListingFormValues> }) {
+/**
+ * School: independent checkboxes, one per school of the campus, editing the listing's list of school
+ * keys (kept in the campus's order, as the server stores it). Controlled rather than registered: a
+ * campus of one school would make a registered checkbox a boolean instead of a list.
+ */
+export function SchoolChoices({
+  control,
+}: {
+  control: Control<ListingFormValues, unknown, ListingCreateInput>;
+}) {
+  const { schools, schoolKeys } = useCampus();
+  const { field } = useController({ control, name: 'schools' });
+  const chosen = field.value ?? [];
+  const toggle = (key: string, isChecked: boolean) =>
+    field.onChange(schoolKeys.filter((k) => (k === key ? isChecked : chosen.includes(k))));
   return (
     <fieldset>
       <legend className={LEGEND}>School</legend>
       <div className="mt-2 grid gap-2 sm:grid-cols-2">
-        {SCHOOLS.map((school) => (
-          <CheckboxField key={school.flag} label={school.label} {...register(school.flag)} />
+        {schools.map((school) => (
+          <CheckboxField
+            key={school.key}
+            label={school.label}
+            name={field.name}
+            value={school.key}
+            checked={chosen.includes(school.key)}
+            onChange={(event) => toggle(school.key, event.target.checked)}
+            onBlur={field.onBlur}
+          />
         ))}
       </div>
     </fieldset>

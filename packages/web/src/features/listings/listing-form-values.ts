@@ -1,10 +1,14 @@
+import { activeCampus } from '@campus-books/common/active-campus';
 import type { Listing, listingCreateSchema } from '@campus-books/common/listing.schemas';
 import type { z } from 'zod';
 
 /** What the listing form edits: the input side of the server's own create/update schema. */
 export type ListingFormValues = z.input<typeof listingCreateSchema>;
 
-/** Create defaults (spec section 3): condition good, regular price 20, Bschool checked. */
+/**
+ * Create defaults (spec section 3): condition good, regular price 20. No school is checked: the
+ * schools are the campus's, and none is every seller's.
+ */
 export const NEW_LISTING_VALUES: ListingFormValues = {
   name: '',
   courseNumber: '',
@@ -14,11 +18,7 @@ export const NEW_LISTING_VALUES: ListingFormValues = {
   regularPrice: 20,
   discountPrice: 0,
   major: '',
-  Jepson: false,
-  Bschool: true,
-  Leadership: false,
-  ArtScience: false,
-  LawProfessional: false,
+  schools: [],
   imageUrls: [],
   isbn: '',
   authors: '',
@@ -37,11 +37,8 @@ export function listingFormValues(listing: Listing): ListingFormValues {
     regularPrice: listing.regularPrice,
     discountPrice: listing.discountPrice,
     major: listing.major,
-    Jepson: listing.Jepson,
-    Bschool: listing.Bschool,
-    Leadership: listing.Leadership,
-    ArtScience: listing.ArtScience,
-    LawProfessional: listing.LawProfessional,
+    // Only schools the form can show: one the campus no longer has would be refused on saving.
+    schools: activeCampus().schoolKeys.filter((key) => listing.schools.includes(key)),
     imageUrls: listing.imageUrls,
     isbn: listing.isbn ?? '',
     authors: listing.authors ?? '',

@@ -146,7 +146,7 @@ export function ListingForm({
         ))}
       </datalist>
       <ConditionChoice register={register} error={errors.condition?.message} />
-      <SchoolChoices register={register} />
+      <SchoolChoices control={control} />
       <Controller
         control={control}
         name="major"

@@ -1,4 +1,3 @@
-import { SCHOOLS } from '@campus-books/common/campus';
 import { activeCampus } from '@campus-books/common/active-campus';
 import { conditionLabel } from '@campus-books/common/display';
 import { readMaxPrice, type SearchFilters } from './search-filters';
@@ -16,7 +15,7 @@ export interface FilterChip {
 
 /** The search term and every active filter, in the order the panel shows them. */
 export function activeFilterChips(filters: SearchFilters): FilterChip[] {
-  const { subjectName, majorLabel } = activeCampus();
+  const { subjectName, majorLabel, schools } = activeCampus();
   const chips: FilterChip[] = [];
   const add = (key: string, label: string, without: Partial<SearchFilters>) =>
     chips.push({ key, label, without: { ...filters, ...without } });
@@ -35,8 +34,8 @@ export function activeFilterChips(filters: SearchFilters): FilterChip[] {
   if (filters.condition !== 'con-all')
     add('condition', conditionLabel(filters.condition), { condition: 'con-all' });
   if (filters.school) {
-    const school = SCHOOLS.find((s) => s.flag === filters.school);
-    add('school', school?.filterLabel ?? filters.school, { school: '' });
+    const school = schools.find((s) => s.key === filters.school);
+    add('school', school ? (school.filterLabel ?? school.label) : filters.school, { school: '' });
   }
   const maxPrice = readMaxPrice(filters.maxPrice);
   if (maxPrice)

@@ -1,4 +1,3 @@
-import { SCHOOLS } from '@campus-books/common/campus';
 import { PRICE_MAX } from '@campus-books/common/constants';
 import { CONDITION_OPTIONS } from '@campus-books/common/display';
 import { useId, useState, type FormEvent } from 'react';
@@ -7,15 +6,11 @@ import { Button } from '../../components/ui/button';
 import { ScanIsbnButton } from '../../components/scan-isbn-button';
 import { SelectField, TextField } from '../../components/ui/form-field';
 import { SubjectOptions } from '../../components/subject-options';
+import { useCampus } from '../../lib/campus';
 import type { SearchFilters } from './search-filters';
 
 /** The search's condition filter: any, or one condition by its label. */
 const CONDITION_FILTER = [{ value: 'con-all', label: 'All' }, ...CONDITION_OPTIONS];
-
-const SCHOOL_OPTIONS = [
-  { value: '', label: 'All' },
-  ...SCHOOLS.map((s) => ({ value: s.flag, label: s.filterLabel })),
-];
 
 /** A collapsible group of radio buttons (open by default). */
 function RadioSection(props: {
@@ -77,6 +72,10 @@ export function FilterPanel({
   onToggleFilters,
 }: FilterPanelProps) {
   const foldId = useId();
+  const schoolOptions = [
+    { value: '', label: 'All' },
+    ...useCampus().schools.map((s) => ({ value: s.key, label: s.filterLabel ?? s.label })),
+  ];
   const [filters, setFilters] = useState(initial);
   const set = <K extends keyof SearchFilters>(key: K, value: SearchFilters[K]) =>
     setFilters((current) => ({ ...current, [key]: value }));
@@ -157,9 +156,9 @@ export function FilterPanel({
         <RadioSection
           legend="School"
           name="school"
-          options={SCHOOL_OPTIONS}
+          options={schoolOptions}
           value={filters.school}
-          onChange={(value) => set('school', value as SearchFilters['school'])}
+          onChange={(value) => set('school', value)}
         />
       </div>
       <Button type="submit">Search</Button>

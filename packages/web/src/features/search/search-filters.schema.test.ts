@@ -26,6 +26,14 @@ describe('the search URL reader agrees with the search schema', () => {
     }
   });
 
+  it('schools (one school, as the panel offers)', () => {
+    for (const value of ['Jepson', 'bschool', ' ArtScience ', 'Nowhere', '']) {
+      const kept = read(`schools=${encodeURIComponent(value)}`).school;
+      const parsed = field.schools.safeParse(value);
+      expect(kept, value).toBe(parsed.success ? (parsed.data?.[0] ?? '') : '');
+    }
+  });
+
   it('maxPrice', () => {
     for (const value of [
       '25',
@@ -70,6 +78,7 @@ describe('the search URL reader agrees with the search schema', () => {
       '',
       'condition=bad&subject=zzz&maxPrice=-3&type=x&status=sold&sort=x&order=y&Bschool=maybe',
       'searchTerm=calculus&subject=econ&condition=good&maxPrice=025&type=rent&Bschool=true',
+      'schools=jepson,Nowhere&LawProfessional=true',
       'sort=regularPrice&order=asc&status=active',
     ]) {
       expect(listingSearchSchema.safeParse(filtersToApiQuery(read(query))).success, query).toBe(

@@ -1,12 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { setActiveCampus } from '@campus-books/common/active-campus';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_CAMPUS, readCampusFile } from '../../test/use-default-campus';
 import { activeFilterChips } from './active-filter-chips';
 import { filtersToApiQuery, filtersToParams, readFilters, resultCountText } from './search-filters';
+
+afterEach(() => setActiveCampus(DEFAULT_CAMPUS));
 
 describe('the active filters as chips', () => {
   it('shows the term and every filter, each removable on its own', () => {
     const filters = readFilters(
       new URLSearchParams(
-        'searchTerm=calculus&subject=MATH&condition=good&Bschool=true&major=Mathematics&status=active_or_none',
+        'searchTerm=calculus&subject=MATH&condition=good&schools=Bschool&major=Mathematics&status=active_or_none',
       ),
     );
     const chips = activeFilterChips(filters);
@@ -29,6 +33,45 @@ describe('the active filters as chips', () => {
     expect(activeFilterChips(readFilters(new URLSearchParams('status=active_or_none')))).toEqual(
       [],
     );
+  });
+});
+
+describe('the school filter', () => {
+  const read = (query: string) => readFilters(new URLSearchParams(query));
+
+  it('is written as schools=<key>, in the URL and to the API', () => {
+    const filters = read('schools=LawProfessional&status=active');
+    expect(filters.school).toBe('LawProfessional');
+    expect(filtersToParams(filters).toString()).toBe('schools=LawProfessional&status=active');
+    expect(filtersToApiQuery(filters)).toMatchObject({ schools: 'LawProfessional' });
+    expect(filtersToApiQuery(filters)).not.toHaveProperty('LawProfessional');
+    // The chip says the campus's short label for the filters.
+    expect(activeFilterChips(filters).map((c) => c.label)).toEqual(['Law and Prof Studies']);
+  });
+
+  it('reads the original links (?Jepson=true) and keys in any case, as the server does', () => {
+    expect(read('Jepson=true').school).toBe('Jepson');
+    expect(filtersToParams(read('Jepson=true&status=active')).toString()).toBe(
+      'schools=Jepson&status=active',
+    );
+    expect(read('schools=artscience').school).toBe('ArtScience');
+    for (const query of ['Jepson=false', 'Jepson=maybe', 'schools=Nowhere', 'jepson=true', '']) {
+      expect(read(query).school, query).toBe('');
+    }
+  });
+
+  it('keeps one school of a link naming several: the first in the campus’s order', () => {
+    expect(read('schools=LawProfessional,Jepson').school).toBe('Jepson');
+    expect(read('schools=LawProfessional&Bschool=true').school).toBe('Bschool');
+  });
+
+  it('is a key of the campus served, labelled by it', () => {
+    setActiveCampus(readCampusFile('examples/pacific-crest.yaml'));
+    const filters = read('schools=engineering&Jepson=true');
+    expect(filters.school).toBe('engineering');
+    expect(filtersToApiQuery(filters)).toMatchObject({ schools: 'engineering' });
+    expect(activeFilterChips(filters).map((c) => c.label)).toEqual(['Engineering']);
+    expect(read('Jepson=true').school).toBe('');
   });
 });
 

@@ -1,7 +1,6 @@
+import { activeCampus } from '@campus-books/common/active-campus';
 import { formatCount } from '@campus-books/common/display';
 import { webPaths } from '@campus-books/common/paths';
-import { SCHOOL_FLAGS, type SchoolFlag } from '@campus-books/common/campus';
-import { SUBJECT_CODES } from '@campus-books/common/campus-subjects';
 import {
   CONDITIONS,
   PRICE_MAX,
@@ -15,7 +14,8 @@ import {
  * the API's search schema (common/listing.schemas `listingSearchSchema`, over the same constants; a
  * test holds the two together), except that a value the schema refuses is dropped rather than shown as
  * an error. The reader does not use the zod schema itself: the landing prefetch reads the URL on the
- * home page's first load, which must stay free of zod.
+ * home page's first load, which must stay free of zod. It runs on the server too (server rendering):
+ * the campus is asked for inside the functions (activeCampus()), never when the module loads.
  */
 export interface SearchFilters {
   searchTerm: string;
@@ -24,8 +24,8 @@ export interface SearchFilters {
   subject: string;
   major: string;
   condition: Condition | 'con-all';
-  /** At most one school; '' for all. */
-  school: SchoolFlag | '';
+  /** At most one school, a key of the campus's schools; '' for all. */
+  school: string;
   /** Whole dollars as typed ('' for any price): the listing's price is at most this. */
   maxPrice: string;
   sort: SortChoice;
@@ -83,7 +83,22 @@ const oneOf = <T extends string>(choices: readonly T[], value: string | null): v
 /** A campus subject code, as the schema reads it (trimmed, upper-cased), or ''. */
 function readSubject(value: string | null): string {
   const code = (value ?? '').trim().toUpperCase();
-  return SUBJECT_CODES.has(code) ? code : '';
+  return activeCampus().subjectCodes.has(code) ? code : '';
+}
+
+/**
+ * The school the URL names, as the API reads it (its keys in any case), or ''. The search page writes
+ * `schools=<key>`; links of the original API say `<Key>=true` and are read the same way (the server's
+ * foldSchoolParams). The panel offers one school: of a link naming several, the campus's first is kept.
+ */
+function readSchool(params: URLSearchParams): string {
+  const campus = activeCampus();
+  const listed = (params.get('schools') ?? '')
+    .split(',')
+    .map((key) => campus.schoolKey(key.trim()));
+  const flagged = campus.schoolKeys.filter((key) => params.get(key) === 'true');
+  const chosen = new Set([...listed, ...flagged]);
+  return campus.schoolKeys.find((key) => chosen.has(key)) ?? '';
 }
 
 export function readFilters(params: URLSearchParams): SearchFilters {
@@ -96,7 +111,7 @@ export function readFilters(params: URLSearchParams): SearchFilters {
     subject: readSubject(params.get('subject')),
     major: params.get('major') ?? '',
     condition: isCondition(condition) ? condition : 'con-all',
-    school: SCHOOL_FLAGS.find((flag) => params.get(flag) === 'true') ?? '',
+    school: readSchool(params),
     maxPrice: readMaxPrice(params.get('maxPrice')),
     sort: readSort(params),
     type: oneOf(SEARCH_TYPES, type) ? type : '',
@@ -113,7 +128,7 @@ export function filtersToParams(filters: SearchFilters): URLSearchParams {
   if (filters.subject) params.set('subject', filters.subject);
   if (filters.major) params.set('major', filters.major);
   if (filters.condition !== 'con-all') params.set('condition', filters.condition);
-  if (filters.school) params.set(filters.school, 'true');
+  if (filters.school) params.set('schools', filters.school);
   const maxPrice = readMaxPrice(filters.maxPrice);
   if (maxPrice) params.set('maxPrice', maxPrice);
   if (filters.type) params.set('type', filters.type);
@@ -136,7 +151,7 @@ export function filtersToApiQuery(filters: SearchFilters): Record<string, string
   if (filters.subject) query.subject = filters.subject;
   if (filters.major) query.major = filters.major;
   if (filters.condition !== 'con-all') query.condition = filters.condition;
-  if (filters.school) query[filters.school] = 'true';
+  if (filters.school) query.schools = filters.school;
   const maxPrice = readMaxPrice(filters.maxPrice);
   if (maxPrice) query.maxPrice = maxPrice;
   if (filters.type) query.type = filters.type;
