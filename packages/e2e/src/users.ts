@@ -79,11 +79,7 @@ export const DEFAULT_LISTING = {
   condition: 'good',
   regularPrice: 20,
   discountPrice: 0,
-  Jepson: false,
-  Bschool: true,
-  Leadership: false,
-  ArtScience: false,
-  LawProfessional: false,
+  schools: ['Bschool'],
   major: '',
   type: 'sale',
 };

@@ -65,11 +65,17 @@ test('a new student signs up, verifies, signs in and lists a book that buyers th
     await page.getByLabel('Address').fill('Gottwald Science Center');
     await page.getByLabel('Excellent').check();
     await page.getByLabel('Regular price ($)').fill('45');
+    // No school is pre-checked; the ones checked are saved as the campus lists them.
+    const schools = page.getByRole('group', { name: 'School' });
+    await expect(schools.getByRole('checkbox', { checked: true })).toHaveCount(0);
+    await schools.getByLabel('Arts & Sciences').check();
+    await schools.getByLabel('Jepson').check();
     await uploadImages(page.locator('form'), [jpegFile('cover.jpg', await bookCover(30))], 1);
     await page.getByRole('button', { name: 'Create listing' }).click();
     await expect(page).toHaveURL(/\/listing\/[0-9a-f-]{36}$/);
     await expect(page.getByRole('heading', { level: 1, name: bookName })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Your Listing' })).toBeDisabled();
+    await expect(page.getByText('Jepson, Arts & Sciences', { exact: true })).toBeVisible();
   });
 
   await test.step('it shows in Recent Additions on the home page', async () => {
