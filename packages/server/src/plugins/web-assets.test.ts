@@ -83,12 +83,12 @@ describe(`built files served from memory (${TEST_ENGINE})`, () => {
     expect(res.headers['content-length']).toBe(String(brotliCompressSync(SCRIPT).length));
   });
 
-  it('keeps the cache rules: hashed assets forever, the worker never, the manifest 10 minutes', async () => {
+  it('keeps the cache rules: hashed assets forever, the worker and the campus manifest never', async () => {
     const expected: Record<string, string> = {
       [SCRIPT_URL]: 'public, max-age=31536000, immutable',
       '/assets/small-x1.css': 'public, max-age=31536000, immutable',
       '/sw.js': 'no-cache',
-      '/manifest.webmanifest': 'public, max-age=600',
+      '/manifest.webmanifest': 'no-cache',
       '/favicon.svg': 'public, max-age=3600',
     };
     for (const [url, cacheControl] of Object.entries(expected)) {

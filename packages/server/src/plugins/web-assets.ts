@@ -52,7 +52,8 @@ export function cacheControlFor(urlPath: string): string {
   const name = urlPath.slice(urlPath.lastIndexOf('/') + 1);
   // Checked on every visit, so a deploy's worker (and its new shell) is found at once.
   if (name === SERVICE_WORKER_FILE) return 'no-cache';
-  if (name === MANIFEST_FILE) return 'public, max-age=600';
+  // Made from the campus at start (web-campus.ts): a restart with another campus shows at once.
+  if (name === MANIFEST_FILE) return 'no-cache';
   return 'public, max-age=3600';
 }
 
@@ -86,8 +87,17 @@ function variantOf(
   return { body, etag, headers };
 }
 
-/** Every file of the built app (`.br`/`.gz` siblings as encodings of their file), by URL path. */
-export function loadAssets(distDir: string): {
+/** A built file's contents as the server answers them (the campus put into it), by URL path. */
+export type AssetRewrites = Record<string, (body: string) => string>;
+
+/**
+ * Every file of the built app (`.br`/`.gz` siblings as encodings of their file), by URL path; a
+ * rewritten file is answered as its rewrite made it, its precompressed siblings left out.
+ */
+export function loadAssets(
+  distDir: string,
+  rewrites: AssetRewrites = {},
+): {
   assets: Map<string, Asset>;
   skipped: string[];
   /** The file's path on disk, and its asset read again (a file that changed since start-up). */
@@ -96,10 +106,13 @@ export function loadAssets(distDir: string): {
   const files = new Map<string, string>();
   for (const { full, urlPath } of filesUnder(distDir)) files.set(urlPath, full);
   const read = (urlPath: string): Asset => {
-    const siblings = ENCODINGS.filter((e) => files.has(urlPath + SIBLING_SUFFIX[e]));
+    const rewrite = Object.hasOwn(rewrites, urlPath) ? rewrites[urlPath] : undefined;
+    const siblings = rewrite ? [] : ENCODINGS.filter((e) => files.has(urlPath + SIBLING_SUFFIX[e]));
     const hasSiblings = siblings.length > 0;
+    const built = readFileSync(files.get(urlPath)!);
+    const body = rewrite ? Buffer.from(rewrite(built.toString('utf8'))) : built;
     const variants: Asset['variants'] = {
-      identity: variantOf(readFileSync(files.get(urlPath)!), urlPath, 'identity', hasSiblings),
+      identity: variantOf(body, urlPath, 'identity', hasSiblings),
     };
     for (const e of siblings)
       variants[e] = variantOf(
@@ -160,6 +173,8 @@ function chooseVariant(asset: Asset, acceptEncoding: string | undefined): Varian
 export interface WebAssetsOptions {
   /** Folder of the built web app. */
   distDir: string;
+  /** Files answered with the campus put into them (web.ts: the manifest, index.html). */
+  rewrites?: AssetRewrites;
 }
 
 /**
@@ -170,7 +185,7 @@ export interface WebAssetsOptions {
  */
 export default fp(
   async function webAssetsPlugin(app: FastifyInstance, options: WebAssetsOptions) {
-    const { assets, skipped, source } = loadAssets(options.distDir);
+    const { assets, skipped, source } = loadAssets(options.distDir, options.rewrites);
     if (skipped.length > 0)
       app.log.warn({ files: skipped }, 'web files with names the router cannot take: not served');
 

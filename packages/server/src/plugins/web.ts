@@ -39,6 +39,14 @@ import {
   type PageHead,
 } from './web-shell';
 import webAssetsPlugin, { accepts, matchesEtag } from './web-assets';
+import {
+  CAMPUS_STYLESHEET_PATH,
+  campusManifest,
+  campusShell,
+  campusStylesheet,
+  campusVersion,
+  MANIFEST_PATH,
+} from './web-campus';
 
 export const WEB_DIST_DIR = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -128,6 +136,31 @@ export function withCampusElement(html: string, campus: CampusConfig): string {
   return html.replace(/<\/head>/i, () => `${element}</head>`);
 }
 
+/**
+ * GET /campus.css, the campus's brand palette: the shell links it with the campus's version, an
+ * address kept forever (a new campus is a new address); any other is checked on every use.
+ */
+function registerCampusStylesheet(app: FastifyInstance, css: string, version: string) {
+  const etag = `"${version}"`;
+  app.get(
+    CAMPUS_STYLESHEET_PATH,
+    { schema: { hide: true }, logLevel: 'warn' },
+    (request: FastifyRequest, reply: FastifyReply) => {
+      const asked = (request.query as { v?: unknown }).v;
+      void reply
+        .header(
+          'Cache-Control',
+          asked === version ? 'public, max-age=31536000, immutable' : 'no-cache',
+        )
+        .header('ETag', etag)
+        .header('X-Content-Type-Options', 'nosniff');
+      const ifNoneMatch = request.headers['if-none-match'];
+      if (ifNoneMatch && matchesEtag(ifNoneMatch, etag)) return reply.status(304).send();
+      return reply.type('text/css; charset=utf-8').send(css);
+    },
+  );
+}
+
 /** Serves the built web app: hashed assets cached forever, every app route gets index.html. */
 export default fp(
   async function webPlugin(app: FastifyInstance, options: WebPluginOptions) {
@@ -137,10 +170,22 @@ export default fp(
       app.log.warn(`The web app is not built (${indexFile} is missing): run npm run build`);
       return;
     }
-    // Every page carries the campus it is served as, which the web app reads before it renders.
-    const indexHtml = withCampusElement(readFileSync(indexFile, 'utf8'), app.config.campus);
+    const campus = app.config.campus;
+    // Every page carries the campus it is served as, which the web app reads before it renders,
+    // and names it: its title, description, theme colour and palette (web-campus.ts).
+    const shellOf = (built: string) => withCampusElement(campusShell(built, campus), campus);
+    const indexHtml = shellOf(readFileSync(indexFile, 'utf8'));
 
-    await app.register(webAssetsPlugin, { distDir });
+    // The built manifest and shell are answered as the campus makes them (the worker precaches
+    // /index.html, the browser installs from the manifest).
+    await app.register(webAssetsPlugin, {
+      distDir,
+      rewrites: {
+        '/index.html': shellOf,
+        [MANIFEST_PATH]: (built) => campusManifest(built, campus),
+      },
+    });
+    registerCampusStylesheet(app, campusStylesheet(campus), campusVersion(campus));
 
     const manifest = readManifest(distDir);
     // The app shell renders in the browser: the app's code past the small entry script is wanted at

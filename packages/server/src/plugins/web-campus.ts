@@ -1,0 +1,87 @@
+/**
+ * The parts of the built web app that name the campus (docs/configuration.md): the shell's title,
+ * description and theme colour, the web app manifest and the brand palette (/campus.css), made at
+ * start from the campus the server serves, so a restart changes them and a build never has to.
+ */
+import { createHash } from 'node:crypto';
+import type { CampusConfig } from '@campus-books/common/campus-config';
+import {
+  brandPalette,
+  brandPaletteCss,
+  PAGE_BACKGROUND,
+  THEME_COLOR_SHADE,
+} from '@campus-books/common/campus-theme';
+import { escapeHtml } from '../lib/html';
+
+export const CAMPUS_STYLESHEET_PATH = '/campus.css';
+export const MANIFEST_PATH = '/manifest.webmanifest';
+
+/** What the shell and the manifest say is bought and sold, and with whom. */
+function offering(campus: CampusConfig): string {
+  return `used course textbooks with students at ${campus.name}`;
+}
+
+/**
+ * A short hash of the campus (and of its stylesheet, which a deploy may derive anew): the
+ * stylesheet's address changes with it, so no cache keeps an old one.
+ */
+export function campusVersion(campus: CampusConfig): string {
+  return createHash('sha256')
+    .update(JSON.stringify(campus))
+    .update(campusStylesheet(campus))
+    .digest('base64url')
+    .slice(0, 12);
+}
+
+/** The brand palette of the campus's primary colour, as /campus.css answers it. */
+export function campusStylesheet(campus: CampusConfig): string {
+  return brandPaletteCss(brandPalette(campus.theme.primaryColor));
+}
+
+function replaceOrAdd(html: string, pattern: RegExp, tag: string): string {
+  return pattern.test(html)
+    ? html.replace(pattern, () => tag)
+    : html.replace(/<\/head>/i, () => `${tag}</head>`);
+}
+
+/**
+ * The built shell (index.html) naming the campus: its <title> (a page React renders writes its own
+ * over it), description and theme colour, and its head linking the campus's palette.
+ */
+export function campusShell(html: string, campus: CampusConfig): string {
+  const themeColor = brandPalette(campus.theme.primaryColor)[THEME_COLOR_SHADE];
+  const description = `${campus.productName}: buy and sell ${offering(campus)}.`;
+  let shell = replaceOrAdd(
+    html,
+    /<title>[\s\S]*?<\/title>/i,
+    `<title>${escapeHtml(campus.productName)}</title>`,
+  );
+  shell = replaceOrAdd(
+    shell,
+    /<meta\s+name="description"[^>]*>/i,
+    `<meta name="description" content="${escapeHtml(description)}" />`,
+  );
+  shell = replaceOrAdd(
+    shell,
+    /<meta\s+name="theme-color"[^>]*>/i,
+    `<meta name="theme-color" content="${themeColor}" />`,
+  );
+  const href = `${CAMPUS_STYLESHEET_PATH}?v=${campusVersion(campus)}`;
+  return shell.replace(/<\/head>/i, () => `<link rel="stylesheet" href="${href}">\n</head>`);
+}
+
+/**
+ * The web app manifest naming the campus: the built one's icons and other fields, with the
+ * campus's names and colour.
+ */
+export function campusManifest(built: string, campus: CampusConfig): string {
+  const manifest = JSON.parse(built) as Record<string, unknown>;
+  return JSON.stringify({
+    ...manifest,
+    name: `${campus.productName} · ${campus.name}`,
+    short_name: campus.productName,
+    description: `Buy and sell ${offering(campus)}.`,
+    theme_color: brandPalette(campus.theme.primaryColor)[THEME_COLOR_SHADE],
+    background_color: PAGE_BACKGROUND,
+  });
+}
