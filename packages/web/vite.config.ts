@@ -1,6 +1,5 @@
 // A relative path: the config loader bundles it (the package's TypeScript export Node cannot load).
 // With its extension, as Node's own loader (Vite's coming `configLoader: 'native'`) needs it.
-import { PRODUCT_NAME, UNIVERSITY_NAME } from '../common/src/campus.ts';
 import { APP_START_MODULE, LANDING_PAGE_MODULES } from '../common/src/server-rendering.ts';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -9,7 +8,11 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
-/** brand-700 (the header, the theme-color meta) and slate-50 (the page) of src/index.css. */
+/**
+ * The manifest's campus fields are placeholders: the server answers /manifest.webmanifest with the
+ * campus it serves put in (server/src/plugins/web-campus.ts), as it does index.html's title.
+ */
+const PLACEHOLDER_NAME = 'Campus Books';
 const THEME_COLOR = '#1c46a3';
 const BACKGROUND_COLOR = '#f8fafc';
 
@@ -112,9 +115,9 @@ export default defineConfig({
       includeManifestIcons: false,
       manifest: {
         id: '/',
-        name: `${PRODUCT_NAME} · ${UNIVERSITY_NAME}`,
-        short_name: PRODUCT_NAME,
-        description: `Buy and sell used course textbooks with students of the ${UNIVERSITY_NAME}.`,
+        name: PLACEHOLDER_NAME,
+        short_name: PLACEHOLDER_NAME,
+        description: 'Buy and sell used course textbooks with students of your university.',
         lang: 'en',
         start_url: '/',
         scope: '/',

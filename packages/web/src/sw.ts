@@ -119,6 +119,19 @@ registerRoute(
     ],
   }),
 );
+// The campus's palette (/campus.css?v=<version>, server/src/plugins/web-campus.ts): one address per
+// version of the campus, so the kept copy answers first (offline too); a new campus is a new address.
+registerRoute(
+  ({ url, request, sameOrigin }) =>
+    sameOrigin && request.method === 'GET' && url.pathname === '/campus.css' && url.search !== '',
+  new CacheFirst({
+    cacheName: 'campus-theme',
+    plugins: [
+      new CacheableResponsePlugin({ statuses: [200] }),
+      new ExpirationPlugin({ maxEntries: 2 }),
+    ],
+  }),
+);
 // Web Push (features/profile/push-notifications): each push shows its notification, a tap opens its page.
 self.addEventListener('push', (event) =>
   handlePush(event, self.registration, self.location.origin),

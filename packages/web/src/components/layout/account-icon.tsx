@@ -16,9 +16,9 @@ export function AccountIcon({ user }: { user: CurrentUser }) {
   }
   return (
     <svg aria-hidden="true" viewBox="0 0 36 36" className="size-9">
-      <circle cx="18" cy="18" r="18" fill="#dce7fd" />
-      <circle cx="18" cy="14" r="6" fill="#1c46a3" />
-      <path d="M7 30c2-6 6.5-8.5 11-8.5S27 24 29 30" fill="#1c46a3" />
+      <circle cx="18" cy="18" r="18" className="fill-brand-100" />
+      <circle cx="18" cy="14" r="6" className="fill-brand-700" />
+      <path d="M7 30c2-6 6.5-8.5 11-8.5S27 24 29 30" className="fill-brand-700" />
     </svg>
   );
 }

@@ -10,9 +10,9 @@ export function Logo() {
       className="flex items-center gap-2 rounded-md text-lg font-extrabold tracking-tight text-brand-900 no-underline md:shrink-0 md:whitespace-nowrap"
     >
       <svg aria-hidden="true" viewBox="0 0 32 32" className="size-8 shrink-0">
-        <rect width="32" height="32" rx="8" fill="#1c46a3" />
+        <rect width="32" height="32" rx="8" className="fill-brand-700" />
         <path d="M8 9.5c3-1.2 5.6-.8 8 1v13c-2.4-1.8-5-2.2-8-1z" fill="#fff" />
-        <path d="M24 9.5c-3-1.2-5.6-.8-8 1v13c2.4-1.8 5-2.2 8-1z" fill="#bcd1fb" />
+        <path d="M24 9.5c-3-1.2-5.6-.8-8 1v13c2.4-1.8 5-2.2 8-1z" className="fill-brand-200" />
       </svg>
       <span>{productName}</span>
     </Link>
