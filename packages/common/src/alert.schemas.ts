@@ -77,13 +77,10 @@ export const alertInputSchema = z
       .string()
       .max(40)
       .transform((key, ctx) => {
-        const campus = activeCampus();
-        const known = campus.schoolKey(key);
+        const known = activeCampus().schoolKey(key);
         if (known === undefined) {
-          ctx.addIssue({
-            code: 'custom',
-            message: `is not a school of this campus (${campus.schoolKeys.join(', ')})`,
-          });
+          // As a choice outside any other list is answered (zod-messages.ts).
+          ctx.addIssue({ code: 'custom', message: 'Choose one of the listed options' });
           return z.NEVER;
         }
         return known;

@@ -266,7 +266,7 @@ export const listingSchema = z
       .array(z.string())
       .describe(
         "Keys of the campus's schools it is for, in the campus's order. Also sent as one boolean " +
-          'field per school key of the campus ({"Jepson": true, …}) for clients of the original API.',
+          'field per school key of the campus ({"<key>": true, …}) for clients of the original API.',
       ),
     school: z.string().describe("The chosen schools' labels joined by ', '"),
     major: z.string(),

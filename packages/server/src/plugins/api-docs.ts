@@ -1,3 +1,4 @@
+import { activeCampus } from '@campus-books/common/active-campus';
 import swagger from '@fastify/swagger';
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
@@ -93,10 +94,10 @@ export default fp(
       openapi: {
         openapi: '3.0.3',
         info: {
-          title: 'Campus Books API',
+          title: `${activeCampus().productName} API`,
           version: '1',
           description:
-            'The JSON API of Campus Books. Rules, examples and error conventions: docs/api.md. ' +
+            `The JSON API of ${activeCampus().productName}. Rules, examples and error conventions: docs/api.md. ` +
             'Every failure answers `{success:false, statusCode, message}` (ApiError).',
         },
         servers: [{ url: '/' }],

@@ -1,6 +1,5 @@
+import { activeCampus } from '@campus-books/common/active-campus';
 import type { Mail } from '../../plugins/mail';
-
-const PRODUCT = 'Campus Books';
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -8,11 +7,13 @@ function escapeHtml(text: string): string {
 
 /** One short mail: paragraphs of text, then one link, in plain text and HTML alike. */
 function compose(to: string, subject: string, paragraphs: string[], link?: string): Mail {
-  const text = [...paragraphs, ...(link ? [link] : []), `— ${PRODUCT}`].join('\n\n');
+  const text = [...paragraphs, ...(link ? [link] : []), `— ${activeCampus().productName}`].join(
+    '\n\n',
+  );
   const html = [
     ...paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
     ...(link ? [`<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`] : []),
-    `<p>— ${PRODUCT}</p>`,
+    `<p>— ${activeCampus().productName}</p>`,
   ].join('\n');
   return { to, subject, text, html };
 }
@@ -23,8 +24,8 @@ export function verifyEmailMail(to: string, link: string, isNewAddress: boolean)
     isNewAddress ? 'Confirm your new e-mail address' : 'Verify your school e-mail',
     [
       isNewAddress
-        ? `You asked to use this address for your ${PRODUCT} account. Open this link to confirm it; until then your old address stays in use.`
-        : `Welcome to ${PRODUCT}! Open this link to verify your school e-mail, then sign in.`,
+        ? `You asked to use this address for your ${activeCampus().productName} account. Open this link to confirm it; until then your old address stays in use.`
+        : `Welcome to ${activeCampus().productName}! Open this link to verify your school e-mail, then sign in.`,
       'The link works once and expires in 24 hours. If you did not ask for it, ignore this e-mail.',
     ],
     link,
@@ -38,7 +39,7 @@ export function verifyEmailMail(to: string, link: string, isNewAddress: boolean)
 export function alreadyRegisteredMail(to: string, signInLink: string, resetLink: string): Mail {
   return compose(
     to,
-    `You already have a ${PRODUCT} account`,
+    `You already have a ${activeCampus().productName} account`,
     [
       `Someone (probably you) tried to sign up with this address, but you already have an account: sign in at ${signInLink}. If you forgot it, reset your password with this link.`,
       'If it was not you, you can ignore this e-mail: nothing was changed.',
@@ -56,7 +57,7 @@ export function finishSignUpMail(to: string, link: string): Mail {
     to,
     'Verify your school e-mail',
     [
-      `Someone (probably you) signed up for ${PRODUCT} with this address. Open this link to verify it: your account then gets the name and password chosen in that sign-up, and any earlier unfinished sign-up with this address is replaced.`,
+      `Someone (probably you) signed up for ${activeCampus().productName} with this address. Open this link to verify it: your account then gets the name and password chosen in that sign-up, and any earlier unfinished sign-up with this address is replaced.`,
       'The link works once and expires in 24 hours. If you did not sign up, ignore this e-mail.',
     ],
     link,
@@ -65,8 +66,8 @@ export function finishSignUpMail(to: string, link: string): Mail {
 
 /** To the owner of an address another account asked to change to: no link, just the news. */
 export function emailInUseMail(to: string, signInLink: string): Mail {
-  return compose(to, `Someone tried to use your e-mail address on ${PRODUCT}`, [
-    `Another ${PRODUCT} account asked to change its e-mail address to this one. This address already belongs to your account, so nothing was changed: your account is as it was.`,
+  return compose(to, `Someone tried to use your e-mail address on ${activeCampus().productName}`, [
+    `Another ${activeCampus().productName} account asked to change its e-mail address to this one. This address already belongs to your account, so nothing was changed: your account is as it was.`,
     `You can sign in as usual at ${signInLink}.`,
   ]);
 }
@@ -74,7 +75,7 @@ export function emailInUseMail(to: string, signInLink: string): Mail {
 export function resetPasswordMail(to: string, link: string): Mail {
   return compose(
     to,
-    `Reset your ${PRODUCT} password`,
+    `Reset your ${activeCampus().productName} password`,
     [
       'Open this link to choose a new password. It works once and expires in 1 hour.',
       'If you did not ask for it, ignore this e-mail: your password stays as it is.',

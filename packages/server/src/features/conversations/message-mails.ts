@@ -1,3 +1,4 @@
+import { activeCampus } from '@campus-books/common/active-campus';
 import { webPaths } from '@campus-books/common/paths';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
@@ -131,7 +132,7 @@ function messageMail(
       '',
       `Read and answer: ${thread}`,
       '',
-      'You get one mail per conversation until you read it on Campus Books.',
+      `You get one mail per conversation until you read it on ${activeCampus().productName}.`,
       `Stop mails about messages: ${stop}`,
     ].join('\n'),
     headers: {

@@ -1,3 +1,5 @@
+import { activeCampus } from '@campus-books/common/active-campus';
+import { escapeHtml } from '../../lib/html';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { z } from 'zod';
 
@@ -21,12 +23,13 @@ const DOCS_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const PAGE = `<!doctype html>
+/** The reference's page, named after the campus's product. */
+const page = () => `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
-    <title>Campus Books API reference</title>
+    <title>${escapeHtml(activeCampus().productName)} API reference</title>
   </head>
   <body>
     <div id="reference"></div>
@@ -112,7 +115,7 @@ export default async function docsRoutes(app: FastifyInstance) {
         .type('text/html; charset=utf-8')
         .header('Content-Security-Policy', DOCS_CSP)
         .header('Cache-Control', 'no-cache')
-        .send(PAGE),
+        .send(page()),
   );
 
   app.get(

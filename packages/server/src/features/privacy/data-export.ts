@@ -1,3 +1,4 @@
+import { activeCampus } from '@campus-books/common/active-campus';
 import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { and, eq, getTableColumns, inArray, or, sql } from 'drizzle-orm';
@@ -272,7 +273,7 @@ export async function prepareDataExport(
   const profile = `${app.config.publicUrl}${webPaths.profile.href()}`;
   await app.mailer.send({
     to: data.account.email,
-    subject: 'Your Campus Books data is ready',
+    subject: `Your ${activeCampus().productName} data is ready`,
     text:
       `The copy of your data you asked for is ready: one JSON file and your photos, in a tar archive.\n\n` +
       `Download it (signed in as yourself) within ${EXPORT_LINK_DAYS} days:\n${link}\n\n` +
