@@ -6,7 +6,15 @@ import {
   TEST_WEB_SHELL,
   type TestApp,
 } from '../../test/helpers';
+import { withCampusElement } from './web';
+import { campusShell } from './web-campus';
 import { insertListings } from '../../test/listing-fixtures';
+
+/** The built shell as the server answers it: naming its campus, and carrying it. */
+function plainShell(t: TestApp): string {
+  const campus = t.config.campus;
+  return withCampusElement(campusShell(TEST_WEB_SHELL, campus), campus);
+}
 
 /** The real app serving a small built web app from a temporary folder. */
 function createWebApp(): Promise<TestApp> {
@@ -103,12 +111,12 @@ describe(`web shell: Open Graph tags on /listing/{id} (${TEST_ENGINE})`, () => {
     for (const id of ['0c2f6f4e-5b0a-4b7e-8f3a-9d1e2c3b4a59', 'not-an-id']) {
       const res = await t.app.inject(`/listing/${id}`);
       expect(res.statusCode).toBe(200);
-      expect(res.body).toBe(TEST_WEB_SHELL);
+      expect(res.body).toBe(plainShell(t));
     }
   });
 
   it('keeps serving the shell, the assets and API errors as before', async () => {
-    expect((await t.app.inject('/search?searchTerm=x')).body).toBe(TEST_WEB_SHELL);
+    expect((await t.app.inject('/search?searchTerm=x')).body).toBe(plainShell(t));
     expect((await t.app.inject('/assets/app-1234.js')).body).toBe('console.log(1)');
     const api = await t.app.inject('/api/nope');
     expect(api.statusCode).toBe(404);
