@@ -14,13 +14,15 @@ import {
 } from './account.schemas';
 import { apiMessageSchema, publicConfigSchema, succeeded } from './api';
 import { campusConfigSchema } from './campus-config';
+import { dealRoutes } from './api-routes-deal';
+import type { ApiRouteContract } from './api-route-contract';
+
+export type { ApiRouteContract } from './api-route-contract';
 import {
   courseParams,
   idParams,
-  inboxQuery,
   isbnParams,
   listingParams,
-  offerParams,
   userIdParams,
   userParams,
 } from './api-params';
@@ -32,18 +34,6 @@ import {
   wantedCourseSchema,
 } from './alert.schemas';
 import {
-  blockListSchema,
-  conversationListSchema,
-  conversationSchema,
-  offerSchema,
-  readSchema,
-  sendMessageSchema,
-  sentEventSchema,
-  soldToSchema,
-  startConversationSchema,
-  unreadCountSchema,
-} from './conversation.schemas';
-import {
   LISTING_LINK_ACTIONS,
   listingCreateSchema,
   listingSchema,
@@ -51,13 +41,6 @@ import {
   listingUpdateSchema,
 } from './listing.schemas';
 import {
-  meetupAnswerSchema,
-  meetupListQuerySchema,
-  meetupListSchema,
-  suggestMeetupSchema,
-} from './meetup.schemas';
-import {
-  conversationReportSchema,
   moderationLogEntrySchema,
   moderationQueueItemSchema,
   moderationReasonSchema,
@@ -87,16 +70,6 @@ import {
   pushUnsubscribeSchema,
 } from './push.schemas';
 import {
-  exchangeListSchema,
-  exchangeSchema,
-  publicProfileSchema,
-  rateExchangeSchema,
-  ratedSchema,
-  removeRatingSchema,
-  reportedRatingListSchema,
-  reportRatingSchema,
-} from './rating.schemas';
-import {
   draftPublishAnswerSchema,
   draftPublishSchema,
   draftSaveSchema,
@@ -105,21 +78,6 @@ import {
 } from './shelf.schemas';
 import { operatorStatisticsSchema, statisticsQuerySchema } from './statistics.schemas';
 
-/** What one route of the API takes and answers: the server declares it, the web app calls it. */
-export interface ApiRouteContract {
-  /** The path's `:name` parameters. */
-  params?: z.ZodType;
-  /** The query string. */
-  query?: z.ZodType;
-  /** The JSON body; a function of the campus's account rules where they shape it (sign-up). */
-  body?: z.ZodType | ((rules: AccountRules) => z.ZodType);
-  /**
-   * The success answer: the schema every 2xx the route declares answers, or, where they differ, each
-   * status's (a tus DELETE's 204 has no body).
-   */
-  response: z.ZodType | { readonly [status: number]: z.ZodType };
-}
-
 const signedInAnswer = currentUserSchema.extend({ success: z.literal(true) });
 const signOnName = z.string().trim().min(1).max(50);
 
@@ -127,9 +85,6 @@ const savedListingAnswer = listingSchema.extend({ success: z.literal(true) });
 const savedAnswer = z.object({ success: z.literal(true), saved: z.boolean(), message: z.string() });
 const savedListingMails = z.object({
   savedListingMails: z.boolean().describe('Mails about saved listings (price drops, sales)'),
-});
-const messageMails = z.object({
-  messageMails: z.boolean().describe('Mails about messages not read in the app'),
 });
 const termEndMailAnswer = z.object({ success: z.literal(true), ...termEndMailSchema.shape });
 const alertAnswer = alertSchema.extend({ success: z.literal(true) });
@@ -336,86 +291,7 @@ export const apiRoutes = {
     body: savedListingMails,
     response: savedListingMails.extend({ success: z.literal(true), message: z.string() }),
   },
-  // Conversations, blocks
-  'GET /api/conversations': { query: inboxQuery, response: conversationListSchema },
-  'GET /api/conversations/mails': { response: messageMails },
-  'POST /api/conversations/mails': {
-    body: messageMails,
-    response: messageMails.extend({ success: z.literal(true), message: z.string() }),
-  },
-  'GET /api/conversations/unread': { response: unreadCountSchema },
-  'POST /api/conversations': { body: startConversationSchema, response: sentEventSchema },
-  'GET /api/conversations/:id': { params: idParams, response: conversationSchema },
-  'POST /api/conversations/:id/messages': {
-    params: idParams,
-    body: sendMessageSchema,
-    response: sentEventSchema,
-  },
-  'POST /api/conversations/:id/read': {
-    params: idParams,
-    body: readSchema,
-    response: apiMessageSchema,
-  },
-  'POST /api/conversations/:id/report': {
-    params: idParams,
-    body: conversationReportSchema,
-    response: apiMessageSchema,
-  },
-  'POST /api/conversations/:id/offers': {
-    params: idParams,
-    body: offerSchema,
-    response: sentEventSchema,
-  },
-  'POST /api/conversations/:id/offers/:offerId/accept': {
-    params: offerParams,
-    response: sentEventSchema,
-  },
-  'POST /api/conversations/:id/offers/:offerId/decline': {
-    params: offerParams,
-    response: sentEventSchema,
-  },
-  'POST /api/conversations/listing/:listingId/release': {
-    params: listingParams,
-    response: apiMessageSchema,
-  },
-  'POST /api/conversations/listing/:listingId/sold': {
-    params: listingParams,
-    body: soldToSchema,
-    response: apiMessageSchema,
-  },
-  'GET /api/blocks': { response: blockListSchema },
-  'POST /api/blocks/:userId': { params: userParams, response: apiMessageSchema },
-  'DELETE /api/blocks/:userId': { params: userParams, response: apiMessageSchema },
-  // Ratings and profiles
-  'GET /api/ratings/exchanges': { response: exchangeListSchema },
-  'GET /api/ratings/exchanges/:id': { params: idParams, response: exchangeSchema },
-  'POST /api/ratings/exchanges/:id': {
-    params: idParams,
-    body: rateExchangeSchema,
-    response: ratedSchema,
-  },
-  'POST /api/ratings/:id/report': {
-    params: idParams,
-    body: reportRatingSchema,
-    response: apiMessageSchema,
-  },
-  'GET /api/ratings/reported': { response: reportedRatingListSchema },
-  'POST /api/ratings/:id/remove': {
-    params: idParams,
-    body: removeRatingSchema,
-    response: apiMessageSchema,
-  },
-  'POST /api/ratings/:id/dismiss': {
-    params: idParams,
-    body: removeRatingSchema,
-    response: apiMessageSchema,
-  },
-  'GET /api/profiles/:id': { params: idParams, response: publicProfileSchema },
-  // Meetups
-  'GET /api/meetups': { query: meetupListQuerySchema, response: meetupListSchema },
-  'POST /api/meetups': { body: suggestMeetupSchema, response: meetupAnswerSchema },
-  'POST /api/meetups/:id/accept': { params: idParams, response: meetupAnswerSchema },
-  'POST /api/meetups/:id/decline': { params: idParams, response: meetupAnswerSchema },
+  ...dealRoutes,
   // My courses
   'GET /api/my-courses/get': { response: myCoursesAnswerSchema },
   'POST /api/my-courses/add': { body: addCoursesBodySchema, response: addCoursesAnswerSchema },

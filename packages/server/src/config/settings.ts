@@ -4,16 +4,18 @@ import {
   bookLookupSettings,
   databaseSettings,
   dealSettings,
-  jobSettings,
-  limitSettings,
   mailSettings,
   moderationSettings,
+  storageSettings,
+} from './env-schema';
+import {
+  jobSettings,
+  limitSettings,
   observabilitySettings,
   performanceSettings,
   retentionSettings,
-  storageSettings,
   testSettings,
-} from './env-schema';
+} from './env-schema-operations';
 import { pushSettings, pushTestSettings } from './push-config';
 import { ssoSettings } from './sso-config';
 
