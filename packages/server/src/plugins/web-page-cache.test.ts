@@ -34,7 +34,7 @@ describe(`signed-out pages from memory (${TEST_ENGINE})`, () => {
   beforeAll(async () => {
     t = await createWebTestApp(
       { 'index.html': TEST_WEB_SHELL },
-      { PAGE_CACHE_MB: '1', MODERATOR_EMAILS: MODERATOR },
+      { PAGE_CACHE_MB: '4', MODERATOR_EMAILS: MODERATOR },
       { webServerEntry: STAND_IN },
     );
     seller = await createUser(t);
@@ -144,7 +144,8 @@ describe(`signed-out pages from memory (${TEST_ENGINE})`, () => {
     const canonical = '/search?searchTerm=calculus&status=active_or_none';
     await t.app.inject(canonical);
     expect(await rendersDuring(() => t.app.inject(canonical))).toBe(0);
-    // 1 MB for pages, 64 KB of it for addresses like these: far more than fit.
+    // 4 MB for pages, 256 KB of it for addresses like these (a page carries the campus, ~10 KB):
+    // far more than fit.
     for (let i = 0; i < 120; i += 1) {
       const response = await t.app.inject(`${canonical}&ref=${i}-${'x'.repeat(200)}`);
       expect(response.statusCode).toBe(200);
