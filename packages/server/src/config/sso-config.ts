@@ -65,7 +65,7 @@ export const ssoSettings = z.object({
       'Any but `off`: `Sign in with <campus>` leads the sign-in and sign-up pages (docs/sso.md).',
     ),
   SSO_NAME: text.meta({
-    unset: 'the campus name (common/src/campus.ts)',
+    unset: "the campus file's `name`",
     description: 'The name on the sign-on button.',
   }),
   SSO_ADMIT_AFFILIATIONS: z.string().default('').meta({
