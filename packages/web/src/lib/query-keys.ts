@@ -47,6 +47,8 @@ export const queryKeys = {
   /** Everything about conversations: a live event refreshes the lot with this one prefix. */
   conversations: {
     all: ['conversations'] as const,
+    /** Every inbox list (whatever listing it is filtered to). */
+    lists: ['conversations', 'list'] as const,
     list: (listingId?: string) => ['conversations', 'list', listingId ?? null] as const,
     one: (conversationId: string) => ['conversations', 'one', conversationId] as const,
     unread: ['conversations', 'unread'] as const,

@@ -124,7 +124,7 @@ export function useMarkRead(conversationId: string) {
       }),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.conversations.unread });
-      void queryClient.invalidateQueries({ queryKey: ['conversations', 'list'] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.conversations.lists });
     },
   });
 }
