@@ -11,6 +11,7 @@ import {
 } from '@campus-books/common/campus-config';
 import { contrastRatio } from '@campus-books/common/contrast';
 import { campusFileOf, DEFAULT_CAMPUS_FILE, readCampusFile } from '../config/campus-file';
+import { runCampusImport } from './campus-import';
 
 /** The JSON Schema of a campus file, as editors read it (campus/campus.schema.json). */
 export function campusJsonSchema(): string {
@@ -194,15 +195,23 @@ export const CAMPUS_USAGE = `Usage (from the repository root):
   npm run campus -- init [--out <file>]   asks the questions and writes a campus file (default data/campus.yaml)
   npm run campus -- check [<file>]        validates a campus file (default: the one the server would read)
   npm run campus -- schema [--write]      prints the campus file's JSON Schema (--write: updates the shipped one)
+  npm run campus -- import subjects <file.csv> [--dry-run] [--campus <campus.yaml>]
+                                          replaces the subjects with a registrar's file (header code,name)
+  npm run campus -- import majors <file.csv> [--dry-run] [--campus <campus.yaml>]
+                                          replaces the majors (header label[,aliases], aliases split by ;)
 See docs/adopt.md.`;
 
-/** `npm run campus -- …`: the exit code (0 done, 64 usage, 65 an invalid file, 73 would overwrite). */
+/**
+ * `npm run campus -- …`: the exit code (0 done, 64 usage, 65 an invalid file, 73 would overwrite;
+ * import's in campus-import.ts).
+ */
 export async function runCampusCommand(
   args: string[],
   env: NodeJS.ProcessEnv,
   io: { out: (text: string) => void; err: (text: string) => void; prompter?: () => Prompter },
 ): Promise<number> {
   const [command, ...rest] = args;
+  if (command === 'import') return runCampusImport(rest, env, io);
   if (command === 'schema' && rest.length === 0) {
     io.out(campusJsonSchema());
     return 0;

@@ -15,7 +15,7 @@ const USAGE = `Usage (from the repository root, with the server's environment):
   npm run restore -- <file>
   npm run migrate-data -- --to postgres://user:pass@host/db [--to-s3]
   npm run import-required-books -- <file.csv>
-  npm run campus -- init | check [<file>] | schema
+  npm run campus -- init | check [<file>] | schema | import subjects|majors <file.csv> [--dry-run]
 See docs/operations.md.`;
 
 /** Exit codes: 64 usage, 65 bad archive, 66 refused (target not empty), 70 verification, 1 other. */
@@ -29,7 +29,8 @@ function exitCodeOf(error: unknown): number {
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  // The campus file's commands read no other setting: a new operator runs them before any.
+  // The campus file's commands read no other setting (an import that removes entries reads the
+  // database's, to check them): a new operator runs them before any.
   if (command === 'campus') {
     return runCampusCommand(rest, process.env, {
       out: (text) => process.stdout.write(text),
