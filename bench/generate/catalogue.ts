@@ -1,7 +1,7 @@
-import { SUBJECTS } from '@campus-books/common/campus-subjects';
 import { CONDITIONS } from '@campus-books/common/constants';
 import { toIsbn13 } from '@campus-books/common/isbn';
 import type { listings, users } from '../../packages/server/src/db/schema';
+import { defaultCampus } from './campus';
 import { SeededRandom } from './random';
 import {
   listingDescription,
@@ -86,7 +86,7 @@ function bookFields(random: SeededRandom, count: number) {
   const books = Math.max(50, Math.floor(count / 4));
   return {
     isbn: random.chance(0.6) ? catalogueIsbn(random.int(1, books)) : null,
-    subject: random.chance(0.7) ? random.pick(SUBJECTS).code : null,
+    subject: random.chance(0.7) ? random.pick(defaultCampus.subjects).code : null,
   };
 }
 

@@ -1,12 +1,11 @@
 import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SUBJECT_CODES } from '@campus-books/common/campus-subjects';
-import { MAJOR_VALUES } from '@campus-books/common/campus-majors';
 import { toIsbn13 } from '@campus-books/common/isbn';
 import { CONDITIONS } from '@campus-books/common/constants';
 import { openDatabase, type Database } from '../../packages/server/src/db/database';
 import { listings, users } from '../../packages/server/src/db/schema';
 import { verifyPassword } from '../../packages/server/src/features/accounts/password';
+import { defaultCampus } from './campus';
 import { CATALOGUE_END, externalImageUrl, generateListings } from './catalogue';
 import { BENCH_OWNED_LISTINGS, BENCH_USER, seedCatalogue, type SeedResult } from './seed';
 import { schoolsForMajor } from './textbooks';
@@ -41,8 +40,12 @@ describe('catalogue generator (200 listings into an in-memory PGlite)', () => {
       expect(Number(row.courseNumber)).toBeGreaterThanOrEqual(100);
       expect(Number(row.courseNumber)).toBeLessThanOrEqual(499);
       if (row.major) {
-        expect(MAJOR_VALUES.has(row.major)).toBe(true);
+        expect(defaultCampus.majorValues.has(row.major)).toBe(true);
         expect(row.schools).toEqual(schoolsForMajor(row.major));
+        // Keys of the campus's schools, in its order (as the server stores them).
+        expect(row.schools).toEqual(
+          defaultCampus.schoolKeys.filter((k) => row.schools.includes(k)),
+        );
       }
       expect(row.createdAt.getTime()).toBeGreaterThanOrEqual(
         CATALOGUE_END.getTime() - TWO_YEARS_MS,
@@ -53,7 +56,7 @@ describe('catalogue generator (200 listings into an in-memory PGlite)', () => {
       expect(row.imageUrls.every((u) => u.startsWith('https://'))).toBe(true);
       expect(row.status === 'sold').toBe(row.soldAt !== null);
       if (row.isbn) expect(toIsbn13(row.isbn)).toBe(row.isbn);
-      if (row.subject) expect(SUBJECT_CODES.has(row.subject)).toBe(true);
+      if (row.subject) expect(defaultCampus.subjectCodes.has(row.subject)).toBe(true);
     }
     // Books have several copies; most listings name a book and a subject.
     const isbns = rows.flatMap((r) => (r.isbn ? [r.isbn] : []));

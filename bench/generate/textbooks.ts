@@ -1,6 +1,5 @@
-import { type SchoolFlag } from '@campus-books/common/campus';
-import { MAJORS } from '@campus-books/common/campus-majors';
 import { NAME_MAX_LENGTH } from '@campus-books/common/constants';
+import { defaultCampus } from './campus';
 import type { SeededRandom } from './random';
 
 /** Course subjects as textbook titles name them; a few (Calculus, Statistics) are deliberately common. */
@@ -144,8 +143,11 @@ const REMARKS = [
   'Loose-leaf version with binder.',
 ];
 
-/** The school flags that fit a major, so school filters and majors agree as in real listings. */
-export function schoolsForMajor(major: string): SchoolFlag[] {
+/**
+ * The default campus's school keys that fit one of its majors (in the campus's order, as listings
+ * store them), so school filters and majors agree as in real listings.
+ */
+export function schoolsForMajor(major: string): string[] {
   if (/^(Business Administration|Accounting|Economics Business|Information Systems)/.test(major))
     return ['Bschool'];
   if (/^(Sport Management|Human Resource Management|Nonprofit Management)/.test(major))
@@ -156,7 +158,7 @@ export function schoolsForMajor(major: string): SchoolFlag[] {
   return ['ArtScience'];
 }
 
-export const MAJOR_VALUES_LIST: readonly string[] = MAJORS.map((m) => m.value);
+export const MAJOR_VALUES_LIST: readonly string[] = defaultCampus.majors.map((m) => m.value);
 
 /** A textbook-like title within the product's name limit, e.g. "Calculus: Early Transcendentals, 3rd Edition". */
 export function textbookTitle(random: SeededRandom): { title: string; subject: string } {

@@ -9,7 +9,7 @@ import {
   schoolEmailLabel,
   signUpSchema,
 } from './account.schemas';
-import { GROUPME_REQUIRED } from './campus';
+import { activeCampus } from './active-campus';
 import { MESSAGES } from './messages';
 
 const rules = { schoolEmailDomain: null, groupmeLinkPrefix: 'https://groupme.com/' };
@@ -112,14 +112,15 @@ describe('account rules', () => {
     );
   });
 
-  it('asks for a GroupMe link at sign-up only where the campus requires one (GROUPME_REQUIRED)', () => {
+  it('asks for a GroupMe link at sign-up only where the campus requires one (groupme.required)', () => {
     const body = {
       firstName: 'Ada',
       lastName: 'Lovelace',
       email: 'ada@richmond.edu',
       password: 'Secret-123',
     };
-    expect(GROUPME_REQUIRED).toBe(false);
+    // The default campus's rule (decision 019).
+    expect(activeCampus().config.groupme.required).toBe(false);
     for (const link of [undefined, '', '  ']) {
       const parsed = signUpSchema(rules).safeParse({ ...body, groupmelink: link });
       expect(parsed.success && parsed.data.groupmelink).toBe('');

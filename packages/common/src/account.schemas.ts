@@ -13,7 +13,7 @@ export interface AccountRules {
   schoolEmailDomain: string | null;
   /** Required start of GroupMe links, e.g. 'https://groupme.com/'. */
   groupmeLinkPrefix: string;
-  /** Whether sign-up needs a GroupMe link; campus.ts GROUPME_REQUIRED when absent. */
+  /** Whether sign-up needs a GroupMe link; the active campus's groupme.required when absent. */
   groupmeRequired?: boolean;
 }
 

@@ -26,9 +26,6 @@ export const OTHER_COPIES_LIMIT = 20;
 export const BANNER_DURATION_MS = 3000;
 export const RESET_REDIRECT_DELAY_MS = 2000;
 
-// A campus setting (campus.ts), also read here by the server's configuration.
-export { DEFAULT_GROUPME_LINK_PREFIX } from './campus';
-
 export const CONDITIONS = ['mint', 'excellent', 'good', 'poor'] as const;
 export type Condition = (typeof CONDITIONS)[number];
 

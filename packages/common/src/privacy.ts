@@ -1,12 +1,6 @@
 import { z } from 'zod';
 import { apiSchemas } from './api';
 
-/**
- * Campus configuration of the privacy page (/privacy): who answers questions about a student's
- * data. Empty: the page names the campus moderators. A campus edits this, like campus.ts.
- */
-export const PRIVACY_CONTACT: string = '';
-
 /** Days a "Download my data" link works (signed into the link; the mail and the pages say it). */
 export const EXPORT_LINK_DAYS = 7;
 

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import ICAL from 'ical.js';
 import type { Browser } from '@playwright/test';
-import { MEETUP_SPOTS } from '@campus-books/common/campus-meetups';
 import { MEETUP_MESSAGES } from '@campus-books/common/meetup.schemas';
+import { defaultCampus } from '../../src/campus';
 import { expect, signInBrowser, test } from '../../src/fixtures';
 import { expectNoAxeViolations, screenshot } from '../../src/page-check';
 import { createListing, type TestUser } from '../../src/users';
@@ -46,7 +46,7 @@ test('buyer and seller of a recorded sale meet at a safe spot, then rate it; nei
 
   const phone = await openBrowser(browser, buyer, 375, `/messages/${conversationId}`);
   const laptop = await openBrowser(browser, seller, 1280, `/messages/${conversationId}`);
-  const spot = MEETUP_SPOTS[0]!;
+  const spot = defaultCampus().meetupSpots[0]!;
 
   await test.step('the seller suggests a meetup at a campus spot; the buyer accepts and downloads its .ics', async () => {
     await laptop.getByRole('button', { name: 'Suggest a meetup' }).click();

@@ -1,12 +1,12 @@
 import { displayName } from '@campus-books/common/display';
-import { MAJORS } from '@campus-books/common/campus-majors';
 import { CONDITIONS } from '@campus-books/common/constants';
 import type { Page } from '@playwright/test';
+import { defaultCampus } from '../../src/campus';
 import { expect, isPhone, test } from '../../src/fixtures';
 import { createListing } from '../../src/users';
 
 const COUNT = 20;
-const major = MAJORS[0]!;
+const major = defaultCampus().majors[0]!;
 
 /** The 20 books: conditions, schools, majors, names and prices spread so each filter picks a few. */
 function book(i: number, tag: string) {

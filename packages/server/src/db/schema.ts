@@ -141,7 +141,7 @@ export const listings = pgTable(
     isbn: text('isbn'),
     authors: text('authors'),
     edition: text('edition'),
-    /** A subject code of campus-subjects.ts SUBJECTS, said before the course number ("ECON 101"). */
+    /** A subject code of the campus (its configuration's subjects[].code): "ECON" of "ECON 101". */
     subject: text('subject'),
     /** Which of imageUrls is the publisher's cover (imported from a book provider), if any. */
     publisherCoverUrl: text('publisher_cover_url'),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { MEETUP_SPOTS } from '@campus-books/common/campus-meetups';
+import { activeCampus } from '@campus-books/common/active-campus';
 import type { SentEvent } from '@campus-books/common/conversation.schemas';
 import type { Meetup } from '@campus-books/common/meetup.schemas';
 import type { Exchange, ExchangeList } from '@campus-books/common/rating.schemas';
@@ -55,7 +55,7 @@ async function suggestedMeetup(w: AttackWorld) {
     w,
     call('POST', '/api/meetups', c.buyer, {
       conversationId: c.conversationId,
-      spotId: MEETUP_SPOTS[0]!.id,
+      spotId: activeCampus().meetupSpots[0]!.id,
       startsAt: new Date(Date.now() + 5 * HOUR).toISOString(),
     }),
   );
@@ -108,7 +108,7 @@ function meetupSuggestion(path: string): Scenario {
       return {
         request: call('POST', path, c.buyer, {
           conversationId: c.conversationId,
-          spotId: MEETUP_SPOTS[0]!.id,
+          spotId: activeCampus().meetupSpots[0]!.id,
           startsAt: new Date(Date.now() + 5 * HOUR).toISOString(),
         }),
         // Each copy replaces the suggestion before it: one stays proposed.

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { MAJORS } from '@campus-books/common/campus-majors';
+import { activeCampus } from '@campus-books/common/active-campus';
 import { listingBody } from '../listing-fixtures';
 import type { TestApp, TestUser } from '../helpers';
 import { uploadImage } from './tus-test-client';
@@ -58,6 +58,7 @@ export async function generateCatalogue(t: TestApp, size: CatalogueSize): Promis
   // A listing may only show its seller's own uploads, so the sellers are the users who uploaded.
   const sellers = users.filter((u) => imagesOf.has(u.id));
   if (size.listings > 0 && sellers.length === 0) throw new Error('a catalogue needs images');
+  const { majors } = activeCampus();
   const listingIds: string[] = [];
   for (let i = 0; i < size.listings; i += 1) {
     const seller = sellers[i % sellers.length]!;
@@ -73,7 +74,7 @@ export async function generateCatalogue(t: TestApp, size: CatalogueSize): Promis
         courseNumber: String(100 + (i % 300)),
         condition: CONDITIONS[i % CONDITIONS.length],
         regularPrice: 5 + (i % 120),
-        major: MAJORS[i % MAJORS.length]!.value,
+        major: majors[i % majors.length]!.value,
         imageUrls,
       }),
     });

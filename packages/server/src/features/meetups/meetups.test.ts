@@ -1,7 +1,7 @@
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { activeCampus } from '@campus-books/common/active-campus';
 import type { Meetup } from '@campus-books/common/meetup.schemas';
-import { MEETUP_SPOTS } from '@campus-books/common/campus-meetups';
 import { GENEROUS_LIMITS } from '../../../test/accounts';
 import {
   createTestApp,
@@ -55,7 +55,8 @@ describe(`meetups at campus spots (${TEST_ENGINE})`, () => {
   afterAll(() => t.close());
 
   const call = apiCaller(() => t);
-  const spot = MEETUP_SPOTS[0]!;
+  const spots = activeCampus().meetupSpots;
+  const spot = spots[0]!;
   const inHours = (hours: number) => new Date(clock.getTime() + hours * HOUR).toISOString();
   const suggest = (user: TestUser, body: Record<string, unknown> = {}) =>
     call(user, 'POST', '/api/meetups', {
@@ -185,11 +186,10 @@ describe(`meetups at campus spots (${TEST_ENGINE})`, () => {
 
   it('a declined suggestion has no calendar entry; a new one replaces an open one', async () => {
     const first = ((await suggest(seller)).json() as { meetup: Meetup }).meetup;
-    const second = (
-      (await suggest(buyer, { spotId: MEETUP_SPOTS[1]!.id })).json() as { meetup: Meetup }
-    ).meetup;
+    const second = ((await suggest(buyer, { spotId: spots[1]!.id })).json() as { meetup: Meetup })
+      .meetup;
     expect(second.id).toBe(first.id);
-    expect(second.spot.id).toBe(MEETUP_SPOTS[1]!.id);
+    expect(second.spot.id).toBe(spots[1]!.id);
     expect((await call(seller, 'POST', `/api/meetups/${second.id}/decline`)).statusCode).toBe(200);
     expect((await call(seller, 'POST', `/api/meetups/${second.id}/accept`)).statusCode).toBe(409);
     expect((await call(buyer, 'GET', `/api/meetups/${second.id}/calendar.ics`)).statusCode).toBe(
