@@ -86,6 +86,7 @@ export default defineConfig({
         test: {
           name: 'load-balancer',
           root: 'packages/server',
+          setupFiles: ['test/use-default-campus.ts'],
           include: ['test/reliability/load-balancer.quick.ts'],
           testTimeout: 180_000,
           hookTimeout: 180_000,
@@ -98,6 +99,7 @@ export default defineConfig({
         test: {
           name: 'event-streams',
           root: 'packages/server',
+          setupFiles: ['test/use-default-campus.ts'],
           include: ['test/reliability/conversation-streams.quick.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
@@ -110,6 +112,7 @@ export default defineConfig({
         test: {
           name: 'sso-balancer',
           root: 'packages/server',
+          setupFiles: ['test/use-default-campus.ts'],
           include: ['test/reliability/sso-balancer.quick.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
@@ -123,6 +126,7 @@ export default defineConfig({
         test: {
           name: 'upgrade',
           root: 'packages/server',
+          setupFiles: ['test/use-default-campus.ts'],
           include: ['test/upgrade/*.upgrade.ts'],
           testTimeout: 600_000,
           hookTimeout: 900_000,
@@ -134,6 +138,7 @@ export default defineConfig({
         test: {
           name: 'reverse-proxy',
           root: 'packages/server',
+          setupFiles: ['test/use-default-campus.ts'],
           include: ['test/reliability/reverse-proxy.nginx.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -12,6 +12,7 @@ export default defineConfig({
     include: ['test/reliability/**/*.reliability.ts', 'test/security/enumeration.test.ts'],
     env: { TIMING_TRIES: '100' },
     globalSetup: ['test/global-setup.ts'],
+    setupFiles: ['test/use-default-campus.ts'],
     fileParallelism: false,
     testTimeout: 600_000,
     hookTimeout: 120_000,
