@@ -27,4 +27,13 @@ describe('an alert in words', () => {
       ),
     ).toBe('course ECON 101, condition Good, at most $20.00');
   });
+
+  it("names the school by the campus's label, and by its key once the campus no longer has it", () => {
+    expect(describeAlert(alert({ courseNumber: '101', school: 'ArtScience' }))).toBe(
+      'course 101, school Arts & Sciences',
+    );
+    expect(describeAlert(alert({ courseNumber: '101', school: 'Gone' }))).toBe(
+      'course 101, school Gone',
+    );
+  });
 });

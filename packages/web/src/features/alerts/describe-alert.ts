@@ -1,4 +1,5 @@
 import type { Alert } from '@campus-books/common/alert.schemas';
+import { activeCampus } from '@campus-books/common/active-campus';
 import { conditionLabel, formatPrice } from '@campus-books/common/display';
 
 /** What an alert watches, in words. */
@@ -10,7 +11,9 @@ export function describeAlert(alert: Alert): string {
       `course ${[alert.subject, alert.courseNumber].filter(Boolean).join(' ')}`,
     alert.major && `major ${alert.major}`,
     alert.condition && `condition ${conditionLabel(alert.condition)}`,
-    alert.school && `school ${alert.school}`,
+    // The school as the campus names it (its key only if the campus no longer has it).
+    alert.school &&
+      `school ${activeCampus().schools.find((s) => s.key === alert.school)?.label ?? alert.school}`,
     alert.maxPrice !== null && `at most ${formatPrice(alert.maxPrice)}`,
   ];
   return parts.filter(Boolean).join(', ');
