@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { apiSchemas } from './api';
 import { normalizeHostName } from './host-name';
 import { contrastProblem } from './contrast';
+import { isTimeZone } from './time-zone';
 
 /**
  * The campus configuration: everything that makes an installation one university's (its names,
@@ -19,15 +20,6 @@ const key = (what: string) =>
   z
     .string()
     .regex(KEY_PATTERN, `a ${what} key is a letter then up to 39 letters, digits, "-" or "_"`);
-
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return zone.length > 0;
-  } catch {
-    return false;
-  }
-}
 
 const calendarDate = z
   .string()
@@ -91,7 +83,7 @@ const hexColour = z
 
 export const campusConfigSchema = z
   .object({
-    name: text(120).describe('The university, as students name it ("University of Richmond").'),
+    name: text(120).describe('The university, as students name it.'),
     productName: text(60).default('Campus Books').describe("The product's name on every page."),
     emailDomain: z
       .string()
@@ -99,7 +91,7 @@ export const campusConfigSchema = z
       .toLowerCase()
       .refine(
         (domain) => normalizeHostName(domain) === domain && domain.includes('.'),
-        'is not a domain name (richmond.edu)',
+        'is not a domain name (such as university.edu)',
       )
       .nullable()
       .default(null)

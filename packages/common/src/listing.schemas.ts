@@ -48,7 +48,7 @@ export const imageUrlSchema = z
 /**
  * A listing's schools: keys of the campus's schools (its configuration's `schools[].key`), stored in
  * the campus's order, each once. The seed's clients sent one boolean per school instead
- * (`{"Jepson": true}`); those are read as this list too (foldSchoolFlags).
+ * (`{"<key>": true}`); those are read as this list too (foldSchoolFlags).
  */
 const listingSchoolsSchema = z
   .array(z.string({ error: MESSAGES.schoolFlag }).max(40, MESSAGES.schoolFlag), {
@@ -72,7 +72,7 @@ const listingSchoolsSchema = z
   .meta({ description: "Keys of the campus's schools (GET /api/campus: schools[].key)" });
 
 /**
- * Reads the seed's one boolean per school (`{"Jepson": true, "Bschool": false}`, the default
+ * Reads the seed's one boolean per school (`{"<key>": true, "<other key>": false}`, with the
  * campus's keys) into `schools`, beside any `schools` list sent: what the listing routes do before
  * they validate a body, so clients written for the original API keep working.
  */
@@ -171,7 +171,7 @@ export const listingUpdateSchema = z
 export type ListingUpdateInput = z.infer<typeof listingUpdateSchema>;
 
 /**
- * Reads the seed's search parameters, one per school (`?Jepson=true`, the default campus's keys),
+ * Reads the seed's search parameters, one per school (`?<key>=true`, with the campus's keys),
  * into `schools` beside any sent: what the search route does before it validates its query, so the
  * links and clients of the original API keep working. `false` is no filter, as it was.
  */

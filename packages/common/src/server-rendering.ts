@@ -149,3 +149,11 @@ export interface ServerRenderer {
  * answer, as JSON): the web app reads it before it renders anything.
  */
 export const CAMPUS_ELEMENT_ID = 'campus-config';
+
+/** JSON that cannot end its <script> element early: every '<' is escaped (so are U+2028/9). */
+export function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}

@@ -8,6 +8,7 @@ import {
   type LandingPageData,
   type RenderPageInput,
   type RenderedPage,
+  scriptSafeJson,
   type ServerRenderer,
 } from '@campus-books/common/server-rendering';
 import { setActiveCampus } from '@campus-books/common/active-campus';
@@ -95,14 +96,6 @@ function queriesOf(page: LandingPage, data: LandingPageData | null): SsrQuery[] 
         ? [{ queryKey: privacySettingsQueryOptions.queryKey, data: data.settings }]
         : [];
   }
-}
-
-/** JSON that cannot end its <script> element early: every '<' is escaped (so are U+2028/9). */
-function scriptSafeJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
 }
 
 function renderPage(input: RenderPageInput): Promise<RenderedPage> {

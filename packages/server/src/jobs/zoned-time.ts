@@ -7,15 +7,8 @@ import { Cron } from 'croner';
  * instants, summer time included; Intl formats them.
  */
 
-/** Whether the runtime knows this IANA time zone ("America/New_York"; "UTC"). */
-export function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
+// Whether the runtime knows an IANA time zone: one rule with the campus file's check.
+export { isTimeZone } from '@campus-books/common/time-zone';
 
 /** A calendar date, as the campus names it (month 1–12). */
 export interface CalendarDate {

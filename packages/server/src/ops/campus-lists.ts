@@ -1,10 +1,10 @@
-import { parse } from 'csv-parse/sync';
 import { majorValueOf } from '@campus-books/common/active-campus';
 import {
   campusMajorSchema,
   campusSubjectSchema,
   type CampusConfigInput,
 } from '@campus-books/common/campus-config';
+import { parseCsvRecords, type CsvRecords } from '../lib/csv';
 
 /** The campus file's lists a registrar's CSV file can replace. */
 export type CampusListKind = 'subjects' | 'majors';
@@ -42,8 +42,6 @@ export function listOf(kind: CampusListKind, campus: CampusConfigInput): CampusL
   return [...((kind === 'subjects' ? campus.subjects : campus.majors) ?? [])] as CampusListItem[];
 }
 
-type Records = Array<{ record: string[]; info: { lines: number } }>;
-
 /**
  * A registrar's CSV file as the list's items, or every bad row by its row number (the header is
  * row 1, as a spreadsheet numbers it). Values are trimmed; each row is checked by the campus
@@ -53,15 +51,9 @@ export function readListCsv(
   kind: CampusListKind,
   csv: string,
 ): { items: CampusListItem[]; problems: string[] } {
-  let records: Records;
+  let records: CsvRecords;
   try {
-    records = parse(csv.replace(/^\uFEFF/, ''), {
-      info: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      trim: true,
-      max_record_size: 10_000,
-    }) as unknown as Records;
+    records = parseCsvRecords(csv);
   } catch (error) {
     const row = (error as { lines?: number }).lines ?? 0;
     return { items: [], problems: [`row ${row}: not valid CSV: ${(error as Error).message}`] };

@@ -7,6 +7,7 @@ import {
   APP_SHELL_MODULES,
   CAMPUS_ELEMENT_ID,
   PAGE_MODULES_ELEMENT_ID,
+  scriptSafeJson,
   SSR_STATE_ELEMENT_ID,
   type LandingPage,
   type LandingPageData,
@@ -128,11 +129,7 @@ declare module 'fastify' {
  * the Content-Security-Policy has nothing to allow; '<' is escaped so no text of the campus can end it.
  */
 export function withCampusElement(html: string, campus: CampusConfig): string {
-  const json = JSON.stringify(campus)
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
-  const element = `<script type="application/json" id="${CAMPUS_ELEMENT_ID}">${json}</script>`;
+  const element = `<script type="application/json" id="${CAMPUS_ELEMENT_ID}">${scriptSafeJson(campus)}</script>`;
   return html.replace(/<\/head>/i, () => `${element}</head>`);
 }
 

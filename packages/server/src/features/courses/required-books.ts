@@ -1,8 +1,8 @@
 import { activeCampus } from '@campus-books/common/active-campus';
-import { parse } from 'csv-parse/sync';
 import { parseCourseCode, type CourseCode } from '@campus-books/common/course';
 import { parseIsbn } from '@campus-books/common/isbn';
 import type { Db } from '../../db/database';
+import { parseCsvRecords, type CsvRecords } from '../../lib/csv';
 import { replaceRequiredBooks, type RequiredBookRow } from './required-books.repository';
 
 /** The most rows an adoption list may have: a campus adopts a few thousand books a term. */
@@ -73,16 +73,9 @@ function readRow(record: string[]): {
  * A book named twice for a course keeps its last row.
  */
 export async function importRequiredBooks(db: Db, csv: string): Promise<RequiredBooksImport> {
-  let records: Array<{ record: string[]; info: { lines: number } }>;
+  let records: CsvRecords;
   try {
-    records = parse(csv.replace(/^\uFEFF/, ''), {
-      info: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      trim: true,
-      max_record_size: 10_000,
-      to: REQUIRED_BOOKS_MAX_ROWS + 1,
-    }) as unknown as typeof records;
+    records = parseCsvRecords(csv, REQUIRED_BOOKS_MAX_ROWS + 1);
   } catch (error) {
     const line = (error as { lines?: number }).lines ?? 0;
     return {
