@@ -11,7 +11,10 @@ import {
   PAGE_BACKGROUND,
   THEME_COLOR_SHADE,
 } from '@campus-books/common/campus-theme';
+import { CAMPUS_ELEMENT_ID, scriptSafeJson } from '@campus-books/common/server-rendering';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { escapeHtml } from '../lib/html';
+import { matchesEtag } from './web-assets';
 
 export const CAMPUS_STYLESHEET_PATH = '/campus.css';
 export const MANIFEST_PATH = '/manifest.webmanifest';
@@ -84,4 +87,38 @@ export function campusManifest(built: string, campus: CampusConfig): string {
     theme_color: brandPalette(campus.theme.primaryColor)[THEME_COLOR_SHADE],
     background_color: PAGE_BACKGROUND,
   });
+}
+
+/**
+ * The page with the campus as JSON in its head (CAMPUS_ELEMENT_ID): a data element, never run, so
+ * the Content-Security-Policy has nothing to allow; '<' is escaped so no text of the campus can end it.
+ */
+export function withCampusElement(html: string, campus: CampusConfig): string {
+  const element = `<script type="application/json" id="${CAMPUS_ELEMENT_ID}">${scriptSafeJson(campus)}</script>`;
+  return html.replace(/<\/head>/i, () => `${element}</head>`);
+}
+
+/**
+ * GET /campus.css, the campus's brand palette: the shell links it with the campus's version, an
+ * address kept forever (a new campus is a new address); any other is checked on every use.
+ */
+export function registerCampusStylesheet(app: FastifyInstance, css: string, version: string) {
+  const etag = `"${version}"`;
+  app.get(
+    CAMPUS_STYLESHEET_PATH,
+    { schema: { hide: true }, logLevel: 'warn' },
+    (request: FastifyRequest, reply: FastifyReply) => {
+      const asked = (request.query as { v?: unknown }).v;
+      void reply
+        .header(
+          'Cache-Control',
+          asked === version ? 'public, max-age=31536000, immutable' : 'no-cache',
+        )
+        .header('ETag', etag)
+        .header('X-Content-Type-Options', 'nosniff');
+      const ifNoneMatch = request.headers['if-none-match'];
+      if (ifNoneMatch && matchesEtag(ifNoneMatch, etag)) return reply.status(304).send();
+      return reply.type('text/css; charset=utf-8').send(css);
+    },
+  );
 }

@@ -6,7 +6,7 @@ import {
   TEST_WEB_SHELL,
   type TestApp,
 } from '../../test/helpers';
-import { withCampusElement } from './web';
+import { withCampusElement } from './web-campus';
 import { campusShell } from './web-campus';
 import { insertListings } from '../../test/listing-fixtures';
 

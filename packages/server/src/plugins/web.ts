@@ -1,16 +1,9 @@
 import type { CurrentUser } from '@campus-books/common/account.schemas';
-import type { PublicConfig } from '@campus-books/common/api';
-import type { CampusConfig } from '@campus-books/common/campus-config';
-import type { Listing } from '@campus-books/common/listing.schemas';
 import { webPaths } from '@campus-books/common/paths';
 import {
   APP_SHELL_MODULES,
-  CAMPUS_ELEMENT_ID,
   PAGE_MODULES_ELEMENT_ID,
-  scriptSafeJson,
   SSR_STATE_ELEMENT_ID,
-  type LandingPage,
-  type LandingPageData,
   type ServerRenderer,
 } from '@campus-books/common/server-rendering';
 import { existsSync, readFileSync } from 'node:fs';
@@ -37,17 +30,18 @@ import {
   splitShell,
   withHoisted,
   withPageHead,
-  type PageHead,
 } from './web-shell';
 import webAssetsPlugin, { accepts, matchesEtag } from './web-assets';
 import {
-  CAMPUS_STYLESHEET_PATH,
   campusManifest,
   campusShell,
   campusStylesheet,
   campusVersion,
   MANIFEST_PATH,
+  registerCampusStylesheet,
+  withCampusElement,
 } from './web-campus';
+import type { RenderedPage, WebPluginOptions } from './web-options';
 
 export const WEB_DIST_DIR = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -62,54 +56,8 @@ function isAppRoute(url: string): boolean {
   return !pathname.startsWith('/api/') && pathname !== '/api' && !/\.[a-z0-9]+$/i.test(pathname);
 }
 
-/** Loads a landing page's data with the API's own service functions (features; app.ts wires them). */
-type RenderedPage = Exclude<LandingPage, { kind: 'redirect' }>;
-
-export type LandingPageLoaders = {
-  [Kind in RenderedPage['kind']]: (
-    app: FastifyInstance,
-    page: Extract<LandingPage, { kind: Kind }>,
-    request: FastifyRequest,
-  ) => Promise<LandingPageData | null>;
-};
-
-export interface ServerRenderingOptions {
-  /** The web app's server build (a test may name a stand-in). */
-  entry?: string;
-  loaders: LandingPageLoaders;
-  /** The signed-in user as GET /api/auth/session answers it, or null. */
-  currentUser: (app: FastifyInstance, request: FastifyRequest) => Promise<CurrentUser | null>;
-  /** A verified user's saved listings as GET /api/saved/get answers them. */
-  savedListings: (app: FastifyInstance, userId: string) => Promise<Listing[]>;
-  /** GET /api/config's answer. */
-  publicConfig: (app: FastifyInstance) => PublicConfig;
-  /** Keep signed-out visitors' pages in memory while the catalogue does not change. */
-  pageCache?: PageCacheOptions;
-}
-
-/** Where the catalogue's changes are followed (the listing caches of listings.cache.ts). */
-export interface PageCacheOptions {
-  /** Bytes of pages (every encoding) kept at most; 0 keeps none. */
-  maxBytes: number;
-  /** How long a page is kept at most (its demand line and "listed 3 days ago" age with it). */
-  ttlMs: number;
-  /** Moves whenever the catalogue changed (a write of listings, listings.cache.ts). */
-  generation(): number;
-  /** Whether nothing changed since `generation` (on PostgreSQL, one read of the version). */
-  ensureFresh(since: number): Promise<boolean>;
-}
-
 /** Longer addresses are rendered for their visitor and not kept. */
 const MAX_KEPT_URL_LENGTH = 512;
-
-export interface WebPluginOptions {
-  /** Folder of the built web app (tests point it at a small one). */
-  distDir?: string;
-  /** The head of /listing/:id (features/listings), or undefined for the plain shell. */
-  listingPageHead?: (app: FastifyInstance, id: string) => Promise<PageHead | undefined>;
-  /** Render the landing pages' first screen on the server (docs/decisions/012); else the shell. */
-  serverRendering?: ServerRenderingOptions;
-}
 
 async function loadRenderer(entry: string): Promise<ServerRenderer | null> {
   if (!existsSync(entry)) return null;
@@ -122,40 +70,6 @@ declare module 'fastify' {
     /** Renders the app shell for a route; features may register head tags (Open Graph) by path. */
     renderAppShell: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
   }
-}
-
-/**
- * The page with the campus as JSON in its head (CAMPUS_ELEMENT_ID): a data element, never run, so
- * the Content-Security-Policy has nothing to allow; '<' is escaped so no text of the campus can end it.
- */
-export function withCampusElement(html: string, campus: CampusConfig): string {
-  const element = `<script type="application/json" id="${CAMPUS_ELEMENT_ID}">${scriptSafeJson(campus)}</script>`;
-  return html.replace(/<\/head>/i, () => `${element}</head>`);
-}
-
-/**
- * GET /campus.css, the campus's brand palette: the shell links it with the campus's version, an
- * address kept forever (a new campus is a new address); any other is checked on every use.
- */
-function registerCampusStylesheet(app: FastifyInstance, css: string, version: string) {
-  const etag = `"${version}"`;
-  app.get(
-    CAMPUS_STYLESHEET_PATH,
-    { schema: { hide: true }, logLevel: 'warn' },
-    (request: FastifyRequest, reply: FastifyReply) => {
-      const asked = (request.query as { v?: unknown }).v;
-      void reply
-        .header(
-          'Cache-Control',
-          asked === version ? 'public, max-age=31536000, immutable' : 'no-cache',
-        )
-        .header('ETag', etag)
-        .header('X-Content-Type-Options', 'nosniff');
-      const ifNoneMatch = request.headers['if-none-match'];
-      if (ifNoneMatch && matchesEtag(ifNoneMatch, etag)) return reply.status(304).send();
-      return reply.type('text/css; charset=utf-8').send(css);
-    },
-  );
 }
 
 /** Serves the built web app: hashed assets cached forever, every app route gets index.html. */
