@@ -1,6 +1,10 @@
-import type { ApiErrorBody } from '@campus-books/common/api';
-import type { ApiRouteKey, ApiRoutes } from '@campus-books/common/api-routes';
-import type { z } from 'zod';
+import type { ApiRouteKey } from '@campus-books/common/api-routes';
+import {
+  callRoute,
+  type ApiAnswer,
+  type ApiCallArguments,
+  type RouteInjector,
+} from '@campus-books/common/call-route';
 import { FROM_CACHE_HEADER } from './offline-cache';
 import { noteApiAnswer } from './offline-status';
 
@@ -27,76 +31,6 @@ const LOST_WRITE_MESSAGE =
   'The connection failed, so your change may not have been saved. Check your connection and try again.';
 const OFFLINE_READ_MESSAGE = "You're offline, and this page isn't saved on this device yet.";
 
-function isErrorBody(value: unknown): value is ApiErrorBody {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    (value as { success?: unknown }).success === false &&
-    typeof (value as { message?: unknown }).message === 'string'
-  );
-}
-
-interface RequestInit {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  body?: unknown;
-  signal?: AbortSignal;
-  headers?: Record<string, string>;
-}
-
-/** What an answer's schema outputs; of a route whose 2xx answers differ, any of theirs. */
-type AnswerOf<Response> = Response extends z.ZodType
-  ? z.output<Response>
-  : z.output<Response[keyof Response]>;
-/** The answer of a route of the API: what its response schema outputs. */
-export type ApiAnswer<Route extends ApiRouteKey> = AnswerOf<ApiRoutes[Route]['response']>;
-
-type QueryValue = string | number | boolean | null | undefined;
-type ParamsOption<Contract> = Contract extends { params: z.ZodType }
-  ? { params: z.input<Contract['params']> }
-  : { params?: never };
-type QueryOption<Contract> = Contract extends { query: z.ZodType }
-  ? { query?: { [Name in keyof z.input<Contract['query']>]?: QueryValue } }
-  : { query?: never };
-/** A body schema, or the function of the campus's rules that builds it. */
-type BodyInput<Body> = Body extends z.ZodType
-  ? z.input<Body>
-  : Body extends (...rules: never[]) => infer Schema
-    ? Schema extends z.ZodType
-      ? z.input<Schema>
-      : never
-    : never;
-type BodyOption<Contract> = Contract extends { body: infer Body }
-  ? undefined extends BodyInput<Body>
-    ? { body?: BodyInput<Body> }
-    : { body: BodyInput<Body> }
-  : { body?: never };
-
-/** What a call of a route sends: its path parameters, query and body, typed by its schemas. */
-export type ApiCallOptions<Route extends ApiRouteKey> = ParamsOption<ApiRoutes[Route]> &
-  QueryOption<ApiRoutes[Route]> &
-  BodyOption<ApiRoutes[Route]> & { signal?: AbortSignal; headers?: Record<string, string> };
-type OptionsArgument<Route extends ApiRouteKey> =
-  Record<never, never> extends ApiCallOptions<Route>
-    ? [options?: ApiCallOptions<Route>]
-    : [options: ApiCallOptions<Route>];
-
-/** The address of a call: the route's path with its parameters filled in, and the query. */
-export function apiPath(
-  template: string,
-  params: Record<string, string> = {},
-  query: Record<string, QueryValue> = {},
-): string {
-  const path = template.replace(/:([A-Za-z]+)/g, (_, name: string) =>
-    encodeURIComponent(params[name] ?? ''),
-  );
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) {
-    if (value !== undefined && value !== null) search.append(name, String(value));
-  }
-  const text = search.toString();
-  return text === '' ? path : `${path}?${text}`;
-}
-
 /**
  * Calls a route of common's route table (`'POST /api/alerts/create'`): the body, parameters and
  * answer are typed by the route's schemas, so an answer the server changes fails this app's build.
@@ -104,41 +38,24 @@ export function apiPath(
  */
 export async function apiCall<Route extends ApiRouteKey>(
   route: Route,
-  ...[options]: OptionsArgument<Route>
+  ...options: ApiCallArguments<Route>
 ): Promise<ApiAnswer<Route>> {
-  return (await callRoute(route, options)).data as ApiAnswer<Route>;
+  return (await apiCallResponse(route, ...options)).data;
 }
 
 /** apiCall, with the answer's headers (e.g. a search's X-Total-Count). */
 export async function apiCallResponse<Route extends ApiRouteKey>(
   route: Route,
-  ...[options]: OptionsArgument<Route>
+  ...options: ApiCallArguments<Route>
 ): Promise<{ data: ApiAnswer<Route>; headers: Headers }> {
-  // The server sends every answer of the route through this very schema (its serializer), so the
-  // JSON is the schema's output.
-  return (await callRoute(route, options)) as { data: ApiAnswer<Route>; headers: Headers };
+  const answer = await callRoute(sameOrigin, route, ...options);
+  if (answer.ok) return { data: answer.data, headers: answer.headers };
+  const { error } = answer;
+  if (!error) throw new ApiError(GENERIC_MESSAGE, answer.status);
+  throw new ApiError(error.message, answer.status, error.errors, error.challengeRequired === true);
 }
 
-function callRoute(
-  route: ApiRouteKey,
-  options: {
-    params?: Record<string, string>;
-    query?: Record<string, QueryValue>;
-    body?: unknown;
-    signal?: AbortSignal;
-    headers?: Record<string, string>;
-  } = {},
-): Promise<{ data: unknown; headers: Headers }> {
-  const { params, query, body, signal, headers } = options;
-  const space = route.indexOf(' ');
-  const method = route.slice(0, space) as 'GET' | 'POST' | 'PUT' | 'DELETE';
-  return sendRequest(apiPath(route.slice(space + 1), params, query), {
-    method,
-    body,
-    signal,
-    headers,
-  });
-}
+export type { ApiAnswer, ApiCallOptions } from '@campus-books/common/call-route';
 
 const unauthorizedListeners = new Set<() => void>();
 
@@ -152,29 +69,20 @@ export function onUnauthorizedAnswer(listener: () => void): () => void {
 }
 
 /**
- * Sends one request (JSON in, JSON out, same-origin cookies): the answer's JSON (undefined for an
- * empty body, a 204) and headers. Any failure becomes an ApiError with the server's message.
+ * Sends one request of this page's (same-origin cookies) and answers its text. A write is refused
+ * while offline, and a request that gets no answer becomes an ApiError saying why.
  */
-async function sendRequest(
-  path: string,
-  init: RequestInit = {},
-): Promise<{ data: unknown; headers: Headers }> {
-  const hasBody = init.body !== undefined;
-  const method = init.method ?? (hasBody ? 'POST' : 'GET');
+const sameOrigin: RouteInjector = async ({ method, url, headers, payload, signal }) => {
   const isWrite = method !== 'GET';
   if (isWrite && !navigator.onLine) throw new ApiError(OFFLINE_WRITE_MESSAGE, 0);
   let response: Response;
   try {
-    response = await fetch(path, {
+    response = await fetch(url, {
       method,
       credentials: 'same-origin',
-      headers: {
-        ...(hasBody ? { 'Content-Type': 'application/json' } : {}),
-        Accept: 'application/json',
-        ...init.headers,
-      },
-      body: hasBody ? JSON.stringify(init.body) : undefined,
-      signal: init.signal,
+      headers,
+      body: payload,
+      signal,
     });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
@@ -183,29 +91,8 @@ async function sendRequest(
     throw new ApiError(offline ? OFFLINE_READ_MESSAGE : GENERIC_MESSAGE, 0);
   }
   // The configuration every page reads says nothing about whether the page's own data is live.
-  if (!isWrite && path !== '/api/config') noteApiAnswer(response.headers.has(FROM_CACHE_HEADER));
+  if (!isWrite && url !== '/api/config') noteApiAnswer(response.headers.has(FROM_CACHE_HEADER));
   if (response.status === 401) for (const listener of unauthorizedListeners) listener();
-
-  let data: unknown;
-  const text = await response.text().catch(() => '');
-  if (text !== '') {
-    try {
-      data = JSON.parse(text);
-    } catch {
-      data = null;
-    }
-  }
-
-  if (!response.ok || isErrorBody(data)) {
-    if (isErrorBody(data)) {
-      throw new ApiError(
-        data.message,
-        response.status,
-        data.errors,
-        data.challengeRequired === true,
-      );
-    }
-    throw new ApiError(GENERIC_MESSAGE, response.status);
-  }
-  return { data, headers: response.headers };
-}
+  const body = await response.text().catch(() => '');
+  return { statusCode: response.status, headers: response.headers, body };
+};
