@@ -6,6 +6,7 @@ import {
   callRoute,
   callRouteData,
   dataOf,
+  errorOf,
   RouteCallError,
   type RouteAnswer,
   type RouteRequest,
@@ -121,6 +122,8 @@ describe('callRoute', () => {
       'GET /api/alerts/get answered 400: Check the highlighted fields.',
     );
     expect(() => dataOf(failed)).toThrow('The call answered 502: <h1>Bad gateway</h1>');
+    expect(errorOf(refused)).toEqual(refusal);
+    expect(() => errorOf(failed)).toThrow("502, not an error in the API's shape");
   });
 
   it('sends to a base URL with fetch', async () => {

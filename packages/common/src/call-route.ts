@@ -224,3 +224,9 @@ export function dataOf<Route extends ApiRouteKey>(answer: RouteAnswer<Route>): A
     `The call answered ${answer.status}: ${answer.error?.message ?? answer.text.slice(0, 300)}`,
   );
 }
+
+/** The error of an answer that must be a failure in the API's error shape; anything else throws. */
+export function errorOf<Route extends ApiRouteKey>(answer: RouteAnswer<Route>): ApiErrorBody {
+  if (!answer.ok && answer.error) return answer.error;
+  throw new Error(`The call answered ${answer.status}, not an error in the API's shape`);
+}

@@ -1,28 +1,36 @@
-import type { Listing } from '@campus-books/common/listing.schemas';
+import type { z } from 'zod';
+import type { Listing, listingCreateSchema } from '@campus-books/common/listing.schemas';
 import { listings } from '../src/db/schema';
 import { createUploadedImage } from './support/test-uploaded-image';
 import type { TestApp, TestUser } from './helpers';
 
-/** A body the create form would send (spec section 3 defaults). */
-export function listingBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    name: 'Calculus: Early Transcendentals',
-    courseNumber: '211',
-    description: 'Barely used, no highlighting.',
-    address: 'Boatwright Library',
-    condition: 'good',
-    regularPrice: 20,
-    discountPrice: 0,
-    imageUrls: ['https://images.example.edu/calculus-cover.jpg'],
-    Jepson: false,
-    Bschool: true,
-    Leadership: false,
-    ArtScience: false,
-    LawProfessional: false,
-    major: 'Mathematics',
-    type: 'sale',
-    ...overrides,
-  };
+const DEFAULT_LISTING_BODY = {
+  name: 'Calculus: Early Transcendentals',
+  courseNumber: '211',
+  description: 'Barely used, no highlighting.',
+  address: 'Boatwright Library',
+  condition: 'good',
+  regularPrice: 20,
+  discountPrice: 0,
+  imageUrls: ['https://images.example.edu/calculus-cover.jpg'],
+  // The original API's one flag per school, which a listing's body may still carry.
+  Jepson: false,
+  Bschool: true,
+  Leadership: false,
+  ArtScience: false,
+  LawProfessional: false,
+  major: 'Mathematics',
+  type: 'sale',
+} satisfies z.input<typeof listingCreateSchema> & Record<string, unknown>;
+
+/**
+ * A body the create form would send (spec section 3 defaults), typed as the merge it is, so a
+ * typed call of the route table holds it to the listing's schema.
+ */
+export function listingBody<Overrides extends Record<string, unknown> = Record<never, never>>(
+  overrides: Overrides = {} as Overrides,
+): Omit<typeof DEFAULT_LISTING_BODY, keyof Overrides> & Overrides {
+  return { ...DEFAULT_LISTING_BODY, ...overrides };
 }
 
 /**
