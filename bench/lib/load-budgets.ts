@@ -1,6 +1,40 @@
-import type { BenchResult, BudgetCheck } from './results';
+import type { BenchResult, BudgetCheck, ScenarioRow } from './results';
 import { PAGE_SCENARIOS } from './scenarios';
-import { BUDGET, check, ms, notMeasured, run, searchRows } from './budget-limits';
+import {
+  BUDGET,
+  check,
+  ms,
+  notMeasured,
+  run,
+  searchRows,
+  type BudgetCondition,
+  type BudgetFigure,
+} from './budget-limits';
+
+/** A scenario's p99 against a ceiling in ms. */
+const p99 = (r: ScenarioRow, limit: number, label = r.scenario): BudgetFigure => ({
+  label: `${label} p99`,
+  value: r.p99,
+  limit,
+  direction: '≤',
+  unit: 'ms',
+});
+/** A scenario's requests per second against a floor. */
+const rps = (r: ScenarioRow, limit: number, label = r.scenario): BudgetFigure => ({
+  label,
+  value: r.requestsPerSecond,
+  limit,
+  direction: '≥',
+  unit: 'req/s',
+});
+/** A scenario's share of the same run's health req/s against a floor. */
+const shareOfHealth = (r: ScenarioRow, limit: number): BudgetFigure => ({
+  label: `${r.scenario} share of health`,
+  value: r.ratioToHealth,
+  limit,
+  direction: '≥',
+  unit: '×',
+});
 
 /**
  * The budgets of the load runs (bench/run.ts): search, the landing pages, my courses, a listing by
@@ -12,39 +46,37 @@ export function checkLoadBudgets(result: BenchResult): BudgetCheck[] {
     result.options.connections === BUDGET.connections
       ? ''
       : ` (run used ${result.options.connections} connections, budget is for 50)`;
+  const connections: BudgetCondition = {
+    label: `run with ${BUDGET.connections} connections`,
+    ok: connectionsNote === '',
+  };
 
   const pg100k = run(result, 'postgres', 100_000);
   let name = 'PostgreSQL 100k: every search p99 ≤ 50 ms and ≥ 1,000 req/s';
   const pgSearch = pg100k ? searchRows(pg100k) : [];
   if (pgSearch.length === 0) checks.push(notMeasured(name, 'no PostgreSQL 100k search run'));
-  else {
-    const bad = pgSearch.filter(
-      (r) =>
-        !(r.p99 <= BUDGET.postgresSearchP99Ms) ||
-        !(r.requestsPerSecond >= BUDGET.postgresSearchRps),
-    );
+  else
     checks.push(
       check(
         name,
-        bad.length === 0 && connectionsNote === '',
         pgSearch
           .map((r) => `${r.scenario} ${Math.round(r.requestsPerSecond)} req/s p99 ${ms(r.p99)}`)
           .join('; ') + connectionsNote,
+        pgSearch.flatMap((r) => [
+          p99(r, BUDGET.postgresSearchP99Ms),
+          rps(r, BUDGET.postgresSearchRps),
+        ]),
+        [connections],
       ),
     );
-  }
   name = 'PostgreSQL 100k: every search p99 ≤ 40 ms and ≥ 0.3 × health req/s (same run)';
   if (pgSearch.length === 0) checks.push(notMeasured(name, 'no PostgreSQL 100k search run'));
   else {
     const health = pg100k!.rows.find((r) => r.scenario === 'health');
-    const ok = (r: (typeof pgSearch)[number]) =>
-      r.p99 <= BUDGET.postgresSearchP99MsStrict &&
-      r.ratioToHealth >= BUDGET.postgresSearchShareOfHealth;
     checks.push(
       health
         ? check(
             name,
-            pgSearch.every(ok) && connectionsNote === '',
             `health ${Math.round(health.requestsPerSecond)} req/s, ${health.serverCpuMsPerRequest.toFixed(2)} ms CPU; ` +
               pgSearch
                 .map(
@@ -53,6 +85,11 @@ export function checkLoadBudgets(result: BenchResult): BudgetCheck[] {
                 )
                 .join('; ') +
               connectionsNote,
+            pgSearch.flatMap((r) => [
+              p99(r, BUDGET.postgresSearchP99MsStrict),
+              shareOfHealth(r, BUDGET.postgresSearchShareOfHealth),
+            ]),
+            [connections],
           )
         : notMeasured(name, 'no health row in the PostgreSQL 100k run'),
     );
@@ -67,12 +104,9 @@ export function checkLoadBudgets(result: BenchResult): BudgetCheck[] {
       checks.push(notMeasured(name, `no ${engine} 100k run with health and the page scenarios`));
       continue;
     }
-    const ok = (r: (typeof pages)[number]) =>
-      r.p99 <= BUDGET.pageP99Ms && r.ratioToHealth >= BUDGET.pageShareOfHealth;
     checks.push(
       check(
         name,
-        pages.length === PAGE_SCENARIOS.length && pages.every(ok) && connectionsNote === '',
         `health ${Math.round(health.requestsPerSecond)} req/s; ` +
           pages
             .map(
@@ -81,6 +115,17 @@ export function checkLoadBudgets(result: BenchResult): BudgetCheck[] {
             )
             .join('; ') +
           connectionsNote,
+        pages.flatMap((r) => [
+          p99(r, BUDGET.pageP99Ms),
+          shareOfHealth(r, BUDGET.pageShareOfHealth),
+        ]),
+        [
+          {
+            label: `all ${PAGE_SCENARIOS.length} landing pages measured`,
+            ok: pages.length === PAGE_SCENARIOS.length,
+          },
+          connections,
+        ],
       ),
     );
   }
@@ -91,8 +136,9 @@ export function checkLoadBudgets(result: BenchResult): BudgetCheck[] {
     myCourses
       ? check(
           name,
-          myCourses.p99 <= BUDGET.myCoursesP99Ms && connectionsNote === '',
           `${Math.round(myCourses.requestsPerSecond)} req/s p99 ${ms(myCourses.p99)}${connectionsNote}`,
+          [p99(myCourses, BUDGET.myCoursesP99Ms)],
+          [connections],
         )
       : notMeasured(name, 'no PostgreSQL 100k my-courses run'),
   );
@@ -103,8 +149,9 @@ export function checkLoadBudgets(result: BenchResult): BudgetCheck[] {
     byId
       ? check(
           name,
-          byId.requestsPerSecond >= BUDGET.postgresByIdRps && connectionsNote === '',
           `${Math.round(byId.requestsPerSecond)} req/s${connectionsNote}`,
+          [rps(byId, BUDGET.postgresByIdRps)],
+          [connections],
         )
       : notMeasured(name, 'no PostgreSQL 100k by-id run'),
   );
@@ -117,8 +164,9 @@ export function checkLoadBudgets(result: BenchResult): BudgetCheck[] {
       ? notMeasured(name, 'no PGlite 10k search run')
       : check(
           name,
-          liteSearch.every((r) => r.p99 <= BUDGET.pgliteSearchP99Ms) && connectionsNote === '',
           liteSearch.map((r) => `${r.scenario} p99 ${ms(r.p99)}`).join('; ') + connectionsNote,
+          liteSearch.map((r) => p99(r, BUDGET.pgliteSearchP99Ms)),
+          [connections],
         ),
   );
 
@@ -139,14 +187,14 @@ export function checkLoadBudgets(result: BenchResult): BudgetCheck[] {
           )
         : check(
             name,
-            scripts.every(({ row }) => row.requestsPerSecond >= BUDGET.mainScriptRps) &&
-              connectionsNote === '',
             scripts
               .map(
                 ({ r, row }) =>
                   `${r.engine} ${r.size}: ${Math.round(row.requestsPerSecond)} req/s, ${row.serverCpuMsPerRequest.toFixed(2)} ms CPU/answer`,
               )
               .join('; ') + connectionsNote,
+            scripts.map(({ r, row }) => rps(row, BUDGET.mainScriptRps, `${r.engine} ${r.size}`)),
+            [connections],
           ),
   );
 
@@ -169,7 +217,12 @@ export function checkLoadBudgets(result: BenchResult): BudgetCheck[] {
   checks.push(
     result.runs.length === 0 && !rush
       ? notMeasured(name, 'no load run')
-      : check(name, withErrors.length === 0, withErrors.join('; ') || 'none'),
+      : check(
+          name,
+          withErrors.join('; ') || 'none',
+          [],
+          [{ label: 'no error', ok: withErrors.length === 0 }],
+        ),
   );
 
   name = 'Every acknowledged write is found afterwards';
@@ -190,8 +243,14 @@ export function checkLoadBudgets(result: BenchResult): BudgetCheck[] {
         )
       : check(
           name,
-          writeRuns.every((r) => r.writeCheck!.missing.length === 0),
           describeWrites,
+          [],
+          [
+            {
+              label: 'no acknowledged write missing',
+              ok: writeRuns.every((r) => r.writeCheck!.missing.length === 0),
+            },
+          ],
         ),
   );
 
@@ -207,16 +266,26 @@ export function checkLoadBudgets(result: BenchResult): BudgetCheck[] {
       const base = small.rows.find((r) => r.scenario === row.scenario);
       return { scenario: row.scenario, factor: base ? row.p99 / base.p99 : NaN };
     });
+    if (growth.length === 0) {
+      checks.push(notMeasured(name, 'no search scenario in the 100k run'));
+      continue;
+    }
     checks.push(
       check(
         name,
-        growth.every((g) => g.factor < BUDGET.searchGrowth),
         growth
           .map(
             (g) =>
               `${g.scenario} ${Number.isFinite(g.factor) ? `×${g.factor.toFixed(2)}` : 'no answer'}`,
           )
           .join('; '),
+        growth.map((g): BudgetFigure => ({
+          label: `${g.scenario} p99 growth`,
+          value: g.factor,
+          limit: BUDGET.searchGrowth,
+          direction: '<',
+          unit: '×',
+        })),
       ),
     );
   }
@@ -224,11 +293,15 @@ export function checkLoadBudgets(result: BenchResult): BudgetCheck[] {
   name = 'Server ready within 3 s (PGlite defaults, 10,000 listings)';
   checks.push(
     pglite10k
-      ? check(
-          name,
-          pglite10k.readySeconds <= BUDGET.readySeconds,
-          `${pglite10k.readySeconds.toFixed(2)} s to the first 200 from /api/health`,
-        )
+      ? check(name, `${pglite10k.readySeconds.toFixed(2)} s to the first 200 from /api/health`, [
+          {
+            label: 'ready',
+            value: pglite10k.readySeconds,
+            limit: BUDGET.readySeconds,
+            direction: '≤',
+            unit: 's',
+          },
+        ])
       : notMeasured(name, 'no PGlite 10k run'),
   );
   return checks;

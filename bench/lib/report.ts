@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { marginLabel, resultLabel, summarizeBudgets } from './budget-limits';
 import type { BenchResult } from './results';
 import { ROOT } from './server-process';
 
@@ -196,10 +197,16 @@ export function renderResults(result: BenchResult): string {
   }
   parts.push(
     table(
-      ['budget', 'result', 'measured'],
-      result.budgets.map((b) => [b.budget, `**${b.status}**`, b.detail]),
+      ['budget', 'result', 'margin', 'measured'],
+      result.budgets.map((b) => [
+        b.budget,
+        `**${resultLabel(b)}**`,
+        marginLabel(b).replace(/^margin /, ''),
+        b.detail,
+      ]),
     ),
   );
+  parts.push(`${summarizeBudgets(result.budgets)}.`);
   return parts.join('\n\n');
 }
 

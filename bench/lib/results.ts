@@ -52,6 +52,14 @@ export interface BudgetCheck {
   budget: string;
   status: 'PASS' | 'FAIL' | 'NOT MEASURED';
   detail: string;
+  /**
+   * How far inside its limit the budget's closest figure is, relative to the limit (0.22 = 22 %
+   * left; negative when failing, −∞ when a figure had no answer). Undefined for a budget with no
+   * numeric limit (only yes-or-no conditions, e.g. no error at all) and when not measured.
+   */
+  margin?: number;
+  /** The figure that sets the margin ("search-filtered p99 34.0 ms of ≤ 40 ms"), or why there is none. */
+  marginFigure?: string;
 }
 
 export interface Machine {
