@@ -4,6 +4,7 @@ import type {
   ReportedConversationThread,
 } from '@campus-books/common/moderation.schemas';
 import type { UserRow } from '../../db/schema';
+import { roleOf } from '../../deal/deal';
 import { conflict, notFound } from '../../lib/errors';
 import {
   findAllEvents,
@@ -63,12 +64,7 @@ function toReported(row: Participants, reports: OpenReport[]): ReportedConversat
     seller: person(seller),
     buyer: person(buyer),
     reports: reports.map((r) => ({
-      by:
-        r.reporterId === conversation.sellerId
-          ? 'seller'
-          : r.reporterId === conversation.buyerId
-            ? 'buyer'
-            : null,
+      by: roleOf(r.reporterId, conversation),
       reason: r.reason,
       note: r.note,
       createdAt: r.createdAt.toISOString(),

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, sql, type SQL } from 'drizzle-orm';
 import { PUBLIC_LISTING_STATUSES } from '@campus-books/common/constants';
 import {
   INBOX_PREVIEW_MAX_LENGTH,
@@ -12,6 +12,8 @@ import {
   type ConversationRow,
 } from '../../db/conversations.schema';
 import { rowsOf } from '../../db/rows';
+import { participantRole, type DealRole } from '../../deal/deal';
+import { isPartySql, otherPartySql, ownColumnSql, roleOfSql } from '../../deal/deal.sql';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -34,12 +36,7 @@ export async function findConversationOf(
   const [row] = await db
     .select()
     .from(conversations)
-    .where(
-      and(
-        eq(conversations.id, id),
-        or(eq(conversations.sellerId, userId), eq(conversations.buyerId, userId)),
-      ),
-    );
+    .where(and(eq(conversations.id, id), isPartySql('conversations', userId)));
   return row;
 }
 
@@ -121,14 +118,13 @@ export async function insertLineBetween(
   await db.execute(sql`
     INSERT INTO conversation_events (conversation_id, kind)
     SELECT id, ${kind} FROM conversations
-    WHERE (seller_id = ${a} AND buyer_id = ${b}) OR (seller_id = ${b} AND buyer_id = ${a})`);
+    WHERE ${isPartySql('conversations', a)} AND ${isPartySql('conversations', b)}
+      AND ${a}::uuid <> ${b}::uuid`);
 }
 
 type EventId = string | number;
-const mailedColumn = (role: 'seller' | 'buyer') =>
-  sql.raw(role === 'seller' ? 'seller_mailed_id' : 'buyer_mailed_id');
-const readColumn = (role: 'seller' | 'buyer') =>
-  sql.raw(role === 'seller' ? 'seller_read_id' : 'buyer_read_id');
+const mailedColumn = (role: DealRole) => sql.raw(`${role}_mailed_id`);
+const readColumn = (role: DealRole) => sql.raw(`${role}_read_id`);
 
 /**
  * Claims the unread-message mail of one side: its mark moves from `mailedId` to the last event,
@@ -138,7 +134,7 @@ const readColumn = (role: 'seller' | 'buyer') =>
 export async function claimMessageMail(
   db: Db,
   conversationId: string,
-  role: 'seller' | 'buyer',
+  role: DealRole,
   mailedId: EventId,
 ): Promise<{ lastEventId: EventId; readId: EventId } | null> {
   const [claimed] = await rowsOf<{ lastEventId: EventId; readId: EventId }>(
@@ -154,7 +150,7 @@ export async function claimMessageMail(
 export async function releaseMessageMail(
   db: Db,
   conversationId: string,
-  role: 'seller' | 'buyer',
+  role: DealRole,
   mark: { claimed: EventId; before: EventId },
 ): Promise<void> {
   await db.execute(
@@ -216,10 +212,10 @@ export async function markRead(
   userId: string,
   upTo: number,
 ) {
-  const column = conversation.sellerId === userId ? 'seller_read_id' : 'buyer_read_id';
+  const column = readColumn(participantRole(userId, conversation));
   await db.execute(sql`
-    UPDATE conversations SET ${sql.raw(column)} =
-      GREATEST(${sql.raw(column)}, LEAST(${upTo}::bigint, last_event_id))
+    UPDATE conversations SET ${column} =
+      GREATEST(${column}, LEAST(${upTo}::bigint, last_event_id))
     WHERE id = ${conversation.id}`);
 }
 
@@ -234,22 +230,21 @@ const PUBLIC_STATUSES = sql`(${sql.join(
  * suspended student's messages are left out for everyone but their author).
  */
 function unreadBy(userId: string) {
-  return sql`(c.last_event_id > CASE WHEN c.seller_id = ${userId}
-      THEN c.seller_read_id ELSE c.buyer_read_id END
+  const readMark = ownColumnSql('c', userId, 'read_id');
+  return sql`(c.last_event_id > ${readMark}
     AND EXISTS (SELECT 1 FROM conversation_events e
       LEFT JOIN users s ON s.id = e.sender_id
       WHERE e.conversation_id = c.id
-        AND e.id > CASE WHEN c.seller_id = ${userId} THEN c.seller_read_id ELSE c.buyer_read_id END
+        AND e.id > ${readMark}
         AND (e.sender_id IS NULL OR e.sender_id = ${userId} OR s.suspended_at IS NULL)))`;
 }
 
 /** Which side of the conversation `c` a student is (null: the system, or a deleted account). */
-const sideOf = (student: SQL) =>
-  sql`CASE WHEN ${student} = c.seller_id THEN 'seller' WHEN ${student} = c.buyer_id THEN 'buyer' END`;
+const sideOf = (student: SQL) => roleOfSql('c', student);
 
 export interface InboxRow {
   id: string;
-  role: 'buyer' | 'seller';
+  role: DealRole;
   listing_id: string | null;
   listing_name: string;
   price: string | null;
@@ -265,12 +260,12 @@ export interface InboxRow {
   unread: boolean;
   /** The latest event the caller may read (`unreadBy`'s rule), its text cut to a preview. */
   last_kind: ConversationEventKind | null;
-  last_author: 'buyer' | 'seller' | null;
+  last_author: DealRole | null;
   last_body: string | null;
   last_amount: string | number | null;
   /** The offer waiting for an answer, if any. */
   open_offer_amount: string | number | null;
-  open_offer_from: 'buyer' | 'seller' | null;
+  open_offer_from: DealRole | null;
 }
 
 /**
@@ -288,7 +283,7 @@ export async function findInbox(
   return rowsOf<InboxRow>(
     db,
     sql`SELECT c.id,
-          CASE WHEN c.seller_id = ${userId} THEN 'seller' ELSE 'buyer' END AS role,
+          ${roleOfSql('c', userId)} AS role,
           c.listing_id, coalesce(l.name, c.listing_name) AS listing_name,
           CASE WHEN v.ok THEN l.regular_price END AS price,
           CASE WHEN v.ok THEN l.image_urls[1] END AS cover,
@@ -313,9 +308,8 @@ export async function findInbox(
         LEFT JOIN listings l ON l.id = c.listing_id
         LEFT JOIN LATERAL (SELECT l.seller_deleted_at IS NULL
           AND (l.status IN ${PUBLIC_STATUSES} OR l.user_id = ${userId}) AS ok) v ON l.id IS NOT NULL
-        LEFT JOIN users o ON o.id = CASE WHEN c.seller_id = ${userId}
-          THEN c.buyer_id ELSE c.seller_id END
-        WHERE (c.seller_id = ${userId} OR c.buyer_id = ${userId})
+        LEFT JOIN users o ON o.id = ${otherPartySql('c', userId)}
+        WHERE ${isPartySql('c', userId)}
           ${only.listingId ? sql`AND c.listing_id = ${only.listingId}` : sql``}
           ${only.conversationId ? sql`AND c.id = ${only.conversationId}` : sql``}
         ORDER BY c.last_event_at DESC, c.id
@@ -331,7 +325,7 @@ export async function countUnread(db: Db, userId: string): Promise<number> {
   const [row] = await rowsOf<{ count: string | number }>(
     db,
     sql`SELECT count(*) AS count FROM conversations c
-        WHERE (c.seller_id = ${userId} OR c.buyer_id = ${userId}) AND ${unreadBy(userId)}`,
+        WHERE ${isPartySql('c', userId)} AND ${unreadBy(userId)}`,
   );
   return Number(row?.count ?? 0);
 }

@@ -13,6 +13,7 @@ import type {
   OfferRow,
 } from '../../db/conversations.schema';
 import type { UserRow } from '../../db/schema';
+import { isHumanKind, roleOf } from '../../deal/deal';
 import { conflict, forbidden, notFound } from '../../lib/errors';
 import { findListingById } from '../listings/listings.repository';
 import { isBlockedBetween } from './blocks.repository';
@@ -36,7 +37,6 @@ export interface ConversationDeps {
   config: ConversationsConfig;
 }
 
-const HUMAN_KINDS = new Set(['message', 'offer', 'offer_accepted', 'offer_declined']);
 const iso = (value: Date | string) => new Date(value).toISOString();
 
 /** An event as the API answers it, seen from the conversation's participants. */
@@ -44,20 +44,13 @@ export function toEvent(
   row: ConversationEventRow,
   conversation: Pick<ConversationRow, 'sellerId' | 'buyerId'>,
 ): ConversationEvent {
-  const author =
-    row.senderId === null
-      ? null
-      : row.senderId === conversation.sellerId
-        ? 'seller'
-        : row.senderId === conversation.buyerId
-          ? 'buyer'
-          : null;
+  const author = roleOf(row.senderId, conversation);
   return {
     id: row.id,
     conversationId: row.conversationId,
     kind: row.kind,
     author,
-    deletedAuthor: row.senderId === null && HUMAN_KINDS.has(row.kind),
+    deletedAuthor: row.senderId === null && isHumanKind(row.kind),
     body: row.body,
     amount: row.amount === null ? null : Number(row.amount),
     offerId: row.offerId,
@@ -100,12 +93,7 @@ function toSummary(row: InboxRow): ConversationSummary {
 export function toOffer(offer: OfferRow, conversation: ConversationRow) {
   return {
     id: offer.id,
-    from:
-      offer.fromId === null
-        ? null
-        : offer.fromId === conversation.sellerId
-          ? ('seller' as const)
-          : ('buyer' as const),
+    from: roleOf(offer.fromId, conversation),
     amount: offer.amount,
     status: offer.status,
     createdAt: offer.createdAt.toISOString(),
@@ -245,7 +233,7 @@ export async function getConversation(
   const heldForThisBuyer =
     !!listing &&
     listing.heldFor !== null &&
-    listing.heldFor === conversation.buyerId &&
+    roleOf(listing.heldFor, conversation) === 'buyer' &&
     (listing.heldUntil?.getTime() ?? 0) > now.getTime();
   let readOnly = conversation.sellerId === null || conversation.buyerId === null;
   if (!readOnly) {

@@ -4,6 +4,7 @@ import type { ConversationEvent } from '@campus-books/common/conversation.schema
 import type { Db } from '../../db/database';
 import type { ConversationEventRow } from '../../db/conversations.schema';
 import { rowsOf } from '../../db/rows';
+import { isPartySql } from '../../deal/deal.sql';
 import { toEvent } from './conversations.service';
 
 /** The channel the events' trigger NOTIFYs on (migration 0017): `<id> <seller id> <buyer id>`. */
@@ -86,7 +87,7 @@ export async function eventsAfter(
         FROM conversation_events e
         JOIN conversations c ON c.id = e.conversation_id
         LEFT JOIN users s ON s.id = e.sender_id
-        WHERE e.seq > ${afterSeq} AND (c.seller_id = ${userId} OR c.buyer_id = ${userId})
+        WHERE e.seq > ${afterSeq} AND ${isPartySql('c', userId)}
         ORDER BY e.seq
         LIMIT ${limit}`,
   );

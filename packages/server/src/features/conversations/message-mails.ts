@@ -6,6 +6,8 @@ import fp from 'fastify-plugin';
 import type { Config } from '../../config/config';
 import type { Db } from '../../db/database';
 import { rowsOf } from '../../db/rows';
+import type { DealRole } from '../../deal/deal';
+import { HUMAN_KINDS_SQL } from '../../deal/deal.sql';
 import type { Mailer } from '../../plugins/mail';
 import { signUnsubscribeToken } from '../alerts/unsubscribe-token';
 import { claimMessageMail, releaseMessageMail } from './conversations.repository';
@@ -16,7 +18,6 @@ const LOOK_BACK_MS = 7 * 24 * 60 * 60_000;
 /** At most this many of the unread messages are quoted in a mail, each cut to QUOTE_MAX characters. */
 const QUOTED = 5;
 const QUOTE_MAX = 500;
-const HUMAN_KINDS = sql`('message', 'offer', 'offer_accepted', 'offer_declined')`;
 
 /** What the unread-message mails use: the database, the mailer, the log and three settings. */
 export interface MessageMailDeps {
@@ -28,7 +29,7 @@ export interface MessageMailDeps {
 
 interface Due {
   id: string;
-  role: 'seller' | 'buyer';
+  role: DealRole;
   user_id: string;
   other_id: string;
   email: string;
@@ -67,7 +68,7 @@ function findDue({ db, config }: MessageMailDeps, now: Date): Promise<Due[]> {
                OR (b.blocker_id = s.other_id AND b.blocked_id = s.user_id))
           AND EXISTS (SELECT 1 FROM conversation_events e
             WHERE e.conversation_id = c.id AND e.id > s.read_id AND e.sender_id = s.other_id
-              AND e.kind IN ${HUMAN_KINDS}
+              AND e.kind IN ${HUMAN_KINDS_SQL}
               AND e.created_at <= ${cutoff.toISOString()}::timestamptz)
         ORDER BY c.last_event_at
         LIMIT 500`,
@@ -85,7 +86,7 @@ async function claim(db: Db, due: Due) {
     db,
     sql`SELECT kind, body, amount FROM conversation_events
         WHERE conversation_id = ${due.id} AND id > ${claimed.readId} AND id <= ${claimed.lastEventId}
-          AND sender_id = ${due.other_id} AND kind IN ${HUMAN_KINDS}
+          AND sender_id = ${due.other_id} AND kind IN ${HUMAN_KINDS_SQL}
         ORDER BY id DESC LIMIT ${QUOTED}`,
   );
   return { events: events.reverse(), lastEventId: claimed.lastEventId };

@@ -1,6 +1,7 @@
 import { CONVERSATION_MESSAGES as M } from '@campus-books/common/conversation.schemas';
 import type { ConversationEventRow, ConversationRow } from '../../db/conversations.schema';
 import type { ListingRow, UserRow } from '../../db/schema';
+import { participantRole, roleOf } from '../../deal/deal';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import {
   endDueHolds,
@@ -49,12 +50,14 @@ export async function makeOffer(
   await assertWritable(deps, conversation);
   const listing = await listingTakingOffers(deps, conversation);
   if (amount > Number(listing.regularPrice)) throw badRequest(M.offerAbovePrice);
-  const isSeller = conversation.sellerId === user.id;
+  const isSeller = participantRole(user.id, conversation) === 'seller';
   return deps.db.transaction(async (tx) => {
     await lockConversation(tx, conversation.id);
     if (isSeller) {
       const open = await findOpenOffer(tx, conversation.id);
-      if (!open || open.fromId !== conversation.buyerId) throw conflict(M.counterNeedsOffer);
+      if (!open || roleOf(open.fromId, conversation) !== 'buyer') {
+        throw conflict(M.counterNeedsOffer);
+      }
     }
     const now = deps.now();
     const offer = await replaceOpenOffer(tx, {

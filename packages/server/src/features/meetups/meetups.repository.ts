@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { MeetupRow } from '../../db/ratings.schema';
 import { rowsOf, type Executor } from '../../db/rows';
+import { isPartySql } from '../../deal/deal.sql';
 
 /** The one writer and reader of `meetups` (features/meetups). */
 
@@ -63,7 +64,7 @@ export async function findMeetupOf(db: Executor, id: string, userId: string) {
                s.username AS seller_username, b.username AS buyer_username
         FROM meetups m JOIN conversations c ON c.id = m.conversation_id
         LEFT JOIN users s ON s.id = c.seller_id LEFT JOIN users b ON b.id = c.buyer_id
-        WHERE m.id = ${id} AND (c.seller_id = ${userId} OR c.buyer_id = ${userId})`,
+        WHERE m.id = ${id} AND ${isPartySql('c', userId)}`,
   );
   return row;
 }

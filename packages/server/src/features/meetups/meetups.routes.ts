@@ -5,6 +5,7 @@ import { errorResponses } from '@campus-books/common/api';
 import { apiRoutes } from '@campus-books/common/api-routes';
 import { MEETUP_MESSAGES as M } from '@campus-books/common/meetup.schemas';
 import { currentUser, REQUIRE_VERIFIED_USER_ERRORS } from '../../plugins/sessions';
+import { participantRole } from '../../deal/deal';
 import { conflict } from '../../lib/errors';
 import { meetupCalendar, meetupConversationLink } from './meetup-calendar';
 import {
@@ -128,7 +129,11 @@ export default async function meetupsRoutes(fastify: FastifyInstance) {
         spotId: meetup.spot_id,
         startsAt: new Date(meetup.starts_at),
         listingName: meetup.listing_name,
-        otherName: meetup.seller_id === user.id ? meetup.buyer_username : meetup.seller_username,
+        otherName:
+          participantRole(user.id, { sellerId: meetup.seller_id, buyerId: meetup.buyer_id }) ===
+          'seller'
+            ? meetup.buyer_username
+            : meetup.seller_username,
         link: meetupConversationLink(app.config.publicUrl, meetup.conversation_id),
         domain: new URL(app.config.publicUrl).hostname,
         reminderMinutes: Math.round(deps.reminderMs / 60_000),

@@ -1,7 +1,7 @@
 import { activeCampus } from '@campus-books/common/active-campus';
 import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
-import { and, eq, getTableColumns, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
 import { webPaths } from '@campus-books/common/paths';
@@ -19,6 +19,8 @@ import { listingReports } from '../../db/moderation.schema';
 import { savedListings } from '../../db/saved.schema';
 import type { Db } from '../../db/database';
 import { rowsOf } from '../../db/rows';
+import { participantRole, revealedSoldBefore } from '../../deal/deal';
+import { isPartySql, isRevealedSql, roleOfSql } from '../../deal/deal.sql';
 import { readSignedToken, signToken } from '../../lib/signed-token';
 import { deletePrefix, type Storage } from '../../lib/storage/storage';
 import { ArchiveWriter } from '../../ops/archive-writer';
@@ -89,7 +91,7 @@ export async function collectStudentData(
   const [user] = await db.select().from(users).where(eq(users.id, userId));
   if (!user) return null;
   const { passwordHash: _secret, ...account } = user;
-  const revealedBefore = new Date(now().getTime() - revealMs);
+  const revealedBefore = revealedSoldBefore(now(), revealMs);
   /** The rows of a table whose `owner` column is the student, with the columns named. */
   const ownRows = <T extends PgTable, K extends keyof T['_']['columns'] & string>(
     table: T,
@@ -180,14 +182,15 @@ export async function collectStudentData(
           listingId: conversations.listingId,
           listingName: conversations.listingName,
           sellerId: conversations.sellerId,
+          buyerId: conversations.buyerId,
           createdAt: conversations.createdAt,
           lastEventAt: conversations.lastEventAt,
         })
         .from(conversations)
-        .where(or(eq(conversations.sellerId, userId), eq(conversations.buyerId, userId)))
-    ).map(({ sellerId, ...conversation }) => ({
+        .where(isPartySql('conversations', userId))
+    ).map(({ sellerId, buyerId, ...conversation }) => ({
       ...conversation,
-      role: sellerId === userId ? ('seller' as const) : ('buyer' as const),
+      role: participantRole(userId, { sellerId, buyerId }),
     })),
     messages: await ownRows(conversationEvents, conversationEvents.senderId, [
       'conversationId',
@@ -207,8 +210,8 @@ export async function collectStudentData(
     exchanges: await rowsOf(
       db,
       sql`SELECT id, listing_id AS "listingId", listing_name AS "listingName",
-            CASE WHEN seller_id = ${userId} THEN 'seller' ELSE 'buyer' END AS role, sold_at AS "soldAt"
-          FROM exchanges WHERE seller_id = ${userId} OR buyer_id = ${userId} ORDER BY sold_at`,
+            ${roleOfSql('exchanges', userId)} AS role, sold_at AS "soldAt"
+          FROM exchanges WHERE ${isPartySql('exchanges', userId)} ORDER BY sold_at`,
     ),
     ratings: {
       given: await rowsOf(
@@ -223,8 +226,7 @@ export async function collectStudentData(
               r.comment, r.created_at AS "createdAt", r.removed_at AS "removedAt"
             FROM ratings r JOIN exchanges e ON e.id = r.exchange_id
             WHERE r.ratee_id = ${userId}
-              AND (e.sold_at <= ${revealedBefore.toISOString()}
-                   OR (SELECT count(*) FROM ratings o WHERE o.exchange_id = e.id) = 2)
+              AND ${isRevealedSql('e', revealedBefore)}
             ORDER BY r.created_at`,
       ),
     },

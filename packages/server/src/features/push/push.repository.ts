@@ -2,6 +2,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { pushSubscriptions, type PushSubscriptionRow } from '../../db/push.schema';
 import { rowsOf } from '../../db/rows';
+import { otherColumnSql, otherPartySql } from '../../deal/deal.sql';
 
 /** Devices one student keeps subscribed at most: a new one past this drops the longest unused. */
 export const MAX_DEVICES_PER_STUDENT = 10;
@@ -106,9 +107,8 @@ export async function findEventNotice(db: Db, eventId: number): Promise<EventNot
     db,
     sql`
     SELECT c.id AS conversation_id, e.kind, c.listing_name,
-      CASE WHEN e.sender_id = c.seller_id THEN c.buyer_id ELSE c.seller_id END AS recipient_id,
-      CASE WHEN e.sender_id = c.seller_id THEN c.buyer_read_id >= e.id
-        ELSE c.seller_read_id >= e.id END AS read,
+      ${otherPartySql('c', sql`e.sender_id`)} AS recipient_id,
+      ${otherColumnSql('c', sql`e.sender_id`, 'read_id')} >= e.id AS read,
       coalesce(s.suspended_at IS NOT NULL, true) AS sender_suspended
     FROM conversation_events e
     JOIN conversations c ON c.id = e.conversation_id

@@ -2,6 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { RatingTag } from '@campus-books/common/rating.schemas';
 import type { Db } from '../../db/database';
 import { rowsOf, type Executor } from '../../db/rows';
+import type { DealRole } from '../../deal/deal';
+import { isPartySql, isRevealedSql } from '../../deal/deal.sql';
 
 /** The one writer and reader of `exchanges`, `ratings` and `rating_reports` (features/ratings). */
 
@@ -21,7 +23,7 @@ export interface RatingDbRow {
   exchange_id: string;
   rater_id: string | null;
   ratee_id: string | null;
-  rater_role: 'buyer' | 'seller';
+  rater_role: DealRole;
   positive: boolean;
   tags: RatingTag[] | string;
   comment: string | null;
@@ -40,7 +42,7 @@ export function findExchangesOf(db: Executor, userId: string): Promise<ExchangeD
   return rowsOf<ExchangeDbRow>(
     db,
     sql`SELECT ${EXCHANGE_COLUMNS} FROM ${EXCHANGE_FROM}
-        WHERE e.seller_id = ${userId} OR e.buyer_id = ${userId}
+        WHERE ${isPartySql('e', userId)}
         ORDER BY e.sold_at DESC, e.id LIMIT 200`,
   );
 }
@@ -54,7 +56,7 @@ export async function findExchangeOf(
   const [row] = await rowsOf<ExchangeDbRow>(
     db,
     sql`SELECT ${EXCHANGE_COLUMNS} FROM ${EXCHANGE_FROM}
-        WHERE e.id = ${id} AND (e.seller_id = ${userId} OR e.buyer_id = ${userId})`,
+        WHERE e.id = ${id} AND ${isPartySql('e', userId)}`,
   );
   return row;
 }
@@ -82,7 +84,7 @@ export async function insertRating(
     exchangeId: string;
     raterId: string;
     rateeId: string;
-    raterRole: 'buyer' | 'seller';
+    raterRole: DealRole;
     positive: boolean;
     tags: RatingTag[];
     comment: string | null;
@@ -119,8 +121,7 @@ export function findRevealedRatingsOf(
         JOIN exchanges e ON e.id = r.exchange_id
         LEFT JOIN users u ON u.id = r.rater_id
         WHERE r.ratee_id = ${userId} AND r.removed_at IS NULL
-          AND (e.sold_at <= ${revealBefore.toISOString()}
-               OR (SELECT count(*) FROM ratings o WHERE o.exchange_id = e.id) = 2)
+          AND ${isRevealedSql('e', revealBefore)}
         ORDER BY r.created_at DESC, r.id`,
   );
 }
@@ -138,7 +139,7 @@ export function findRatingsGivenBy(db: Executor, userId: string): Promise<Rating
 export async function countExchangesOf(db: Executor, userId: string): Promise<number> {
   const [row] = await rowsOf<{ n: number | string }>(
     db,
-    sql`SELECT count(*) AS n FROM exchanges WHERE seller_id = ${userId} OR buyer_id = ${userId}`,
+    sql`SELECT count(*) AS n FROM exchanges WHERE ${isPartySql('exchanges', userId)}`,
   );
   return Number(row?.n ?? 0);
 }

@@ -13,6 +13,15 @@ import {
 import type { Db } from '../../db/database';
 import { listings, users, type UserRow } from '../../db/schema';
 import { logModeratorAction } from '../moderation/moderation.repository';
+import {
+  isRevealed,
+  otherRole,
+  participantRole,
+  partyOf,
+  revealAtOf,
+  revealedSoldBefore,
+  type DealParties,
+} from '../../deal/deal';
 import { conflict, notFound } from '../../lib/errors';
 import { toListing } from '../listings/listing.serializer';
 import { visibleTo } from '../listings/listing-visibility';
@@ -63,26 +72,35 @@ export function toRating(row: RatingDbRow): Rating {
   };
 }
 
+const partiesOf = (row: ExchangeDbRow): DealParties => ({
+  sellerId: row.seller_id,
+  buyerId: row.buyer_id,
+});
+
 function toExchange(
   deps: RatingDeps,
   row: ExchangeDbRow,
   ratings: RatingDbRow[],
   userId: string,
 ): Exchange {
-  const role = row.seller_id === userId ? 'seller' : 'buyer';
-  const otherRole = role === 'seller' ? 'buyer' : 'seller';
+  const role = participantRole(userId, partiesOf(row));
   const mine = ratings.find((r) => r.rater_role === role);
-  const theirs = ratings.find((r) => r.rater_role === otherRole);
-  const revealAt = new Date(new Date(row.sold_at).getTime() + deps.revealMs);
-  const revealed = ratings.length === 2 || deps.now().getTime() >= revealAt.getTime();
-  const otherId = role === 'seller' ? row.buyer_id : row.seller_id;
+  const theirs = ratings.find((r) => r.rater_role === otherRole(role));
+  const revealAt = revealAtOf(row.sold_at, deps.revealMs);
+  const revealed = isRevealed({
+    ratingsGiven: ratings.length,
+    soldAt: row.sold_at,
+    now: deps.now(),
+    revealMs: deps.revealMs,
+  });
+  const otherId = partyOf(otherRole(role), partiesOf(row));
   return {
     id: row.id,
     listing: { id: row.listing_id, name: row.listing_name },
     role,
     other: {
       id: otherId,
-      username: role === 'seller' ? row.buyer_username : row.seller_username,
+      username: row[`${otherRole(role)}_username` as const],
     },
     soldAt: iso(row.sold_at),
     revealed,
@@ -132,8 +150,8 @@ export async function rateExchange(
 ): Promise<Exchange> {
   const row = UUID.test(id) ? await findExchangeOf(deps.db, id, user.id) : undefined;
   if (!row) throw notFound(M.exchangeNotFound);
-  const role = row.seller_id === user.id ? 'seller' : 'buyer';
-  const rateeId = role === 'seller' ? row.buyer_id : row.seller_id;
+  const role = participantRole(user.id, partiesOf(row));
+  const rateeId = partyOf(otherRole(role), partiesOf(row));
   if (rateeId === null) throw conflict(M.otherDeleted);
   const inserted = await insertRating(deps.db, {
     exchangeId: row.id,
@@ -154,9 +172,12 @@ export type { RateExchangeInput };
 async function findVisibleRating(deps: RatingDeps, id: string) {
   const row = UUID.test(id) ? await findRating(deps.db, id) : undefined;
   if (!row || row.removed_at) return undefined;
-  const revealed =
-    Number(row.ratings_of_exchange) === 2 ||
-    deps.now().getTime() >= new Date(row.sold_at).getTime() + deps.revealMs;
+  const revealed = isRevealed({
+    ratingsGiven: Number(row.ratings_of_exchange),
+    soldAt: row.sold_at,
+    now: deps.now(),
+    revealMs: deps.revealMs,
+  });
   return revealed ? row : undefined;
 }
 
@@ -220,7 +241,7 @@ export async function publicProfile(deps: RatingDeps, id: string): Promise<Publi
     ? await deps.db.select().from(users).where(eq(users.id, id)).limit(1)
     : [];
   if (!user || user.suspendedAt) throw notFound('Student not found');
-  const revealBefore = new Date(deps.now().getTime() - deps.revealMs);
+  const revealBefore = revealedSoldBefore(deps.now(), deps.revealMs);
   const received = await findRevealedRatingsOf(deps.db, user.id, revealBefore);
   const positive = received.filter((r) => r.positive).length;
   const tagCounts = new Map<RatingTag, number>();
