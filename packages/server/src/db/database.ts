@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import { ensureDealTriggers } from '../deal/deal-triggers';
 import { lockDataDir } from './data-dir-lock';
 import type { Db } from './db-type';
 import { ensureListingJson } from './listing-json-trigger';
@@ -70,13 +71,15 @@ export type DatabaseOptions =
 
 /**
  * The start-up path: refuses a database a newer release migrated (NewerSchemaError), then applies
- * the pending migrations in one transaction and brings the listings' stored answers up to this code.
+ * the pending migrations in one transaction and brings the listings' stored answers and the deal's
+ * triggers up to this code.
  */
 async function migrateOnOpen(db: Db): Promise<void> {
   await db.transaction(async (tx) => {
     await applyMigrations(tx);
   });
   await ensureListingJson(db);
+  await ensureDealTriggers(db);
 }
 
 /** Each engine's driver is imported only when it is used: the other one would only slow start-up. */

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
-import type { Database, Db } from '../db/database';
+import type { Db } from '../db/db-type';
+import { textLiteral } from '../db/literal';
 import { rowsOf, type Executor } from '../db/rows';
+import type { EnqueueOptions, JobsDatabase, JobsOptions, RegisterOptions } from './job-options';
 
 /** What a job's handler gets. */
 export interface JobContext<P = unknown> {
@@ -39,44 +41,6 @@ export type JobHandler<P = unknown> = (context: JobContext<P>) => Promise<void>;
 /** Told of each run's end: how late it started after it was due, and whether it failed (metrics). */
 export type JobObserver = (name: string, lagMs: number, failed: boolean) => void;
 
-export interface RegisterOptions {
-  /** A recurring schedule: one run per slot of this many milliseconds, on one server. */
-  every?: number;
-  /**
-   * With `every`: the slots are calendar times instead (e.g. 07:00 in the campus's zone, whose days
-   * last 23 to 25 hours): the first slot after a time. `every` is then only the nominal period.
-   */
-  at?: (after: Date) => Date;
-  /** Runs of a one-off job before it is given up (kept with `failed_at` for inspection). */
-  maxAttempts?: number;
-}
-
-export interface EnqueueOptions {
-  /** Not before (default: now). */
-  runAt?: Date;
-  /** At most one pending job with this key: enqueuing it again does nothing. */
-  key?: string;
-  maxAttempts?: number;
-  /** Enqueue inside this transaction, so the job exists only if the transaction commits. */
-  db?: Pick<Db, 'execute'>;
-}
-
-export interface JobsOptions {
-  /** The clock (tests move it; nothing sleeps). */
-  now?: () => Date;
-  /** How long a claim holds a job; renewed every third of it while the job runs. */
-  leaseMs?: number;
-  /** How often a server looks for due jobs (a NOTIFY on enqueue wakes it sooner). */
-  pollMs?: number;
-  /** Jobs one server runs at once. */
-  concurrency?: number;
-  log?: {
-    info(obj: object, msg: string): void;
-    warn(obj: object, msg: string): void;
-    error(obj: object, msg: string): void;
-  };
-}
-
 const DEFAULT_LEASE_MS = 5 * 60_000;
 const DEFAULT_POLL_MS = 5_000;
 const RETRY_BASE_MS = 30_000;
@@ -111,6 +75,22 @@ interface ClaimedRow {
 const ts = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 
 /**
+ * `enqueue` as a trigger's statements (plpgsql): a job `name` due now for each row of `rows` (a
+ * `FROM …` clause), its payload `payload`, then the NOTIFY that wakes the servers, so a job a
+ * trigger writes is the job runner's own row. Constants only: the trigger's body has no parameter.
+ */
+export function enqueueInTriggerSql(
+  name: string,
+  payload: SQL,
+  rows: SQL,
+  maxAttempts: number,
+): SQL {
+  return sql`INSERT INTO public.jobs (name, payload, run_at, max_attempts)
+    SELECT ${textLiteral(name)}, ${payload}, now(), ${sql.raw(String(Math.trunc(maxAttempts)))} ${rows};
+  IF FOUND THEN PERFORM pg_notify(${textLiteral(CHANNEL)}, ${textLiteral(name)}); END IF;`;
+}
+
+/**
  * Jobs on the database, for one app server among several (docs/decisions/006). A due job is claimed
  * by one server (`FOR UPDATE SKIP LOCKED`) for a lease; the server renews the lease while the job
  * runs, and finishes the job only if its claim still holds, so a job whose server died runs again
@@ -134,7 +114,7 @@ export class Jobs {
   #observer: JobObserver | null = null;
 
   constructor(
-    private readonly database: Database,
+    private readonly database: JobsDatabase,
     options: JobsOptions = {},
   ) {
     this.#now = options.now ?? (() => new Date());

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { MIGRATION_LOCK, type Database, type Db } from '../db/database';
 import { ensureListingJson } from '../db/listing-json-trigger';
+import { ensureDealTriggers } from '../deal/deal-triggers';
 import {
   appliedMigrationTimes,
   applyMigrations,
@@ -149,6 +150,7 @@ export async function restoreBackup(
       });
       if (upgradedBy.length > 0) progress({ phase: 'migrations', done: upgradedBy.length });
       await ensureListingJson(tx as unknown as Db);
+      await ensureDealTriggers(tx as unknown as Db);
       if (copyFiles) await writeFiles(workDir, manifest, storage, progress, written);
       return verifyInstallation(manifest, tx, storage, progress, counted);
     });

@@ -8,6 +8,7 @@ import {
   findEventNotice,
   findSubscription,
 } from './push.repository';
+import { PUSH_JOB } from './push-job';
 import { sendPush } from './push-sender';
 import { loadOrCreateVapidKeys } from './vapid-keys';
 
@@ -18,8 +19,6 @@ declare module 'fastify' {
   }
 }
 
-/** The job the database writes for each device to notify (migration 0023's triggers). */
-export const PUSH_JOB = 'push.send';
 const DAY_SECONDS = 24 * 60 * 60;
 const NAME_MAX = 80;
 

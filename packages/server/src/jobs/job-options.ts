@@ -1,0 +1,55 @@
+import type { Db } from '../db/db-type';
+import type { NotificationHandler, Unlisten } from '../db/notifications';
+
+/** The options of the job runner (jobs.ts): the runner's, a job's registration's, an enqueue's. */
+
+export interface RegisterOptions {
+  /** A recurring schedule: one run per slot of this many milliseconds, on one server. */
+  every?: number;
+  /**
+   * With `every`: the slots are calendar times instead (e.g. 07:00 in the campus's zone, whose days
+   * last 23 to 25 hours): the first slot after a time. `every` is then only the nominal period.
+   */
+  at?: (after: Date) => Date;
+  /** Runs of a one-off job before it is given up (kept with `failed_at` for inspection). */
+  maxAttempts?: number;
+}
+
+export interface EnqueueOptions {
+  /** Not before (default: now). */
+  runAt?: Date;
+  /** At most one pending job with this key: enqueuing it again does nothing. */
+  key?: string;
+  maxAttempts?: number;
+  /** Enqueue inside this transaction, so the job exists only if the transaction commits. */
+  db?: Pick<Db, 'execute'>;
+}
+
+export interface JobsOptions {
+  /** The clock (tests move it; nothing sleeps). */
+  now?: () => Date;
+  /** How long a claim holds a job; renewed every third of it while the job runs. */
+  leaseMs?: number;
+  /** How often a server looks for due jobs (a NOTIFY on enqueue wakes it sooner). */
+  pollMs?: number;
+  /** Jobs one server runs at once. */
+  concurrency?: number;
+  log?: {
+    info(obj: object, msg: string): void;
+    warn(obj: object, msg: string): void;
+    error(obj: object, msg: string): void;
+  };
+}
+
+/**
+ * What the jobs use of the database (db/database.ts's `Database`): its queries and LISTEN. Named
+ * here, not imported, so that database.ts may generate triggers that enqueue (enqueueInTriggerSql).
+ */
+export interface JobsDatabase {
+  db: Db;
+  listen(
+    channel: string,
+    onNotify: NotificationHandler,
+    onReconnect?: () => void,
+  ): Promise<Unlisten>;
+}
