@@ -14,8 +14,8 @@ import { listingSearchSchema, type ListingSearchQuery } from '@campus-books/comm
 import { openDatabase, type Db } from '../packages/server/src/db/database';
 import { listings } from '../packages/server/src/db/schema';
 import { findListingsQuery } from '../packages/server/src/features/listings/listings.queries';
-import { searchListings } from '../packages/server/src/features/listings/search/search-listings';
-import { searchStatements } from '../packages/server/src/features/listings/search/statements';
+import { searchListings } from '../packages/server/src/features/search/search-listings';
+import { searchStatements } from '../packages/server/src/features/search/statements';
 import type { SeedResult } from './generate/seed';
 import { prepareDatabase } from './lib/databases';
 import type { Engine } from './lib/options';

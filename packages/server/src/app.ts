@@ -31,15 +31,19 @@ import coursesRoutes from './features/courses/courses.routes';
 import { coursePageData } from './features/courses/courses.service';
 import docsRoutes from './features/docs/docs.routes';
 import healthRoutes from './features/health/health.routes';
-import listingCachesPlugin from './features/listings/listings.cache';
+import listingCachesPlugin from './features/search/listing-caches';
 import listingExpiryPlugin from './features/listings/listing-expiry';
 import { findListingPageHead } from './features/listings/listing-page-meta';
-import { homePageData, listingPageData, searchPageData } from './features/listings/listing-pages';
+import { listingDeps } from './features/listings/listing-deps';
+import { listingPageData } from './features/listings/listing-pages';
 import listingLinkRoutes from './features/listings/listing-links.routes';
 import moderationRoutes from './features/moderation/moderation.routes';
 import { isModerator } from './features/moderation/moderators';
 import reportRoutes from './features/moderation/reports.routes';
 import listingRoutes from './features/listings/listings.routes';
+import { homePageData, searchPageData } from './features/search/search-pages';
+import searchRoutes from './features/search/search.routes';
+import { searchDeps } from './features/search/search.service';
 import imageJobsPlugin from './features/images/images.jobs';
 import pushPlugin from './features/push/push.jobs';
 import pushRoutes from './features/push/push.routes';
@@ -179,6 +183,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(privacyRoutes);
       await api.register(authRoutes, { prefix: '/auth' });
       await api.register(userRoutes, { prefix: '/user' });
+      await api.register(searchRoutes, { prefix: '/listing' });
       await api.register(listingRoutes, { prefix: '/listing' });
       await api.register(uploadRoutes, { prefix: '/uploads' });
       await api.register(imagesRoutes, { prefix: '/images' });
@@ -217,9 +222,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       serverRendering: {
         entry: options.webServerEntry,
         loaders: {
-          home: homePageData,
-          search: searchPageData,
-          listing: listingPageData,
+          home: (app) => homePageData(searchDeps(app)),
+          search: (app, page) => searchPageData(searchDeps(app), page),
+          listing: (app, page, request) =>
+            listingPageData({ ...listingDeps(app), search: searchDeps(app) }, page, request),
           course: coursePageData,
           // The policy pages: nothing to load but what the privacy page states.
           about: async () => ({ kind: 'about' }),

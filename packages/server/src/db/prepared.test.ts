@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { listingSearchSchema } from '@campus-books/common/listing.schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase, TEST_ENGINE } from '../../test/helpers';
-import { searchListings } from '../features/listings/search/search-listings';
+import { searchListings } from '../features/search/search-listings';
 import { openDatabase, type Database, type Db } from './database';
 import { NAMED_SHAPES, preparedByShape } from './prepared';
 import { listings, users } from './schema';

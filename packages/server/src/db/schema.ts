@@ -195,7 +195,7 @@ export const listings = pgTable(
     // major or course index and filtering stops early; a GIN index on it let the planner AND a 14 %
     // bitmap into a major search once fresh statistics made the plans cost alike (8 ms, not 0.2).
     index('listings_name_trgm_idx').using('gin', sql`lower(${t.name}) gin_trgm_ops`),
-    // A search term's words are matched against the words of the name (features/listings/search/terms.ts).
+    // A search term's words are matched against the words of the name (features/search/terms.ts).
     index('listings_name_words_idx').using('gin', t.nameWords),
     // A major narrows the catalogue most; these serve it with either sort (docs/performance.md).
     index('listings_major_status_price_idx').on(t.major, t.status, t.regularPrice, t.id),
@@ -340,7 +340,7 @@ export const uploadLocks = pgTable('upload_locks', {
 
 /**
  * One row: the catalogue's version, bumped by a trigger in every statement that writes listings
- * (migration 0008). Caches of search answers are valid for one version (listings.cache.ts).
+ * (migration 0008). Caches of search answers are valid for one version (features/search/listing-caches.ts).
  */
 export const catalogueVersion = pgTable(
   'catalogue_version',

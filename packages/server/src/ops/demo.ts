@@ -10,6 +10,7 @@ import { IMAGE_WIDTHS, imageUrl, type ImageVariant } from '@campus-books/common/
 import { listingCreateSchema } from '@campus-books/common/listing.schemas';
 import { images, listings, users, type UserRow } from '../db/schema';
 import { hashPassword } from '../features/accounts/password';
+import { listingDeps } from '../features/listings/listing-deps';
 import { createListing, markListingSold } from '../features/listings/listings.service';
 import { imageFolder } from '../features/images/images.service';
 import {
@@ -279,14 +280,14 @@ export async function seedDemo(
       // Each subject's books for one of the campus's schools.
       schools: [campus.schoolKeys[book.subject.charCodeAt(0) % campus.schoolKeys.length]!],
     });
-    const listing = await createListing(app, seller, input, key);
+    const listing = await createListing(listingDeps(app), seller, input, key);
     // Listed over the last five weeks, so cards read "2 days ago", "3 weeks ago".
     const listedAt = new Date(now.getTime() - Math.floor(next() * 35 * 24 * 3600_000));
     await db
       .update(listings)
       .set({ createdAt: listedAt, updatedAt: listedAt })
       .where(eq(listings.id, listing.id));
-    if (i % 7 === 3) await markListingSold(app, listing);
+    if (i % 7 === 3) await markListingSold(listingDeps(app), listing);
     created += 1;
     if (created % 50 === 0) options.log?.(`${created} listings`);
   }

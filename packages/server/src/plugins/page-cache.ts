@@ -49,9 +49,9 @@ export async function compressPage(html: string, status: number): Promise<Cached
  * Rendered pages by address, in an LRU (lru-cache) capped by the bytes it holds: a page past an
  * eighth of the budget is not kept, a page is kept `ttlMs` at most. Visitors who ask for an address
  * while it renders share that render (lru-cache's `fetch`). Pages follow the listing caches'
- * generation (listings.cache.ts): the first look after it moved empties the cache, so a page of an
+ * generation (features/search/listing-caches.ts): the first look after it moved empties the cache, so a page of an
  * older catalogue is never answered and its memory is given back at once; a render that was running
- * then is handed to its waiters but not kept (`ignoreFetchAbort`, as in search-cache.ts).
+ * then is handed to its waiters but not kept (`ignoreFetchAbort`, as in features/search/search-cache.ts).
  */
 export class PageCache {
   readonly #pages: LRUCache<string, CachedPage, () => Promise<CachedPage | null>>;

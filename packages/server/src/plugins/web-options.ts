@@ -31,13 +31,13 @@ export interface ServerRenderingOptions {
   pageCache?: PageCacheOptions;
 }
 
-/** Where the catalogue's changes are followed (the listing caches of listings.cache.ts). */
+/** Where the catalogue's changes are followed (the listing caches of features/search/listing-caches.ts). */
 export interface PageCacheOptions {
   /** Bytes of pages (every encoding) kept at most; 0 keeps none. */
   maxBytes: number;
   /** How long a page is kept at most (its demand line and "listed 3 days ago" age with it). */
   ttlMs: number;
-  /** Moves whenever the catalogue changed (a write of listings, listings.cache.ts). */
+  /** Moves whenever the catalogue changed (a write of listings, features/search/listing-caches.ts). */
   generation(): number;
   /** Whether nothing changed since `generation` (on PostgreSQL, one read of the version). */
   ensureFresh(since: number): Promise<boolean>;

@@ -161,7 +161,11 @@ export default async function userRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const rows = await listSellerListings(app, currentUser(request), request.params.id);
+      const rows = await listSellerListings(
+        { db: app.database.db },
+        currentUser(request),
+        request.params.id,
+      );
       return rows.map(toListing);
     },
   );

@@ -341,7 +341,11 @@ export default async function conversationsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const listing = await getOwnListing(app, currentUser(request), request.params.listingId);
+      const listing = await getOwnListing(
+        { db: app.database.db },
+        currentUser(request),
+        request.params.listingId,
+      );
       await releaseHold(deps, listing);
       return { success: true as const, message: 'The hold is released' };
     },
@@ -361,9 +365,13 @@ export default async function conversationsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const listing = await getOwnListing(app, currentUser(request), request.params.listingId);
+      const listing = await getOwnListing(
+        { db: app.database.db },
+        currentUser(request),
+        request.params.listingId,
+      );
       await checkBuyerOfListing(deps, listing, request.body.buyerId);
-      await markListingSold(app, listing, request.body.buyerId);
+      await markListingSold({ db: app.database.db, jobs: app.jobs }, listing, request.body.buyerId);
       return { success: true as const, message: 'Listing marked as sold' };
     },
   );

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '@campus-books/common/api';
 import { apiRoutes } from '@campus-books/common/api-routes';
 import { findCourseTitlePrices } from './course-books';
-import { keptUntilCatalogueChanges } from '../listings/catalogue-kept';
+import { keptUntilCatalogueChanges } from '../search/catalogue-kept';
 import { courseAnswer } from './courses.service';
 
 /** /api/course/{SUBJECT}-{number} (or /api/course/{number}): a course's books on campus. */

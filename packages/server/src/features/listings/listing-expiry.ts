@@ -181,7 +181,7 @@ function expiredMail(settings: ListingExpiryDeps['settings'], listing: DueRemind
 export async function runListingExpiry(deps: ListingExpiryDeps, now: Date): Promise<void> {
   const expired = await expireDueListings(deps, now);
   await sendExpiryReminders(deps, now);
-  // On the embedded engine caches are emptied by this process's own writes only (listings.cache.ts).
+  // On the embedded engine caches are emptied by this process's own writes only (search/listing-caches.ts).
   if (expired > 0) deps.caches.invalidate();
 }
 

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '@campus-books/common/api';
 import { apiRoutes } from '@campus-books/common/api-routes';
 import { toListing } from './listing.serializer';
+import { listingDeps } from './listing-deps';
 import { type ListingLinkAction, useListingLink, verifyListingLink } from './listing-links';
 
 // Any string: what is not a link this server signed is `400 LINK_INVALID` (listing-links.ts).
@@ -56,7 +57,10 @@ export default async function listingLinkRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const { action, listing, relisted } = await useListingLink(app, request.params.token);
+      const { action, listing, relisted } = await useListingLink(
+        { ...listingDeps(app), sessionSecret: app.config.sessionSecret },
+        request.params.token,
+      );
       return {
         success: true as const,
         message: relisted ? RELISTED : DONE[action],

@@ -1,5 +1,4 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import { LISTING_LINK_ACTIONS, type ListingLinkAction } from '@campus-books/common/listing.schemas';
 import type { Db } from '../../db/database';
 import type { ListingRow } from '../../db/schema';
@@ -11,6 +10,7 @@ import {
   isListingId,
   updateListingIfUnchanged,
 } from './listings.repository';
+import type { ListingDeps } from './listing-deps';
 import { expiryFrom } from './listing-freshness';
 import { enqueueListingEvent } from '../alerts/alerts.delivery';
 
@@ -94,15 +94,12 @@ const LINK_STATUSES: ListingRow['status'][] = ['active', 'expired'];
  * once (a double click, a mail scanner, 25 copies) exactly one acts, the others get 410.
  */
 export async function useListingLink(
-  app: FastifyInstance,
+  deps: ListingDeps & { sessionSecret: string },
   token: string,
 ): Promise<{ action: ListingLinkAction; listing: ListingRow | null; relisted?: boolean }> {
-  const { db } = app.database;
-  const { listing, action } = await verifyListingLink(
-    { db, sessionSecret: app.config.sessionSecret, now: () => app.jobs.now() },
-    token,
-  );
-  const now = app.jobs.now();
+  const { db } = deps;
+  const { listing, action } = await verifyListingLink(deps, token);
+  const now = deps.now();
   if (action === 'remove') {
     const removed = await deleteListingIfUnchanged(
       db,
@@ -111,10 +108,10 @@ export async function useListingLink(
       listing.confirmedAt,
     );
     if (!removed) throw gone();
-    await releaseImages(app.images, removed.imageUrls).catch((error: unknown) =>
-      app.log.warn({ err: error }, 'releasing listing images failed; the sweep will retry'),
+    await releaseImages(deps.images, removed.imageUrls).catch((error: unknown) =>
+      deps.images.log.warn({ err: error }, 'releasing listing images failed; the sweep will retry'),
     );
-    app.listingCaches.invalidate();
+    deps.caches.invalidate();
     return { action, listing: null };
   }
   const set =
@@ -122,7 +119,7 @@ export async function useListingLink(
       ? {
           status: 'active' as const,
           confirmedAt: now,
-          expiresAt: expiryFrom(app.config.trust, now),
+          expiresAt: expiryFrom(deps.trust, now),
           reminded7dAt: null,
           reminded1dAt: null,
           updatedAt: now,
@@ -139,7 +136,7 @@ export async function useListingLink(
       listing.confirmedAt,
       set,
     );
-    if (row && event) await enqueueListingEvent(app.jobs, tx, row.id, event);
+    if (row && event) await enqueueListingEvent(deps.jobs, tx, row.id, event);
     return row;
   });
   if (!updated) throw gone();

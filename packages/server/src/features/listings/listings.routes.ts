@@ -2,8 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '@campus-books/common/api';
 import { apiRoutes } from '@campus-books/common/api-routes';
-import { TOTAL_COUNT_CAPPED_HEADER, TOTAL_COUNT_HEADER } from '@campus-books/common/constants';
-import { foldSchoolFlags, foldSchoolParams } from '@campus-books/common/listing.schemas';
+import { foldSchoolFlags } from '@campus-books/common/listing.schemas';
 import { sendJsonText } from '../../lib/json-text';
 import {
   currentUser,
@@ -11,7 +10,7 @@ import {
   REQUIRE_VERIFIED_USER_ERRORS,
 } from '../../plugins/sessions';
 import { idempotencyKeyOf } from './idempotency-key';
-import { jsonArray } from './listing-json-answer';
+import { listingDeps } from './listing-deps';
 import { toListing } from './listing.serializer';
 import { findListingByIdempotencyKey } from './listings.repository';
 import {
@@ -22,7 +21,6 @@ import {
   LISTING_CREATE_LIMIT,
   markListingSold,
   relistListing,
-  searchListings,
   updateListing,
 } from './listings.service';
 import { requestReview } from '../moderation/moderation.service';
@@ -35,9 +33,10 @@ const ownerErrors = errorResponses({
 
 const moderated = errorResponses({ 409: 'The listing is hidden or removed by the moderators' });
 
-/** /api/listing: search, read, and the owner's create / update / sold / relist / delete. */
+/** /api/listing: read, and the owner's create / update / sold / relist / delete. */
 export default async function listingsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const deps = listingDeps(app);
   // preValidation: a signed-out caller hears 401 before anything about the body.
   const ownerOnly = { preValidation: app.requireVerifiedUser };
   // The seed's one boolean per school, read as the `schools` list before the body is validated.
@@ -49,30 +48,6 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
       },
     ],
   };
-
-  // The answer stays an array (the spec's contract); the search's total travels in headers.
-  app.get(
-    '/get',
-    {
-      preValidation: async (request: FastifyRequest) => {
-        request.query = foldSchoolParams(request.query);
-      },
-      schema: {
-        querystring: apiRoutes['GET /api/listing/get'].query,
-        response: {
-          200: apiRoutes['GET /api/listing/get'].response,
-          ...errorResponses({ 400: 'A parameter is not valid' }),
-        },
-      },
-    },
-    async (request, reply) => {
-      const page = await searchListings(app, request.query);
-      void reply.header(TOTAL_COUNT_HEADER, String(page.total));
-      if (page.isTotalCapped) void reply.header(TOTAL_COUNT_CAPPED_HEADER, 'true');
-      // The listings' JSON is written by the database (db/listing-json-trigger.ts).
-      return sendJsonText(reply, jsonArray(page.listings));
-    },
-  );
 
   app.get(
     '/get/:id',
@@ -87,7 +62,7 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
     },
     // The listing's JSON is written by the database (db/listing-json-trigger.ts).
     async (request, reply) =>
-      sendJsonText(reply, await getVisibleListingJson(app, request, request.params.id)),
+      sendJsonText(reply, await getVisibleListingJson(deps, request, request.params.id)),
   );
 
   // One account filled the home page in a second: creations per account and hour are capped.
@@ -101,7 +76,7 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
   async function replayKnownKey(request: FastifyRequest, reply: FastifyReply) {
     const key = idempotencyKeyOf(request);
     if (key === undefined) return;
-    const made = await findListingByIdempotencyKey(app.database.db, currentUser(request).id, key);
+    const made = await findListingByIdempotencyKey(deps.db, currentUser(request).id, key);
     if (made) return reply.status(201).send({ success: true as const, ...toListing(made) });
   }
 
@@ -124,7 +99,7 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const listing = await createListing(
-        app,
+        deps,
         currentUser(request),
         request.body,
         idempotencyKeyOf(request),
@@ -148,8 +123,8 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const listing = await getOwnListing(app, currentUser(request), request.params.id);
-      const updated = await updateListing(app, listing, request.body);
+      const listing = await getOwnListing(deps, currentUser(request), request.params.id);
+      const updated = await updateListing(deps, listing, request.body);
       return { success: true as const, message: 'Listing updated', ...toListing(updated) };
     },
   );
@@ -168,7 +143,10 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await markListingSold(app, await getOwnListing(app, currentUser(request), request.params.id));
+      await markListingSold(
+        deps,
+        await getOwnListing(deps, currentUser(request), request.params.id),
+      );
       return { success: true as const, message: 'Listing marked as sold' };
     },
   );
@@ -187,7 +165,7 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await relistListing(app, await getOwnListing(app, currentUser(request), request.params.id));
+      await relistListing(deps, await getOwnListing(deps, currentUser(request), request.params.id));
       return { success: true as const, message: 'Listing is for sale again' };
     },
   );
@@ -203,7 +181,7 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const seller = currentUser(request);
-      await deleteListing(app, seller, await getOwnListing(app, seller, request.params.id));
+      await deleteListing(deps, seller, await getOwnListing(deps, seller, request.params.id));
       return { success: true as const, message: 'Listing deleted' };
     },
   );
@@ -222,10 +200,7 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await requestReview(
-        { db: app.database.db, now: () => app.jobs.now() },
-        await getOwnListing(app, currentUser(request), request.params.id),
-      );
+      await requestReview(deps, await getOwnListing(deps, currentUser(request), request.params.id));
       return { success: true as const, message: 'The moderators will look at it first' };
     },
   );

@@ -28,7 +28,8 @@ import {
   userExists,
 } from './moderation.repository';
 import { suspendUserRow, unsuspendUserRow } from '../accounts/users.repository';
-import { LISTING_NOT_FOUND, releaseUnusedImages } from '../listings/listings.service';
+import { LISTING_NOT_FOUND } from '../listings/listing-visibility';
+import { releaseUnusedImages } from '../listings/listings.service';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type Action = ModerationLogEntry['action'];

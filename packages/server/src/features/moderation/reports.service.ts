@@ -11,7 +11,7 @@ import {
   isListingId,
   lockListingModeration,
 } from '../listings/listings.repository';
-import { LISTING_NOT_FOUND } from '../listings/listings.service';
+import { LISTING_NOT_FOUND } from '../listings/listing-visibility';
 import { findUserEmail, insertReport } from './moderation.repository';
 import { ALREADY_REPORTED, OWN_LISTING_REPORT } from './moderation.messages';
 

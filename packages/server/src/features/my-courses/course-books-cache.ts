@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { CourseBooksAnswer } from '@campus-books/common/my-courses.schemas';
 import type { ListingViewer } from '../listings/listing-visibility';
-import { keptUntilCatalogueChanges } from '../listings/catalogue-kept';
+import { keptUntilCatalogueChanges } from '../search/catalogue-kept';
 import { findMyCourseBooks } from './my-course-books';
 import type { SubjectCourse } from './my-courses.repository';
 

@@ -9,7 +9,7 @@ import {
   REQUIRE_USER_ERRORS,
   REQUIRE_VERIFIED_USER_ERRORS,
 } from '../../plugins/sessions';
-import { viewerOf } from '../listings/listings.service';
+import { viewerOf } from '../listings/listing-visibility';
 import { readCalendar } from './ics-schedule';
 import { courseBooksCache } from './course-books-cache';
 import {
@@ -139,7 +139,7 @@ export default async function myCoursesRoutes(fastify: FastifyInstance) {
       success: true as const,
       ...(await courseBooks(
         request.query.courses as SubjectCourse[],
-        await viewerOf(app, request),
+        await viewerOf({ sessions: app.sessions, trust: app.config.trust }, request),
       )),
     }),
   );
@@ -160,7 +160,10 @@ export default async function myCoursesRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const viewer = (await viewerOf(app, request))!;
+      const viewer = (await viewerOf(
+        { sessions: app.sessions, trust: app.config.trust },
+        request,
+      ))!;
       return {
         success: true as const,
         ...(await notifyForCourses(

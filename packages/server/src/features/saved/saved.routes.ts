@@ -5,7 +5,7 @@ import { apiRoutes } from '@campus-books/common/api-routes';
 import { notFound } from '../../lib/errors';
 import { currentUser, REQUIRE_VERIFIED_USER_ERRORS } from '../../plugins/sessions';
 import { isListingId } from '../listings/listings.repository';
-import { LISTING_NOT_FOUND } from '../listings/listings.service';
+import { LISTING_NOT_FOUND } from '../listings/listing-visibility';
 import { findSavedListings, isSaveable, saveListing, unsaveListing } from './saved.repository';
 import { setSavedListingMails } from '../accounts/users.repository';
 

@@ -12,6 +12,7 @@ import { tooManyAttemptsMessage } from '../../plugins/rate-limit';
 import { claimImages, releaseImages } from '../images/images.service';
 import { toListing } from '../listings/listing.serializer';
 import { findListingByIdempotencyKey } from '../listings/listings.repository';
+import { listingDeps } from '../listings/listing-deps';
 import { LISTING_CREATE_LIMIT, createListing } from '../listings/listings.service';
 import {
   claimDraftsToPublish,
@@ -114,7 +115,7 @@ async function publishDraft(app: FastifyInstance, user: UserRow, draft: ListingD
   if (!hit.allowed) {
     throw new AppError(429, tooManyAttemptsMessage(hit.resetAt - Date.now()));
   }
-  return createListing(app, user, input, draftListingKey(draft.id));
+  return createListing(listingDeps(app), user, input, draftListingKey(draft.id));
 }
 
 /**

@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 
 /**
  * Answers that only a change of the catalogue can change, kept in memory until it changes
- * (listings.cache.ts empties them then) or for `ttlMs` at most, the least recently used dropped past
+ * (listing-caches.ts empties them then) or for `ttlMs` at most, the least recently used dropped past
  * `maxEntries` (lru-cache). Concurrent misses of one key share one load (lru-cache's `fetch`). A load
  * that was running when the cache was emptied is handed to its waiters but not kept: emptying aborts
  * it, `ignoreFetchAbort` lets it finish, and lru-cache stores an aborted load's value nowhere.

@@ -4,10 +4,10 @@ import {
   DEFAULT_SEARCH_LIMIT,
   type ListingSearchQuery,
 } from '@campus-books/common/listing.schemas';
-import type { Database, Db } from '../../../db/database';
-import { preparedByShape } from '../../../db/prepared';
-import { catalogueVersion, listings } from '../../../db/schema';
-import { listingJson } from '../listing-json-answer';
+import type { Database, Db } from '../../db/database';
+import { preparedByShape } from '../../db/prepared';
+import { catalogueVersion, listings } from '../../db/schema';
+import { listingJson } from '../listings/listing-json-answer';
 import { p, type Build } from './placeholders';
 import { searchShape, type SearchGroups, type SearchShape } from './shapes';
 
@@ -29,7 +29,7 @@ const totalOf = (where: SQL) =>
 /**
  * The catalogue's version (catalogue_version, migration 0008) as a page's rows read it: a search
  * answered partly from the caches checks with it that no write happened since they were filled
- * (listings.cache.ts), without a statement of its own.
+ * (search/listing-caches.ts), without a statement of its own.
  */
 const catalogueVersionNow =
   sql<number>`(SELECT ${catalogueVersion.version} FROM ${catalogueVersion} WHERE ${catalogueVersion.id} = 1)`.mapWith(

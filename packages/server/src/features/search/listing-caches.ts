@@ -3,21 +3,24 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { rowsOf } from '../../db/rows';
 import { CatalogueCache } from './search-cache';
-import type { StoredListing } from './listings.queries';
-import type { SearchCaches } from './search/caches';
-import type { SearchPage } from './search/search-listings';
-import type { TermResolution } from './search/terms';
+import type { StoredListing } from '../listings/listings.queries';
+import type { SearchCaches } from './caches';
+import type { SearchPage } from './search-listings';
+import type { TermResolution } from './terms';
+
+/** The catalogue's caches: the search's, its whole answers and listings' stored answers by id. */
+export type ListingCaches = Required<SearchCaches> & {
+  /** Whole search answers (the page and its total), on the embedded engine only (null on PostgreSQL). */
+  searches: CatalogueCache<SearchPage> | null;
+  /** Listings' stored answers by id (GET /api/listing/get/{id}), on the embedded engine only. */
+  listings: CatalogueCache<StoredListing | null> | null;
+  /** Empties every cache. */
+  invalidate(): void;
+};
 
 declare module 'fastify' {
   interface FastifyInstance {
-    listingCaches: Required<SearchCaches> & {
-      /** Whole search answers (the page and its total), on the embedded engine only (null on PostgreSQL). */
-      searches: CatalogueCache<SearchPage> | null;
-      /** Listings' stored answers by id (GET /api/listing/get/{id}), on the embedded engine only. */
-      listings: CatalogueCache<StoredListing | null> | null;
-      /** Empties every cache. */
-      invalidate(): void;
-    };
+    listingCaches: ListingCaches;
   }
 }
 
@@ -42,7 +45,7 @@ declare module 'fastify' {
  * (docs/decisions/006):
  * - PostgreSQL (several servers): a search's page statement reads the version beside its rows; when
  *   it moved past what the caches hold, they are emptied and the search runs again
- *   (search/search-listings.ts); the other cached answers read the version first (`ensureFresh`:
+ *   (search-listings.ts); the other cached answers read the version first (`ensureFresh`:
  *   the signed-out pages, catalogue-kept.ts). A write this server acknowledged was committed, with
  *   its version, before its answer, so the next read here sees it as it would on any other server.
  *   The NOTIFY (delivered at commit, on a connection of its own) empties them sooner, so memory is

@@ -7,7 +7,7 @@ import {
   type TestUser,
 } from '../../../test/helpers';
 import { createListingAs, insertListings } from '../../../test/listing-fixtures';
-import { SEARCH_COUNT_CAP } from './search/statements';
+import { SEARCH_COUNT_CAP } from './statements';
 
 /** The search answers an array (the spec's contract) and its total in X-Total-Count (docs/api). */
 describe(`the total of a search (${TEST_ENGINE})`, () => {

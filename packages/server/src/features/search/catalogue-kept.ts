@@ -1,9 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { ListingCaches } from './listing-caches';
 import { CatalogueCache } from './search-cache';
 
 /**
  * Answers kept in memory by key until the catalogue changes, with the search caches' rule
- * (listings.cache.ts): a write of listings empties them (on PGlite, its NOTIFY at the commit), and on
+ * (search/listing-caches.ts): a write of listings empties them (on PGlite, its NOTIFY at the commit), and on
  * PostgreSQL every read first checks the catalogue's version (one row), so a listing created, sold
  * or hidden through any app server is in the very next answer; a write that changes no listing
  * leaves them. Concurrent misses of one key share one load. What an answer reads beside
@@ -11,7 +11,7 @@ import { CatalogueCache } from './search-cache';
  * within `ttlMs`.
  */
 export function keptUntilCatalogueChanges<V>(
-  caches: FastifyInstance['listingCaches'],
+  caches: Pick<ListingCaches, 'generation' | 'ensureFresh'>,
   options: { maxEntries: number; ttlMs: number },
 ) {
   const answers = new CatalogueCache<V>(options);

@@ -1,8 +1,8 @@
 import type { ListingSearchQuery } from '@campus-books/common/listing.schemas';
-import type { CatalogueCache } from '../search-cache';
+import type { CatalogueCache } from './search-cache';
 import type { TermResolution } from './terms';
 
-/** Caches a search may use (listings.cache.ts); without them every search asks the database. */
+/** Caches a search may use (search/listing-caches.ts); without them every search asks the database. */
 export interface SearchCaches {
   /** What the vocabulary says about a search term (both engines). */
   terms?: CatalogueCache<TermResolution>;

@@ -5,9 +5,9 @@ import {
   DEFAULT_SEARCH_LIMIT,
   type ListingSearchQuery,
 } from '@campus-books/common/listing.schemas';
-import type { Db } from '../../../db/database';
-import { textLiteral } from '../../../db/literal';
-import { listings } from '../../../db/schema';
+import type { Db } from '../../db/database';
+import { textLiteral } from '../../db/literal';
+import { listings } from '../../db/schema';
 import type { SearchCaches } from './caches';
 import { p, type Build } from './placeholders';
 import { matchTerm, type TermMatch } from './terms';

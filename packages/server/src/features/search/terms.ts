@@ -1,9 +1,9 @@
 import { and, sql } from 'drizzle-orm';
-import type { Db } from '../../../db/database';
-import { textLiteral } from '../../../db/literal';
-import { rowsOf } from '../../../db/rows';
-import { listings, listingWords } from '../../../db/schema';
-import type { CatalogueCache } from '../search-cache';
+import type { Db } from '../../db/database';
+import { textLiteral } from '../../db/literal';
+import { rowsOf } from '../../db/rows';
+import { listings, listingWords } from '../../db/schema';
+import type { CatalogueCache } from './search-cache';
 import { p, type Build } from './placeholders';
 
 /** Escapes LIKE's wildcards so a search for '%' or '_' matches those characters literally. */

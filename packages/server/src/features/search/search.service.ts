@@ -1,0 +1,35 @@
+import type { FastifyInstance } from 'fastify';
+import type { ListingSearchQuery } from '@campus-books/common/listing.schemas';
+import type { SearchMisses } from '../../plugins/search-misses';
+import type { ListingCaches } from './listing-caches';
+import { searchListings as searchListingPage, type SearchPage } from './search-listings';
+import type { SearchDatabase } from './statements';
+
+/** What a search uses: the database, the catalogue's caches, and the count of searches that found nothing. */
+export interface SearchDeps {
+  database: SearchDatabase;
+  caches: ListingCaches;
+  misses: Pick<SearchMisses, 'record'>;
+}
+
+/** The search's dependencies, from the app that serves it. */
+export function searchDeps(app: FastifyInstance): SearchDeps {
+  return { database: app.database, caches: app.listingCaches, misses: app.searchMisses };
+}
+
+/** A page of search results and the search's total (search-listings.ts), from the cache when it can. */
+export async function searchListings(
+  { database, caches, misses }: SearchDeps,
+  query: ListingSearchQuery,
+): Promise<SearchPage> {
+  // Whole answers are kept on the embedded engine only, whose own writes empty them (one process);
+  // the search checks what it takes from the other caches against its page's catalogue version.
+  const run = () => searchListingPage(database, query, caches);
+  // The parsed query lists its keys in the schema's order, so equal searches give equal keys.
+  const page = await (caches.searches
+    ? caches.searches.getOrLoad(JSON.stringify(query), run)
+    : run());
+  // What students look for that nobody sells (the operator statistics): a term's first page only.
+  if (page.total === 0 && query.searchTerm && !query.startIndex) misses.record(query.searchTerm);
+  return page;
+}
