@@ -7,7 +7,8 @@ import { rowsOf } from '../db/rows';
 import { PUSH_JOB, PUSH_MAX_ATTEMPTS } from '../features/push/push-job';
 import { enqueueInTriggerSql } from '../jobs/jobs';
 import { FOR_SALE, PRICE_LINE, RELISTED_FROM, RELISTED_LINE, SOLD, STATUS_LINES } from './deal';
-import { HUMAN_KINDS_SQL, otherPartySql } from './deal.sql';
+import { DEAL_ROLES } from './deal';
+import { HUMAN_KINDS_SQL, otherPartySql, roleColumns } from './deal.sql';
 
 /**
  * The deal's transitions that every writer of a listing or an event must cause, whichever path it
@@ -18,6 +19,8 @@ import { HUMAN_KINDS_SQL, otherPartySql } from './deal.sql';
  * - a listing's new status or price is a system line in each of its conversations
  *   (`listings_conversation_lines`);
  * - a listing sold to a named buyer records the exchange they rate (`record_exchange`);
+ * - every event moves its conversation up both inboxes, and its author (by role) has read it; a
+ *   NOTIFY at commit names the event and its two students (`conversation_event_written`);
  * - what a student writes in a conversation is pushed to the other side's devices, as jobs of the
  *   job runner (`push_conversation_event`).
  */
@@ -92,6 +95,32 @@ BEGIN
 END
 `;
 
+/** Each app server reads the NOTIFY's row only when one of the two has a live stream open there. */
+const eventWritten: SQL = sql`
+DECLARE
+  seller uuid;
+  buyer uuid;
+BEGIN
+  UPDATE public.conversations c SET
+    last_event_id = GREATEST(c.last_event_id, NEW.id),
+    last_event_at = GREATEST(c.last_event_at, NEW.created_at),
+    ${sql.join(
+      DEAL_ROLES.map((role) => {
+        const read = roleColumns('c', 'read_id')[role];
+        return sql`${sql.raw(`${role}_read_id`)} = CASE WHEN NEW.sender_id = ${roleColumns('c')[role]}
+      THEN GREATEST(${read}, NEW.id) ELSE ${read} END`;
+      }),
+      sql`,
+    `,
+    )}
+  WHERE c.id = NEW.conversation_id
+  RETURNING c.seller_id, c.buyer_id INTO seller, buyer;
+  PERFORM pg_notify('conversation_events',
+    concat_ws(' ', NEW.id::text, coalesce(seller::text, '-'), coalesce(buyer::text, '-')));
+  RETURN NULL;
+END
+`;
+
 /** Nothing is written for a student without a subscribed device. */
 const pushEvent: SQL = sql`
 DECLARE
@@ -132,6 +161,13 @@ export function dealTriggers(): DealTrigger[] {
       trigger: `CREATE OR REPLACE TRIGGER listings_record_exchange
         AFTER UPDATE OF status, sold_to ON public.listings
         FOR EACH ROW EXECUTE FUNCTION public.record_exchange()`,
+    },
+    {
+      name: 'conversation_event_written',
+      body: text(eventWritten),
+      trigger: `CREATE OR REPLACE TRIGGER conversation_event_written
+        AFTER INSERT ON public.conversation_events
+        FOR EACH ROW EXECUTE FUNCTION public.conversation_event_written()`,
     },
     {
       name: 'push_conversation_event',

@@ -60,10 +60,7 @@ const TRIGGER_WRITES: Record<string, { module: string; tables: string[] }> = {
     module: 'db/migrations/0017_conversations.sql',
     tables: ['conversation_events'],
   },
-  conversation_event_written: {
-    module: 'db/migrations/0017_conversations.sql',
-    tables: ['conversations'],
-  },
+  conversation_event_written: { module: 'deal/deal-triggers.ts', tables: ['conversations'] },
   listing_words_track: {
     module: 'db/migrations/0004_search-vocabulary.sql',
     tables: ['listing_words'],
