@@ -111,6 +111,7 @@ export const apiRoutes = {
     body: signInSchema.extend({ altcha: challengeField }),
     response: signedInAnswer,
   },
+  'GET /api/auth/me': { response: signedInAnswer },
   'GET /api/auth/session': { response: succeeded({ user: currentUserSchema.nullable() }) },
   'POST /api/auth/signout': { response: apiMessageSchema },
   'POST /api/auth/forgot-password': { body: emailOnlySchema, response: apiMessageSchema },

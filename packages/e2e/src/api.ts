@@ -1,6 +1,13 @@
 import { request, type APIRequestContext, type APIResponse } from '@playwright/test';
-import type { CurrentUser } from '@campus-books/common/account.schemas';
-import type { Listing } from '@campus-books/common/listing.schemas';
+import type { ApiRouteKey } from '@campus-books/common/api-routes';
+import {
+  callRoute,
+  type ApiAnswer,
+  type ApiCallArguments,
+  type ApiCallOptions,
+  type RouteAnswer,
+  type RouteInjector,
+} from '@campus-books/common/call-route';
 
 export const baseUrl = (): string => {
   const url = process.env.E2E_BASE_URL;
@@ -35,27 +42,48 @@ export class Api {
     return new Api(await request.newContext({ baseURL: url }));
   }
 
-  get<T>(path: string): Promise<T> {
-    return this.context.get(path).then((r) => jsonOf<T>(r, `GET ${path}`));
+  /** Sends common's callRoute's requests in this client's context, with its cookies. */
+  private readonly inject: RouteInjector = async ({ method, url, headers, payload }) => {
+    const response = await this.context.fetch(url, {
+      method,
+      headers,
+      ...(payload === undefined ? {} : { data: payload }),
+    });
+    return {
+      statusCode: response.status(),
+      headers: response.headers(),
+      body: await response.text(),
+    };
+  };
+
+  /**
+   * Calls a route of the table (`'POST /api/listing/create'`), typed by its schemas, and answers its
+   * data; a failure throws an ApiFailure with its status.
+   */
+  async call<Route extends ApiRouteKey>(
+    route: Route,
+    ...options: ApiCallArguments<Route>
+  ): Promise<ApiAnswer<Route>> {
+    const answer = await this.answer(route, ...options);
+    if (!answer.ok) throw new ApiFailure(answer.status, answer.text, route);
+    return answer.data;
   }
 
+  /** The whole answer of a route of the table, a failure included: for tests about statuses. */
+  answer<Route extends ApiRouteKey>(
+    route: Route,
+    ...options: ApiCallArguments<Route>
+  ): Promise<RouteAnswer<Route>> {
+    return callRoute(this.inject, route, ...options);
+  }
+
+  /** An untyped POST, for a body the route table's types do not describe; prefer `call`. */
   post<T>(path: string, data: unknown = {}): Promise<T> {
     return this.context.post(path, { data }).then((r) => jsonOf<T>(r, `POST ${path}`));
   }
 
-  delete<T>(path: string, data?: unknown): Promise<T> {
-    return this.context
-      .delete(path, data === undefined ? {} : { data })
-      .then((r) => jsonOf<T>(r, `DELETE ${path}`));
-  }
-
-  /** The raw answer, for tests about status codes. */
-  raw(path: string): Promise<APIResponse> {
-    return this.context.get(path);
-  }
-
-  signIn(email: string, password: string): Promise<CurrentUser> {
-    return this.post<CurrentUser>('/api/auth/signin', { email, password });
+  signIn(email: string, password: string) {
+    return this.call('POST /api/auth/signin', { body: { email, password } });
   }
 
   /** Uploads an image over the tus protocol (docs/api/uploads.md); answers its stored URL. */
@@ -88,8 +116,8 @@ export class Api {
     return done.url;
   }
 
-  createListing(body: Record<string, unknown>): Promise<Listing> {
-    return this.post<Listing>('/api/listing/create', body);
+  createListing(body: ApiCallOptions<'POST /api/listing/create'>['body']) {
+    return this.call('POST /api/listing/create', { body });
   }
 
   dispose(): Promise<void> {

@@ -1,4 +1,3 @@
-import type { Listing } from '@campus-books/common/listing.schemas';
 import { expect, test as base } from './fixtures';
 import { bookCover } from './images';
 import { startConversation, type RoutePageData } from './route-pages';
@@ -22,9 +21,9 @@ export const routePageTest = base.extend<object, { data: RoutePageData }>({
       const more = await Promise.all(
         [1, 2, 3, 4, 5].map(async (n) => seller.api.uploadImage(await bookCover(n * 60))),
       );
-      const sixPhotos = await seller.api.post<Listing>(`/api/listing/update/${listing._id}`, {
-        ...listing,
-        imageUrls: [...listing.imageUrls, ...more],
+      const sixPhotos = await seller.api.call('POST /api/listing/update/:id', {
+        params: { id: listing._id },
+        body: { ...listing, imageUrls: [...listing.imageUrls, ...more] },
       });
       expect(sixPhotos.imageUrls).toHaveLength(6);
       const conversationId = await startConversation(buyer, sixPhotos);

@@ -14,9 +14,11 @@ export interface RoutePageData {
 
 /** The buyer writes to the seller about the listing: the conversation the messages pages show. */
 export async function startConversation(buyer: TestUser, listing: Listing): Promise<string> {
-  const answer = await buyer.api.post<{ conversationId: string }>('/api/conversations', {
-    listingId: listing._id,
-    text: 'Hi! Is this still available? See https://example.com/notes for my question.',
+  const answer = await buyer.api.call('POST /api/conversations', {
+    body: {
+      listingId: listing._id,
+      text: 'Hi! Is this still available? See https://example.com/notes for my question.',
+    },
   });
   return answer.conversationId;
 }

@@ -1,4 +1,4 @@
-import type { CurrentUser } from '@campus-books/common/account.schemas';
+import type { ApiCallOptions } from '@campus-books/common/call-route';
 import type { Listing } from '@campus-books/common/listing.schemas';
 import { Api, ApiFailure } from './api';
 import { uniqueSuffix } from './env';
@@ -39,32 +39,36 @@ export interface ServerTarget {
 
 /** Signs up through the API and opens the verification link from the outbox. */
 export async function signUpAndVerify(api: Api, student: Student, outbox?: string): Promise<void> {
-  await api.post('/api/auth/signup', student);
+  await api.call('POST /api/auth/signup', { body: student });
   const mail = await waitForMail(student.email, VERIFY_SUBJECT, { outbox });
   const token = linkIn(mail, '/verify-email/').split('/').pop();
-  await api.post('/api/auth/verify-email', { token });
+  await api.call('POST /api/auth/verify-email', { body: { token: token ?? '' } });
 }
 
 export async function createUser(label?: string, server?: ServerTarget): Promise<TestUser> {
   const student = newStudent(label);
   const api = await Api.open(server?.url);
   await signUpAndVerify(api, student, server?.outboxDir);
-  const me: CurrentUser = await api.signIn(student.email, student.password);
+  const me = await api.signIn(student.email, student.password);
   return { ...student, id: me._id, api };
 }
 
 /** Deletes the account (and so its listings and images); tolerates an account already gone. */
 export async function deleteUser(user: TestUser): Promise<void> {
   // Deleting an account asks for its current password.
-  const body = { currentPassword: user.password };
+  const remove = () =>
+    user.api.call('DELETE /api/user/delete/:id', {
+      params: { id: user.id },
+      body: { currentPassword: user.password },
+    });
   try {
     try {
-      await user.api.delete(`/api/user/delete/${user.id}`, body);
+      await remove();
     } catch (error) {
       if (!(error instanceof ApiFailure) || error.status !== 401) throw error;
       // The session ended (sign-out, password reset): sign in again with the current password.
       await user.api.signIn(user.email, user.password);
-      await user.api.delete(`/api/user/delete/${user.id}`, body);
+      await remove();
     }
   } catch (error) {
     if (!(error instanceof ApiFailure) || ![401, 403, 404].includes(error.status)) throw error;
@@ -72,6 +76,8 @@ export async function deleteUser(user: TestUser): Promise<void> {
     await user.api.dispose();
   }
 }
+
+type ListingBody = ApiCallOptions<'POST /api/listing/create'>['body'];
 
 export const DEFAULT_LISTING = {
   description: 'Clean copy, no highlighting.',
@@ -82,12 +88,12 @@ export const DEFAULT_LISTING = {
   schools: ['Bschool'],
   major: '',
   type: 'sale',
-};
+} satisfies Partial<ListingBody>;
 
 /** Creates a listing through the API, uploading one cover for the user the first time. */
 export async function createListing(
   user: TestUser,
-  fields: Record<string, unknown> & { name: string; courseNumber: string },
+  fields: Partial<ListingBody> & { name: string; courseNumber: string },
 ): Promise<Listing> {
   user.coverUrl ??= await user.api.uploadImage(await bookCover());
   return user.api.createListing({ ...DEFAULT_LISTING, imageUrls: [user.coverUrl], ...fields });

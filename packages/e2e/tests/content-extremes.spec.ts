@@ -48,7 +48,10 @@ const test = base.extend<object, { data: ExtremeData }>({
         [buyer, 'Buyer'],
       ] as const) {
         user.username = longName(first);
-        await user.api.post(`/api/user/update/${user.id}`, { username: user.username });
+        await user.api.call('POST /api/user/update/:id', {
+          params: { id: user.id },
+          body: { username: user.username },
+        });
       }
       const fields = {
         subject: 'CHEM',
@@ -66,41 +69,44 @@ const test = base.extend<object, { data: ExtremeData }>({
       const sold = await createListing(seller, { ...fields, name: word(62) });
 
       const start = (listingId: string, text: string) =>
-        buyer.api.post<{ conversationId: string }>('/api/conversations', { listingId, text });
+        buyer.api.call('POST /api/conversations', { body: { listingId, text } });
       const { conversationId } = await start(
         listing._id,
         `Is this still available? ${LONG_URL} ${EMOJI} ${RTL}`,
       );
-      const messages = `/api/conversations/${conversationId}/messages`;
-      await buyer.api.post(messages, { text: word(2000) });
-      await seller.api.post(messages, { text: mixed(400) });
-      await buyer.api.post(`/api/conversations/${conversationId}/offers`, { amount: 10 });
+      const params = { id: conversationId };
+      const write = 'POST /api/conversations/:id/messages';
+      await buyer.api.call(write, { params, body: { text: word(2000) } });
+      await seller.api.call(write, { params, body: { text: mixed(400) } });
+      await buyer.api.call('POST /api/conversations/:id/offers', { params, body: { amount: 10 } });
 
       // A sale of the second listing, rated by both with comments: the ratings show.
       await start(sold._id, mixed(300));
-      await seller.api.post(`/api/conversations/listing/${sold._id}/sold`, { buyerId: buyer.id });
+      await seller.api.call('POST /api/conversations/listing/:listingId/sold', {
+        params: { listingId: sold._id },
+        body: { buyerId: buyer.id },
+      });
       for (const user of [buyer, seller]) {
-        const { exchanges } = await user.api.get<{ exchanges: { id: string }[] }>(
-          '/api/ratings/exchanges',
-        );
-        await user.api.post(`/api/ratings/exchanges/${exchanges[0]!.id}`, {
-          positive: true,
-          comment: mixed(500),
+        const { exchanges } = await user.api.call('GET /api/ratings/exchanges');
+        await user.api.call('POST /api/ratings/exchanges/:id', {
+          params: { id: exchanges[0]!.id },
+          body: { positive: true, comment: mixed(500) },
         });
       }
 
-      await seller.api.post('/api/alerts/create', { searchTerm: word(100) });
-      await buyer.api.post('/api/alerts/create', { searchTerm: `${EMOJI} ${RTL}` });
-      await buyer.api.post(`/api/saved/add/${listing._id}`);
-      await buyer.api.post('/api/my-courses/add', { text: `CHEM 101, PSYC 101 ${word(300)}` });
-      await reporter.api.post(`/api/reports/${listing._id}`, {
-        reason: 'spam_or_scam',
-        note: mixed(1000),
+      const alert = 'POST /api/alerts/create';
+      await seller.api.call(alert, { body: { searchTerm: word(100) } });
+      await buyer.api.call(alert, { body: { searchTerm: `${EMOJI} ${RTL}` } });
+      await buyer.api.call('POST /api/saved/add/:id', { params: { id: listing._id } });
+      await buyer.api.call('POST /api/my-courses/add', {
+        body: { text: `CHEM 101, PSYC 101 ${word(300)}` },
       });
-      await buyer.api.post(`/api/conversations/${conversationId}/report`, {
-        reason: 'spam_or_scam',
-        note: mixed(1000),
+      const report = { reason: 'spam_or_scam', note: mixed(1000) } as const;
+      await reporter.api.call('POST /api/reports/:listingId', {
+        params: { listingId: listing._id },
+        body: report,
       });
+      await buyer.api.call('POST /api/conversations/:id/report', { params, body: report });
 
       await use({ seller, buyer, moderator, listing, conversationId });
       for (const user of [seller, buyer, reporter, moderator]) await deleteUser(user);

@@ -33,7 +33,9 @@ const test = base.extend<object, { data: PageData }>({
         name: 'principles of accounting',
         courseNumber: '201',
       });
-      await seller.api.post(`/api/listing/mark-as-sold/${soldListing._id}`);
+      await seller.api.call('POST /api/listing/mark-as-sold/:id', {
+        params: { id: soldListing._id },
+      });
       const conversationId = await startConversation(buyer, listing);
       await use({ seller, buyer, listing, soldListing, conversationId });
       await deleteUser(seller);
@@ -106,7 +108,9 @@ test('a sold listing asks to be relisted before it is edited', async ({ page, da
   await expect(page.getByRole('button', { name: 'Update listing' })).toBeVisible();
   expect(await violations()).toEqual([]);
   // Put it back as it was for the other project's run.
-  await data.seller.api.post(`/api/listing/mark-as-sold/${data.soldListing._id}`);
+  await data.seller.api.call('POST /api/listing/mark-as-sold/:id', {
+    params: { id: data.soldListing._id },
+  });
 });
 
 test.describe('framing by another site', () => {

@@ -208,7 +208,7 @@ test('a change made offline is refused with a clear message, and nothing is sent
       return (registration as unknown as { sync: { getTags(): Promise<string[]> } }).sync.getTags();
     }),
   ).toEqual([]);
-  const me = await user.api.get<{ username: string }>('/api/auth/me');
+  const me = await user.api.call('GET /api/auth/me');
   expect(me.username).not.toBe(`${user.firstName}offline`);
 
   // Online, the same press sends the change once, and it is saved: had anything been queued on the
@@ -219,7 +219,7 @@ test('a change made offline is refused with a clear message, and nothing is sent
   expect(writes).toEqual([
     expect.stringMatching(new RegExp(`^POST .*/api/user/update/${user.id}$`)),
   ]);
-  const saved = await user.api.get<{ username: string }>('/api/auth/me');
+  const saved = await user.api.call('GET /api/auth/me');
   expect(saved.username).toBe(`${user.firstName}offline`);
 });
 

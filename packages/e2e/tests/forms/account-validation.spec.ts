@@ -85,7 +85,7 @@ test('the profile form shows its validation messages', async ({ page, makeUser }
   await expect(page.getByText(MESSAGES.passwordLength)).toBeVisible();
   await expect(page.getByText(groupmeMessage)).toBeVisible();
   // Nothing was saved.
-  const me = await user.api.get<{ email: string; groupmelink: string }>('/api/auth/me');
+  const me = await user.api.call('GET /api/auth/me');
   expect(me).toMatchObject({ email: user.email, groupmelink: user.groupmelink });
 });
 

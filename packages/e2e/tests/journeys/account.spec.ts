@@ -37,7 +37,7 @@ test('a student updates the profile and avatar, then deletes the account', async
     await expect(imagePicker(form).thumbnails.first()).toBeVisible({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Update Profile' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Profile updated' })).toBeVisible();
-    const me = await user.api.get<{ avatar: string | null }>('/api/auth/me');
+    const me = await user.api.call('GET /api/auth/me');
     expect(me.avatar).toMatch(/^\/api\/images\//);
     avatarUrl = me.avatar!;
     // The header shows the new avatar (at whichever width it picks).
@@ -55,6 +55,6 @@ test('a student updates the profile and avatar, then deletes the account', async
     expect((await request.get(`/api/listing/get/${listing._id}`)).status()).toBe(404);
     expect((await request.get(imageUrl)).status()).toBe(404);
     expect((await request.get(avatarUrl)).status()).toBe(404);
-    expect((await user.api.raw('/api/auth/me')).status()).toBe(401);
+    expect((await user.api.answer('GET /api/auth/me')).status).toBe(401);
   });
 });

@@ -1,4 +1,3 @@
-import type { Alert } from '@campus-books/common/alert.schemas';
 import { expect, isPhone, signInBrowser, test } from '../../src/fixtures';
 import { expectNoAxeViolations, screenshot, settle } from '../../src/page-check';
 import { createListing } from '../../src/users';
@@ -9,12 +8,12 @@ test('a student edits an alert’s maximum price, by keyboard, and it stays save
 }, testInfo) => {
   const buyer = await makeUser('editor');
   const course = String(600 + Math.floor(Math.random() * 300));
-  await buyer.api.post('/api/alerts/create', {
-    subject: 'ECON',
-    courseNumber: course,
-    maxPrice: 30,
+  await buyer.api.call('POST /api/alerts/create', {
+    body: { subject: 'ECON', courseNumber: course, maxPrice: 30 },
   });
-  await buyer.api.post('/api/alerts/create', { subject: 'ECON', courseNumber: '100' });
+  await buyer.api.call('POST /api/alerts/create', {
+    body: { subject: 'ECON', courseNumber: '100' },
+  });
   // The narrowest phone the app supports: the form must fit it.
   if (isPhone(page)) await page.setViewportSize({ width: 320, height: 700 });
 
@@ -53,7 +52,7 @@ test('a student edits an alert’s maximum price, by keyboard, and it stays save
     await expect(
       page.getByRole('listitem').filter({ hasText: `course ECON ${course}` }),
     ).toContainText('at most $45.00');
-    const saved = await buyer.api.get<Alert[]>('/api/alerts/get');
+    const saved = await buyer.api.call('GET /api/alerts/get');
     expect(saved.find((a) => a.courseNumber === course)).toMatchObject({
       subject: 'ECON',
       maxPrice: 45,
@@ -106,7 +105,7 @@ test('the search keeps a maximum price in the URL, and Notify me carries it', as
     await expect(page.getByRole('link', { name: /Dear Edition/ })).toHaveCount(0);
     await page.getByRole('button', { name: 'Notify me of new matches' }).click();
     await expect(page.getByText('We’ll e-mail you when it’s listed')).toBeVisible();
-    const alerts = await buyer.api.get<Alert[]>('/api/alerts/get');
+    const alerts = await buyer.api.call('GET /api/alerts/get');
     expect(alerts).toEqual([expect.objectContaining({ searchTerm: word, maxPrice: 30 })]);
   });
 });

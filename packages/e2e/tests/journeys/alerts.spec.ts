@@ -75,7 +75,7 @@ test('a buyer asks to be told, hears of the listing, and stops the alert with on
   });
 
   await test.step('a second matching listing mails the other watchers, not the buyer', async () => {
-    await watcher.api.post('/api/alerts/create', { searchTerm: title });
+    await watcher.api.call('POST /api/alerts/create', { body: { searchTerm: title } });
     await createListing(seller, { name: `${title} II`, courseNumber: '302' });
     await waitForMail(watcher.email, /^Listed: /, { timeoutMs: 60_000 });
     expect(

@@ -12,9 +12,8 @@ test('a seller reports a conversation from the thread; a moderator reads it (log
   const buyer = await makeUser('rptbuyer');
   const tag = seller.lastName.slice(-5).toLowerCase();
   const listing = await createListing(seller, { name: `statistics ${tag}`, courseNumber: '201' });
-  const sent = await buyer.api.post<{ conversationId: string }>('/api/conversations', {
-    listingId: listing._id,
-    text: `Pay me a deposit first ${tag}`,
+  const sent = await buyer.api.call('POST /api/conversations', {
+    body: { listingId: listing._id, text: `Pay me a deposit first ${tag}` },
   });
   const moderator = await makeModerator();
   try {
@@ -72,9 +71,8 @@ test("a block turns the other student's open thread read-only live, and the unbl
   const buyer = await makeUser('blkbuyer');
   const tag = seller.lastName.slice(-5).toLowerCase();
   const listing = await createListing(seller, { name: `geology ${tag}`, courseNumber: '110' });
-  const sent = await buyer.api.post<{ conversationId: string }>('/api/conversations', {
-    listingId: listing._id,
-    text: 'Can we meet today?',
+  const sent = await buyer.api.call('POST /api/conversations', {
+    body: { listingId: listing._id, text: 'Can we meet today?' },
   });
   await recordEventStreams(page);
   await signInBrowser(page, buyer, `/messages/${sent.conversationId}`);
@@ -85,12 +83,12 @@ test("a block turns the other student's open thread read-only live, and the unbl
   await expect.poll(() => openEventStreams(page)).toBe(1);
 
   // No reload: the stream carries the block's line, and the thread reads the conversation again.
-  await seller.api.post(`/api/blocks/${buyer.id}`);
+  await seller.api.call('POST /api/blocks/:userId', { params: { userId: buyer.id } });
   await expect(messages.getByText('This conversation is closed')).toBeVisible();
   await expect(page.getByText(/This conversation is read-only/)).toBeVisible();
   await expect(composer).toHaveCount(0);
 
-  await seller.api.delete(`/api/blocks/${buyer.id}`);
+  await seller.api.call('DELETE /api/blocks/:userId', { params: { userId: buyer.id } });
   await expect(messages.getByText('This conversation is open again')).toBeVisible();
   await expect(composer).toBeVisible();
 });

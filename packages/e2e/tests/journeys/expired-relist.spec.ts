@@ -41,7 +41,8 @@ test('an expired listing: the seller sees it expired, relists it, and it is back
     await expect
       .poll(
         async () =>
-          (await seller.api.get<{ status: string }>(`/api/listing/get/${listing._id}`)).status,
+          (await seller.api.call('GET /api/listing/get/:id', { params: { id: listing._id } }))
+            .status,
         {
           timeout: 30_000,
         },

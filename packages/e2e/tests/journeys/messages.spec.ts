@@ -182,7 +182,10 @@ test('a seller who gave no GroupMe link is reached through messages only (decisi
   makeUser,
 }, testInfo) => {
   const seller = await makeUser('nogroupme');
-  await seller.api.post(`/api/user/update/${seller.id}`, { groupmelink: '' });
+  await seller.api.call('POST /api/user/update/:id', {
+    params: { id: seller.id },
+    body: { groupmelink: '' },
+  });
   const listing = await createListing(seller, { name: 'no groupme physics', courseNumber: '131' });
   const buyer = await makeUser('msgbuyer');
   await signInBrowser(page, buyer, `/listing/${listing._id}`);
@@ -204,7 +207,9 @@ test('the thread closes its event stream on every way out', async ({ page, makeU
     courseNumber: '120',
     regularPrice: 12,
   });
-  await buyer.api.post('/api/conversations', { listingId: listing._id, text: 'Still there?' });
+  await buyer.api.call('POST /api/conversations', {
+    body: { listingId: listing._id, text: 'Still there?' },
+  });
   await recordEventStreams(page);
   await signInBrowser(page, buyer, '/profile');
   const streams = () => openEventStreams(page);
@@ -280,25 +285,28 @@ test('the inbox at a glance, the header on one line with a badge, the message bo
     ['linear algebra', 'calculus', 'statistics', 'geometry'].map(book),
   );
   const start = async (listingId: string, text: string) =>
-    (await buyer.api.post<{ conversationId: string }>('/api/conversations', { listingId, text }))
-      .conversationId;
+    (await buyer.api.call('POST /api/conversations', { body: { listingId, text } })).conversationId;
   const askedId = await start(asked!._id, 'Is the cover torn?');
   const offer = async (listingId: string, amount: number) => {
     const id = await start(listingId, 'Would you take less?');
-    return buyer.api.post<{ event: { offerId: string } }>(`/api/conversations/${id}/offers`, {
-      amount,
+    return buyer.api.call('POST /api/conversations/:id/offers', {
+      params: { id },
+      body: { amount },
     });
   };
   await offer(offered!._id, 15);
   const accepted = await offer(held!._id, 30);
-  const heldId = (
-    await buyer.api.get<{ conversations: { id: string; listing: { id: string } }[] }>(
-      '/api/conversations',
-    )
-  ).conversations.find((c) => c.listing.id === held!._id)!.id;
-  await seller.api.post(`/api/conversations/${heldId}/offers/${accepted.event.offerId}/accept`);
+  const heldId = (await buyer.api.call('GET /api/conversations')).conversations.find(
+    (c) => c.listing.id === held!._id,
+  )!.id;
+  await seller.api.call('POST /api/conversations/:id/offers/:offerId/accept', {
+    params: { id: heldId, offerId: accepted.event.offerId! },
+  });
   await start(sold!._id, 'I will take it.');
-  await seller.api.post(`/api/conversations/listing/${sold!._id}/sold`, { buyerId: buyer.id });
+  await seller.api.call('POST /api/conversations/listing/:listingId/sold', {
+    params: { listingId: sold!._id },
+    body: { buyerId: buyer.id },
+  });
 
   const laptop = await openBrowser(browser, seller, 1280, '/messages');
   const line = (page: Page, name: string) =>
@@ -347,8 +355,11 @@ test('the inbox at a glance, the header on one line with a badge, the message bo
         [buyer, 'buyer'],
         [seller, 'seller'],
       ] as const) {
-        await user.api.post(`/api/conversations/${askedId}/messages`, {
-          text: `Line ${n} from the ${who}: a message long enough to take two lines on a phone.`,
+        await user.api.call('POST /api/conversations/:id/messages', {
+          params: { id: askedId },
+          body: {
+            text: `Line ${n} from the ${who}: a message long enough to take two lines on a phone.`,
+          },
         });
       }
     }

@@ -21,7 +21,10 @@ test('three students report a listing: it leaves search; a moderator removes it 
   try {
     await test.step('two students report it through the API, the third through the dialog', async () => {
       for (const student of students.slice(0, 2)) {
-        await student.api.post(`/api/reports/${listing._id}`, { reason: 'spam_or_scam' });
+        await student.api.call('POST /api/reports/:listingId', {
+          params: { listingId: listing._id },
+          body: { reason: 'spam_or_scam' },
+        });
       }
       await signInBrowser(page, students[2]!, `/listing/${listing._id}`);
       await page.getByRole('button', { name: 'Report' }).click();
@@ -89,7 +92,9 @@ test('three students report a listing: it leaves search; a moderator removes it 
         0,
       );
       await screenshot(page, testInfo, 'moderation-restored');
-      const restored = await seller.api.get(`/api/listing/get/${listing._id}`);
+      const restored = await seller.api.call('GET /api/listing/get/:id', {
+        params: { id: listing._id },
+      });
       expect(restored).toMatchObject({ status: 'active' });
     });
 
@@ -112,8 +117,11 @@ test('a seller who deletes a reported listing leaves it with the moderators, mar
   const reporter = await makeUser('reporter');
   const moderator = await makeModerator();
   try {
-    await reporter.api.post(`/api/reports/${listing._id}`, { reason: 'spam_or_scam' });
-    await seller.api.delete(`/api/listing/delete/${listing._id}`);
+    await reporter.api.call('POST /api/reports/:listingId', {
+      params: { listingId: listing._id },
+      body: { reason: 'spam_or_scam' },
+    });
+    await seller.api.call('DELETE /api/listing/delete/:id', { params: { id: listing._id } });
     await signInBrowser(page, moderator, '/moderation');
     const item = page.getByRole('listitem').filter({ hasText: name });
     await expect(item.getByText(/^Deleted by the seller/)).toBeVisible();
@@ -133,8 +141,9 @@ test('a suspended seller cannot sign in', async ({ page, makeUser }) => {
   const seller = await makeUser('seller');
   const moderator = await makeModerator();
   try {
-    await moderator.api.post(`/api/moderation/users/${seller.id}/suspend`, {
-      reason: 'Scam reports',
+    await moderator.api.call('POST /api/moderation/users/:userId/suspend', {
+      params: { userId: seller.id },
+      body: { reason: 'Scam reports' },
     });
     await page.goto('/sign-in');
     await page.getByLabel('Email address').fill(seller.email);
@@ -142,7 +151,9 @@ test('a suspended seller cannot sign in', async ({ page, makeUser }) => {
     await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await expect(page.getByText(/suspended by the campus moderators/)).toBeVisible();
     // Unsuspended so the fixture can delete the account.
-    await moderator.api.post(`/api/moderation/users/${seller.id}/unsuspend`);
+    await moderator.api.call('POST /api/moderation/users/:userId/unsuspend', {
+      params: { userId: seller.id },
+    });
   } finally {
     await deleteUser(moderator);
   }

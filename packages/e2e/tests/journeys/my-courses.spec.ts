@@ -67,8 +67,7 @@ test('a student imports a schedule on a phone, sees each course with its cheapes
     await expect(page.getByRole('link', { name: 'See your alerts' })).toBeVisible();
     await notify.click();
     await expect(page.getByRole('status').filter({ hasText: /alert/i })).toBeVisible();
-    const alerts =
-      await student.api.get<{ subject: string | null; courseNumber: string }[]>('/api/alerts/get');
+    const alerts = await student.api.call('GET /api/alerts/get');
     const keys = alerts.map((a) => `${a.subject ?? ''} ${a.courseNumber}`);
     expect(new Set(keys).size).toBe(keys.length);
   });
@@ -79,8 +78,10 @@ test('a book no one has listed says so once', async ({ page, makeUser }, testInf
   const student = await makeUser('nocopy');
   // A book is known for the course by the student's alert for its ISBN; nobody has listed it.
   const isbn = '9780000777126';
-  await student.api.post('/api/my-courses/add', { text: 'hist 210' });
-  await student.api.post('/api/alerts/create', { isbn, subject: 'HIST', courseNumber: '210' });
+  await student.api.call('POST /api/my-courses/add', { body: { text: 'hist 210' } });
+  await student.api.call('POST /api/alerts/create', {
+    body: { isbn, subject: 'HIST', courseNumber: '210' },
+  });
 
   await signInBrowser(page, student, '/my-courses');
   const course = page.getByRole('region', { name: 'HIST 210' });

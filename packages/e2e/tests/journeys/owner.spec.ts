@@ -47,7 +47,9 @@ test('the owner edits a listing, marks it sold and relists it', async ({
   });
 
   const buyer = await makeUser('buyer');
-  await buyer.api.post('/api/conversations', { listingId: listing._id, text: 'Still there?' });
+  await buyer.api.call('POST /api/conversations', {
+    body: { listingId: listing._id, text: 'Still there?' },
+  });
 
   await test.step('mark it sold: it leaves search and moves to the Sold list', async () => {
     await page.goto('/profile');

@@ -52,7 +52,7 @@ test('a forgotten password is reset from the mail and other sessions end', async
     await otherPage.reload();
     await expect(otherPage).toHaveURL(/\/sign-in\?redirectTo=%2Fprofile/);
     await otherContext.close();
-    const me = user.api.get('/api/auth/me');
+    const me = user.api.call('GET /api/auth/me');
     await expect(me).rejects.toBeInstanceOf(ApiFailure);
     await expect(me).rejects.toMatchObject({ status: 401 });
   });

@@ -1,6 +1,5 @@
 import { APP_HYDRATED_EVENT } from '@campus-books/common/server-rendering';
 import { displayName } from '@campus-books/common/display';
-import type { Listing } from '@campus-books/common/listing.schemas';
 import { MESSAGES } from '@campus-books/common/messages';
 import type { Page } from '@playwright/test';
 import { defaultCampus } from '../../src/campus';
@@ -10,7 +9,8 @@ import { screenshot } from '../../src/page-check';
 import { imagePicker, jpegFile, pickImages, uploadImages } from '../../src/picker';
 import { createListing, type TestUser } from '../../src/users';
 
-const ownListings = (user: TestUser) => user.api.get<Listing[]>(`/api/user/listings/${user.id}`);
+const ownListings = (user: TestUser) =>
+  user.api.call('GET /api/user/listings/:id', { params: { id: user.id } });
 
 async function fillRequiredFields(page: Page, name: string) {
   await page.getByLabel('Name', { exact: true }).fill(name);

@@ -67,7 +67,7 @@ test('a 4 MB phone photo is downscaled, uploaded with progress, and stored witho
   await page.getByRole('button', { name: 'Create listing' }).click();
   await expect(page).toHaveURL(/\/listing\/[0-9a-f-]{36}$/);
   const listingId = page.url().split('/').pop()!;
-  const listing = await user.api.get<{ imageUrls: string[] }>(`/api/listing/get/${listingId}`);
+  const listing = await user.api.call('GET /api/listing/get/:id', { params: { id: listingId } });
   const imageUrl = listing.imageUrls[0]!;
   await expect(page.getByRole('main').locator('img[src^="/api/images/"]').first()).toBeVisible();
 

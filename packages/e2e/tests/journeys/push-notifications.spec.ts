@@ -1,5 +1,4 @@
 import type { Page } from '@playwright/test';
-import type { PushSubscriptionList } from '@campus-books/common/push.schemas';
 import { expect, signInBrowser, test } from '../../src/fixtures';
 import { expectNoAxeViolations, MIN_TAP_TARGET, screenshot } from '../../src/page-check';
 
@@ -112,8 +111,8 @@ test('notifications on this device, through a push-service stand-in: on by keybo
   makeUser,
 }, testInfo) => {
   const student = await makeUser('pusher');
-  const { publicKey } = await student.api.get<{ publicKey: string }>('/api/push/key');
-  const stored = () => student.api.get<PushSubscriptionList>('/api/push/subscriptions');
+  const { publicKey } = await student.api.call('GET /api/push/key');
+  const stored = () => student.api.call('GET /api/push/subscriptions');
   const standIn = () =>
     page.evaluate(() => (window as unknown as { pushStandIn: StandInRecord }).pushStandIn);
   await installPushStandIn(page, { permission: 'granted' });
@@ -204,7 +203,5 @@ test('a student who dismisses the permission prompt stays off (a push-service st
   await pushSwitch(page).click();
   await expect(pushSwitch(page)).toHaveAttribute('aria-checked', 'false');
   await expect(pushSwitch(page)).toBeEnabled();
-  expect(
-    (await student.api.get<PushSubscriptionList>('/api/push/subscriptions')).subscriptions,
-  ).toEqual([]);
+  expect((await student.api.call('GET /api/push/subscriptions')).subscriptions).toEqual([]);
 });

@@ -39,10 +39,9 @@ test('buyer and seller of a recorded sale meet at a safe spot, then rate it; nei
     courseNumber: '102',
     regularPrice: 25,
   });
-  const { conversationId } = await buyer.api.post<{ conversationId: string }>(
-    '/api/conversations',
-    { listingId: listing._id, text: 'Can we meet on campus?' },
-  );
+  const { conversationId } = await buyer.api.call('POST /api/conversations', {
+    body: { listingId: listing._id, text: 'Can we meet on campus?' },
+  });
 
   const phone = await openBrowser(browser, buyer, 375, `/messages/${conversationId}`);
   const laptop = await openBrowser(browser, seller, 1280, `/messages/${conversationId}`);
@@ -79,7 +78,10 @@ test('buyer and seller of a recorded sale meet at a safe spot, then rate it; nei
   });
 
   await test.step('the sale to the buyer is recorded', async () => {
-    await seller.api.post(`/api/conversations/listing/${listing._id}/sold`, { buyerId: buyer.id });
+    await seller.api.call('POST /api/conversations/listing/:listingId/sold', {
+      params: { listingId: listing._id },
+      body: { buyerId: buyer.id },
+    });
   });
 
   await test.step('the buyer rates first; the seller sees that, never how', async () => {

@@ -117,7 +117,7 @@ test('a seller lists three books in a row, closes the tab half way, finds the dr
 
   await test.step("and in another student's /my-courses, under CMSC 330", async () => {
     const buyer = await makeUser('shelfbuyer');
-    await buyer.api.post('/api/my-courses/add', { text: 'cmsc 330' });
+    await buyer.api.call('POST /api/my-courses/add', { body: { text: 'cmsc 330' } });
     const other = await browser.newContext({
       viewport: { width: 375, height: 800 },
       isMobile: true,

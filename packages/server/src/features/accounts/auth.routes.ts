@@ -1,9 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { apiRoutes } from '@campus-books/common/api-routes';
 import { errorResponses } from '@campus-books/common/api';
-import { currentUserSchema } from '@campus-books/common/account.schemas';
 import { AppError, forbidden } from '../../lib/errors';
 import { byEmail, byIp } from '../../plugins/rate-limit';
 import { currentUser, REQUIRE_USER_ERRORS } from '../../plugins/sessions';
@@ -19,7 +17,6 @@ import { PASSWORD_THREADS } from './password';
 import { limitConcurrency } from '../../lib/concurrency';
 import { resendVerification, signUp, verifyEmail } from './sign-up.service';
 
-const signedInAnswer = currentUserSchema.extend({ success: z.literal(true) });
 const mailLimited = errorResponses({
   400: 'The body is not valid',
   429: 'Too many mails asked for this address or from this network',
@@ -177,7 +174,12 @@ export default async function authRoutes(fastify: FastifyInstance) {
     '/me',
     {
       preHandler: app.requireUser,
-      schema: { response: { 200: signedInAnswer, ...errorResponses(REQUIRE_USER_ERRORS) } },
+      schema: {
+        response: {
+          200: apiRoutes['GET /api/auth/me'].response,
+          ...errorResponses(REQUIRE_USER_ERRORS),
+        },
+      },
     },
     async (request) => ({
       success: true as const,
