@@ -111,7 +111,7 @@ export default defineConfig({
       // main.tsx registers /sw.js itself, in a few lines; the plugin links the manifest in index.html.
       injectRegister: false,
       manifestFilename: 'manifest.webmanifest',
-      // The icons are precached by globPatterns below.
+      // The icons are the campus's, drawn by the server (globIgnores below).
       includeManifestIcons: false,
       manifest: {
         id: '/',
@@ -140,9 +140,11 @@ export default defineConfig({
         // every import inlined) sets Rolldown's deprecated `inlineDynamicImports`.
         rollupFormat: 'iife',
         // The app shell and every page's code; not the ISBN scanner (its 1 MB decoder is fetched
-        // when a seller presses Scan) nor the precompressed copies.
+        // when a seller presses Scan) nor the precompressed copies, nor the build's icons: the
+        // server draws the campus's own at versioned addresses (server/src/plugins/web-icons.ts),
+        // which the browser's cache keeps, so a new logo is never hidden behind a precached one.
         globPatterns: ['**/*.{js,css,html,svg,png}'],
-        globIgnores: ['**/barcode-scanner-*.js', '**/*.{br,gz}'],
+        globIgnores: ['**/barcode-scanner-*.js', '**/*.{br,gz}', 'favicon.svg', 'icons/**'],
       },
     }),
   ],

@@ -138,6 +138,11 @@ export const campusConfigSchema = z
         primaryColor: hexColour
           .default('#2458c6')
           .describe('Buttons and links; white text on it must reach 4.5:1 contrast (WCAG AA).'),
+        logo: text(300)
+          .optional()
+          .describe(
+            "The campus's logo, an SVG or PNG file (its path relative to the campus file): the header, the favicon and the installed app's icons show it; without one they show the product's book in the primary colour. As the server sends the campus, the logo's address.",
+          ),
       })
       .default({ primaryColor: '#2458c6' }),
     schools: z

@@ -161,6 +161,33 @@ test.describe('a second campus, from its configuration alone', () => {
     await context.close();
   });
 
+  test("the header, the favicon and the installed app's icons show the campus's logo", async ({
+    browser,
+    request,
+  }) => {
+    const context = await browser.newContext({ baseURL: server.url });
+    const page = await context.newPage();
+    await page.goto('/about');
+    const logo = page.getByRole('banner').getByRole('img', { name: 'Pacific Crest University' });
+    await expect(logo).toBeVisible();
+    await expect
+      .poll(() => logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+      .toBe(true);
+    const favicon = await page.locator('link[rel="icon"]').getAttribute('href');
+    expect(favicon).toMatch(/^\/campus-icons\/favicon\.png\?v=/);
+    const manifest = (await (await request.get(`${server.url}/manifest.webmanifest`)).json()) as {
+      icons: { src: string }[];
+    };
+    expect(manifest.icons).toHaveLength(3);
+    for (const href of [favicon!, ...manifest.icons.map((icon) => icon.src)]) {
+      expect(href).toMatch(/^\/campus-icons\//);
+      const icon = await request.get(`${server.url}${href}`);
+      expect(icon.status(), href).toBe(200);
+      expect(icon.headers()['content-type']).toBe('image/png');
+    }
+    await context.close();
+  });
+
   test('the manifest, the stylesheet and every mail sent name none of the default campus', async ({
     request,
   }) => {

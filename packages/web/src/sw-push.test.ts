@@ -85,7 +85,7 @@ describe('the service worker shows each push as a notification', () => {
       body: 'Tap to read it.',
       tag: 'conversation:4f1c2d3e-0000-4000-8000-000000000001',
       data: { url: '/messages/4f1c2d3e-0000-4000-8000-000000000001' },
-      icon: '/icons/icon-192.png',
+      icon: '/campus-icons/icon-192.png',
     });
   });
 

@@ -22,7 +22,11 @@ const BODY_BY_KIND: Record<PushPayload['kind'], string> = {
   alert: 'Tap to see the listing.',
 };
 
-const ICON = '/icons/icon-192.png';
+/**
+ * The campus's icon (server/src/plugins/web-icons.ts), at the address without its version: the
+ * server answers the current one there, checked on every use, so a new logo shows at once.
+ */
+const ICON = '/campus-icons/icon-192.png';
 
 export interface ShownNotification {
   title: string;

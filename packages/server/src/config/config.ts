@@ -6,6 +6,7 @@ import type { CampusConfig } from '@campus-books/common/campus-config';
 import { endOfZonedDay, isTimeZone, parseCalendarDate } from '../jobs/zoned-time';
 import { DEFAULT_MAIL_FROM, envSchema, type Env } from './env-schema';
 import { CampusConfigError, campusFileOf, readCampusFile } from './campus-file';
+import { campusWithLogoAddress, readCampusLogo, type CampusLogo } from './campus-logo';
 import { readPushConfig, type PushConfig } from './push-config';
 import { readSsoConfig, type SsoConfig } from './sso-config';
 
@@ -14,6 +15,8 @@ export interface Config {
   campus: CampusConfig;
   /** Where the campus was read from. */
   campusFile: string;
+  /** The campus's logo (theme.logo), checked; `campus.theme.logo` is its address. */
+  campusLogo: CampusLogo | null;
   env: Env['NODE_ENV'];
   host: string;
   port: number;
@@ -176,8 +179,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const env = parsed.data;
   const campusFile = campusFileOf(env);
   let campus: CampusConfig | undefined;
+  let campusLogo: CampusLogo | null = null;
   try {
-    campus = readCampusFile(campusFile);
+    const read = readCampusFile(campusFile);
+    campusLogo = readCampusLogo(read, campusFile);
+    campus = campusWithLogoAddress(read, campusLogo);
   } catch (error) {
     if (!(error instanceof CampusConfigError)) throw error;
     problems.push(...error.problems.map((problem) => `campus file ${error.file}: ${problem}`));
@@ -225,6 +231,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: env.MAIL_FROM,
     campus,
     campusFile,
+    campusLogo,
     schoolEmailDomain: env.SCHOOL_EMAIL_DOMAIN ?? campus.emailDomain,
     groupmeLinkPrefix: env.GROUPME_LINK_PREFIX ?? campus.groupme.linkPrefix,
     sessionSecret: env.SESSION_SECRET ?? loadOrCreateSecret(dataDir),

@@ -11,6 +11,7 @@ import {
 } from '@campus-books/common/campus-config';
 import { contrastRatio } from '@campus-books/common/contrast';
 import { campusFileOf, DEFAULT_CAMPUS_FILE, readCampusFile } from '../config/campus-file';
+import { readCampusLogo } from '../config/campus-logo';
 import { runCampusImport } from './campus-import';
 
 /** The JSON Schema of a campus file, as editors read it (campus/campus.schema.json). */
@@ -224,7 +225,10 @@ export async function runCampusCommand(
   if (command === 'check' && rest.length <= 1) {
     const file = rest[0] ? path.resolve(rest[0]) : campusFileOf(env);
     try {
-      io.out(`${describeCampus(readCampusFile(file), file)}\n`);
+      const campus = readCampusFile(file);
+      // The logo as the server checks it at start: there, readable, an image of sensible size.
+      readCampusLogo(campus, file);
+      io.out(`${describeCampus(campus, file)}\n`);
       return 0;
     } catch (error) {
       io.err(`${(error as Error).message}\n`);

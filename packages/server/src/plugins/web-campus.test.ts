@@ -74,7 +74,7 @@ describe(`the web app served for another campus (${TEST_ENGINE})`, () => {
     setActiveCampus(readCampusFile(DEFAULT_CAMPUS_FILE));
   });
 
-  it("answers the manifest with the campus's names and colour, the build's icons kept", async () => {
+  it("answers the manifest with the campus's names, colour and icons (its logo's)", async () => {
     const res = await t.app.inject('/manifest.webmanifest');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/manifest\+json/);
@@ -88,7 +88,26 @@ describe(`the web app served for another campus (${TEST_ENGINE})`, () => {
       display: 'standalone',
       background_color: '#f8fafc',
       theme_color: '#0c584e',
-      icons: [{ src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' }],
+      icons: [
+        {
+          src: expect.stringMatching(/^\/campus-icons\/icon-192\.png\?v=/),
+          sizes: '192x192',
+          type: 'image/png',
+          purpose: 'any',
+        },
+        {
+          src: expect.stringMatching(/^\/campus-icons\/icon-512\.png\?v=/),
+          sizes: '512x512',
+          type: 'image/png',
+          purpose: 'any',
+        },
+        {
+          src: expect.stringMatching(/^\/campus-icons\/icon-maskable-512\.png\?v=/),
+          sizes: '512x512',
+          type: 'image/png',
+          purpose: 'maskable',
+        },
+      ],
     });
     expectNoDefaultCampus(res.body);
     const again = await t.app.inject({

@@ -15,6 +15,7 @@ import { CAMPUS_ELEMENT_ID, scriptSafeJson } from '@campus-books/common/server-r
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { escapeHtml } from '../lib/html';
 import { matchesEtag } from './web-assets';
+import { manifestIcons, withIconLinks, type CampusIcon } from './web-icons';
 
 export const CAMPUS_STYLESHEET_PATH = '/campus.css';
 export const MANIFEST_PATH = '/manifest.webmanifest';
@@ -49,9 +50,13 @@ function replaceOrAdd(html: string, pattern: RegExp, tag: string): string {
 
 /**
  * The built shell (index.html) naming the campus: its <title> (a page React renders writes its own
- * over it), description and theme colour, and its head linking the campus's palette.
+ * over it), description and theme colour, and its head linking the campus's palette and icons.
  */
-export function campusShell(html: string, campus: CampusConfig): string {
+export function campusShell(
+  html: string,
+  campus: CampusConfig,
+  icons: readonly CampusIcon[] = [],
+): string {
   const themeColor = brandPalette(campus.theme.primaryColor)[THEME_COLOR_SHADE];
   const description = `${campus.productName}: buy and sell ${offering(campus)}.`;
   let shell = replaceOrAdd(
@@ -69,18 +74,25 @@ export function campusShell(html: string, campus: CampusConfig): string {
     /<meta\s+name="theme-color"[^>]*>/i,
     `<meta name="theme-color" content="${themeColor}" />`,
   );
+  shell = withIconLinks(shell, icons);
   const href = `${CAMPUS_STYLESHEET_PATH}?v=${campusVersion(campus)}`;
   return shell.replace(/<\/head>/i, () => `<link rel="stylesheet" href="${href}">\n</head>`);
 }
 
 /**
- * The web app manifest naming the campus: the built one's icons and other fields, with the
- * campus's names and colour.
+ * The web app manifest naming the campus: the built one's other fields, with the campus's names,
+ * colour and icons (the build's when the campus has none).
  */
-export function campusManifest(built: string, campus: CampusConfig): string {
+export function campusManifest(
+  built: string,
+  campus: CampusConfig,
+  icons: readonly CampusIcon[] = [],
+): string {
   const manifest = JSON.parse(built) as Record<string, unknown>;
+  const ownIcons = manifestIcons(icons);
   return JSON.stringify({
     ...manifest,
+    ...(ownIcons.length > 0 ? { icons: ownIcons } : {}),
     name: `${campus.productName} · ${campus.name}`,
     short_name: campus.productName,
     description: `Buy and sell ${offering(campus)}.`,

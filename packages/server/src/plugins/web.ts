@@ -41,6 +41,7 @@ import {
   registerCampusStylesheet,
   withCampusElement,
 } from './web-campus';
+import { campusIcons, registerCampusIcons } from './web-icons';
 import type { RenderedPage, WebPluginOptions } from './web-options';
 
 export const WEB_DIST_DIR = path.resolve(
@@ -83,8 +84,15 @@ export default fp(
     }
     const campus = app.config.campus;
     // Every page carries the campus it is served as, which the web app reads before it renders,
-    // and names it: its title, description, theme colour and palette (web-campus.ts).
-    const shellOf = (built: string) => withCampusElement(campusShell(built, campus), campus);
+    // and names it: its title, description, theme colour, palette (web-campus.ts) and icons.
+    const icons = await campusIcons({
+      campus,
+      logo: app.config.campusLogo,
+      campusFile: app.config.campusFile,
+      distDir,
+      warn: (message) => app.log.warn(message),
+    });
+    const shellOf = (built: string) => withCampusElement(campusShell(built, campus, icons), campus);
     const indexHtml = shellOf(readFileSync(indexFile, 'utf8'));
 
     // The built manifest and shell are answered as the campus makes them (the worker precaches
@@ -93,10 +101,11 @@ export default fp(
       distDir,
       rewrites: {
         '/index.html': shellOf,
-        [MANIFEST_PATH]: (built) => campusManifest(built, campus),
+        [MANIFEST_PATH]: (built) => campusManifest(built, campus, icons),
       },
     });
     registerCampusStylesheet(app, campusStylesheet(campus), campusVersion(campus));
+    registerCampusIcons(app, icons, app.config.campusLogo);
 
     const manifest = readManifest(distDir);
     // The app shell renders in the browser: the app's code past the small entry script is wanted at
