@@ -12,6 +12,8 @@ export default defineConfig({
     './src/db/moderation.schema.ts',
     './src/db/sso.schema.ts',
     './src/db/courses.schema.ts',
+    './src/db/alerts.schema.ts',
+    './src/db/platform.schema.ts',
   ],
   out: './src/db/migrations',
 });

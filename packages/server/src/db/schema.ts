@@ -1,25 +1,22 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigint,
   boolean,
   check,
-  date,
   index,
   integer,
   jsonb,
   numeric,
   pgTable,
-  primaryKey,
   text,
   timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { Condition } from '@campus-books/common/constants';
 
 export const createdAt = () =>
   timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
-const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+export const updatedAt = () =>
+  timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
 
 export const users = pgTable(
   'users',
@@ -283,167 +280,3 @@ export const images = pgTable(
 );
 
 export type ImageRow = typeof images.$inferSelect;
-
-/**
- * Attempt counters of every rate limit (plugins/rate-limit.ts), shared by all app servers: one row per
- * rule and key, a fixed window starting at `window_start` (ms since the epoch). UNLOGGED in the
- * migration (0007): a crash may reset the counters, nothing else.
- */
-export const rateLimits = pgTable(
-  'rate_limits',
-  {
-    key: text('key').primaryKey(),
-    windowStart: bigint('window_start', { mode: 'number' }).notNull(),
-    count: integer('count').notNull(),
-    expiresAt: bigint('expires_at', { mode: 'number' }).notNull(),
-  },
-  (t) => [index('rate_limits_expires_at_idx').on(t.expiresAt)],
-);
-
-/**
- * Background jobs (src/jobs/jobs.ts, migration 0008): one-off jobs and recurring schedules that any
- * app server may claim; `lockedUntil` is the claimer's lease, `lockedBy` the claim's token.
- */
-export const jobs = pgTable(
-  'jobs',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    name: text('name').notNull(),
-    key: text('key').unique(),
-    payload: jsonb('payload').notNull().default({}),
-    runAt: timestamp('run_at', { withTimezone: true }).notNull(),
-    /** Set for a recurring schedule: the next slot follows the previous one by this much. */
-    intervalMs: integer('interval_ms'),
-    lockedUntil: timestamp('locked_until', { withTimezone: true }),
-    lockedBy: uuid('locked_by'),
-    attempts: integer('attempts').notNull().default(0),
-    maxAttempts: integer('max_attempts').notNull().default(10),
-    lastError: text('last_error'),
-    failedAt: timestamp('failed_at', { withTimezone: true }),
-    createdAt: createdAt(),
-  },
-  (t) => [
-    index('jobs_due_idx')
-      .on(t.runAt)
-      .where(sql`${t.failedAt} IS NULL`),
-  ],
-);
-
-export type JobRow = typeof jobs.$inferSelect;
-
-/** Leases of tus uploads, so one app server at a time writes an upload (upload-locker.ts). */
-export const uploadLocks = pgTable('upload_locks', {
-  uploadId: text('upload_id').primaryKey(),
-  holder: uuid('holder').notNull(),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-});
-
-/**
- * One row: the catalogue's version, bumped by a trigger in every statement that writes listings
- * (migration 0008). Caches of search answers are valid for one version (features/search/listing-caches.ts).
- */
-export const catalogueVersion = pgTable(
-  'catalogue_version',
-  {
-    id: integer('id').primaryKey().default(1),
-    version: bigint('version', { mode: 'number' }).notNull().default(0),
-  },
-  () => [check('catalogue_version_one_row', sql`id = 1`)],
-);
-
-/**
- * A student's standing search (migration 0013): every criterion set must match a new listing.
- * `termWords` are the search term's words, each of which the listing's name must contain.
- */
-export const alerts = pgTable(
-  'alerts',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    searchTerm: text('search_term'),
-    termWords: text('term_words').array(),
-    isbn: text('isbn'),
-    subject: text('subject'),
-    courseNumber: text('course_number'),
-    major: text('major'),
-    condition: text('condition').$type<Condition>(),
-    /** A key of the campus's schools (its configuration's schools[].key). */
-    school: text('school'),
-    maxPrice: numeric('max_price', { precision: 12, scale: 2, mode: 'number' }),
-    digest: boolean('digest').notNull().default(false),
-    paused: boolean('paused').notNull().default(false),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [
-    index('alerts_user_idx').on(t.userId),
-    // One alert per student and filters (issue 26 item 5): what `filtersKey` compares, with `NULL`
-    // read as "not set" so two unset filters are equal; `term_words` is stored sorted and distinct.
-    uniqueIndex('alerts_same_filters').on(
-      t.userId,
-      sql`coalesce(term_words, '{}'::text[])`,
-      sql`coalesce(isbn, '')`,
-      sql`coalesce(subject, '')`,
-      sql`coalesce(course_number, '')`,
-      sql`coalesce(major, '')`,
-      sql`coalesce(condition, '')`,
-      sql`coalesce(school, '')`,
-      sql`coalesce(max_price, -1)`,
-    ),
-    index('alerts_isbn_idx')
-      .on(t.isbn)
-      .where(sql`NOT ${t.paused}`),
-    index('alerts_course_idx')
-      .on(t.subject, t.courseNumber)
-      .where(sql`NOT ${t.paused}`),
-  ],
-);
-
-export type AlertRow = typeof alerts.$inferSelect;
-
-/**
- * The outbox of alert and saved-listing mails: one row per student, listing and event (`alert`,
- * `sold`, `price:<amount>`), so nothing is mailed twice; a sender claims rows, mails, marks them sent.
- */
-export const alertDeliveries = pgTable(
-  'alert_deliveries',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    listingId: uuid('listing_id')
-      .notNull()
-      .references(() => listings.id, { onDelete: 'cascade' }),
-    alertId: uuid('alert_id').references(() => alerts.id, { onDelete: 'cascade' }),
-    event: text('event').notNull(),
-    digest: boolean('digest').notNull().default(false),
-    claimedBy: uuid('claimed_by'),
-    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
-    sentAt: timestamp('sent_at', { withTimezone: true }),
-    createdAt: createdAt(),
-  },
-  (t) => [
-    uniqueIndex('alert_deliveries_once').on(t.userId, t.listingId, t.event),
-    index('alert_deliveries_pending_idx')
-      .on(t.userId)
-      .where(sql`${t.sentAt} IS NULL`),
-  ],
-);
-
-/**
- * Searches that found nothing (features/statistics, migration 0016): per day and normalised term, a
- * count, never who searched. Written in batches (plugins/search-misses.ts), pruned by the retention
- * job.
- */
-export const searchMisses = pgTable(
-  'search_misses',
-  {
-    day: date('day', { mode: 'string' }).notNull(),
-    term: text('term').notNull(),
-    count: integer('count').notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.day, t.term] })],
-);

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openSharedDatabase } from '../../test/shared-database';
-import { jobs as jobsTable } from '../db/schema';
+import { jobs as jobsTable } from '../db/platform.schema';
 import { nextDailyHour } from './zoned-time';
 import { Jobs, LeaseLostError, nextSlot, retryDelayMs, type JobContext } from './jobs';
 

@@ -5,7 +5,8 @@ import { loadConfig } from '../config/config';
 import { requiredBooks, userCourses } from '../db/courses.schema';
 import { openDatabase, type Db } from '../db/database';
 import { DataDirInUseError } from '../db/data-dir-lock';
-import { alerts, listings } from '../db/schema';
+import { listings } from '../db/schema';
+import { alerts } from '../db/alerts.schema';
 import type { CampusListKind } from './campus-lists';
 import { embeddedDbDir } from './targets';
 

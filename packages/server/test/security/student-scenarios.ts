@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { alerts, users } from '../../src/db/schema';
+import { alerts } from '../../src/db/alerts.schema';
+import { users } from '../../src/db/schema';
 import { savedListings } from '../../src/db/saved.schema';
 import { signUnsubscribeToken } from '../../src/features/alerts/unsubscribe-token';
 import { createUser, type TestUser } from '../helpers';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobs } from '../../db/schema';
+import { jobs } from '../../db/platform.schema';
 import { GENEROUS_LIMITS } from '../../../test/accounts';
 import {
   createTestApp,

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { alerts, type AlertRow } from '../../db/schema';
+import { alerts, type AlertRow } from '../../db/alerts.schema';
 
 /** The one writer of `alerts` (the rules: alerts.service.ts). */
 

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALERT_MESSAGES, MAX_ALERTS_PER_USER } from '@campus-books/common/alert.schemas';
-import { alertDeliveries, alerts, listings } from '../../db/schema';
+import { listings } from '../../db/schema';
+import { alertDeliveries, alerts } from '../../db/alerts.schema';
 import { GENEROUS_LIMITS } from '../../../test/accounts';
 import { insertListings } from '../../../test/listing-fixtures';
 import {

@@ -6,7 +6,7 @@ import {
 } from '@campus-books/common/alert.schemas';
 import { toIsbn13 } from '@campus-books/common/isbn';
 import type { Db } from '../../db/database';
-import type { AlertRow } from '../../db/schema';
+import type { AlertRow } from '../../db/alerts.schema';
 import {
   isUniqueViolation,
   lockUserRow,

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { alertDeliveries } from '../../db/schema';
+import { alertDeliveries } from '../../db/alerts.schema';
 import { alertSuite } from '../../../test/alert-fixtures';
 import { createUser, TEST_ENGINE } from '../../../test/helpers';
 import { listingBody } from '../../../test/listing-fixtures';

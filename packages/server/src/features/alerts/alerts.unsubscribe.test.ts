@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { ALERT_MESSAGES } from '@campus-books/common/alert.schemas';
-import { alerts } from '../../db/schema';
+import { alerts } from '../../db/alerts.schema';
 import { alertSuite } from '../../../test/alert-fixtures';
 import { TEST_ENGINE } from '../../../test/helpers';
 import {

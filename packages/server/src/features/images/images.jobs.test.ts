@@ -2,7 +2,8 @@ import { eq, lte } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, TEST_ENGINE, type TestApp, type TestUser } from '../../../test/helpers';
 import { createAppOn, openSharedDatabase } from '../../../test/shared-database';
-import { images, jobs } from '../../db/schema';
+import { images } from '../../db/schema';
+import { jobs } from '../../db/platform.schema';
 import { retryDelayMs } from '../../jobs/jobs';
 import { deleteImages } from './images.service';
 

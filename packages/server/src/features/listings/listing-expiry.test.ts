@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobs, listings } from '../../db/schema';
+import { listings } from '../../db/schema';
+import { jobs } from '../../db/platform.schema';
 import {
   createTestApp,
   createUser,

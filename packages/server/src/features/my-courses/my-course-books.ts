@@ -7,7 +7,8 @@ import {
   type MyCourseBook,
 } from '@campus-books/common/my-courses.schemas';
 import type { Db } from '../../db/database';
-import { alerts, books, listings } from '../../db/schema';
+import { books, listings } from '../../db/schema';
+import { alerts } from '../../db/alerts.schema';
 import { normaliseTitle } from '../courses/course-books';
 import { findRequiredBooks, inCourses } from '../courses/required-books.repository';
 import { visibleTo, type ListingViewer } from '../listings/listing-visibility';

@@ -13,7 +13,8 @@ import {
 import { pushSubscriptions } from '../../db/push.schema';
 import { userCourses } from '../../db/courses.schema';
 import { listingDrafts, termEndMailSubscribers } from '../../db/shelf.schema';
-import { alerts, sessions } from '../../db/schema';
+import { sessions } from '../../db/schema';
+import { alerts } from '../../db/alerts.schema';
 import { listingReports } from '../../db/moderation.schema';
 import { savedListings } from '../../db/saved.schema';
 import {

@@ -11,7 +11,8 @@ import {
   conversations,
   offers,
 } from '../../db/conversations.schema';
-import { alertDeliveries, alerts, images, listings, sessions, users } from '../../db/schema';
+import { images, listings, sessions, users } from '../../db/schema';
+import { alertDeliveries, alerts } from '../../db/alerts.schema';
 import { pushSubscriptions } from '../../db/push.schema';
 import { userCourses } from '../../db/courses.schema';
 import { listingDrafts, termEndMailSubscribers } from '../../db/shelf.schema';

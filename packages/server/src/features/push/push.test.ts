@@ -18,7 +18,8 @@ import { apiCaller } from '../../../test/api-caller';
 import { GENEROUS_LIMITS } from '../../../test/accounts';
 import { createListingAs } from '../../../test/listing-fixtures';
 import { pushSubscriptions } from '../../db/push.schema';
-import { jobs, users } from '../../db/schema';
+import { users } from '../../db/schema';
+import { jobs } from '../../db/platform.schema';
 import { loadOrCreateVapidKeys, vapidKeysFile } from './vapid-keys';
 
 describe(`web push through a local push-service stand-in that decrypts each payload (${TEST_ENGINE})`, () => {

@@ -6,7 +6,8 @@ import {
 } from '@campus-books/common/listing.schemas';
 import type { Database, Db } from '../../db/database';
 import { preparedByShape } from '../../db/prepared';
-import { catalogueVersion, listings } from '../../db/schema';
+import { listings } from '../../db/schema';
+import { catalogueVersion } from '../../db/platform.schema';
 import { listingJson } from '../listings/listing-json-answer';
 import { p, type Build } from './placeholders';
 import { searchShape, type SearchGroups, type SearchShape } from './shapes';

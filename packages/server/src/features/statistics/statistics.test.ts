@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conversationEvents, conversations } from '../../db/conversations.schema';
-import { alertDeliveries, alerts, searchMisses } from '../../db/schema';
+import { alertDeliveries, alerts } from '../../db/alerts.schema';
+import { searchMisses } from '../../db/platform.schema';
 import { savedListings } from '../../db/saved.schema';
 import {
   createTestApp,

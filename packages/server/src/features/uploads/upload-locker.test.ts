@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ENGINE } from '../../../test/helpers';
 import { openSharedDatabase } from '../../../test/shared-database';
-import { uploadLocks } from '../../db/schema';
+import { uploadLocks } from '../../db/platform.schema';
 import { DatabaseLocker, LOCK_TIMEOUT } from './upload-locker';
 
 const LEASE_MS = 30_000;
