@@ -73,6 +73,16 @@ describe('npm run campus', () => {
     expect(refused.err).toMatch(/timeZone: is not a time zone name/);
     expect(refused.err).toMatch(/schools: /);
 
+    // The logo as the server checks it at start: a missing one is named before the server is.
+    const noLogo = path.join(dir, 'no-logo.yaml');
+    writeFileSync(
+      noLogo,
+      'name: X\ntimeZone: UTC\nschools: [{ key: a, label: A }]\ntheme: { logo: seal.svg }\n',
+    );
+    const missing = await run(['check', noLogo], {});
+    expect(missing.code).toBe(65);
+    expect(missing.err).toMatch(/theme\.logo: seal\.svg \(.*seal\.svg\) does not exist/);
+
     expect((await run(['nonsense'], {})).code).toBe(64);
   });
 
