@@ -5,9 +5,10 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config/config';
 import type { Db } from '../../db/database';
+import { textLiteral } from '../../db/literal';
 import { rowsOf } from '../../db/rows';
-import type { DealRole } from '../../deal/deal';
-import { HUMAN_KINDS_SQL } from '../../deal/deal.sql';
+import { DEAL_ROLES, otherRole, type DealRole } from '../../deal/deal';
+import { HUMAN_KINDS_SQL, roleColumns } from '../../deal/deal.sql';
 import type { Mailer } from '../../plugins/mail';
 import { signUnsubscribeToken } from '../alerts/unsubscribe-token';
 import { claimMessageMail, releaseMessageMail } from './conversations.repository';
@@ -38,6 +39,19 @@ interface Due {
   mailed_id: string | number;
 }
 
+/** Each side of a conversation `c` as a row: its role, its student, the other, its two marks. */
+const SIDES = sql.join(
+  DEAL_ROLES.map((role) => {
+    const [ids, reads, mailed] = [
+      roleColumns('c'),
+      roleColumns('c', 'read_id'),
+      roleColumns('c', 'mailed_id'),
+    ];
+    return sql`(${textLiteral(role)}, ${ids[role]}, ${ids[otherRole(role)]}, ${reads[role]}, ${mailed[role]})`;
+  }),
+  sql`, `,
+);
+
 /**
  * The sides of conversations that need a mail now: the other student wrote (a message or an
  * offer, not hidden by a suspension) and the oldest such unread event is older than the delay; no
@@ -52,10 +66,7 @@ function findDue({ db, config }: MessageMailDeps, now: Date): Promise<Due[]> {
     sql`SELECT c.id, s.role, s.user_id, s.other_id, u.email, o.username AS other_username,
           coalesce(l.name, c.listing_name) AS listing_name, s.mailed_id
         FROM conversations c
-        CROSS JOIN LATERAL (VALUES
-          ('seller', c.seller_id, c.buyer_id, c.seller_read_id, c.seller_mailed_id),
-          ('buyer', c.buyer_id, c.seller_id, c.buyer_read_id, c.buyer_mailed_id)
-        ) AS s(role, user_id, other_id, read_id, mailed_id)
+        CROSS JOIN LATERAL (VALUES ${SIDES}) AS s(role, user_id, other_id, read_id, mailed_id)
         JOIN users u ON u.id = s.user_id
         JOIN users o ON o.id = s.other_id
         LEFT JOIN listings l ON l.id = c.listing_id
