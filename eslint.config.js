@@ -54,7 +54,9 @@ const SERVER_FEATURE_IMPORTS = {
     'images/images.repository.ts': 'imageIdsOfUser: a deleted account takes its images with it',
     'listings/listings.service.ts': "listSellerListings: the seller's listings, visibility applied",
     'listings/listings.repository.ts':
-      "deleteListingsOfUser, idsOfListingsBy, keepDeletedForModerators, lockListingModeration: a deleted account's listings, written by their owner",
+      "deleteListingsOfUser, idsOfListingsBy: a deleted account's listings, written by their owner",
+    'listings/listing-moderation.repository.ts':
+      "keepDeletedForModerators, lockListingModeration: those under report are kept for the moderators, under the listing's lock",
   },
   alerts: {
     'shelf/term-end.repository.ts':
@@ -86,7 +88,9 @@ const SERVER_FEATURE_IMPORTS = {
   },
   moderation: {
     'listings/listings.repository.ts':
-      "isListingId, lockListingModeration, hideListingForReports, hideListingsOfSeller, unhideListings, removeListingForModerators, restoreRemovedListing, requestListingReview, deleteListingRow: a listing's moderation state is written by the listings' owner, under its lock",
+      'isListingId, deleteListingRow: which listing a path names, and the deletion of one kept for the moderators',
+    'listings/listing-moderation.repository.ts':
+      "lockListingModeration, hideListingForReports, hideListingsOfSeller, unhideListings, removeListingForModerators, restoreRemovedListing, requestListingReview: a listing's moderation state is written by the listings' owner, under its lock",
     'listings/listings.service.ts':
       "releaseUnusedImages: a removed listing's images go as a seller's delete's do",
   },

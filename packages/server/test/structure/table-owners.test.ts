@@ -45,6 +45,14 @@ const OWNERS: Record<string, string> = {
 };
 
 /**
+ * An owner's writes split off by responsibility into a file beside it, and the table they write
+ * (still one owner: the feature's repository files, named here, not any file of the feature).
+ */
+const OWNER_PARTS: Record<string, string> = {
+  'features/listings/listing-moderation.repository.ts': 'listings',
+};
+
+/**
  * The writes the database's own functions make, by function: the tables each writes and the module
  * that defines it (generates its SQL, or the migration that wrote it). A trigger writes past a
  * table's owner on purpose (every path that changes a listing or adds an event must cause it), so
@@ -143,7 +151,10 @@ describe('table owners', () => {
 
   it('are the only writers of their tables', () => {
     const outside = writers
-      .filter(({ table, file }) => OWNERS[table] !== file && !writesByTrigger(table, file))
+      .filter(
+        ({ table, file }) =>
+          OWNERS[table] !== file && OWNER_PARTS[file] !== table && !writesByTrigger(table, file),
+      )
       .map(({ table, file }) => `${table} ${file}`)
       .sort();
     expect(outside).toEqual([]);

@@ -11,12 +11,11 @@ import { imageIdsOfUser } from '../images/images.repository';
 import { claimImages, releaseImageIds, releaseImages } from '../images/images.service';
 import { eq } from 'drizzle-orm';
 import { users } from '../../db/schema';
+import { deleteListingsOfUser, idsOfListingsBy } from '../listings/listings.repository';
 import {
-  deleteListingsOfUser,
-  idsOfListingsBy,
   keepDeletedForModerators,
   lockListingModeration,
-} from '../listings/listings.repository';
+} from '../listings/listing-moderation.repository';
 import { logSellerDelete } from '../moderation/moderation.repository';
 import { deleteUser, findUserByEmail, updateUser, type UserChanges } from './users.repository';
 

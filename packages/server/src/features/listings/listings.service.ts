@@ -8,11 +8,10 @@ import {
   insertListing,
   insertListingOnce,
   isListingId,
-  keepDeletedForModerators,
-  lockListingModeration,
   setListingStatus,
   updateListingRow,
 } from './listings.repository';
+import { keepDeletedForModerators, lockListingModeration } from './listing-moderation.repository';
 import { findListingsByUser, findStoredListing } from './listings.queries';
 import { isVisibleTo, LISTING_NOT_FOUND, viewerOf } from './listing-visibility';
 import { claimImages, releaseImages, type ImageDeps } from '../images/images.service';

@@ -11,16 +11,15 @@ import { listingReports, moderationLog } from '../../db/moderation.schema';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import { toListing } from '../listings/listing.serializer';
 import { deleteSessionsOfUser } from '../../db/sessions.repository';
+import { deleteListingRow, isListingId } from '../listings/listings.repository';
 import {
-  deleteListingRow,
   hideListingsOfSeller,
-  isListingId,
   lockListingModeration,
   removeListingForModerators,
   requestListingReview,
   restoreRemovedListing,
   unhideListings,
-} from '../listings/listings.repository';
+} from '../listings/listing-moderation.repository';
 import {
   closeOpenReports,
   findUserEmail,

@@ -6,11 +6,11 @@ import type { Db } from '../../db/database';
 import { listings, type UserRow } from '../../db/schema';
 import { listingReports } from '../../db/moderation.schema';
 import { conflict, forbidden, notFound } from '../../lib/errors';
+import { isListingId } from '../listings/listings.repository';
 import {
   hideListingForReports,
-  isListingId,
   lockListingModeration,
-} from '../listings/listings.repository';
+} from '../listings/listing-moderation.repository';
 import { LISTING_NOT_FOUND } from '../listings/listing-visibility';
 import { findUserEmail, insertReport } from './moderation.repository';
 import { ALREADY_REPORTED, OWN_LISTING_REPORT } from './moderation.messages';
