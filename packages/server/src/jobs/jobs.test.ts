@@ -3,7 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openSharedDatabase } from '../../test/shared-database';
 import { jobs as jobsTable } from '../db/platform.schema';
 import { nextDailyHour } from './zoned-time';
-import { Jobs, LeaseLostError, nextSlot, retryDelayMs, type JobContext } from './jobs';
+import { LeaseLostError, nextSlot, retryDelayMs, type JobContext } from './job-context';
+import { Jobs } from './jobs';
 
 const LEASE_MS = 60_000;
 /** A run_at no server reaches: rows that record what a job did. */

@@ -7,7 +7,8 @@ import { conditionLabel, formatPrice } from '@campus-books/common/display';
 import type { Db } from '../../db/database';
 import { nextDailyHour } from '../../jobs/zoned-time';
 import type { Config } from '../../config/config';
-import type { JobContext, Jobs } from '../../jobs/jobs';
+import type { JobContext } from '../../jobs/job-context';
+import type { Jobs } from '../../jobs/jobs';
 import type { Mailer } from '../../plugins/mail';
 import {
   claimNextStudentDeliveries,

@@ -4,7 +4,7 @@ import { createUser, TEST_ENGINE, type TestApp, type TestUser } from '../../../t
 import { createAppOn, openSharedDatabase } from '../../../test/shared-database';
 import { images } from '../../db/schema';
 import { jobs } from '../../db/platform.schema';
-import { retryDelayMs } from '../../jobs/jobs';
+import { retryDelayMs } from '../../jobs/job-context';
 import { deleteImages } from './images.service';
 
 const HOUR = 60 * 60 * 1000;
