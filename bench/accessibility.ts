@@ -5,6 +5,7 @@
  * Prints one line per page (score, then what failed); docs/performance.md, "Accessibility".
  */
 import { parseArgs } from 'node:util';
+import { callRouteData } from '@campus-books/common/call-route';
 import { prepareDatabase } from './lib/databases';
 import { auditAccessibility } from './lib/lighthouse';
 import { canPin, startServer } from './lib/server-process';
@@ -31,10 +32,7 @@ try {
   const session = await signIn(server.url);
   if (!('cookie' in session)) throw new Error(session.error);
   const id = prepared.seed.sampleListingIds[0]!;
-  const listing = (await (await fetch(`${server.url}/api/listing/get/${id}`)).json()) as {
-    subject: string | null;
-    courseNumber: string;
-  };
+  const listing = await callRouteData(server.url, 'GET /api/listing/get/:id', { params: { id } });
   const course = listing.subject
     ? `${listing.subject}-${listing.courseNumber}`
     : listing.courseNumber;

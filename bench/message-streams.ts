@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
+import { callRoute, callRouteData } from '@campus-books/common/call-route';
 import { imageUrl } from '@campus-books/common/images';
 import { openDatabase } from '../packages/server/src/db/database';
 import { hashPassword } from '../packages/server/src/features/accounts/password';
@@ -32,12 +33,10 @@ const rssKb = (pid: number) =>
   Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
 
 async function signIn(server: RunningServer, email: string): Promise<string> {
-  const res = await fetch(`${server.url}/api/auth/signin`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD }),
+  const res = await callRoute(server.url, 'POST /api/auth/signin', {
+    body: { email, password: PASSWORD },
   });
-  if (!res.ok) throw new Error(`sign-in ${res.status}: ${await res.text()}`);
+  if (!res.ok) throw new Error(`sign-in ${res.status}: ${res.text}`);
   return res.headers
     .getSetCookie()
     .map((c) => c.split(';')[0]!)
@@ -92,26 +91,21 @@ async function main() {
     const sellerCookie = await signIn(a, seller.email);
     const buyerCookie = await signIn(a, buyer.email);
     const json = { 'content-type': 'application/json' };
-    const created = await fetch(`${a.url}/api/listing/create`, {
-      method: 'POST',
-      headers: { ...json, cookie: sellerCookie },
-      body: JSON.stringify({
+    const { _id: listingId } = await callRouteData(a.url, 'POST /api/listing/create', {
+      as: { cookie: sellerCookie },
+      body: {
         name: 'Principles of Economics',
         courseNumber: '101',
         subject: 'ECON',
         regularPrice: 30,
         condition: 'good',
         imageUrls: [imageUrl(imageId)],
-      }),
+      },
     });
-    if (!created.ok) throw new Error(`listing ${created.status}: ${await created.text()}`);
-    const listingId = ((await created.json()) as { _id: string })._id;
-    const started = await fetch(`${a.url}/api/conversations`, {
-      method: 'POST',
-      headers: { ...json, cookie: buyerCookie },
-      body: JSON.stringify({ listingId, text: 'Is it still available?' }),
+    const { conversationId } = await callRouteData(a.url, 'POST /api/conversations', {
+      as: { cookie: buyerCookie },
+      body: { listingId, text: 'Is it still available?' },
     });
-    const { conversationId } = (await started.json()) as { conversationId: string };
 
     // STREAMS idle streams on each server, from WATCHERS students (several tabs each).
     const watcherCookies = await Promise.all(watchers.map((w) => signIn(a, w.email)));

@@ -1,3 +1,4 @@
+import { callRoute } from '@campus-books/common/call-route';
 import { BENCH_USER } from '../generate/seed';
 import { BROWSER_HEADERS } from './load';
 
@@ -11,23 +12,18 @@ export async function signIn(
   credentials: { email: string; password: string } = BENCH_USER,
   signal?: AbortSignal,
 ): Promise<{ cookie: string } | { error: string }> {
-  const res = await fetch(`${baseUrl}/api/auth/signin`, {
-    method: 'POST',
-    signal,
-    headers: {
-      ...BROWSER_HEADERS,
-      'content-type': 'application/json',
-      origin: baseUrl,
-      'sec-fetch-site': 'same-origin',
-    },
-    body: JSON.stringify(credentials),
+  const answer = await callRoute(baseUrl, 'POST /api/auth/signin', {
+    body: credentials,
+    headers: { ...BROWSER_HEADERS, origin: baseUrl, 'sec-fetch-site': 'same-origin' },
+    ...(signal ? { signal } : {}),
   });
-  const cookie = res.headers
+  const cookie = answer.headers
     .getSetCookie()
     .map((c) => c.split(';')[0]!)
     .join('; ');
-  if (!res.ok || cookie === '')
-    return { error: `sign-in answered ${res.status}: ${(await res.text()).slice(0, 200)}` };
-  await res.arrayBuffer();
+  if (!answer.ok || cookie === '') {
+    const why = answer.ok ? 'no cookie' : (answer.error?.message ?? answer.text.slice(0, 200));
+    return { error: `sign-in answered ${answer.status}: ${why}` };
+  }
   return { cookie };
 }
