@@ -218,7 +218,7 @@ export async function callRouteData<Route extends ApiRouteKey>(
 }
 
 /** The data of an answer that must be a success; a failure throws with its status and message. */
-export function dataOf<Route extends ApiRouteKey>(answer: RouteAnswer<Route>): ApiAnswer<Route> {
+export function dataOf<Data>(answer: { ok: true; data: Data } | RouteFailure): Data {
   if (answer.ok) return answer.data;
   throw new Error(
     `The call answered ${answer.status}: ${answer.error?.message ?? answer.text.slice(0, 300)}`,
@@ -226,7 +226,7 @@ export function dataOf<Route extends ApiRouteKey>(answer: RouteAnswer<Route>): A
 }
 
 /** The error of an answer that must be a failure in the API's error shape; anything else throws. */
-export function errorOf<Route extends ApiRouteKey>(answer: RouteAnswer<Route>): ApiErrorBody {
+export function errorOf(answer: { ok: true; status: number } | RouteFailure): ApiErrorBody {
   if (!answer.ok && answer.error) return answer.error;
   throw new Error(`The call answered ${answer.status}, not an error in the API's shape`);
 }

@@ -1,7 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Conversation, SentEvent } from '@campus-books/common/conversation.schemas';
-import type { Listing } from '@campus-books/common/listing.schemas';
+import { dataOf, errorOf, type RouteAnswer } from '@campus-books/common/call-route';
 import { GENEROUS_LIMITS } from '../../../test/accounts';
 import {
   createTestApp,
@@ -10,6 +9,7 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
+import { routeCaller } from '../../../test/api-caller';
 import { createListingAs } from '../../../test/listing-fixtures';
 import { listings } from '../../db/schema';
 
@@ -38,52 +38,62 @@ describe(`offers and the pending hold (${TEST_ENGINE})`, () => {
   });
   afterAll(() => t.close());
 
-  const call = (user: TestUser, url: string, payload?: unknown, method: 'GET' | 'POST' = 'POST') =>
-    t.app.inject({
-      method,
-      url,
-      headers: { cookie: user.cookie },
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
+  const route = routeCaller(() => t);
   const open = async (user: TestUser, listingId: string) =>
-    (
-      (
-        await call(user, '/api/conversations', { listingId, text: 'Interested!' })
-      ).json() as SentEvent
+    dataOf(
+      await route('POST /api/conversations', {
+        as: user,
+        body: { listingId, text: 'Interested!' },
+      }),
     ).conversationId;
-  const offer = (user: TestUser, conversationId: string, amount: number) =>
-    call(user, `/api/conversations/${conversationId}/offers`, { amount });
-  const answer = (user: TestUser, conversationId: string, offerId: string, verb: string) =>
-    call(user, `/api/conversations/${conversationId}/offers/${offerId}/${verb}`);
+  const offer = (user: TestUser, id: string, amount: number) =>
+    route('POST /api/conversations/:id/offers', { as: user, params: { id }, body: { amount } });
+  const answer = (user: TestUser, id: string, offerId: string, verb: 'accept' | 'decline') =>
+    route(`POST /api/conversations/:id/offers/:offerId/${verb}`, {
+      as: user,
+      params: { id, offerId },
+    });
   const thread = async (user: TestUser, id: string) =>
-    (await call(user, `/api/conversations/${id}`, undefined, 'GET')).json() as Conversation;
+    dataOf(await route('GET /api/conversations/:id', { as: user, params: { id } }));
   const listingAs = async (user: TestUser, id: string) =>
-    (await call(user, `/api/listing/get/${id}`, undefined, 'GET')).json() as Listing;
-  const offerIdOf = (res: { json(): unknown }) => (res.json() as SentEvent).event.offerId!;
+    dataOf(await route('GET /api/listing/get/:id', { as: user, params: { id } }));
+  const offerIdOf = (res: RouteAnswer<'POST /api/conversations/:id/offers'>) =>
+    dataOf(res).event.offerId!;
+  const release = (user: TestUser, listingId: string) =>
+    route('POST /api/conversations/listing/:listingId/release', {
+      as: user,
+      params: { listingId },
+    });
+  const sell = (user: TestUser, listingId: string, buyerId: string) =>
+    route('POST /api/conversations/listing/:listingId/sold', {
+      as: user,
+      params: { listingId },
+      body: { buyerId },
+    });
 
   it('offer, counter, accept: the listing is Pending for everyone, until the hold ends', async () => {
     const listing = await createListingAs(t, seller, { regularPrice: 50 });
     const c = await open(buyer, listing._id);
     const first = await offer(buyer, c, 35);
-    expect(first.statusCode).toBe(201);
-    expect((first.json() as SentEvent).event).toMatchObject({
+    expect(first.status).toBe(201);
+    expect(dataOf(first).event).toMatchObject({
       kind: 'offer',
       author: 'buyer',
       amount: 35,
     });
     const counter = await offer(seller, c, 45);
-    expect(counter.statusCode).toBe(201);
+    expect(counter.status).toBe(201);
     // The buyer's offer was countered: it cannot be accepted any more; the counter can.
-    expect((await answer(seller, c, offerIdOf(first), 'accept')).statusCode).toBe(409);
-    expect((await answer(seller, c, offerIdOf(counter), 'accept')).statusCode).toBe(403);
+    expect((await answer(seller, c, offerIdOf(first), 'accept')).status).toBe(409);
+    expect((await answer(seller, c, offerIdOf(counter), 'accept')).status).toBe(403);
     expect((await thread(buyer, c)).openOffer).toMatchObject({
       from: 'seller',
       amount: 45,
       status: 'open',
     });
     const accepted = await answer(buyer, c, offerIdOf(counter), 'accept');
-    expect(accepted.statusCode).toBe(200);
-    expect((accepted.json() as SentEvent).event).toMatchObject({
+    expect(accepted.status).toBe(200);
+    expect(dataOf(accepted).event).toMatchObject({
       kind: 'offer_accepted',
       author: 'buyer',
       amount: 45,
@@ -91,9 +101,7 @@ describe(`offers and the pending hold (${TEST_ENGINE})`, () => {
 
     const until = new Date(clock.getTime() + 72 * HOUR).toISOString();
     expect((await listingAs(third, listing._id)).pendingUntil).toBe(until);
-    const search = (await (
-      await t.app.inject({ url: '/api/listing/get?limit=50' })
-    ).json()) as Listing[];
+    const search = dataOf(await route('GET /api/listing/get', { query: { limit: 50 } }));
     expect(search.find((l) => l._id === listing._id)?.pendingUntil).toBe(until);
     const view = await thread(seller, c);
     expect(view.heldForThisBuyer).toBe(true);
@@ -109,10 +117,10 @@ describe(`offers and the pending hold (${TEST_ENGINE})`, () => {
     // Still open to messages and offers from others, whose offers cannot be accepted while it holds.
     const r = await open(rival, listing._id);
     const rivalOffer = await offer(rival, r, 50);
-    expect(rivalOffer.statusCode).toBe(201);
+    expect(rivalOffer.status).toBe(201);
     const refused = await answer(seller, r, offerIdOf(rivalOffer), 'accept');
-    expect(refused.statusCode).toBe(409);
-    expect((refused.json() as { message: string }).message).toMatch(/on hold for another buyer/);
+    expect(refused.status).toBe(409);
+    expect(errorOf(refused).message).toMatch(/on hold for another buyer/);
     expect((await thread(rival, r)).openOffer?.status).toBe('open');
 
     // The hold ends by the job after 72 h: both conversations are told, the rival's offer can win.
@@ -121,53 +129,51 @@ describe(`offers and the pending hold (${TEST_ENGINE})`, () => {
     expect((await listingAs(third, listing._id)).pendingUntil).toBeNull();
     expect((await thread(buyer, c)).events.at(-1)?.kind).toBe('hold_expired');
     expect((await thread(rival, r)).events.at(-1)?.kind).toBe('hold_expired');
-    expect((await answer(seller, r, offerIdOf(rivalOffer), 'accept')).statusCode).toBe(200);
+    expect((await answer(seller, r, offerIdOf(rivalOffer), 'accept')).status).toBe(200);
   });
 
   it('the seller releases a hold, or sells to one of the students who wrote, which ends it', async () => {
     const listing = await createListingAs(t, seller, { regularPrice: 20 });
     const c = await open(buyer, listing._id);
     const o = offerIdOf(await offer(buyer, c, 15));
-    expect((await answer(seller, c, o, 'accept')).statusCode).toBe(200);
-    const release = `/api/conversations/listing/${listing._id}/release`;
-    expect((await call(buyer, release)).statusCode).toBe(403);
-    expect((await call(seller, release)).statusCode).toBe(200);
-    expect((await call(seller, release)).statusCode).toBe(409);
+    expect((await answer(seller, c, o, 'accept')).status).toBe(200);
+    expect((await release(buyer, listing._id)).status).toBe(403);
+    expect((await release(seller, listing._id)).status).toBe(200);
+    expect((await release(seller, listing._id)).status).toBe(409);
     expect((await thread(buyer, c)).events.at(-1)?.kind).toBe('hold_released');
 
     const o2 = offerIdOf(await offer(buyer, c, 18));
-    expect((await answer(seller, c, o2, 'accept')).statusCode).toBe(200);
-    const sold = `/api/conversations/listing/${listing._id}/sold`;
-    expect((await call(seller, sold, { buyerId: third.id })).statusCode).toBe(400);
-    expect((await call(seller, sold, { buyerId: buyer.id })).statusCode).toBe(200);
+    expect((await answer(seller, c, o2, 'accept')).status).toBe(200);
+    expect((await sell(seller, listing._id, third.id)).status).toBe(400);
+    expect((await sell(seller, listing._id, buyer.id)).status).toBe(200);
     const [row] = await t.database.db.select().from(listings).where(eq(listings.id, listing._id));
     expect(row).toMatchObject({ status: 'sold', soldTo: buyer.id, heldUntil: null, heldFor: null });
     expect((await listingAs(third, listing._id)).pendingUntil).toBeNull();
     expect((await thread(buyer, c)).events.at(-1)?.kind).toBe('sold');
     // An accept after sold, and an offer on a sold listing: 409 with a clear message.
     const late = await offer(buyer, c, 10);
-    expect(late.statusCode).toBe(409);
-    expect((late.json() as { message: string }).message).toMatch(/not for sale any more/);
+    expect(late.status).toBe(409);
+    expect(errorOf(late).message).toMatch(/not for sale any more/);
   });
 
   it('refuses offers above the price, not whole, on expired, hidden and deleted listings', async () => {
     const listing = await createListingAs(t, seller, { regularPrice: 30 });
     const c = await open(buyer, listing._id);
-    expect((await offer(buyer, c, 31)).statusCode).toBe(400);
-    expect((await offer(buyer, c, 12.5)).statusCode).toBe(400);
-    expect((await offer(buyer, c, -1)).statusCode).toBe(400);
-    expect((await offer(buyer, c, 0)).statusCode).toBe(201);
+    expect((await offer(buyer, c, 31)).status).toBe(400);
+    expect((await offer(buyer, c, 12.5)).status).toBe(400);
+    expect((await offer(buyer, c, -1)).status).toBe(400);
+    expect((await offer(buyer, c, 0)).status).toBe(201);
     // The seller counters only an open offer of the buyer's.
-    expect((await offer(seller, c, 25)).statusCode).toBe(201);
-    expect((await offer(seller, c, 24)).statusCode).toBe(409);
+    expect((await offer(seller, c, 25)).status).toBe(201);
+    expect((await offer(seller, c, 24)).status).toBe(409);
     for (const status of ['expired', 'hidden'] as const) {
       await t.database.db.update(listings).set({ status }).where(eq(listings.id, listing._id));
       const res = await offer(buyer, c, 5);
-      expect(res.statusCode).toBe(409);
-      expect((res.json() as { message: string }).message).toMatch(/not for sale/);
+      expect(res.status).toBe(409);
+      expect(errorOf(res).message).toMatch(/not for sale/);
     }
     await t.database.db.delete(listings).where(eq(listings.id, listing._id));
-    expect((await offer(buyer, c, 5)).statusCode).toBe(409);
+    expect((await offer(buyer, c, 5)).status).toBe(409);
     // The thread outlives its listing, under the listing's name.
     expect((await thread(buyer, c)).listing).toMatchObject({ id: null, price: null });
   });
@@ -179,8 +185,8 @@ describe(`offers and the pending hold (${TEST_ENGINE})`, () => {
     const results = await Promise.all(
       Array.from({ length: 25 }, () => answer(seller, c, o, 'accept')),
     );
-    expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1);
-    expect(results.filter((r) => r.statusCode === 409)).toHaveLength(24);
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 409)).toHaveLength(24);
     const kinds = (await thread(seller, c)).events.map((e) => e.kind);
     expect(kinds.filter((k) => k === 'offer_accepted')).toHaveLength(1);
     expect(kinds.filter((k) => k === 'pending')).toHaveLength(1);
@@ -196,8 +202,8 @@ describe(`offers and the pending hold (${TEST_ENGINE})`, () => {
       answer(seller, c1, o1, 'accept'),
       answer(seller, c2, o2, 'accept'),
     ]);
-    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
-    const [loser, loserOffer] = a.statusCode === 409 ? [c1, o1] : [c2, o2];
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    const [loser, loserOffer] = a.status === 409 ? [c1, o1] : [c2, o2];
     // The losing offer is still open (its accept rolled back), and no accepted line was written.
     const view = await thread(seller, loser);
     expect(view.openOffer?.id).toBe(loserOffer);
@@ -209,11 +215,14 @@ describe(`offers and the pending hold (${TEST_ENGINE})`, () => {
     const listing = await createListingAs(t, seller);
     const results = await Promise.all(
       Array.from({ length: 25 }, (_, i) =>
-        call(third, '/api/conversations', { listingId: listing._id, text: `copy ${i}` }),
+        route('POST /api/conversations', {
+          as: third,
+          body: { listingId: listing._id, text: `copy ${i}` },
+        }),
       ),
     );
-    expect(results.every((r) => r.statusCode === 201)).toBe(true);
-    const ids = new Set(results.map((r) => (r.json() as SentEvent).conversationId));
+    expect(results.every((r) => r.status === 201)).toBe(true);
+    const ids = new Set(results.map((r) => dataOf(r).conversationId));
     expect(ids.size).toBe(1);
     expect((await thread(third, [...ids][0]!)).events).toHaveLength(25);
   });
