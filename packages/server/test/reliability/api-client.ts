@@ -2,7 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
+import type { ApiRouteKey } from '@campus-books/common/api-routes';
+import {
+  callRoute,
+  fetchInjector,
+  type ApiCallArguments,
+  type ApiCallOptions,
+  type RouteAnswer,
+  type RouteInjector,
+} from '@campus-books/common/call-route';
 import { sleep } from './processes';
+
+type ListingBody = ApiCallOptions<'POST /api/listing/create'>['body'];
 
 export interface Answer {
   status: number;
@@ -10,7 +21,36 @@ export interface Answer {
   ms: number;
 }
 
-/** One HTTP call to a server process; a network failure answers status 0; never hangs past timeoutMs. */
+/**
+ * A server process as common's callRoute's target: never hangs past timeoutMs, and a network
+ * failure (the process killed, a timeout) is an answer of status 0, as a load generator counts it.
+ */
+export function processTarget(base: string, timeoutMs = 15_000): RouteInjector {
+  const send = fetchInjector(base);
+  return async (request) => {
+    try {
+      return await send({ ...request, signal: AbortSignal.timeout(timeoutMs) });
+    } catch (error) {
+      return { statusCode: 0, headers: {}, body: (error as Error).message };
+    }
+  };
+}
+
+/** A route of the table called on a server process (see processTarget), with its time in ms. */
+export async function callApi<Route extends ApiRouteKey>(
+  base: string,
+  route: Route,
+  ...options: ApiCallArguments<Route>
+): Promise<RouteAnswer<Route> & { ms: number }> {
+  const started = performance.now();
+  const answer = await callRoute(processTarget(base), route, ...options);
+  return { ...answer, ms: performance.now() - started };
+}
+
+/**
+ * One HTTP call to a server process, for what the route table does not type (tus, health, a
+ * malformed request); a network failure answers status 0; never hangs past timeoutMs.
+ */
 export async function call(
   base: string,
   method: string,
@@ -75,8 +115,8 @@ export async function signUpVerified(
 ): Promise<{ cookie: string; id: string }> {
   const email = `rel.${randomUUID().slice(0, 8)}@richmond.edu`;
   const password = 'Reliable-123';
-  const signUp = await call(base, 'POST', '/api/auth/signup', {
-    json: {
+  const signUp = await callApi(base, 'POST /api/auth/signup', {
+    body: {
       firstName: 'Rel',
       lastName: 'Iable',
       email,
@@ -84,14 +124,13 @@ export async function signUpVerified(
       groupmelink: 'https://groupme.com/x',
     },
   });
-  if (signUp.status !== 201)
-    throw new Error(`sign-up: ${signUp.status} ${JSON.stringify(signUp.body)}`);
+  if (!signUp.ok) throw new Error(`sign-up: ${signUp.status} ${signUp.text}`);
   const token = await verificationToken(dataDir, email);
-  await call(base, 'POST', '/api/auth/verify-email', { json: { token } });
-  const signIn = await call(base, 'POST', '/api/auth/signin', { json: { email, password } });
+  await callApi(base, 'POST /api/auth/verify-email', { body: { token } });
+  const signIn = await callApi(base, 'POST /api/auth/signin', { body: { email, password } });
   const cookie = signIn.headers.get('set-cookie')?.split(';')[0];
-  if (signIn.status !== 200 || !cookie) throw new Error(`sign-in: ${signIn.status}`);
-  return { cookie, id: String(signIn.body._id) };
+  if (!signIn.ok || !cookie) throw new Error(`sign-in: ${signIn.status}`);
+  return { cookie, id: signIn.data._id };
 }
 
 /** A small real JPEG, different each time. */
@@ -133,7 +172,7 @@ export async function upload(
 }
 
 /** A listing body the create form would send. */
-export function listingBody(name: string, imageUrls: string[]) {
+export function listingBody(name: string, imageUrls: string[]): ListingBody {
   return {
     name,
     courseNumber: '101',

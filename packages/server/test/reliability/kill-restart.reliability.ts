@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { call, listingBody, photo, signUpVerified, upload } from './api-client';
+import { dataOf } from '@campus-books/common/call-route';
+import { callApi, listingBody, photo, signUpVerified, upload } from './api-client';
 import { checkConsistency } from './consistency';
 import {
   freePort,
@@ -37,24 +38,29 @@ async function writer(base: string, cookie: string, ack: Acknowledged, stop: { n
     if (sent.status !== 200 || !sent.url) continue;
     ack.images.add(sent.url);
     const name = `Kill test ${n} ${Math.random().toString(36).slice(2, 7)}`;
-    const created = await call(base, 'POST', '/api/listing/create', {
-      cookie,
-      json: listingBody(name, [sent.url]),
+    const seller = { cookie };
+    const created = await callApi(base, 'POST /api/listing/create', {
+      as: seller,
+      body: listingBody(name, [sent.url]),
     });
-    if (created.status !== 201) continue;
-    const id = String(created.body._id);
+    if (!created.ok) continue;
+    const id = created.data._id;
     ack.imageOf.set(id, sent.url);
     ack.listings.set(id, new Set([name]));
     const renamed = `${name} (edited)`;
     ack.listings.get(id)!.add(renamed); // in flight: either name may be stored
-    const edited = await call(base, 'POST', `/api/listing/update/${id}`, {
-      cookie,
-      json: listingBody(renamed, [sent.url]),
+    const edited = await callApi(base, 'POST /api/listing/update/:id', {
+      as: seller,
+      params: { id },
+      body: listingBody(renamed, [sent.url]),
     });
     if (edited.status === 200) ack.listings.set(id, new Set([renamed]));
     if (n % 3 === 0) {
       ack.maybeDeleted.add(id);
-      const deleted = await call(base, 'DELETE', `/api/listing/delete/${id}`, { cookie });
+      const deleted = await callApi(base, 'DELETE /api/listing/delete/:id', {
+        as: seller,
+        params: { id },
+      });
       if (deleted.status === 200) {
         ack.listings.delete(id);
         ack.maybeDeleted.delete(id);
@@ -97,17 +103,18 @@ describe.each(['pglite', 'postgres'] as const)(
 
         // Everything acknowledged before any earlier kill is still there.
         for (const [id, names] of ack.listings) {
-          const res = await call(server.url, 'GET', `/api/listing/get/${id}`);
+          const res = await callApi(server.url, 'GET /api/listing/get/:id', { params: { id } });
           if (res.status === 404 && ack.maybeDeleted.has(id)) {
             ack.listings.delete(id);
             continue;
           }
-          if (res.status !== 200 || !names.has(String(res.body.name))) figures.lost += 1;
+          if (!res.ok || !names.has(res.data.name)) figures.lost += 1;
           expect(res.status, `listing ${id}`).toBe(200);
-          expect([...names]).toContain(res.body.name);
+          expect([...names]).toContain(dataOf(res).name);
         }
         for (const id of ack.deleted) {
-          expect((await call(server.url, 'GET', `/api/listing/get/${id}`)).status).toBe(404);
+          const gone = await callApi(server.url, 'GET /api/listing/get/:id', { params: { id } });
+          expect(gone.status).toBe(404);
         }
 
         // A fresh seller per round: uploads are capped per user and hour.

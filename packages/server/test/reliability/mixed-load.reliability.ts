@@ -2,7 +2,9 @@ import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, listingBody, photo, signUpVerified, upload, type Answer } from './api-client';
+import type { ApiRouteKey } from '@campus-books/common/api-routes';
+import { dataOf, type RouteAnswer } from '@campus-books/common/call-route';
+import { callApi, listingBody, photo, signUpVerified, upload, type Answer } from './api-client';
 import {
   freePort,
   sleep,
@@ -47,10 +49,10 @@ describe(`mixed load for ${SECONDS} s`, () => {
     const counts: Record<string, number> = {};
     const unexpected: string[] = [];
     const endAt = Date.now() + SECONDS * 1000;
-    const record = (what: string, res: Answer, ok: number[]) => {
+    const record = (what: string, res: Answer | RouteAnswer<ApiRouteKey>, ok: number[]) => {
       counts[what] = (counts[what] ?? 0) + 1;
-      if (!ok.includes(res.status))
-        unexpected.push(`${what}: ${res.status} ${res.body.message ?? ''}`);
+      const message = 'body' in res ? res.body.message : res.ok ? '' : res.error?.message;
+      if (!ok.includes(res.status)) unexpected.push(`${what}: ${res.status} ${message ?? ''}`);
       return ok.includes(res.status);
     };
 
@@ -61,30 +63,27 @@ describe(`mixed load for ${SECONDS} s`, () => {
         const sent = await upload(base, seller.cookie, await photo(n));
         if (!record('upload', sent, [200]) || !sent.url) continue;
         const name = `Load ${w}-${n} ${Math.random().toString(36).slice(2, 8)}`;
-        const created = await call(base, 'POST', '/api/listing/create', {
-          cookie: seller.cookie,
-          json: listingBody(name, [sent.url]),
+        const created = await callApi(base, 'POST /api/listing/create', {
+          as: seller,
+          body: listingBody(name, [sent.url]),
         });
-        if (!record('create', created, [201])) continue;
-        const id = String(created.body._id);
+        if (!record('create', created, [201]) || !created.ok) continue;
+        const id = created.data._id;
+        const asSeller = { as: seller, params: { id } };
         listings.set(id, { name, state: 'active' });
         const step = n % 4;
         if (step === 1) {
           const renamed = `${name} edited`;
-          const edited = await call(base, 'POST', `/api/listing/update/${id}`, {
-            cookie: seller.cookie,
-            json: listingBody(renamed, [sent.url]),
+          const edited = await callApi(base, 'POST /api/listing/update/:id', {
+            ...asSeller,
+            body: listingBody(renamed, [sent.url]),
           });
           if (record('update', edited, [200])) listings.set(id, { name: renamed, state: 'active' });
         } else if (step === 2) {
-          const sold = await call(base, 'POST', `/api/listing/mark-as-sold/${id}`, {
-            cookie: seller.cookie,
-          });
+          const sold = await callApi(base, 'POST /api/listing/mark-as-sold/:id', asSeller);
           if (record('sold', sold, [200])) listings.get(id)!.state = 'sold';
         } else if (step === 3) {
-          const gone = await call(base, 'DELETE', `/api/listing/delete/${id}`, {
-            cookie: seller.cookie,
-          });
+          const gone = await callApi(base, 'DELETE /api/listing/delete/:id', asSeller);
           if (record('delete', gone, [200])) listings.get(id)!.state = 'deleted';
         }
       }
@@ -94,11 +93,8 @@ describe(`mixed load for ${SECONDS} s`, () => {
       const terms = ['Load', 'edited', 'calculus', '', '%', 'Load 1'];
       for (let n = 0; Date.now() < endAt; n++) {
         const term = terms[(n + s) % terms.length]!;
-        const query = new URLSearchParams({
-          ...(term ? { searchTerm: term } : {}),
-          startIndex: String((n % 3) * 9),
-        });
-        record('search', await call(base, 'GET', `/api/listing/get?${query}`), [200]);
+        const query = { searchTerm: term || undefined, startIndex: (n % 3) * 9 };
+        record('search', await callApi(base, 'GET /api/listing/get', { query }), [200]);
       }
     }
 
@@ -119,15 +115,14 @@ describe(`mixed load for ${SECONDS} s`, () => {
     let notFound = 0;
     for (const [id, listing] of listings) {
       if (listing.state === 'deleted') {
-        if ((await call(base, 'GET', `/api/listing/get/${id}`)).status !== 404) notFound += 1;
+        const read = await callApi(base, 'GET /api/listing/get/:id', { params: { id } });
+        if (read.status !== 404) notFound += 1;
         continue;
       }
-      const res = await call(
-        base,
-        'GET',
-        `/api/listing/get?${new URLSearchParams({ searchTerm: listing.name })}`,
-      );
-      const ids = (res.body as unknown as { _id: string }[]).map((l) => l._id);
+      const res = await callApi(base, 'GET /api/listing/get', {
+        query: { searchTerm: listing.name },
+      });
+      const ids = dataOf(res).map((l) => l._id);
       if (ids.includes(id) !== (listing.state === 'active')) notFound += 1;
     }
 
