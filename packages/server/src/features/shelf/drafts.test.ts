@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, like } from 'drizzle-orm';
-import type { DraftPublishAnswer } from '@campus-books/common/shelf.schemas';
+import { dataOf } from '@campus-books/common/call-route';
 import { listings } from '../../db/schema';
 import { images } from '../../db/schema';
 import {
@@ -12,6 +12,7 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
+import { routeCaller } from '../../../test/api-caller';
 import { createUploadedImage } from '../../../test/support/test-uploaded-image';
 import { imageIdFromUrl } from '@campus-books/common/images';
 
@@ -38,17 +39,13 @@ describe(`sell my shelf: drafts and publish all (${TEST_ENGINE})`, () => {
       headers: { cookie: user.cookie },
       payload,
     });
+  const route = routeCaller(() => t);
   const list = async (user: TestUser) =>
-    (
-      await t.app.inject({ method: 'GET', url: '/api/drafts', headers: { cookie: user.cookie } })
-    ).json().drafts as { id: string; fields: Record<string, unknown> }[];
+    dataOf(await route('GET /api/drafts', { as: user })).drafts;
   const publish = (user: TestUser, draftIds: string[]) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/drafts/publish',
-      headers: { cookie: user.cookie },
-      payload: { draftIds },
-    });
+    route('POST /api/drafts/publish', { as: user, body: { draftIds } });
+  const remove = (user: TestUser, id: string) =>
+    route('DELETE /api/drafts/:id', { as: user, params: { id } });
 
   async function draftWithPhoto(user: TestUser, name: string): Promise<string> {
     const id = randomUUID();
@@ -82,28 +79,15 @@ describe(`sell my shelf: drafts and publish all (${TEST_ENGINE})`, () => {
 
     // Another student's draft id: not found, and the draft is untouched.
     expect((await save(other, id, { fields: { name: 'Mine now' } })).statusCode).toBe(404);
-    expect(
-      (
-        await t.app.inject({
-          method: 'DELETE',
-          url: `/api/drafts/${id}`,
-          headers: { cookie: other.cookie },
-        })
-      ).statusCode,
-    ).toBe(404);
-    const publishedByOther = (await publish(other, [id])).json() as DraftPublishAnswer;
+    expect((await remove(other, id)).status).toBe(404);
+    const publishedByOther = dataOf(await publish(other, [id]));
     expect(publishedByOther.results[0]).toMatchObject({ status: 'failed', statusCode: 404 });
     expect((await list(seller))[0]?.fields.name).toBe('Intro to Economics');
     // Someone else's photo is refused on a draft as on a listing.
     const res = await save(other, randomUUID(), { fields: {}, imageUrls: [photo] });
     expect(res.statusCode).toBe(400);
 
-    const gone = await t.app.inject({
-      method: 'DELETE',
-      url: `/api/drafts/${id}`,
-      headers: { cookie: seller.cookie },
-    });
-    expect(gone.statusCode).toBe(200);
+    expect((await remove(seller, id)).status).toBe(200);
     expect(await list(seller)).toHaveLength(0);
   });
 
@@ -122,10 +106,9 @@ describe(`sell my shelf: drafts and publish all (${TEST_ENGINE})`, () => {
       expect(res.json()).toMatchObject({ success: false, statusCode: 400 });
     }
     expect((await save(seller, 'not-a-uuid', { fields: {} })).statusCode).toBe(404);
-    expect((await publish(seller, [])).statusCode).toBe(400);
-    expect((await publish(seller, ['nope'])).statusCode).toBe(400);
-    const signedOut = await t.app.inject({ method: 'GET', url: '/api/drafts' });
-    expect(signedOut.statusCode).toBe(401);
+    expect((await publish(seller, [])).status).toBe(400);
+    expect((await publish(seller, ['nope'])).status).toBe(400);
+    expect((await route('GET /api/drafts')).status).toBe(401);
     expect(await list(seller)).toHaveLength(0);
   });
 
@@ -137,7 +120,7 @@ describe(`sell my shelf: drafts and publish all (${TEST_ENGINE})`, () => {
       await draftWithPhoto(seller, 'Macroeconomics'),
     ];
     const answers = await Promise.all(Array.from({ length: 25 }, () => publish(seller, ids)));
-    expect(answers.map((a) => a.statusCode)).toEqual(Array(25).fill(200));
+    expect(answers.map((a) => a.status)).toEqual(Array(25).fill(200));
     const made = await t.database.db.select().from(listings).where(eq(listings.userId, seller.id));
     expect(made).toHaveLength(3);
     expect(made.map((l) => l.name).sort()).toEqual(
@@ -146,14 +129,14 @@ describe(`sell my shelf: drafts and publish all (${TEST_ENGINE})`, () => {
     expect(made.every((l) => l.subject === 'ECON' && l.courseNumber === '101')).toBe(true);
     // Every answer names, per draft, that listing or that another copy is at it (never a second one).
     for (const answer of answers) {
-      for (const r of (answer.json() as DraftPublishAnswer).results) {
+      for (const r of dataOf(answer).results) {
         if (r.status === 'published') expect(made.map((l) => l.id)).toContain(r.listing._id);
         else expect(r.statusCode).toBe(409);
       }
     }
     expect(await list(seller)).toHaveLength(0);
     // Pressed again later: the same listings, nothing new, and the hourly count took three.
-    const again = (await publish(seller, ids)).json() as DraftPublishAnswer;
+    const again = dataOf(await publish(seller, ids));
     expect(again.published).toBe(3);
     expect(
       await t.database.db.select().from(listings).where(like(listings.idempotencyKey, 'draft:%')),
@@ -170,7 +153,7 @@ describe(`sell my shelf: drafts and publish all (${TEST_ENGINE})`, () => {
     });
     const noPhoto = randomUUID();
     await save(seller, noPhoto, { fields: bookFields('Labor Economics') });
-    const report = (await publish(seller, [good, noPrice, noPhoto])).json() as DraftPublishAnswer;
+    const report = dataOf(await publish(seller, [good, noPrice, noPhoto]));
     expect(report).toMatchObject({ published: 1, failed: 2 });
     const byId = new Map(report.results.map((r) => [r.draftId, r]));
     expect(byId.get(good)?.status).toBe('published');
@@ -184,7 +167,7 @@ describe(`sell my shelf: drafts and publish all (${TEST_ENGINE})`, () => {
       fields: { name: 'Econometrics', courseNumber: '301', subject: 'ECON', regularPrice: 40 },
       imageUrls: [await createUploadedImage(t, seller.id)],
     });
-    const next = (await publish(seller, [noPrice])).json() as DraftPublishAnswer;
+    const next = dataOf(await publish(seller, [noPrice]));
     expect(next.results[0]?.status).toBe('published');
   });
 
@@ -192,7 +175,7 @@ describe(`sell my shelf: drafts and publish all (${TEST_ENGINE})`, () => {
     const seller = await createUser(t);
     const ids = [];
     for (let i = 0; i < 6; i++) ids.push(await draftWithPhoto(seller, `Volume ${i + 1}`));
-    const report = (await publish(seller, ids)).json() as DraftPublishAnswer;
+    const report = dataOf(await publish(seller, ids));
     expect(report.published).toBe(5);
     const refused = report.results.find((r) => r.status === 'failed');
     expect(refused).toMatchObject({ statusCode: 429 });
