@@ -39,6 +39,9 @@ export const conversations = pgTable(
     /** The last event each side has seen: later ones are unread. */
     sellerReadId: bigint('seller_read_id', { mode: 'number' }).notNull().default(0),
     buyerReadId: bigint('buyer_read_id', { mode: 'number' }).notNull().default(0),
+    /** When each side last moved its read mark by reading (the other's "Seen" time). */
+    sellerReadAt: timestamp('seller_read_at', { withTimezone: true }),
+    buyerReadAt: timestamp('buyer_read_at', { withTimezone: true }),
     /**
      * The last event each side was mailed about (features/conversations/message-mails.ts): no
      * other mail while it is above their read mark.
@@ -81,9 +84,13 @@ export const conversationEvents = pgTable(
      * inside the writing transaction.
      */
     seq: bigint('seq', { mode: 'number' }),
+    /** The sending device's id for this message: a second send with it makes no second message. */
+    clientId: text('client_id'),
   },
   (t) => [
     index('conversation_events_conversation_idx').on(t.conversationId, t.id),
+    // NULLs are distinct: system lines and messages sent without a client id never collide.
+    uniqueIndex('conversation_events_sender_client_key').on(t.senderId, t.clientId),
     uniqueIndex('conversation_events_seq_key').on(t.seq),
   ],
 );

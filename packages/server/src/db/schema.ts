@@ -39,6 +39,8 @@ export const users = pgTable(
     savedListingMails: boolean('saved_listing_mails').notNull().default(true),
     /** Mails about unread messages (features/conversations); the mails' unsubscribe clears it. */
     messageMails: boolean('message_mails').notNull().default(true),
+    /** Read receipts ("Seen"): off, the student's reads are not shown, and they see none either. */
+    readReceipts: boolean('read_receipts').notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
