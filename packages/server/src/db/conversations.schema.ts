@@ -17,6 +17,7 @@ import {
   CONVERSATION_EVENT_KINDS,
   OFFER_STATUSES,
 } from '@campus-books/common/conversation.schemas';
+import { MAX_MESSAGE_PHOTOS } from '@campus-books/common/message-photos';
 import { CONVERSATION_REPORT_REASONS } from '@campus-books/common/moderation.schemas';
 import { listings, users } from './schema';
 
@@ -86,12 +87,24 @@ export const conversationEvents = pgTable(
     seq: bigint('seq', { mode: 'number' }),
     /** The sending device's id for this message: a second send with it makes no second message. */
     clientId: text('client_id'),
+    /**
+     * A message's photos (images in status `in_message`, at most MAX_MESSAGE_PHOTOS), in order;
+     * served only to the two participants (features/conversations/message-photos.routes.ts).
+     */
+    photoIds: uuid('photo_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
   },
   (t) => [
     index('conversation_events_conversation_idx').on(t.conversationId, t.id),
     // NULLs are distinct: system lines and messages sent without a client id never collide.
     uniqueIndex('conversation_events_sender_client_key').on(t.senderId, t.clientId),
     uniqueIndex('conversation_events_seq_key').on(t.seq),
+    check(
+      'conversation_events_photo_count',
+      sql`cardinality(${t.photoIds}) <= ${sql.raw(String(MAX_MESSAGE_PHOTOS))}`,
+    ),
   ],
 );
 

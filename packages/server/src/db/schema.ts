@@ -255,7 +255,8 @@ export type SessionRow = typeof sessions.$inferSelect;
 /**
  * Uploaded images. The row is created when a tus upload starts (status `uploading`), is `processing`
  * from the moment one request claims its finish, becomes `ready` once processed into WebP variants,
- * `attached` once a listing or avatar uses it, and `deleting` while its files are removed. The owner
+ * `attached` once a listing or avatar uses it (`in_message` once a message carries it: never reused,
+ * and served only to the conversation), and `deleting` while its files are removed. The owner
  * is SET NULL on account deletion, not cascaded: the row is the only record of the files in storage,
  * so it must outlive the user until the sweep has deleted them.
  */
@@ -264,7 +265,9 @@ export const images = pgTable(
   {
     id: uuid('id').primaryKey(),
     ownerId: uuid('owner_id').references(() => users.id, { onDelete: 'set null' }),
-    status: text('status', { enum: ['uploading', 'processing', 'ready', 'attached', 'deleting'] })
+    status: text('status', {
+      enum: ['uploading', 'processing', 'ready', 'attached', 'in_message', 'deleting'],
+    })
       .notNull()
       .default('uploading'),
     /** Bytes of the upload as received. */

@@ -1,0 +1,2 @@
+ALTER TABLE "conversation_events" ADD COLUMN "photo_ids" uuid[] DEFAULT '{}'::uuid[] NOT NULL;--> statement-breakpoint
+ALTER TABLE "conversation_events" ADD CONSTRAINT "conversation_events_photo_count" CHECK (cardinality("conversation_events"."photo_ids") <= 4);
