@@ -1,10 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type {
-  Conversation,
-  ConversationEvent,
-  ConversationSummary,
-  SentEvent,
-} from '@campus-books/common/conversation.schemas';
+import { dataOf } from '@campus-books/common/call-route';
+import type { ConversationEvent } from '@campus-books/common/conversation.schemas';
 import { GENEROUS_LIMITS } from '../../../test/accounts';
 import {
   createTestApp,
@@ -13,7 +9,7 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
-import { apiCaller } from '../../../test/api-caller';
+import { routeCaller } from '../../../test/api-caller';
 import { createListingAs } from '../../../test/listing-fixtures';
 import { openSse, type SseStream } from '../../../test/support/sse-client';
 
@@ -43,24 +39,24 @@ describe(`conversations: visibility, unread and live blocks (${TEST_ENGINE})`, (
     await t.close();
   });
 
-  const call = apiCaller(() => t);
+  const route = routeCaller(() => t);
   const inbox = async (user: TestUser) =>
-    (
-      (await call(user, 'GET', '/api/conversations')).json() as {
-        conversations: ConversationSummary[];
-      }
-    ).conversations;
+    dataOf(await route('GET /api/conversations', { as: user })).conversations;
   const unread = async (user: TestUser) =>
-    ((await call(user, 'GET', '/api/conversations/unread')).json() as { count: number }).count;
+    dataOf(await route('GET /api/conversations/unread', { as: user })).count;
+  const thread = async (user: TestUser, id: string) =>
+    dataOf(await route('GET /api/conversations/:id', { as: user, params: { id } }));
+  const block = (user: TestUser, verb: 'POST' | 'DELETE', userId: string) =>
+    route(`${verb} /api/blocks/:userId`, { as: user, params: { userId } });
 
   async function conversation(seller: TestUser, name = 'Physics I') {
     const buyer = await createUser(t);
     const listing = await createListingAs(t, seller, { name, regularPrice: 55 });
-    const res = await call(buyer, 'POST', '/api/conversations', {
-      listingId: listing._id,
-      text: 'Is it free?',
+    const res = await route('POST /api/conversations', {
+      as: buyer,
+      body: { listingId: listing._id, text: 'Is it free?' },
     });
-    return { buyer, listing, id: (res.json() as SentEvent).conversationId };
+    return { buyer, listing, id: dataOf(res).conversationId };
   }
 
   it('shows a removed listing to the buyer by its title only, "no longer available"', async () => {
@@ -70,15 +66,12 @@ describe(`conversations: visibility, unread and live blocks (${TEST_ENGINE})`, (
     expect(before.listing).toMatchObject({ price: 55, status: 'active', available: true });
     expect(before.listing.cover).not.toBeNull();
 
-    const removed = await call(
-      moderator,
-      'POST',
-      `/api/moderation/listings/${c.listing._id}/remove`,
-      {
-        reason: 'Not a textbook',
-      },
-    );
-    expect(removed.statusCode).toBe(200);
+    const removed = await route('POST /api/moderation/listings/:listingId/remove', {
+      as: moderator,
+      params: { listingId: c.listing._id },
+      body: { reason: 'Not a textbook' },
+    });
+    expect(removed.status).toBe(200);
     const line = (await inbox(c.buyer)).find((l) => l.id === c.id)!;
     expect(line.listing).toEqual({
       id: c.listing._id,
@@ -89,11 +82,9 @@ describe(`conversations: visibility, unread and live blocks (${TEST_ENGINE})`, (
       pendingUntil: null,
       available: false,
     });
-    const thread = (
-      await call(c.buyer, 'GET', `/api/conversations/${c.id}`)
-    ).json() as Conversation;
-    expect(thread.listing).toMatchObject({ price: null, cover: null, available: false });
-    expect(JSON.stringify(thread)).not.toContain(c.listing.imageUrls[0]!);
+    const view = await thread(c.buyer, c.id);
+    expect(view.listing).toMatchObject({ price: null, cover: null, available: false });
+    expect(JSON.stringify(view)).not.toContain(c.listing.imageUrls[0]!);
     // Its seller still sees their own listing (the visibility rule's owner clause).
     const sellers = (await inbox(seller)).find((l) => l.id === c.id)!;
     expect(sellers.listing).toMatchObject({ price: 55, status: 'removed', available: true });
@@ -103,18 +94,27 @@ describe(`conversations: visibility, unread and live blocks (${TEST_ENGINE})`, (
     const seller = await createUser(t);
     const c = await conversation(seller);
     expect(await unread(seller)).toBe(1);
-    const suspended = await call(moderator, 'POST', `/api/moderation/users/${c.buyer.id}/suspend`, {
-      reason: 'Spam',
+    const suspended = await route('POST /api/moderation/users/:userId/suspend', {
+      as: moderator,
+      params: { userId: c.buyer.id },
+      body: { reason: 'Spam' },
     });
-    expect(suspended.statusCode).toBe(200);
+    expect(suspended.status).toBe(200);
     expect(await unread(seller)).toBe(0);
     expect((await inbox(seller)).find((l) => l.id === c.id)?.unread).toBe(false);
     // A line the seller may read still counts.
-    await call(seller, 'POST', `/api/listing/mark-as-sold/${c.listing._id}`);
+    await route('POST /api/listing/mark-as-sold/:id', {
+      as: seller,
+      params: { id: c.listing._id },
+    });
     expect(await unread(seller)).toBe(1);
-    const view = (await call(seller, 'GET', `/api/conversations/${c.id}`)).json() as Conversation;
+    const view = await thread(seller, c.id);
     expect(view.events.map((e) => e.kind)).toEqual(['sold']);
-    await call(seller, 'POST', `/api/conversations/${c.id}/read`, { upTo: view.lastEventId });
+    await route('POST /api/conversations/:id/read', {
+      as: seller,
+      params: { id: c.id },
+      body: { upTo: view.lastEventId },
+    });
     expect(await unread(seller)).toBe(0);
     const other = await conversation(seller, 'Second Book');
     expect(await unread(seller)).toBe(1);
@@ -132,19 +132,17 @@ describe(`conversations: visibility, unread and live blocks (${TEST_ENGINE})`, (
       return JSON.parse(message.data) as ConversationEvent;
     };
 
-    expect((await call(seller, 'POST', `/api/blocks/${c.buyer.id}`)).statusCode).toBe(200);
+    expect((await block(seller, 'POST', c.buyer.id)).status).toBe(200);
     const blocked = await next();
     expect(blocked).toMatchObject({ conversationId: c.id, kind: 'blocked', author: null });
-    const view = (await call(c.buyer, 'GET', `/api/conversations/${c.id}`)).json() as Conversation;
+    const view = await thread(c.buyer, c.id);
     expect(view.readOnly).toBe(true);
     // Blocking again writes nothing more.
-    await call(seller, 'POST', `/api/blocks/${c.buyer.id}`);
+    await block(seller, 'POST', c.buyer.id);
 
-    expect((await call(seller, 'DELETE' as 'POST', `/api/blocks/${c.buyer.id}`)).statusCode).toBe(
-      200,
-    );
+    expect((await block(seller, 'DELETE', c.buyer.id)).status).toBe(200);
     expect(await next()).toMatchObject({ conversationId: c.id, kind: 'unblocked' });
-    const open = (await call(c.buyer, 'GET', `/api/conversations/${c.id}`)).json() as Conversation;
+    const open = await thread(c.buyer, c.id);
     expect(open.readOnly).toBe(false);
     expect(open.events.map((e) => e.kind)).toEqual(['message', 'blocked', 'unblocked']);
   });

@@ -1,7 +1,7 @@
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activeCampus } from '@campus-books/common/active-campus';
-import type { Meetup } from '@campus-books/common/meetup.schemas';
+import { dataOf, type ApiCallOptions } from '@campus-books/common/call-route';
 import { GENEROUS_LIMITS } from '../../../test/accounts';
 import {
   createTestApp,
@@ -10,7 +10,7 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
-import { apiCaller } from '../../../test/api-caller';
+import { apiCaller, routeCaller } from '../../../test/api-caller';
 import { createListingAs } from '../../../test/listing-fixtures';
 import { readOutbox } from '../../../test/outbox';
 import { simpleParser } from 'mailparser';
@@ -46,25 +46,32 @@ describe(`meetups at campus spots (${TEST_ENGINE})`, () => {
     buyer = await createUser(t);
     stranger = await createUser(t);
     const listing = await createListingAs(t, seller, { name: 'Meetup Chemistry' });
-    const started = await call(buyer, 'POST', '/api/conversations', {
-      listingId: listing._id,
-      text: 'Can we meet?',
+    const started = await route('POST /api/conversations', {
+      as: buyer,
+      body: { listingId: listing._id, text: 'Can we meet?' },
     });
-    conversationId = (started.json() as { conversationId: string }).conversationId;
+    conversationId = dataOf(started).conversationId;
   });
   afterAll(() => t.close());
 
+  // The calendar file is no JSON route of the table: it is asked as it is.
   const call = apiCaller(() => t);
+  const route = routeCaller(() => t);
   const spots = activeCampus().meetupSpots;
   const spot = spots[0]!;
   const inHours = (hours: number) => new Date(clock.getTime() + hours * HOUR).toISOString();
-  const suggest = (user: TestUser, body: Record<string, unknown> = {}) =>
-    call(user, 'POST', '/api/meetups', {
-      conversationId,
-      spotId: spot.id,
-      startsAt: inHours(5),
-      ...body,
+  const suggest = (
+    user: TestUser,
+    body: Partial<ApiCallOptions<'POST /api/meetups'>['body']> = {},
+  ) =>
+    route('POST /api/meetups', {
+      as: user,
+      body: { conversationId, spotId: spot.id, startsAt: inHours(5), ...body },
     });
+  const meetupsOf = (user: TestUser) =>
+    route('GET /api/meetups', { as: user, query: { conversationId } });
+  const decide = (user: TestUser, id: string, verb: 'accept' | 'decline') =>
+    route(`POST /api/meetups/:id/${verb}`, { as: user, params: { id } });
 
   it('refuses a spot off the list, a time past or too far, and strangers', async () => {
     for (const body of [
@@ -74,37 +81,31 @@ describe(`meetups at campus spots (${TEST_ENGINE})`, () => {
       { startsAt: inHours(24 * 61) },
     ]) {
       const answer = await suggest(buyer, body);
-      expect(answer.statusCode, JSON.stringify(body)).toBe(400);
+      expect(answer.status, JSON.stringify(body)).toBe(400);
     }
-    expect((await suggest(stranger)).statusCode).toBe(404);
-    expect((await suggest(buyer, { conversationId: 'nope' })).statusCode).toBe(404);
-    expect(
-      (await call(stranger, 'GET', `/api/meetups?conversationId=${conversationId}`)).statusCode,
-    ).toBe(404);
+    expect((await suggest(stranger)).status).toBe(404);
+    expect((await suggest(buyer, { conversationId: 'nope' })).status).toBe(404);
+    expect((await meetupsOf(stranger)).status).toBe(404);
   });
 
   it('one open suggestion; the other side accepts once; both get the .ics and a reminder MEETUP_REMINDER_MINUTES before', async () => {
     const copies = await Promise.all(Array.from({ length: 10 }, () => suggest(buyer)));
-    expect(copies.every((c) => c.statusCode === 201)).toBe(true);
-    const listed = (
-      await call(seller, 'GET', `/api/meetups?conversationId=${conversationId}`)
-    ).json() as {
-      meetups: Meetup[];
-    };
+    expect(copies.every((c) => c.status === 201)).toBe(true);
+    const listed = dataOf(await meetupsOf(seller));
     expect(listed.meetups.filter((m) => m.status === 'proposed')).toHaveLength(1);
     const meetup = listed.meetups[0]!;
     expect(meetup).toMatchObject({ suggestedBy: 'other', spot: { id: spot.id, name: spot.name } });
 
-    expect((await call(buyer, 'POST', `/api/meetups/${meetup.id}/accept`)).statusCode).toBe(403);
-    expect((await call(stranger, 'POST', `/api/meetups/${meetup.id}/accept`)).statusCode).toBe(404);
+    expect((await decide(buyer, meetup.id, 'accept')).status).toBe(403);
+    expect((await decide(stranger, meetup.id, 'accept')).status).toBe(404);
     expect((await call(seller, 'GET', `/api/meetups/${meetup.id}/calendar.ics`)).statusCode).toBe(
       409,
     );
     const accepts = await Promise.all(
-      Array.from({ length: 25 }, () => call(seller, 'POST', `/api/meetups/${meetup.id}/accept`)),
+      Array.from({ length: 25 }, () => decide(seller, meetup.id, 'accept')),
     );
-    expect(accepts.filter((a) => a.statusCode === 200)).toHaveLength(1);
-    expect(accepts.filter((a) => a.statusCode === 409)).toHaveLength(24);
+    expect(accepts.filter((a) => a.status === 200)).toHaveLength(1);
+    expect(accepts.filter((a) => a.status === 409)).toHaveLength(24);
 
     const download = await call(buyer, 'GET', `/api/meetups/${meetup.id}/calendar.ics`);
     expect(download.statusCode).toBe(200);
@@ -174,8 +175,8 @@ describe(`meetups at campus spots (${TEST_ENGINE})`, () => {
 
   it('sends no reminder once the meetup has begun (a job run late)', async () => {
     const startsAt = inHours(3);
-    const meetup = ((await suggest(buyer, { startsAt })).json() as { meetup: Meetup }).meetup;
-    expect((await call(seller, 'POST', `/api/meetups/${meetup.id}/accept`)).statusCode).toBe(200);
+    const meetup = dataOf(await suggest(buyer, { startsAt })).meetup;
+    expect((await decide(seller, meetup.id, 'accept')).status).toBe(200);
     const before = (await readOutbox(t)).filter((m) => m.subject.startsWith('Reminder: meetup'));
     clock = new Date(new Date(meetup.startsAt).getTime() + 60_000);
     await t.app.jobs.runDue();
@@ -185,13 +186,12 @@ describe(`meetups at campus spots (${TEST_ENGINE})`, () => {
   });
 
   it('a declined suggestion has no calendar entry; a new one replaces an open one', async () => {
-    const first = ((await suggest(seller)).json() as { meetup: Meetup }).meetup;
-    const second = ((await suggest(buyer, { spotId: spots[1]!.id })).json() as { meetup: Meetup })
-      .meetup;
+    const first = dataOf(await suggest(seller)).meetup;
+    const second = dataOf(await suggest(buyer, { spotId: spots[1]!.id })).meetup;
     expect(second.id).toBe(first.id);
     expect(second.spot.id).toBe(spots[1]!.id);
-    expect((await call(seller, 'POST', `/api/meetups/${second.id}/decline`)).statusCode).toBe(200);
-    expect((await call(seller, 'POST', `/api/meetups/${second.id}/accept`)).statusCode).toBe(409);
+    expect((await decide(seller, second.id, 'decline')).status).toBe(200);
+    expect((await decide(seller, second.id, 'accept')).status).toBe(409);
     expect((await call(buyer, 'GET', `/api/meetups/${second.id}/calendar.ics`)).statusCode).toBe(
       409,
     );
