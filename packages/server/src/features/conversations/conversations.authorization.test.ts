@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Conversation, SentEvent } from '@campus-books/common/conversation.schemas';
+import { dataOf, errorOf } from '@campus-books/common/call-route';
 import { GENEROUS_LIMITS } from '../../../test/accounts';
 import {
   createTestApp,
@@ -8,6 +8,7 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
+import { routeCaller } from '../../../test/api-caller';
 import { createListingAs } from '../../../test/listing-fixtures';
 
 /**
@@ -32,18 +33,24 @@ describe(`conversations: who may read and write (${TEST_ENGINE})`, () => {
     buyer = await createUser(t);
     stranger = await createUser(t);
     listingId = (await createListingAs(t, seller, { regularPrice: 30 }))._id;
-    const sent = await call(buyer, 'POST', '/api/conversations', {
-      listingId,
-      text: 'Private words',
+    const sent = await route('POST /api/conversations', {
+      as: buyer,
+      body: { listingId, text: 'Private words' },
     });
-    conversationId = (sent.json() as SentEvent).conversationId;
-    const offer = await call(buyer, 'POST', `/api/conversations/${conversationId}/offers`, {
-      amount: 20,
+    conversationId = dataOf(sent).conversationId;
+    const offer = await route('POST /api/conversations/:id/offers', {
+      as: buyer,
+      params: { id: conversationId },
+      body: { amount: 20 },
     });
-    offerId = (offer.json() as SentEvent).event.offerId!;
+    offerId = dataOf(offer).event.offerId!;
   });
   afterAll(() => t.close());
 
+  const route = routeCaller(() => t);
+  const thread = async (user: TestUser, id: string) =>
+    dataOf(await route('GET /api/conversations/:id', { as: user, params: { id } }));
+  /** A raw request: these tests send what no typed call would (guessed ids, encoded paths). */
   function call(
     user: TestUser | null,
     method: 'GET' | 'POST' | 'DELETE',
@@ -74,9 +81,7 @@ describe(`conversations: who may read and write (${TEST_ENGINE})`, () => {
       expect(res.statusCode, `${method} ${url}`).toBe(404);
       expect(res.body).not.toContain('Private words');
     }
-    const view = (
-      await call(buyer, 'GET', `/api/conversations/${conversationId}`)
-    ).json() as Conversation;
+    const view = await thread(buyer, conversationId);
     expect(view.events.map((e) => e.kind)).toEqual(['message', 'offer']);
     expect(view.openOffer?.status).toBe('open');
   });
@@ -113,8 +118,8 @@ describe(`conversations: who may read and write (${TEST_ENGINE})`, () => {
       expect(res.statusCode, query).toBe(404);
     }
     // The inbox filter by listing is the caller's own conversations only; unknown keys are refused.
-    const mine = await call(stranger, 'GET', `/api/conversations?listingId=${listingId}`);
-    expect(mine.json()).toEqual({ conversations: [] });
+    const mine = await route('GET /api/conversations', { as: stranger, query: { listingId } });
+    expect(dataOf(mine)).toEqual({ conversations: [] });
     expect((await call(stranger, 'GET', `/api/conversations?userId=${buyer.id}`)).statusCode).toBe(
       400,
     );
@@ -143,28 +148,42 @@ describe(`conversations: who may read and write (${TEST_ENGINE})`, () => {
     const b = await createUser(t);
     const listingOfA = (await createListingAs(t, a))._id;
     const other = (await createListingAs(t, a))._id;
-    const c = (
-      (
-        await call(b, 'POST', '/api/conversations', { listingId: listingOfA, text: 'hello' })
-      ).json() as SentEvent
+    const c = dataOf(
+      await route('POST /api/conversations', {
+        as: b,
+        body: { listingId: listingOfA, text: 'hello' },
+      }),
     ).conversationId;
     expect((await call(a, 'POST', `/api/blocks/${b.id}`)).statusCode).toBe(200);
     expect((await call(a, 'POST', `/api/blocks/${b.id}`)).statusCode).toBe(200);
-    expect((await call(a, 'GET', '/api/blocks')).json()).toMatchObject({
+    expect(dataOf(await route('GET /api/blocks', { as: a }))).toMatchObject({
       blocked: [{ id: b.id, username: b.username }],
     });
     // Neither can write: not in the thread, not a new one, not an offer.
-    for (const [user, url, body] of [
-      [b, `/api/conversations/${c}/messages`, { text: 'why?' }],
-      [a, `/api/conversations/${c}/messages`, { text: 'bye' }],
-      [b, `/api/conversations/${c}/offers`, { amount: 1 }],
-      [b, '/api/conversations', { listingId: other, text: 'new one' }],
-    ] as const) {
-      const res = await call(user, 'POST', url, body);
-      expect(res.statusCode, url).toBe(403);
-      expect((res.json() as { message: string }).message).toMatch(/cannot write/);
+    const write = (user: TestUser, text: string) =>
+      route('POST /api/conversations/:id/messages', {
+        as: user,
+        params: { id: c },
+        body: { text },
+      });
+    const refusals = {
+      'the blocked one writes': () => write(b, 'why?'),
+      'the blocker writes': () => write(a, 'bye'),
+      'an offer': () =>
+        route('POST /api/conversations/:id/offers', {
+          as: b,
+          params: { id: c },
+          body: { amount: 1 },
+        }),
+      'a new conversation': () =>
+        route('POST /api/conversations', { as: b, body: { listingId: other, text: 'new one' } }),
+    };
+    for (const [what, send] of Object.entries(refusals)) {
+      const res = await send();
+      expect(res.status, what).toBe(403);
+      expect(errorOf(res).message).toMatch(/cannot write/);
     }
-    const view = (await call(b, 'GET', `/api/conversations/${c}`)).json() as Conversation;
+    const view = await thread(b, c);
     expect(view.readOnly).toBe(true);
     // Nothing written but the block's own line.
     expect(view.events.map((e) => e.kind)).toEqual(['message', 'blocked']);
