@@ -1,11 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SentEvent } from '@campus-books/common/conversation.schemas';
-import type {
-  ModerationLogEntry,
-  ReportedConversation,
-  ReportedConversationThread,
-} from '@campus-books/common/moderation.schemas';
+import { dataOf, errorOf, type ApiCallOptions } from '@campus-books/common/call-route';
 import { conversationReports } from '../../db/conversations.schema';
 import { moderationLog } from '../../db/moderation.schema';
 import { GENEROUS_LIMITS } from '../../../test/accounts';
@@ -16,7 +11,7 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
-import { apiCaller } from '../../../test/api-caller';
+import { apiCaller, routeCaller } from '../../../test/api-caller';
 import { createListingAs } from '../../../test/listing-fixtures';
 import { mailsTo } from '../../../test/outbox';
 
@@ -40,14 +35,25 @@ describe(`conversation reports (${TEST_ENGINE})`, () => {
   });
   afterAll(() => t.close());
 
+  // Raw requests for the bodies no typed call sends; the typed caller for the rest.
   const call = apiCaller(() => t);
+  const route = routeCaller(() => t);
+  type ReportBody = ApiCallOptions<'POST /api/conversations/:id/report'>['body'];
+  const report = (user: TestUser, id: string, body: ReportBody) =>
+    route('POST /api/conversations/:id/report', { as: user, params: { id }, body });
+  const readReported = (user: TestUser | null, id: string) =>
+    route('GET /api/moderation/conversations/:id', { as: user, params: { id } });
+  const dismiss = (user: TestUser | null, id: string) =>
+    route('POST /api/moderation/conversations/:id/dismiss', { as: user, params: { id } });
+  const queueOf = (user: TestUser | null) =>
+    route('GET /api/moderation/conversations', { as: user });
 
   async function conversation(text = 'Hello there') {
     const seller = await createUser(t);
     const buyer = await createUser(t);
     const listingId = (await createListingAs(t, seller, { name: 'Organic Chemistry' }))._id;
-    const res = await call(buyer, 'POST', '/api/conversations', { listingId, text });
-    return { seller, buyer, id: (res.json() as SentEvent).conversationId };
+    const res = await route('POST /api/conversations', { as: buyer, body: { listingId, text } });
+    return { seller, buyer, id: dataOf(res).conversationId };
   }
 
   const logOf = async (conversationId: string) =>
@@ -60,20 +66,15 @@ describe(`conversation reports (${TEST_ENGINE})`, () => {
 
   it('lets either participant report once; moderators are mailed', async () => {
     const c = await conversation();
-    const first = await call(c.seller, 'POST', `/api/conversations/${c.id}/report`, {
+    const first = await report(c.seller, c.id, {
       reason: 'harassment',
       note: 'Keeps writing at night',
     });
-    expect(first.statusCode).toBe(201);
-    const again = await call(c.seller, 'POST', `/api/conversations/${c.id}/report`, {
-      reason: 'other',
-    });
-    expect(again.statusCode).toBe(409);
-    expect(again.json().message).toMatch(/already reported/);
-    expect(
-      (await call(c.buyer, 'POST', `/api/conversations/${c.id}/report`, { reason: 'spam_or_scam' }))
-        .statusCode,
-    ).toBe(201);
+    expect(first.status).toBe(201);
+    const again = await report(c.seller, c.id, { reason: 'other' });
+    expect(again.status).toBe(409);
+    expect(errorOf(again).message).toMatch(/already reported/);
+    expect((await report(c.buyer, c.id, { reason: 'spam_or_scam' })).status).toBe(201);
     const mails = await mailsTo(t, MODERATOR);
     expect(mails.some((m) => m.subject.includes('Organic Chemistry'))).toBe(true);
     expect(mails.every((m) => !m.text.includes('Hello there'))).toBe(true);
@@ -92,10 +93,7 @@ describe(`conversation reports (${TEST_ENGINE})`, () => {
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
     }
     for (const id of [c.id, 'not-an-id', '00000000-0000-4000-8000-000000000000']) {
-      const res = await call(stranger, 'POST', `/api/conversations/${id}/report`, {
-        reason: 'other',
-      });
-      expect(res.statusCode).toBe(404);
+      expect((await report(stranger, id, { reason: 'other' })).status).toBe(404);
     }
     expect((await call(null, 'POST', `/api/conversations/${c.id}/report`, {})).statusCode).toBe(
       401,
@@ -110,12 +108,10 @@ describe(`conversation reports (${TEST_ENGINE})`, () => {
   it('makes one report of 25 parallel copies', async () => {
     const c = await conversation();
     const answers = await Promise.all(
-      Array.from({ length: 25 }, () =>
-        call(c.buyer, 'POST', `/api/conversations/${c.id}/report`, { reason: 'other' }),
-      ),
+      Array.from({ length: 25 }, () => report(c.buyer, c.id, { reason: 'other' })),
     );
-    expect(answers.filter((a) => a.statusCode === 201)).toHaveLength(1);
-    expect(answers.filter((a) => a.statusCode === 409)).toHaveLength(24);
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 409)).toHaveLength(24);
     const rows = await t.database.db
       .select()
       .from(conversationReports)
@@ -125,44 +121,40 @@ describe(`conversation reports (${TEST_ENGINE})`, () => {
 
   it('keeps a conversation nobody reported unreadable, even to moderators', async () => {
     const c = await conversation('Secret words');
-    const read = await call(moderator, 'GET', `/api/moderation/conversations/${c.id}`);
-    expect(read.statusCode).toBe(404);
-    expect(read.body).not.toContain('Secret words');
-    expect(
-      (await call(moderator, 'POST', `/api/moderation/conversations/${c.id}/dismiss`)).statusCode,
-    ).toBe(404);
-    const queue = (await call(moderator, 'GET', '/api/moderation/conversations')).json() as {
-      conversations: ReportedConversation[];
-    };
+    const read = await readReported(moderator, c.id);
+    expect(read.status).toBe(404);
+    expect(JSON.stringify(read)).not.toContain('Secret words');
+    expect((await dismiss(moderator, c.id)).status).toBe(404);
+    const queue = dataOf(await queueOf(moderator));
     expect(queue.conversations.map((q) => q.id)).not.toContain(c.id);
     expect(await logOf(c.id)).toEqual([]);
   });
 
   it('refuses the moderator routes to students (403) and signed-out visitors (401)', async () => {
     const c = await conversation();
-    await call(c.buyer, 'POST', `/api/conversations/${c.id}/report`, { reason: 'other' });
-    for (const [method, url] of [
-      ['GET', '/api/moderation/conversations'],
-      ['GET', `/api/moderation/conversations/${c.id}`],
-      ['POST', `/api/moderation/conversations/${c.id}/dismiss`],
-    ] as const) {
-      expect((await call(c.buyer, method, url)).statusCode, url).toBe(403);
-      expect((await call(null, method, url)).statusCode, url).toBe(401);
+    await report(c.buyer, c.id, { reason: 'other' });
+    const moderatorRoutes = {
+      queue: queueOf,
+      read: (user: TestUser | null) => readReported(user, c.id),
+      dismiss: (user: TestUser | null) => dismiss(user, c.id),
+    };
+    for (const [what, send] of Object.entries(moderatorRoutes)) {
+      expect((await send(c.buyer)).status, what).toBe(403);
+      expect((await send(null)).status, what).toBe(401);
     }
     expect(await logOf(c.id)).toEqual([]);
   });
 
   it('lists, reads (logged, every read) and dismisses a reported conversation', async () => {
     const c = await conversation('You will regret this');
-    await call(c.seller, 'POST', `/api/conversations/${c.id}/messages`, { text: 'Please stop' });
-    await call(c.seller, 'POST', `/api/conversations/${c.id}/report`, {
-      reason: 'harassment',
-      note: 'Threats',
+    await route('POST /api/conversations/:id/messages', {
+      as: c.seller,
+      params: { id: c.id },
+      body: { text: 'Please stop' },
     });
+    await report(c.seller, c.id, { reason: 'harassment', note: 'Threats' });
 
-    const queue = (await call(moderator, 'GET', '/api/moderation/conversations')).json() as {
-      conversations: ReportedConversation[];
-    };
+    const queue = dataOf(await queueOf(moderator));
     const item = queue.conversations.find((q) => q.id === c.id)!;
     expect(item.listing.name).toBe('Organic Chemistry');
     expect(item.buyer).toEqual({ id: c.buyer.id, username: c.buyer.username, suspended: false });
@@ -173,9 +165,9 @@ describe(`conversation reports (${TEST_ENGINE})`, () => {
     expect(await logOf(c.id)).toEqual([]);
 
     for (let i = 0; i < 2; i += 1) {
-      const read = await call(moderator, 'GET', `/api/moderation/conversations/${c.id}`);
-      expect(read.statusCode).toBe(200);
-      const thread = read.json() as ReportedConversationThread;
+      const read = await readReported(moderator, c.id);
+      expect(read.status).toBe(200);
+      const thread = dataOf(read);
       expect(thread.events.map((e) => [e.author, e.body])).toEqual([
         ['buyer', 'You will regret this'],
         ['seller', 'Please stop'],
@@ -185,50 +177,35 @@ describe(`conversation reports (${TEST_ENGINE})`, () => {
 
     // Suspending the buyer (the moderation routes' suspend): the moderators still see the
     // messages, marked hidden from the seller.
-    await call(moderator, 'POST', `/api/moderation/users/${c.buyer.id}/suspend`, {
-      reason: 'Threats in a conversation',
+    await route('POST /api/moderation/users/:userId/suspend', {
+      as: moderator,
+      params: { userId: c.buyer.id },
+      body: { reason: 'Threats in a conversation' },
     });
-    const after = (
-      await call(moderator, 'GET', `/api/moderation/conversations/${c.id}`)
-    ).json() as ReportedConversationThread;
+    const after = dataOf(await readReported(moderator, c.id));
     expect(after.buyer.suspended).toBe(true);
     expect(after.events[0]).toMatchObject({ body: 'You will regret this', hiddenFromOthers: true });
 
-    const dismissed = await call(
-      moderator,
-      'POST',
-      `/api/moderation/conversations/${c.id}/dismiss`,
-    );
-    expect(dismissed.statusCode).toBe(200);
-    expect(
-      (await call(moderator, 'POST', `/api/moderation/conversations/${c.id}/dismiss`)).statusCode,
-    ).toBe(409);
+    expect((await dismiss(moderator, c.id)).status).toBe(200);
+    expect((await dismiss(moderator, c.id)).status).toBe(409);
     // Private again: no read once the reports are dismissed.
-    expect((await call(moderator, 'GET', `/api/moderation/conversations/${c.id}`)).statusCode).toBe(
-      404,
-    );
+    expect((await readReported(moderator, c.id)).status).toBe(404);
     expect(await logOf(c.id)).toEqual([
       'read_conversation',
       'read_conversation',
       'read_conversation',
       'dismiss_conversation',
     ]);
-    const log = (
-      await call(moderator, 'GET', '/api/moderation/log')
-    ).json() as ModerationLogEntry[];
+    const log = dataOf(await route('GET /api/moderation/log', { as: moderator }));
     expect(log.find((e) => e.action === 'dismiss_conversation')?.conversationId).toBe(c.id);
   });
 
   it('dismisses once when 25 moderator copies arrive at once', async () => {
     const c = await conversation();
-    await call(c.buyer, 'POST', `/api/conversations/${c.id}/report`, { reason: 'other' });
-    const answers = await Promise.all(
-      Array.from({ length: 25 }, () =>
-        call(moderator, 'POST', `/api/moderation/conversations/${c.id}/dismiss`),
-      ),
-    );
-    expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(1);
-    expect(answers.filter((a) => a.statusCode === 409)).toHaveLength(24);
+    await report(c.buyer, c.id, { reason: 'other' });
+    const answers = await Promise.all(Array.from({ length: 25 }, () => dismiss(moderator, c.id)));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 409)).toHaveLength(24);
     expect(await logOf(c.id)).toEqual(['dismiss_conversation']);
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SentEvent } from '@campus-books/common/conversation.schemas';
+import { dataOf } from '@campus-books/common/call-route';
 import { GENEROUS_LIMITS } from '../../../test/accounts';
 import {
   createTestApp,
@@ -8,7 +8,7 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
-import { apiCaller } from '../../../test/api-caller';
+import { apiCaller, routeCaller } from '../../../test/api-caller';
 import { createListingAs } from '../../../test/listing-fixtures';
 import { clickOneClickUnsubscribe, mailsTo, readRawOutbox } from '../../../test/outbox';
 import { MESSAGE_MAILS_JOB, sendMessageMails } from './message-mails';
@@ -38,13 +38,30 @@ describe(`message mails (${TEST_ENGINE})`, () => {
   afterAll(() => t.close());
 
   const call = apiCaller(() => t);
+  const route = routeCaller(() => t);
+  const write = (user: TestUser, id: string, text: string) =>
+    route('POST /api/conversations/:id/messages', { as: user, params: { id }, body: { text } });
+  /** The user reads the conversation up to its last event. */
+  const readAll = async (user: TestUser, id: string) => {
+    const view = dataOf(await route('GET /api/conversations/:id', { as: user, params: { id } }));
+    await route('POST /api/conversations/:id/read', {
+      as: user,
+      params: { id },
+      body: { upTo: view.lastEventId },
+    });
+  };
+  const mailSetting = async (user: TestUser) =>
+    dataOf(await route('GET /api/conversations/mails', { as: user }));
 
   async function conversation(name = 'Linear Algebra') {
     const seller = await createUser(t);
     const buyer = await createUser(t);
     const listingId = (await createListingAs(t, seller, { name }))._id;
-    const res = await call(buyer, 'POST', '/api/conversations', { listingId, text: 'Still free?' });
-    const sent = res.json() as SentEvent;
+    const res = await route('POST /api/conversations', {
+      as: buyer,
+      body: { listingId, text: 'Still free?' },
+    });
+    const sent = dataOf(res);
     return { seller, buyer, listingId, id: sent.conversationId };
   }
 
@@ -64,7 +81,7 @@ describe(`message mails (${TEST_ENGINE})`, () => {
     await runAfter(1);
     expect(await messageMailsTo(c.seller)).toHaveLength(0);
 
-    await call(c.buyer, 'POST', `/api/conversations/${c.id}/messages`, { text: 'Tomorrow at 5?' });
+    await write(c.buyer, c.id, 'Tomorrow at 5?');
     await runAfter(6);
     const [mail, ...more] = await messageMailsTo(c.seller);
     expect(more).toHaveLength(0);
@@ -78,18 +95,15 @@ describe(`message mails (${TEST_ENGINE})`, () => {
 
     // More messages in the same quiet period: batched, never a mail per message.
     for (const text of ['Hello?', 'Are you there?', 'Last try']) {
-      await call(c.buyer, 'POST', `/api/conversations/${c.id}/messages`, { text });
+      await write(c.buyer, c.id, text);
     }
     await runAfter(20);
     await runAfter(60);
     expect(await messageMailsTo(c.seller)).toHaveLength(1);
 
     // Once the seller reads and answers, the next quiet period may bring one more mail (to the buyer).
-    const view = (await call(c.seller, 'GET', `/api/conversations/${c.id}`)).json() as {
-      lastEventId: number;
-    };
-    await call(c.seller, 'POST', `/api/conversations/${c.id}/read`, { upTo: view.lastEventId });
-    await call(c.seller, 'POST', `/api/conversations/${c.id}/messages`, { text: 'Yes, 5 works' });
+    await readAll(c.seller, c.id);
+    await write(c.seller, c.id, 'Yes, 5 works');
     await runAfter(2);
     expect(await messageMailsTo(c.buyer)).toHaveLength(0);
     await runAfter(6);
@@ -97,7 +111,7 @@ describe(`message mails (${TEST_ENGINE})`, () => {
     expect(toBuyer).toHaveLength(1);
     expect(toBuyer[0]!.text).toContain('> Yes, 5 works');
     expect(toBuyer[0]!.text).not.toContain('Tomorrow at 5?');
-    await call(c.buyer, 'POST', `/api/conversations/${c.id}/messages`, { text: 'Great' });
+    await write(c.buyer, c.id, 'Great');
     await runAfter(30);
     expect(await messageMailsTo(c.seller)).toHaveLength(2);
   });
@@ -112,21 +126,23 @@ describe(`message mails (${TEST_ENGINE})`, () => {
 
   it('sends nothing to a student who read it in time', async () => {
     const c = await conversation();
-    const view = (await call(c.seller, 'GET', `/api/conversations/${c.id}`)).json() as {
-      lastEventId: number;
-    };
-    await call(c.seller, 'POST', `/api/conversations/${c.id}/read`, { upTo: view.lastEventId });
+    await readAll(c.seller, c.id);
     await runAfter(30);
     expect(await messageMailsTo(c.seller)).toHaveLength(0);
   });
 
   it('sends nothing across a block, nor of a suspended student’s messages', async () => {
     const blocked = await conversation();
-    await call(blocked.seller, 'POST', `/api/blocks/${blocked.buyer.id}`);
+    await route('POST /api/blocks/:userId', {
+      as: blocked.seller,
+      params: { userId: blocked.buyer.id },
+    });
     const suspended = await conversation();
     const moderator = await createUser(t, { email: 'mail-moderator@richmond.edu' });
-    await call(moderator, 'POST', `/api/moderation/users/${suspended.buyer.id}/suspend`, {
-      reason: 'Spam',
+    await route('POST /api/moderation/users/:userId/suspend', {
+      as: moderator,
+      params: { userId: suspended.buyer.id },
+      body: { reason: 'Spam' },
     });
     await runAfter(30);
     expect(await messageMailsTo(blocked.seller)).toHaveLength(0);
@@ -135,9 +151,7 @@ describe(`message mails (${TEST_ENGINE})`, () => {
 
   it('turns off with the profile toggle, and with the one-click unsubscribe (RFC 8058)', async () => {
     const c = await conversation('Microeconomics');
-    expect((await call(c.seller, 'GET', '/api/conversations/mails')).json()).toEqual({
-      messageMails: true,
-    });
+    expect(await mailSetting(c.seller)).toEqual({ messageMails: true });
     await runAfter(6);
     expect(await messageMailsTo(c.seller)).toHaveLength(1);
 
@@ -147,23 +161,20 @@ describe(`message mails (${TEST_ENGINE})`, () => {
     const res = await clickOneClickUnsubscribe(t, raw);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toMatch(/messages/);
-    expect((await call(c.seller, 'GET', '/api/conversations/mails')).json()).toEqual({
-      messageMails: false,
-    });
+    expect(await mailSetting(c.seller)).toEqual({ messageMails: false });
 
     // Read, then a new message: no mail while it is off.
-    const view = (await call(c.seller, 'GET', `/api/conversations/${c.id}`)).json() as {
-      lastEventId: number;
-    };
-    await call(c.seller, 'POST', `/api/conversations/${c.id}/read`, { upTo: view.lastEventId });
-    await call(c.buyer, 'POST', `/api/conversations/${c.id}/messages`, { text: 'Hello again' });
+    await readAll(c.seller, c.id);
+    await write(c.buyer, c.id, 'Hello again');
     await runAfter(30);
     expect(await messageMailsTo(c.seller)).toHaveLength(1);
 
     // Back on from the profile: the next run mails.
-    const on = await call(c.seller, 'POST', '/api/conversations/mails', { messageMails: true });
-    expect(on.statusCode).toBe(200);
-    expect(on.json()).toMatchObject({ success: true, messageMails: true });
+    const on = await route('POST /api/conversations/mails', {
+      as: c.seller,
+      body: { messageMails: true },
+    });
+    expect(on).toMatchObject({ status: 200, data: { success: true, messageMails: true } });
     await runAfter(31);
     expect(await messageMailsTo(c.seller)).toHaveLength(2);
     expect(
