@@ -32,7 +32,11 @@ const SERVER_SHARED_CORE = {
   'accounts/users.repository.ts':
     "user look-ups, the row lock a student's caps are counted under, and the users' columns (mail choices, suspension) written by their owner",
   'alerts/unsubscribe-token.ts':
-    'signUnsubscribeToken: every mail is unsubscribed by the same signed one-click link',
+    'signUnsubscribeToken, kindUnsubscribe: every mail is unsubscribed by the same signed one-click link',
+  'notifications/deliver.ts':
+    "deliverMail, deliverPush, shouldSend: every mail and push asks the student's choices and quiet hours in one place",
+  'notifications/notification-settings.ts':
+    "loadNotificationSettings, stopMails: a student's choices read, and a kind's mails stopped, in one place",
   'alerts/alerts.demand.ts':
     'pageDemand, mostWanted: the demand line every page of books shows, counted one way',
   'images/images.service.ts':
@@ -61,6 +65,10 @@ const SERVER_FEATURE_IMPORTS = {
   alerts: {
     'shelf/term-end.repository.ts':
       'setTermEndSubscription: an unsubscribe link also stops the end-of-term mail, written by its owner',
+  },
+  notifications: {
+    'shelf/term-end.repository.ts':
+      "isTermEndSubscriber, setTermEndSubscription: the end-of-term mail's choice is its subscription, written by its owner",
   },
   books: {
     'images/image-processing.ts':
@@ -104,6 +112,10 @@ const SERVER_FEATURE_IMPORTS = {
   privacy: {
     'accounts/email-tokens.repository.ts':
       'deleteSpentEmailTokens: the retention policy deletes used and expired links through their owner',
+  },
+  push: {
+    'notifications/digest.ts':
+      'takeDueDigests, DIGEST_CHECK_MS: the pushes held in quiet hours go as one, when the mails do',
   },
   saved: {
     'listings/listings.repository.ts': 'isListingId: which listing a path names',

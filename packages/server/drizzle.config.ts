@@ -14,6 +14,7 @@ export default defineConfig({
     './src/db/courses.schema.ts',
     './src/db/alerts.schema.ts',
     './src/db/platform.schema.ts',
+    './src/db/notifications.schema.ts',
   ],
   out: './src/db/migrations',
 });

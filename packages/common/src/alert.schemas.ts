@@ -4,6 +4,7 @@ import { apiSchemas, dateTimeSchema } from './api';
 import { CONDITIONS, PRICE_MAX } from './constants';
 import { parseIsbn, toIsbn13 } from './isbn';
 import { cleanText } from './text';
+import { NOTIFICATION_KIND_LABELS, type NotificationKind } from './notification.schemas';
 import './zod-messages';
 
 /** Alerts a student may keep at once. */
@@ -33,7 +34,12 @@ export function unsubscribedMessage(scope: {
   savedListings: boolean;
   termEndMail?: boolean;
   messageMails?: boolean;
+  kinds?: NotificationKind[];
 }): string {
+  if (scope.kinds?.length && !scope.alerts && !scope.savedListings) {
+    const names = scope.kinds.map((kind) => NOTIFICATION_KIND_LABELS[kind].toLowerCase());
+    return `You will get no more mails about ${names.join(' and ')}`;
+  }
   if (scope.messageMails && !scope.alerts && !scope.savedListings) {
     return ALERT_MESSAGES.unsubscribedMessages;
   }

@@ -76,6 +76,11 @@ import {
   draftSchema,
   termEndMailSchema,
 } from './shelf.schemas';
+import {
+  notificationSettingsAnswerSchema,
+  notificationSettingsSavedSchema,
+  notificationSettingsSchema,
+} from './notification.schemas';
 import { operatorStatisticsSchema, statisticsQuerySchema } from './statistics.schemas';
 
 const signedInAnswer = currentUserSchema.extend({ success: z.literal(true) });
@@ -319,6 +324,12 @@ export const apiRoutes = {
     },
   },
   'PUT /api/term-end-mail': { body: termEndMailSchema, response: termEndMailAnswer },
+  // What reaches a student: per kind mail and push, quiet hours (features/notifications)
+  'GET /api/notifications': { response: notificationSettingsAnswerSchema },
+  'PUT /api/notifications': {
+    body: notificationSettingsSchema,
+    response: notificationSettingsSavedSchema,
+  },
 } as const satisfies Record<
   `${'GET' | 'POST' | 'PUT' | 'DELETE'} /api/${string}`,
   ApiRouteContract

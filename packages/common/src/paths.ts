@@ -57,6 +57,8 @@ export const webPaths = {
   sellMyShelf: page('/sell-my-shelf'),
   profile: page('/profile'),
   profileAlerts: page('/profile/alerts'),
+  /** What reaches a student: per kind mail and push, quiet hours (issue 44). */
+  notifications: page('/notifications'),
   saved: page('/saved'),
   alertsUnsubscribe: {
     pattern: '/alerts/unsubscribe',

@@ -47,6 +47,8 @@ import { searchDeps } from './features/search/search.service';
 import imageJobsPlugin from './features/images/images.jobs';
 import pushPlugin from './features/push/push.jobs';
 import pushRoutes from './features/push/push.routes';
+import mailDigestPlugin from './features/notifications/digest';
+import notificationsRoutes from './features/notifications/notifications.routes';
 import dataExportRoutes from './features/privacy/data-export.routes';
 import privacyRoutes, { privacyPageData } from './features/privacy/privacy.routes';
 import retentionPlugin from './features/privacy/retention';
@@ -175,6 +177,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(meetupMailsPlugin);
   await app.register(termEndMailPlugin);
   await app.register(pushPlugin);
+  await app.register(mailDigestPlugin);
 
   await app.register(
     async (api) => {
@@ -208,6 +211,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(profileRoutes, { prefix: '/profiles' });
       await api.register(meetupsRoutes, { prefix: '/meetups' });
       await api.register(pushRoutes, { prefix: '/push' });
+      await api.register(notificationsRoutes, { prefix: '/notifications' });
       if (options.config.sso) await api.register(ssoRoutes, { prefix: '/sso' });
       await api.register(docsRoutes);
       api.setNotFoundHandler(sendRouteNotFound);

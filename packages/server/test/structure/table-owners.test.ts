@@ -27,6 +27,8 @@ const OWNERS: Record<string, string> = {
   moderation_log: 'features/moderation/moderation.repository.ts',
   offers: 'features/conversations/offers.repository.ts',
   push_subscriptions: 'features/push/push.repository.ts',
+  notification_settings: 'features/notifications/notifications.repository.ts',
+  held_notifications: 'features/notifications/notifications.repository.ts',
   rate_limits: 'plugins/limit-store.ts',
   rating_reports: 'features/ratings/ratings.repository.ts',
   ratings: 'features/ratings/ratings.repository.ts',

@@ -19,6 +19,7 @@ import {
   releaseDeliveries,
   type PendingRow,
 } from './alert-deliveries.repository';
+import { deliverMail } from '../notifications/deliver';
 import { signUnsubscribeToken } from './unsubscribe-token';
 
 /** What happened to a listing that may interest students. */
@@ -115,8 +116,12 @@ export async function sendPending(
     );
     try {
       if (worth.length > 0) {
-        await mailer.send(composeMail(config, worth, now));
-        mailed += 1;
+        // The student's choices: alert mails off, or held for the digest after quiet hours.
+        const mail = composeMail(config, worth, now);
+        const recipient = { id: worth[0]!.user_id, email: mail.to };
+        if ((await deliverMail({ db, mailer }, recipient, 'alerts', mail, now)) === 'send') {
+          mailed += 1;
+        }
       }
       await markDeliveriesSent(db, token, now);
     } catch (error) {

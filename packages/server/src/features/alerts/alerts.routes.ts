@@ -203,6 +203,7 @@ export default async function alertsRoutes(fastify: FastifyInstance) {
           savedListings: read.savedListings,
           termEndMail: read.termEndMail,
           messageMails: read.messageMails,
+          kinds: read.kinds,
         };
         return sendPage(reply, 200, askPage(app.config.publicUrl, token, scopeOf));
       },

@@ -21,6 +21,8 @@ import {
   insertAlertUnlessSame,
   updateAlertOf,
 } from './alerts.repository';
+import type { NotificationKind } from '@campus-books/common/notification.schemas';
+import { stopMails } from '../notifications/notification-settings';
 import { readUnsubscribeToken } from './unsubscribe-token';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -203,6 +205,7 @@ export async function unsubscribe(
   savedListings: boolean;
   termEndMail: boolean;
   messageMails: boolean;
+  kinds: NotificationKind[];
 }> {
   const read = readToken(deps, token);
   if (!read) throw new AppError(400, ALERT_MESSAGES.badUnsubscribe);
@@ -218,12 +221,14 @@ export async function unsubscribe(
     if (read.termEndMail) {
       await setTermEndSubscription(tx, read.userId, false);
     }
+    for (const kind of read.kinds) await stopMails(tx, read.userId, kind);
   });
   return {
     alerts: read.alertIds.length > 0,
     savedListings: read.savedListings,
     termEndMail: read.termEndMail,
     messageMails: read.messageMails,
+    kinds: read.kinds,
   };
 }
 

@@ -2,6 +2,10 @@ import { activeCampus } from '@campus-books/common/active-campus';
 import { createHash } from 'node:crypto';
 import { webPaths } from '@campus-books/common/paths';
 import { asSentence } from '@campus-books/common/display';
+import {
+  NOTIFICATION_KIND_LABELS,
+  type NotificationKind,
+} from '@campus-books/common/notification.schemas';
 
 /**
  * The page a browser or a mail client gets when it opens a mail's unsubscribe URL
@@ -50,6 +54,7 @@ interface UnsubscribeAsk {
   savedListings: boolean;
   termEndMail?: boolean;
   messageMails?: boolean;
+  kinds?: NotificationKind[];
 }
 
 /** What a link stops, in words. */
@@ -60,12 +65,14 @@ function describe(scope: UnsubscribeAsk): string {
   if (scope.savedListings) parts.push('your saved listings (price drops and sales)');
   if (scope.termEndMail) parts.push('the courses you can sell into at the end of a term');
   if (scope.messageMails) parts.push('the messages you have not read');
+  for (const kind of scope.kinds ?? []) parts.push(NOTIFICATION_KIND_LABELS[kind].toLowerCase());
   return parts.length > 0 ? parts.join(', and ') : 'the alerts this mail came from';
 }
 
 const links = (publicUrl: string) =>
   `<p><a href="${escapeHtml(`${publicUrl}${webPaths.profileAlerts.href()}`)}">Manage your alerts</a>` +
-  ` · <a href="${escapeHtml(`${publicUrl}${webPaths.saved.href()}`)}">Your saved listings</a></p>`;
+  ` · <a href="${escapeHtml(`${publicUrl}${webPaths.saved.href()}`)}">Your saved listings</a>` +
+  ` · <a href="${escapeHtml(`${publicUrl}${webPaths.notifications.href()}`)}">What reaches you</a></p>`;
 
 /** The question: what the link stops, and a button that does it. */
 export function askPage(publicUrl: string, token: string, scope: UnsubscribeAsk): string {
@@ -87,8 +94,8 @@ export function donePage(publicUrl: string, message: string): string {
   return page(
     'Unsubscribed',
     `<p role="status">${escapeHtml(asSentence(message))}</p>
-<p>Changed your mind? Create an alert again, or turn mails about saved listings back on from your
-saved listings.</p>
+<p>Changed your mind? Create an alert again, turn mails about saved listings back on from your
+saved listings, or choose again what reaches you, kind by kind.</p>
 ${links(publicUrl)}`,
   );
 }

@@ -1,3 +1,8 @@
+import {
+  NOTIFICATION_KINDS,
+  type NotificationKind,
+} from '@campus-books/common/notification.schemas';
+import { webPaths } from '@campus-books/common/paths';
 import { readSignedToken, signToken } from '../../lib/signed-token';
 
 /** How long an unsubscribe link in a mail keeps working. */
@@ -11,6 +16,8 @@ export interface UnsubscribeScope {
   termEndMail: boolean;
   /** The mails about unread messages (features/conversations). */
   messageMails: boolean;
+  /** The kinds whose mails it turns off (features/notifications): the meetups', the ratings'. */
+  kinds: NotificationKind[];
 }
 
 interface TokenBody {
@@ -22,6 +29,8 @@ interface TokenBody {
   t?: 1;
   /** 1 when it stops the mails about unread messages. */
   m?: 1;
+  /** The notification kinds whose mails it stops; absent in older links. */
+  k?: string[];
   /** Their owner. */
   u: string;
   /** Expiry, in seconds since the epoch. */
@@ -40,13 +49,19 @@ export function signUnsubscribeToken(
   userId: string,
   alertIds: string[],
   now: Date,
-  options: { savedListings?: boolean; termEndMail?: boolean; messageMails?: boolean } = {},
+  options: {
+    savedListings?: boolean;
+    termEndMail?: boolean;
+    messageMails?: boolean;
+    kinds?: NotificationKind[];
+  } = {},
 ): string {
   const body: TokenBody = {
     a: [...alertIds].sort(),
     ...(options.savedListings ? { s: 1 as const } : {}),
     ...(options.termEndMail ? { t: 1 as const } : {}),
     ...(options.messageMails ? { m: 1 as const } : {}),
+    ...(options.kinds?.length ? { k: [...options.kinds] } : {}),
     u: userId,
     x: Math.floor(now.getTime() / 1000) + UNSUBSCRIBE_LINK_DAYS * 86_400,
   };
@@ -70,5 +85,27 @@ export function readUnsubscribeToken(
     savedListings: body.s === 1,
     termEndMail: body.t === 1,
     messageMails: body.m === 1,
+    kinds: Array.isArray(body.k) ? NOTIFICATION_KINDS.filter((kind) => body.k?.includes(kind)) : [],
+  };
+}
+
+/**
+ * A mail's one-click unsubscribe from its kind (the meetups', the ratings'): the line its text
+ * ends with and the RFC 8058 headers, both turning off that kind's mails and nothing else.
+ */
+export function kindUnsubscribe(
+  config: { publicUrl: string; sessionSecret: string },
+  userId: string,
+  kind: NotificationKind,
+  now: Date,
+) {
+  const token = signUnsubscribeToken(config.sessionSecret, userId, [], now, { kinds: [kind] });
+  const base = config.publicUrl;
+  return {
+    link: `${base}${webPaths.alertsUnsubscribe.href(token)}`,
+    headers: {
+      'List-Unsubscribe': `<${base}/api/alerts/unsubscribe?token=${token}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    },
   };
 }

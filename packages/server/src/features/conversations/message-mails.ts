@@ -11,6 +11,7 @@ import { DEAL_ROLES, otherRole, type DealRole } from '../../deal/deal';
 import { HUMAN_KINDS_SQL, roleColumns } from '../../deal/deal.sql';
 import type { Mailer } from '../../plugins/mail';
 import { signUnsubscribeToken } from '../alerts/unsubscribe-token';
+import { deliverMail } from '../notifications/deliver';
 import { claimMessageMail, releaseMessageMail } from './conversations.repository';
 
 export const MESSAGE_MAILS_JOB = 'conversations.message-mails';
@@ -157,7 +158,8 @@ function messageMail(
 /**
  * Mails each student who has not read, within MESSAGE_MAIL_DELAY_MINUTES, what the other student of a
  * conversation wrote: one mail per conversation and quiet period, quoting the latest unread
- * messages. A mail that fails gives its claim back (the next run tries again).
+ * messages; during the student's quiet hours it waits for their digest. A mail that fails gives
+ * its claim back (the next run tries again).
  */
 export async function sendMessageMails(deps: MessageMailDeps, now: Date): Promise<number> {
   const { db, mailer, log, config } = deps;
@@ -166,8 +168,11 @@ export async function sendMessageMails(deps: MessageMailDeps, now: Date): Promis
     const claimed = await claim(db, due);
     if (!claimed) continue;
     try {
-      await mailer.send({ to: due.email, ...messageMail(config, due, claimed.events, now) });
-      sent += 1;
+      const mail = messageMail(config, due, claimed.events, now);
+      const recipient = { id: due.user_id, email: due.email };
+      if ((await deliverMail({ db, mailer }, recipient, 'messages', mail, now)) === 'send') {
+        sent += 1;
+      }
     } catch (error) {
       log.warn({ err: error, conversationId: due.id }, 'message mail failed; retried next run');
       await releaseMessageMail(db, due.id, due.role, {

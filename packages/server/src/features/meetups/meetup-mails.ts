@@ -7,6 +7,8 @@ import {
   meetupConversationLink,
   spotOf,
 } from './meetup-calendar';
+import { kindUnsubscribe } from '../alerts/unsubscribe-token';
+import { deliverMail } from '../notifications/deliver';
 import { findMeetupForMail } from './meetups.repository';
 import { MEETUP_MAIL_JOB, type MeetupMailPayload } from './meetups.service';
 
@@ -15,7 +17,8 @@ const MINUTE_MS = 60_000;
 /**
  * The meetup mails (one-off jobs): when a meetup is accepted, both students get its calendar entry
  * (`.ics` attached); MEETUP_REMINDER_MINUTES before it, a reminder. Both link to the meetup's
- * conversation. A meetup that is no longer accepted, or an account deleted since, gets nothing.
+ * conversation. A meetup that is no longer accepted, or an account deleted since, gets nothing;
+ * each student's choices decide whether and when (notifications/deliver.ts).
  */
 export default fp(
   async function meetupMailsPlugin(app: FastifyInstance) {
@@ -24,6 +27,7 @@ export default fp(
       timeStyle: 'short',
       timeZone: app.config.alerts.timeZone,
     });
+    const deliverDeps = { db: app.database.db, mailer: app.mailer };
     const reminderMinutes = Math.round(app.config.ratings.meetupReminderMs / MINUTE_MS);
     app.jobs.register(MEETUP_MAIL_JOB, async ({ payload, now }) => {
       const { meetupId, kind } = payload as MeetupMailPayload;
@@ -37,46 +41,56 @@ export default fp(
       const lead = formatMinutes(leftMinutes);
       const link = meetupConversationLink(app.config.publicUrl, meetup.conversation_id);
       const sides = [
-        { email: meetup.seller_email, other: meetup.buyer_username },
-        { email: meetup.buyer_email, other: meetup.seller_username },
+        { id: meetup.seller_id, email: meetup.seller_email, other: meetup.buyer_username },
+        { id: meetup.buyer_id, email: meetup.buyer_email, other: meetup.seller_username },
       ];
       for (const side of sides) {
-        if (!side.email) continue;
+        if (!side.email || !side.id) continue;
+        const stop = kindUnsubscribe(app.config, side.id, 'meetups', now);
         const lines = [
           `${kind === 'accepted' ? 'Your meetup is set' : `Your meetup is in ${lead}`}: ${when.format(startsAt)}`,
           `Where: ${spot.name}, ${spot.place}${spot.note ? ` (${spot.note})` : ''}`,
           `With: ${side.other ?? DELETED_ACCOUNT_NAME}, about "${meetup.listing_name}"`,
           '',
           `Your conversation: ${link}`,
+          '',
+          `Stop mails about meetups: ${stop.link}`,
         ];
-        await app.mailer.send({
-          to: side.email,
-          subject:
-            kind === 'accepted'
-              ? `Meetup set: "${meetup.listing_name}" at ${spot.name}`
-              : `Reminder: meetup at ${spot.name} in ${lead}`,
-          text: lines.join('\n'),
-          ...(kind === 'accepted'
-            ? {
-                attachments: [
-                  {
-                    filename: 'meetup.ics',
-                    content: meetupCalendar({
-                      id: meetup.id,
-                      spotId: meetup.spot_id,
-                      startsAt,
-                      listingName: meetup.listing_name,
-                      otherName: side.other,
-                      link,
-                      domain: new URL(app.config.publicUrl).hostname,
-                      reminderMinutes,
-                    }),
-                    contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
-                  },
-                ],
-              }
-            : {}),
-        });
+        const recipient = { id: side.id, email: side.email };
+        await deliverMail(
+          deliverDeps,
+          recipient,
+          'meetups',
+          {
+            subject:
+              kind === 'accepted'
+                ? `Meetup set: "${meetup.listing_name}" at ${spot.name}`
+                : `Reminder: meetup at ${spot.name} in ${lead}`,
+            text: lines.join('\n'),
+            headers: stop.headers,
+            ...(kind === 'accepted'
+              ? {
+                  attachments: [
+                    {
+                      filename: 'meetup.ics',
+                      content: meetupCalendar({
+                        id: meetup.id,
+                        spotId: meetup.spot_id,
+                        startsAt,
+                        listingName: meetup.listing_name,
+                        otherName: side.other,
+                        link,
+                        domain: new URL(app.config.publicUrl).hostname,
+                        reminderMinutes,
+                      }),
+                      contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
+                    },
+                  ],
+                }
+              : {}),
+          },
+          now,
+        );
       }
     });
   },

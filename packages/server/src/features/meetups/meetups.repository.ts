@@ -94,6 +94,8 @@ export async function findMeetupForMail(db: Executor, id: string) {
     starts_at: Date | string;
     status: string;
     listing_name: string;
+    seller_id: string | null;
+    buyer_id: string | null;
     seller_email: string | null;
     buyer_email: string | null;
     seller_username: string | null;
@@ -101,7 +103,7 @@ export async function findMeetupForMail(db: Executor, id: string) {
   }>(
     db,
     sql`SELECT m.id, m.conversation_id, m.spot_id, m.starts_at, m.status, c.listing_name,
-               s.email AS seller_email, b.email AS buyer_email,
+               s.id AS seller_id, b.id AS buyer_id, s.email AS seller_email, b.email AS buyer_email,
                s.username AS seller_username, b.username AS buyer_username
         FROM meetups m JOIN conversations c ON c.id = m.conversation_id
         LEFT JOIN users s ON s.id = c.seller_id LEFT JOIN users b ON b.id = c.buyer_id

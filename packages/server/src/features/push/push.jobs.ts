@@ -8,7 +8,10 @@ import {
   findEventNotice,
   findSubscription,
 } from './push.repository';
+import { DIGEST_CHECK_MS } from '../notifications/digest';
+import { deliverPush } from '../notifications/deliver';
 import { PUSH_JOB } from './push-job';
+import { PUSH_DIGEST_JOB, PUSH_KIND_CHOICE, queuePushDigests } from './push-digest';
 import { sendPush } from './push-sender';
 import { loadOrCreateVapidKeys } from './vapid-keys';
 
@@ -39,6 +42,8 @@ interface PushJobPayload {
   event?: number;
   /** An alert's matching listing. */
   listing?: string;
+  /** What was held during the student's quiet hours, as one notification (push-digest.ts). */
+  digest?: PushPayload;
 }
 
 /**
@@ -62,6 +67,7 @@ export default fp(
     const db = app.database.db;
 
     async function compose(job: PushJobPayload, userId: string, alerts: boolean) {
+      if (job.digest) return { payload: job.digest, topic: 'digest', urgency: 'normal' as const };
       if (job.event !== undefined) {
         const notice = await findEventNotice(db, Number(job.event));
         const wording = notice && EVENT_TITLES[notice.kind];
@@ -89,11 +95,17 @@ export default fp(
       return null;
     }
 
-    app.jobs.register<PushJobPayload>(PUSH_JOB, async ({ payload: job }) => {
+    app.jobs.register<PushJobPayload>(PUSH_JOB, async ({ payload: job, now }) => {
       const subscription = await findSubscription(db, job.subscription);
       if (!subscription) return;
       const notice = await compose(job, subscription.userId, subscription.alerts);
       if (!notice) return;
+      // The student's choices: this kind's pushes off, or held for one push after quiet hours.
+      if (!job.digest) {
+        const kind = PUSH_KIND_CHOICE[notice.payload.kind];
+        const push = { title: notice.payload.title, url: notice.payload.url };
+        if ((await deliverPush(db, subscription.userId, kind, push, now)) !== 'send') return;
+      }
       const outcome = await sendPush(subscription, notice.payload, {
         vapid,
         ttlSeconds: notice.urgency === 'high' ? 2 * DAY_SECONDS : DAY_SECONDS,
@@ -106,6 +118,13 @@ export default fp(
         app.log.warn({ subscription: subscription.id }, 'the push service refused a notification');
       }
     });
+    app.jobs.register(
+      PUSH_DIGEST_JOB,
+      async ({ now }) => {
+        await queuePushDigests({ db, jobs: app.jobs }, now);
+      },
+      { every: DIGEST_CHECK_MS },
+    );
   },
   { name: 'push', dependencies: ['database', 'jobs'] },
 );

@@ -129,3 +129,12 @@ export async function findActiveListingName(
   );
   return row?.name;
 }
+
+/** The ids of the student's devices (a push digest goes to each). */
+export async function findSubscriptionIdsOf(db: Db, userId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: pushSubscriptions.id })
+    .from(pushSubscriptions)
+    .where(eq(pushSubscriptions.userId, userId));
+  return rows.map((row) => row.id);
+}

@@ -235,6 +235,8 @@ export function claimUnpromptedExchanges(db: Db, now: Date) {
   return rowsOf<{
     id: string;
     listing_name: string;
+    seller_id: string | null;
+    buyer_id: string | null;
     seller_email: string | null;
     seller_username: string | null;
     buyer_email: string | null;
@@ -246,7 +248,7 @@ export function claimUnpromptedExchanges(db: Db, now: Date) {
           WHERE id IN (SELECT id FROM exchanges WHERE prompted_at IS NULL
                        ORDER BY sold_at LIMIT 100 FOR UPDATE SKIP LOCKED)
           RETURNING id, listing_name, seller_id, buyer_id)
-        SELECT c.id, c.listing_name, s.email AS seller_email, s.username AS seller_username,
+        SELECT c.id, c.listing_name, s.id AS seller_id, b.id AS buyer_id, s.email AS seller_email, s.username AS seller_username,
                b.email AS buyer_email, b.username AS buyer_username
         FROM claimed c LEFT JOIN users s ON s.id = c.seller_id LEFT JOIN users b ON b.id = c.buyer_id`,
   );

@@ -8,6 +8,7 @@ import { rowsOf } from '../../db/rows';
 import { nextDailyHour } from '../../jobs/zoned-time';
 import type { Mailer } from '../../plugins/mail';
 import { signUnsubscribeToken } from '../alerts/unsubscribe-token';
+import { deliverMail } from '../notifications/deliver';
 import {
   claimTermEndMail,
   findTermEndRecipients,
@@ -143,9 +144,10 @@ export async function sendTermEndMails(
     if (!(await claimTermEndMail(db, student.id, termEnd))) continue;
     try {
       const courses = await coursesInDemand(db, student.id, term.start);
-      await mailer.send({ to: student.email, ...termEndMail(config, student.id, courses, now) });
+      const mail = termEndMail(config, student.id, courses, now);
+      const delivery = await deliverMail({ db, mailer }, student, 'term', mail, now);
       await markTermEndMailDelivered(db, student.id, termEnd);
-      sent += 1;
+      if (delivery === 'send') sent += 1;
     } catch (error) {
       log.warn({ err: error, userId: student.id }, 'end-of-term mail failed; retried next run');
       await releaseTermEndMail(db, student.id, termEnd);

@@ -1,0 +1,291 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SentEvent } from '@campus-books/common/conversation.schemas';
+import {
+  DEFAULT_NOTIFICATION_SETTINGS,
+  type NotificationSettings,
+} from '@campus-books/common/notification.schemas';
+import { PushServiceStandIn } from '../../../test/support/push-service-stand-in';
+import { GENEROUS_LIMITS } from '../../../test/accounts';
+import {
+  createTestApp,
+  createUser,
+  TEST_ENGINE,
+  type TestApp,
+  type TestUser,
+} from '../../../test/helpers';
+import { apiCaller } from '../../../test/api-caller';
+import { createListingAs } from '../../../test/listing-fixtures';
+import { clickOneClickUnsubscribe, mailsTo, readRawOutbox } from '../../../test/outbox';
+import { kindUnsubscribe } from '../alerts/unsubscribe-token';
+import { sendMessageMails } from '../conversations/message-mails';
+import { sendMailDigests } from './digest';
+
+const MINUTE = 60_000;
+const ZONE = 'America/New_York'; // campus/default.yaml's
+
+/** The local time of the campus at `at`, as "23:30". */
+const localTime = (at: Date) =>
+  new Intl.DateTimeFormat('en-GB', {
+    timeZone: ZONE,
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(at);
+
+/** The first moment after `after` that the campus's clocks show `hhmm` (a half hour). */
+function nextLocal(hhmm: string, after: Date): Date {
+  const step = 30 * MINUTE;
+  let at = new Date(Math.ceil(after.getTime() / step) * step);
+  while (localTime(at) !== hhmm) at = new Date(at.getTime() + step);
+  return at;
+}
+
+const settingsWith = (
+  change: (settings: NotificationSettings) => void,
+  from: NotificationSettings = DEFAULT_NOTIFICATION_SETTINGS,
+): NotificationSettings => {
+  const copy = structuredClone(from);
+  change(copy);
+  return copy;
+};
+
+/**
+ * What reaches a student (issue 44): per kind, mail and push, and quiet hours in the campus's time
+ * zone that hold both until one digest. The jobs run on the injected clock.
+ */
+describe(`notification choices (${TEST_ENGINE})`, () => {
+  let t: TestApp;
+  let push: PushServiceStandIn;
+  let clock = new Date();
+  beforeAll(async () => {
+    push = await PushServiceStandIn.start();
+    t = await createTestApp(
+      {
+        ...GENEROUS_LIMITS,
+        RATE_LIMIT_CONVERSATIONS_PER_HOUR: '10000',
+        RATE_LIMIT_MESSAGES_PER_MINUTE: '10000',
+        MESSAGE_MAIL_DELAY_MINUTES: '5',
+        PUSH_TEST_ENDPOINTS: 'on',
+      },
+      { now: () => clock },
+    );
+  });
+  afterAll(async () => {
+    await t.close();
+    await push.close();
+  });
+
+  const call = apiCaller(() => t);
+  const choose = async (user: TestUser, settings: NotificationSettings) => {
+    const res = await call(user, 'PUT', '/api/notifications', settings);
+    expect(res.statusCode, res.body).toBe(200);
+  };
+  const settingsOf = async (user: TestUser) =>
+    (await call(user, 'GET', '/api/notifications')).json() as NotificationSettings & {
+      timeZone: string;
+    };
+  async function conversation(name: string) {
+    const seller = await createUser(t);
+    const buyer = await createUser(t);
+    const listingId = (await createListingAs(t, seller, { name }))._id;
+    const res = await call(buyer, 'POST', '/api/conversations', { listingId, text: 'Still free?' });
+    const sent = res.json() as SentEvent;
+    return { seller, buyer, listingId, id: sent.conversationId };
+  }
+  const mailDeps = () => ({
+    db: t.app.database.db,
+    mailer: t.app.mailer,
+    log: t.app.log,
+    config: t.app.config,
+    publicUrl: t.app.config.publicUrl,
+  });
+  const runMessageMails = (at: Date) => {
+    clock = at;
+    return sendMessageMails(mailDeps(), at);
+  };
+  const messageMailsTo = async (user: TestUser) =>
+    (await mailsTo(t, user.email)).filter((m) => m.subject.startsWith('New message about'));
+
+  it("answers today's behaviour for a student who never chose, in the campus's zone", async () => {
+    const student = await createUser(t);
+    const settings = await settingsOf(student);
+    expect(settings).toEqual({ ...DEFAULT_NOTIFICATION_SETTINGS, timeZone: ZONE });
+    // Every kind by mail and push, but the end-of-term mail, which a student asks for.
+    expect(settings.kinds.messages).toEqual({ mail: true, push: true });
+    expect(settings.kinds.term).toEqual({ mail: false, push: true });
+    expect(settings.quietHours).toBeNull();
+    expect((await call(null, 'GET', '/api/notifications')).statusCode).toBe(401);
+  });
+
+  it('saves the choices, each where it lives; refuses quiet hours that are not times', async () => {
+    const student = await createUser(t);
+    const wanted = settingsWith((s) => {
+      s.kinds.messages.mail = false;
+      s.kinds.term.mail = true;
+      s.kinds.ratings = { mail: false, push: false };
+      s.quietHours = { start: '22:00', end: '07:00' };
+    });
+    await choose(student, wanted);
+    expect(await settingsOf(student)).toEqual({ ...wanted, timeZone: ZONE });
+    // The older switches say the same.
+    const mails = await call(student, 'GET', '/api/conversations/mails');
+    expect(mails.json()).toEqual({ messageMails: false });
+    const term = await call(student, 'GET', '/api/term-end-mail');
+    expect(term.json()).toMatchObject({ subscribed: true });
+
+    for (const quietHours of [
+      { start: '25:00', end: '07:00' },
+      { start: '22:00', end: '22:00' },
+      { start: '10pm', end: '7am' },
+    ]) {
+      const res = await call(student, 'PUT', '/api/notifications', { ...wanted, quietHours });
+      expect(res.statusCode, JSON.stringify(quietHours)).toBe(400);
+      expect(res.json()).toMatchObject({ success: false, statusCode: 400 });
+    }
+    const missingKind = { ...wanted, kinds: { ...wanted.kinds, alerts: undefined } };
+    expect((await call(student, 'PUT', '/api/notifications', missingKind)).statusCode).toBe(400);
+    expect(await settingsOf(student)).toEqual({ ...wanted, timeZone: ZONE });
+  });
+
+  it("a kind's mail turned off stops that mail", async () => {
+    const on = await conversation('Mail On');
+    const off = await conversation('Mail Off');
+    await choose(
+      off.seller,
+      settingsWith((s) => (s.kinds.messages.mail = false)),
+    );
+    await runMessageMails(new Date(Date.now() + 6 * MINUTE));
+    expect(await messageMailsTo(on.seller)).toHaveLength(1);
+    expect(await messageMailsTo(off.seller)).toHaveLength(0);
+  });
+
+  it('push off for a kind stops the push job for it; other kinds still push', async () => {
+    const c = await conversation('Pushed Or Not');
+    const device = push.subscribe();
+    const res = await call(c.seller, 'POST', '/api/push/subscriptions', {
+      endpoint: device.endpoint,
+      keys: device.keys,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    await choose(
+      c.seller,
+      settingsWith((s) => (s.kinds.messages.push = false)),
+    );
+    // The push jobs are due when written (the database's time): the clock runs them after that.
+    const work = () => {
+      clock = new Date(Date.now() + 1000);
+      return t.app.jobs.runDue();
+    };
+    await call(c.buyer, 'POST', `/api/conversations/${c.id}/messages`, { text: 'Hello?' });
+    await work();
+    expect(push.to(device.device)).toHaveLength(0);
+
+    const offer = await call(c.buyer, 'POST', `/api/conversations/${c.id}/offers`, { amount: 20 });
+    expect(offer.statusCode, offer.body).toBe(201);
+    await work();
+    expect(push.to(device.device).map((r) => r.payload)).toEqual([
+      expect.objectContaining({ kind: 'offer' }),
+    ]);
+  });
+
+  it('quiet hours 22:00–07:00 in the campus zone hold a mail sent at 23:30; one digest at 07:00 has them all', async () => {
+    const seller = await createUser(t);
+    const buyer = await createUser(t);
+    await choose(
+      seller,
+      settingsWith((s) => (s.quietHours = { start: '22:00', end: '07:00' })),
+    );
+    for (const name of ['Quiet Physics', 'Quiet Poetry']) {
+      const listingId = (await createListingAs(t, seller, { name }))._id;
+      await call(buyer, 'POST', '/api/conversations', { listingId, text: `About ${name}` });
+    }
+    const lateEvening = nextLocal('23:30', new Date(Date.now() + 10 * MINUTE));
+    const morning = nextLocal('07:00', lateEvening);
+    expect(localTime(lateEvening)).toBe('23:30');
+
+    await runMessageMails(lateEvening);
+    expect(await mailsTo(t, seller.email)).toHaveLength(0);
+    // A later run still in the quiet hours neither mails them again nor sends the digest.
+    await runMessageMails(new Date(morning.getTime() - 31 * MINUTE));
+    await sendMailDigests(mailDeps(), new Date(morning.getTime() - MINUTE));
+    expect(await mailsTo(t, seller.email)).toHaveLength(0);
+
+    clock = morning;
+    await sendMailDigests(mailDeps(), morning);
+    await sendMailDigests(mailDeps(), new Date(morning.getTime() + 5 * MINUTE));
+    const [digest, ...more] = await mailsTo(t, seller.email);
+    expect(more).toHaveLength(0);
+    expect(digest!.subject).toMatch(/^While your quiet hours: 2 mails from /);
+    expect(digest!.text).toContain('== New message about Quiet Physics');
+    expect(digest!.text).toContain('> About Quiet Physics');
+    expect(digest!.text).toContain('== New message about Quiet Poetry');
+    expect(digest!.text).toContain(`${t.config.publicUrl}/notifications`);
+  });
+
+  it('pushes in quiet hours are held and come as one push to each device when they end', async () => {
+    const c = await conversation('Quiet Pushes');
+    const device = push.subscribe();
+    await call(c.seller, 'POST', '/api/push/subscriptions', {
+      endpoint: device.endpoint,
+      keys: device.keys,
+    });
+    await choose(
+      c.seller,
+      settingsWith((s) => (s.quietHours = { start: '22:00', end: '07:00' })),
+    );
+    await call(c.buyer, 'POST', `/api/conversations/${c.id}/messages`, { text: 'Hello?' });
+    await call(c.buyer, 'POST', `/api/conversations/${c.id}/offers`, { amount: 15 });
+    const lateEvening = nextLocal('23:30', new Date(Date.now() + 10 * MINUTE));
+    clock = lateEvening;
+    await t.app.jobs.runDue();
+    expect(push.to(device.device)).toHaveLength(0);
+
+    clock = nextLocal('07:00', lateEvening);
+    await t.app.jobs.runDue(); // the digest job queues one push per device
+    await t.app.jobs.runDue();
+    expect(push.to(device.device).map((r) => r.payload)).toEqual([
+      {
+        kind: 'message',
+        title: '2 notifications during your quiet hours',
+        url: '/messages',
+        tag: 'digest',
+      },
+    ]);
+  });
+
+  it('the one-click unsubscribe of a mail turns off exactly its kind', async () => {
+    const c = await conversation('Unsubscribe Me');
+    await runMessageMails(new Date(Date.now() + 6 * MINUTE));
+    const raw = (await readRawOutbox(t)).find(
+      (mail) =>
+        mail.includes('Subject: New message about Unsubscribe Me') && mail.includes(c.seller.email),
+    );
+    expect((await clickOneClickUnsubscribe(t, raw!)).statusCode).toBe(200);
+    expect((await settingsOf(c.seller)).kinds).toEqual(
+      settingsWith((s) => (s.kinds.messages.mail = false)).kinds,
+    );
+
+    // A meetup's mail link: only the meetups' mail, the rest as the student chose.
+    const student = await createUser(t);
+    const chosen = settingsWith((s) => (s.kinds.alerts.mail = false));
+    await choose(student, chosen);
+    const stop = kindUnsubscribe(t.app.config, student.id, 'meetups', new Date());
+    const token = new URL(stop.link).searchParams.get('token')!;
+    const page = await t.app.inject({
+      method: 'GET',
+      url: `/api/alerts/unsubscribe?token=${encodeURIComponent(token)}`,
+    });
+    expect(page.body).toContain('meetups');
+    const res = await call(
+      null,
+      'POST',
+      `/api/alerts/unsubscribe?token=${encodeURIComponent(token)}`,
+      {},
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ message: 'You will get no more mails about meetups' });
+    expect((await settingsOf(student)).kinds).toEqual(
+      settingsWith((s) => (s.kinds.meetups.mail = false), chosen).kinds,
+    );
+  });
+});
