@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import type { SentEvent } from '@campus-books/common/conversation.schemas';
+import { dataOf, errorOf, type ApiCallOptions } from '@campus-books/common/call-route';
 import type { PushPayload } from '@campus-books/common/push.schemas';
 import {
   PushServiceStandIn,
@@ -14,7 +14,7 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
-import { apiCaller } from '../../../test/api-caller';
+import { routeCaller } from '../../../test/api-caller';
 import { GENEROUS_LIMITS } from '../../../test/accounts';
 import { createListingAs } from '../../../test/listing-fixtures';
 import { pushSubscriptions } from '../../db/push.schema';
@@ -44,30 +44,36 @@ describe(`web push through a local push-service stand-in that decrypts each payl
     await push.close();
   });
 
-  const call = apiCaller(() => t);
+  const route = routeCaller(() => t);
+  type Subscription = ApiCallOptions<'POST /api/push/subscriptions'>['body'];
+  const subscribeAs = (user: TestUser | null, body: Subscription) =>
+    route('POST /api/push/subscriptions', { as: user, body });
+  const subscriptionsOf = (user: TestUser | null) =>
+    route('GET /api/push/subscriptions', { as: user });
+  const unsubscribe = (user: TestUser, endpoint: string) =>
+    route('DELETE /api/push/subscriptions', { as: user, body: { endpoint } });
+  const publicKeyOf = async () => dataOf(await route('GET /api/push/key')).publicKey;
   const subscribe = async (user: TestUser, alerts?: boolean) => {
     const device = push.subscribe();
-    const res = await call(user, 'POST', '/api/push/subscriptions', {
+    const res = await subscribeAs(user, {
       endpoint: device.endpoint,
       keys: device.keys,
       ...(alerts === undefined ? {} : { alerts }),
     });
-    expect(res.statusCode, res.body).toBe(200);
+    expect(res.status, JSON.stringify(res)).toBe(200);
     return device;
   };
   const rowsOf = (endpoint: string) =>
     t.database.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.endpoint, endpoint));
   const open = async (user: TestUser, listingId: string, text: string) => {
-    const res = await call(user, 'POST', '/api/conversations', { listingId, text });
-    expect(res.statusCode, res.body).toBe(201);
-    return (res.json() as SentEvent).conversationId;
+    const res = await route('POST /api/conversations', { as: user, body: { listingId, text } });
+    expect(res.status, JSON.stringify(res)).toBe(201);
+    return dataOf(res).conversationId;
   };
   const work = () => t.app.jobs.runDue();
 
   it('answers the VAPID public key, generated once into DATA_DIR with mode 0600', async () => {
-    const res = await call(null, 'GET', '/api/push/key');
-    expect(res.statusCode).toBe(200);
-    const { publicKey } = res.json() as { publicKey: string };
+    const publicKey = await publicKeyOf();
     expect(Buffer.from(publicKey, 'base64url')).toHaveLength(65);
     expect(statSync(vapidKeysFile(t.dataDir)).mode & 0o777).toBe(0o600);
     // A restart (or a second process on the same DATA_DIR) keeps the pair.
@@ -86,9 +92,7 @@ describe(`web push through a local push-service stand-in that decrypts each payl
     const conversationId = await open(buyer, listing._id, 'Is it still available? Call 555-0100');
     expect(push.received).toHaveLength(0); // the send did not wait for the push service
     await work();
-    const { publicKey } = (await call(null, 'GET', '/api/push/key')).json() as {
-      publicKey: string;
-    };
+    const publicKey = await publicKeyOf();
     for (const device of [phone, laptop]) {
       const [received, ...more] = push.to(device.device);
       expect(more).toHaveLength(0);
@@ -117,7 +121,11 @@ describe(`web push through a local push-service stand-in that decrypts each payl
     expect(push.to(buyersPhone.device)).toHaveLength(0);
 
     // The seller answers: the buyer's phone hears of it.
-    await call(seller, 'POST', `/api/conversations/${conversationId}/messages`, { text: 'Yes!' });
+    await route('POST /api/conversations/:id/messages', {
+      as: seller,
+      params: { id: conversationId },
+      body: { text: 'Yes!' },
+    });
     await work();
     expect(push.to(buyersPhone.device).map((r) => r.payload)).toEqual([
       expect.objectContaining({ kind: 'message', title: 'New message about Organic Chemistry' }),
@@ -132,13 +140,19 @@ describe(`web push through a local push-service stand-in that decrypts each payl
     const listing = await createListingAs(t, sellerA, { name: 'Calculus', regularPrice: 50 });
     const c = await open(buyerA, listing._id, 'Hello');
     await work();
-    const offer = await call(buyerA, 'POST', `/api/conversations/${c}/offers`, { amount: 40 });
-    expect(offer.statusCode).toBe(201);
+    const offer = await route('POST /api/conversations/:id/offers', {
+      as: buyerA,
+      params: { id: c },
+      body: { amount: 40 },
+    });
+    expect(offer.status).toBe(201);
     await work();
-    const offerId = (offer.json() as SentEvent).event.offerId!;
-    expect(
-      (await call(sellerA, 'POST', `/api/conversations/${c}/offers/${offerId}/accept`)).statusCode,
-    ).toBe(200);
+    const offerId = dataOf(offer).event.offerId!;
+    const accepted = await route('POST /api/conversations/:id/offers/:offerId/accept', {
+      as: sellerA,
+      params: { id: c, offerId },
+    });
+    expect(accepted.status).toBe(200);
     await work();
     expect(push.to(sellersPhone.device).map((r) => (r.payload as PushPayload).title)).toEqual([
       'New message about Calculus',
@@ -149,10 +163,18 @@ describe(`web push through a local push-service stand-in that decrypts each payl
     ]);
 
     // A message the seller reads in the app before the job runs is not pushed.
-    const sent = await call(buyerA, 'POST', `/api/conversations/${c}/messages`, { text: 'Great' });
-    const upTo = (sent.json() as SentEvent).event.id;
-    const read = await call(sellerA, 'POST', `/api/conversations/${c}/read`, { upTo });
-    expect(read.statusCode, read.body).toBeLessThan(300);
+    const sent = await route('POST /api/conversations/:id/messages', {
+      as: buyerA,
+      params: { id: c },
+      body: { text: 'Great' },
+    });
+    const upTo = dataOf(sent).event.id;
+    const read = await route('POST /api/conversations/:id/read', {
+      as: sellerA,
+      params: { id: c },
+      body: { upTo },
+    });
+    expect(read.status, JSON.stringify(read)).toBeLessThan(300);
     await work();
     expect(push.to(sellersPhone.device)).toHaveLength(2);
   });
@@ -182,10 +204,11 @@ describe(`web push through a local push-service stand-in that decrypts each payl
     const student = await createUser(t);
     const withAlerts = await subscribe(student, true);
     const without = await subscribe(student);
-    const alert = await call(student, 'POST', '/api/alerts/create', {
-      searchTerm: 'microeconomics',
+    const alert = await route('POST /api/alerts/create', {
+      as: student,
+      body: { searchTerm: 'microeconomics' },
     });
-    expect(alert.statusCode, alert.body).toBe(201);
+    expect(alert.status, JSON.stringify(alert)).toBe(201);
     const listing = await createListingAs(t, seller, { name: 'Microeconomics', regularPrice: 30 });
     await work();
     expect(push.to(withAlerts.device).map((r) => r.payload)).toEqual([
@@ -198,16 +221,13 @@ describe(`web push through a local push-service stand-in that decrypts each payl
     ]);
     expect(push.to(without.device)).toHaveLength(0);
     // Subscribing again without `alerts` keeps the device's choice; false turns it off.
-    const again = await call(student, 'POST', '/api/push/subscriptions', {
+    const again = await subscribeAs(student, {
       endpoint: withAlerts.endpoint,
       keys: withAlerts.keys,
     });
-    expect(again.json()).toEqual({ endpoint: withAlerts.endpoint, alerts: true });
-    const off = await call(student, 'POST', '/api/push/subscriptions', {
-      ...withAlerts,
-      alerts: false,
-    });
-    expect(off.json()).toMatchObject({ alerts: false });
+    expect(dataOf(again)).toEqual({ endpoint: withAlerts.endpoint, alerts: true });
+    const off = await subscribeAs(student, { ...withAlerts, alerts: false });
+    expect(dataOf(off)).toMatchObject({ alerts: false });
   });
 
   it('25 parallel subscriptions of one device make one row; it moves to whoever subscribes it next', async () => {
@@ -215,25 +235,21 @@ describe(`web push through a local push-service stand-in that decrypts each payl
     const other = await createUser(t);
     const device = push.subscribe();
     const body = { endpoint: device.endpoint, keys: device.keys };
-    const answers = await Promise.all(
-      Array.from({ length: 25 }, () => call(student, 'POST', '/api/push/subscriptions', body)),
-    );
-    expect(answers.map((a) => a.statusCode)).toEqual(Array(25).fill(200));
+    const answers = await Promise.all(Array.from({ length: 25 }, () => subscribeAs(student, body)));
+    expect(answers.map((a) => a.status)).toEqual(Array(25).fill(200));
     expect(await rowsOf(device.endpoint)).toMatchObject([{ userId: student.id }]);
-    await call(other, 'POST', '/api/push/subscriptions', body);
+    await subscribeAs(other, body);
     expect(await rowsOf(device.endpoint)).toMatchObject([{ userId: other.id, alerts: false }]);
   });
 
   it('a student lists only their own devices, latest first, with their alerts choice', async () => {
     const student = await createUser(t);
     const other = await createUser(t);
-    expect((await call(null, 'GET', '/api/push/subscriptions')).statusCode).toBe(401);
+    expect((await subscriptionsOf(null)).status).toBe(401);
     const phone = await subscribe(student, true);
     const laptop = await subscribe(student);
     await subscribe(other, true);
-    const res = await call(student, 'GET', '/api/push/subscriptions');
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({
+    expect(dataOf(await subscriptionsOf(student))).toEqual({
       subscriptions: [
         { endpoint: laptop.endpoint, alerts: false },
         { endpoint: phone.endpoint, alerts: true },
@@ -245,48 +261,33 @@ describe(`web push through a local push-service stand-in that decrypts each payl
     const student = await createUser(t);
     const other = await createUser(t);
     const device = await subscribe(student);
-    const theirs = await call(other, 'DELETE', '/api/push/subscriptions', {
-      endpoint: device.endpoint,
-    });
-    expect(theirs.statusCode).toBe(200);
+    expect((await unsubscribe(other, device.endpoint)).status).toBe(200);
     expect(await rowsOf(device.endpoint)).toHaveLength(1);
-    const mine = await call(student, 'DELETE', '/api/push/subscriptions', {
-      endpoint: device.endpoint,
-    });
-    expect(mine.statusCode).toBe(200);
+    expect((await unsubscribe(student, device.endpoint)).status).toBe(200);
     expect(await rowsOf(device.endpoint)).toHaveLength(0);
-    expect((await call(student, 'GET', '/api/push/subscriptions')).json()).toEqual({
+    expect(dataOf(await subscriptionsOf(student))).toEqual({
       subscriptions: [],
     });
 
     const second = await subscribe(student);
-    expect((await call(student, 'POST', '/api/auth/signout')).statusCode).toBeLessThan(300);
+    expect((await route('POST /api/auth/signout', { as: student })).status).toBeLessThan(300);
     expect(await rowsOf(second.endpoint)).toHaveLength(0);
   });
 
   it('refuses what it cannot use: not signed in, unverified, bad keys, an endpoint that is not a URL', async () => {
     const device: DeviceSubscription = push.subscribe();
-    expect((await call(null, 'POST', '/api/push/subscriptions', device)).statusCode).toBe(401);
+    expect((await subscribeAs(null, device)).status).toBe(401);
     const unverified = await createUser(t, { verified: false });
-    expect((await call(unverified, 'POST', '/api/push/subscriptions', device)).statusCode).toBe(
-      403,
-    );
-    const badKey = await call(buyer, 'POST', '/api/push/subscriptions', {
+    expect((await subscribeAs(unverified, device)).status).toBe(403);
+    const badKey = await subscribeAs(buyer, {
       ...device,
       keys: { ...device.keys, p256dh: 'AAAA' },
     });
-    expect(badKey.statusCode).toBe(400);
-    expect(badKey.json()).toMatchObject({ message: expect.stringContaining('keys') });
-    const notUrl = await call(buyer, 'POST', '/api/push/subscriptions', {
-      ...device,
-      endpoint: 'push me',
-    });
-    expect(notUrl.statusCode).toBe(400);
-    const ftp = await call(buyer, 'POST', '/api/push/subscriptions', {
-      ...device,
-      endpoint: 'ftp://example.com/x',
-    });
-    expect(ftp.statusCode).toBe(400);
+    expect(badKey.status).toBe(400);
+    expect(errorOf(badKey).message).toContain('keys');
+    expect((await subscribeAs(buyer, { ...device, endpoint: 'push me' })).status).toBe(400);
+    const ftp = await subscribeAs(buyer, { ...device, endpoint: 'ftp://example.com/x' });
+    expect(ftp.status).toBe(400);
   });
 
   it('a message whose sender is suspended before it goes out is not notified', async () => {
