@@ -40,7 +40,7 @@ const SERVER_SHARED_CORE = {
   'alerts/alerts.demand.ts':
     'pageDemand, mostWanted: the demand line every page of books shows, counted one way',
   'images/images.service.ts':
-    'claimImages, releaseImages, deleteImages, ImageDeps, UPLOAD_CAP: every photo, avatar and cover is an image of the one pipeline',
+    'claimImages, claimMessagePhotos, readImageFile, releaseImages, deleteImages, ImageDeps, UPLOAD_CAP: every photo, avatar, cover and message photo is an image of the one pipeline',
   'search/listing-caches.ts':
     'ListingCaches: the catalogue caches that a write of listings empties, wherever it is made',
   'search/catalogue-kept.ts':

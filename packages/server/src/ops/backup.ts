@@ -34,7 +34,8 @@ export const allImageFileKeys = (id: string) => [
 ];
 
 /** Images whose files must exist: processed ones. Uploads in progress and deletions have none to keep. */
-const hasFiles = (image: ImageState) => image.status === 'ready' || image.status === 'attached';
+const hasFiles = (image: ImageState) =>
+  image.status === 'ready' || image.status === 'attached' || image.status === 'in_message';
 
 const READ_CONCURRENCY = 8;
 const MAX_SNAPSHOT_ROUNDS = 10;

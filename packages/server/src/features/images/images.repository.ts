@@ -72,6 +72,47 @@ export async function attachOwnImages(
   return claimed.length;
 }
 
+/**
+ * Marks the user's own `ready` images among `ids` as a message's photos (`in_message`) and returns
+ * the ids it marked. One conditional statement: of two sends racing for one image, exactly one marks
+ * it (the other's statement finds it `in_message` and leaves it out), and a photo can never be
+ * claimed by a listing or profile afterwards (those take only `ready` or `attached`).
+ */
+export async function attachImagesToMessage(
+  db: Db,
+  userId: string,
+  ids: readonly string[],
+): Promise<string[]> {
+  const marked = await db
+    .update(images)
+    .set({ status: 'in_message', attachedAt: new Date() })
+    .where(
+      and(inArray(images.id, [...ids]), eq(images.ownerId, userId), eq(images.status, 'ready')),
+    )
+    .returning({ id: images.id });
+  return marked.map((r) => r.id);
+}
+
+/** The owner and status of each of `ids` that has a row. */
+export async function imageStates(
+  db: Db,
+  ids: readonly string[],
+): Promise<Pick<ImageRow, 'id' | 'ownerId' | 'status'>[]> {
+  return db
+    .select({ id: images.id, ownerId: images.ownerId, status: images.status })
+    .from(images)
+    .where(inArray(images.id, [...ids]));
+}
+
+/** Whether the image is a message's photo, which only the conversation's photo route serves. */
+export async function isMessagePhoto(db: Db, id: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: images.id })
+    .from(images)
+    .where(and(eq(images.id, id), eq(images.status, 'in_message')));
+  return rows.length > 0;
+}
+
 export async function findImage(db: Db, id: string): Promise<ImageRow | undefined> {
   const [row] = await db.select().from(images).where(eq(images.id, id));
   return row;

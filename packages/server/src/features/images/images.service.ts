@@ -1,17 +1,26 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { MAX_UPLOADS_PER_HOUR, imageIdFromUrl } from '@campus-books/common/images';
+import {
+  IMAGE_VARIANTS,
+  MAX_UPLOADS_PER_HOUR,
+  imageIdFromUrl,
+  imageVariantFallbacks,
+  type ImageVariant,
+} from '@campus-books/common/images';
+import { MESSAGE_PHOTO_MESSAGES as P } from '@campus-books/common/message-photos';
 import type { Db } from '../../db/database';
 import type { ImageRow } from '../../db/schema';
 import type { Jobs } from '../../jobs/jobs';
-import { badRequest } from '../../lib/errors';
+import { badRequest, conflict, forbidden } from '../../lib/errors';
 import { deletePrefix, type Storage } from '../../lib/storage/storage';
 import {
+  attachImagesToMessage,
   attachOwnImages,
   deleteImageRow,
   deleteImageRowIfDeleting,
   existingImageIds,
   findImage,
   imageInStatuses,
+  imageStates,
   imagesWithIds,
   markImagesDeleting,
   sweepableImages,
@@ -65,6 +74,62 @@ export async function claimImages(
   }
   if (ids.size === 0) return;
   if ((await attachOwnImages(db, userId, [...ids])) !== ids.size) throw badRequest(NOT_YOUR_IMAGES);
+}
+
+/**
+ * Attaches a message's photos: each must be the sender's own processed upload, attached to nothing
+ * (no listing, profile or other message). Call it inside the transaction that writes the message, so
+ * a refusal (which names the first photo refused and why) leaves neither photos nor message.
+ */
+export async function claimMessagePhotos(
+  db: Db,
+  userId: string,
+  ids: readonly string[],
+): Promise<void> {
+  if (ids.length === 0) return;
+  const marked = new Set(await attachImagesToMessage(db, userId, ids));
+  if (marked.size === ids.length) return;
+  const states = new Map((await imageStates(db, ids)).map((row) => [row.id, row]));
+  for (const id of ids.filter((i) => !marked.has(i))) {
+    const row = states.get(id);
+    if (!row) throw badRequest(P.unknown(id));
+    if (row.ownerId !== userId) throw forbidden(P.notYours(id));
+    if (row.status === 'uploading' || row.status === 'processing') {
+      throw conflict(P.notProcessed(id));
+    }
+    throw conflict(P.alreadyAttached(id));
+  }
+}
+
+const variantFile = (variant: ImageVariant) => `${variant}.webp`;
+
+/** The stored variants' file names (`320.webp` … `full.webp`). */
+export const IMAGE_FILE_NAMES = IMAGE_VARIANTS.map(variantFile) as [string, ...string[]];
+
+const variantOf = (file: string): ImageVariant => {
+  const name = file.slice(0, -'.webp'.length);
+  return name === 'full' ? 'full' : (Number(name) as ImageVariant);
+};
+
+/**
+ * The bytes of one stored variant (`file` one of IMAGE_FILE_NAMES). An image stored before a width
+ * was added lacks that file: it gets the next larger variant it has (`exact` false), never nothing.
+ */
+export async function readImageFile(
+  storage: Storage,
+  id: string,
+  file: string,
+): Promise<{ bytes: Buffer; exact: boolean } | null> {
+  const folder = imageFolder(id);
+  const bytes = await storage.get(`${folder}${file}`);
+  if (bytes) return { bytes, exact: true };
+  // One listing of the image's folder rather than a read per candidate (S3 requests cost).
+  const stored = new Set((await storage.list(folder)).map((o) => o.key));
+  const standIn = imageVariantFallbacks(variantOf(file))
+    .map((variant) => `${folder}${variantFile(variant)}`)
+    .find((key) => stored.has(key));
+  const found = standIn ? await storage.get(standIn) : null;
+  return found ? { bytes: found, exact: false } : null;
 }
 
 /**

@@ -78,8 +78,9 @@ function columnsOf<T extends PgTable, K extends keyof T['_']['columns'] & string
  * password hash), listings, alerts, saved listings, reports sent (of listings and conversations),
  * alert notifications, sessions, the devices with notifications on (which push service, not the
  * endpoint: a device's address there),
- * their conversations (which listing, their role), the messages and offers they wrote, and the list
- * of their photos (the archive holds each photo's full-size file). What the other side of a
+ * their conversations (which listing, their role), the messages (with the ids of the photos they
+ * carry) and offers they wrote, and the list of their photos, those sent in messages included (the
+ * archive holds each photo's full-size file). What the other side of a
  * conversation wrote is that student's, not in here. Ratings: those the student gave, and those they
  * received once revealed (both rated, or RATING_REVEAL_DAYS after the sale), with their exchanges.
  * The semester view: their courses this term, their drafts (Sell my shelf) and whether they asked for
@@ -119,7 +120,9 @@ export async function collectStudentData(
       createdAt: images.createdAt,
     })
     .from(images)
-    .where(and(eq(images.ownerId, userId), inArray(images.status, ['ready', 'attached'])));
+    .where(
+      and(eq(images.ownerId, userId), inArray(images.status, ['ready', 'attached', 'in_message'])),
+    );
   return {
     format: 'campus-books-data-export/1',
     account,
@@ -198,6 +201,7 @@ export async function collectStudentData(
       'kind',
       'body',
       'amount',
+      'photoIds',
       'createdAt',
     ]),
     offers: await ownRows(offers, offers.fromId, [

@@ -44,6 +44,7 @@ const uploadResponses = {
 export const UPLOAD_QUERY_REFUSED = 'Upload URLs take no query string';
 const BEING_PROCESSED = 'This image is still being processed: try again in a moment';
 const IN_USE = 'This image is used by a listing or your profile: remove it there';
+const IN_MESSAGE = 'This image was sent in a message: it stays with the conversation';
 
 /**
  * The tus endpoint (docs/api/uploads.md): POST / creates an upload, HEAD/PATCH/DELETE /:id resume,
@@ -143,7 +144,9 @@ export default async function uploadsRoutes(app: FastifyInstance) {
       ? conflict(BEING_PROCESSED)
       : status === 'attached'
         ? conflict(IN_USE)
-        : notFound('Upload not found');
+        : status === 'in_message'
+          ? conflict(IN_MESSAGE)
+          : notFound('Upload not found');
 
   app.route<{ Params: { id: string } }>({
     method: ['HEAD', 'PATCH'],
