@@ -6,6 +6,7 @@ import {
   conversationListSchema,
   conversationSchema,
   offerSchema,
+  readReceiptsSchema,
   readSchema,
   sendMessageSchema,
   sentEventSchema,
@@ -56,6 +57,11 @@ export const dealRoutes = {
   'POST /api/conversations/mails': {
     body: messageMails,
     response: messageMails.extend({ success: z.literal(true), message: z.string() }),
+  },
+  'GET /api/conversations/receipts': { response: readReceiptsSchema },
+  'POST /api/conversations/receipts': {
+    body: readReceiptsSchema,
+    response: readReceiptsSchema.extend({ success: z.literal(true), message: z.string() }),
   },
   'GET /api/conversations/unread': { response: unreadCountSchema },
   'POST /api/conversations': { body: startConversationSchema, response: sentEventSchema },

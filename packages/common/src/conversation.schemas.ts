@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { apiSchemas, dateTimeSchema } from './api';
 import { PRICE_MAX } from './constants';
-import { formatCount } from './display';
+import { formatCount, formatPrice } from './display';
 import { cleanText } from './text';
 
 /** The longest message, in characters after the text rule (NFC, trimmed). */
@@ -54,7 +54,34 @@ export const CONVERSATION_MESSAGES = {
   deletedAccount: 'The other student deleted their account: this conversation is read-only',
   counterNeedsOffer: 'You can counter once the buyer has made an offer',
   conversationNotFound: 'Conversation not found',
+  clientIdReused: 'This message id was already used for another message',
 } as const;
+
+/**
+ * The first messages a listing's page offers a buyer in one tap: the text opens in the message box,
+ * ready to send or edit. `{price}` stands for the listing's price, which the student edits into
+ * their offer.
+ */
+export const FIRST_MESSAGES = [
+  'Is this still available?',
+  'Would you take {price}?',
+  'When could we meet?',
+] as const;
+
+/** A first message with the listing's price in place of `{price}`. */
+export function firstMessageText(template: string, price: number | null): string {
+  return template.replace('{price}', price === null ? '$…' : formatPrice(price));
+}
+
+/**
+ * The sending device's id for one message (a UUID it makes once per message typed): sent again
+ * (a double tap, a retry), the same message is answered and no second one is made.
+ */
+export const messageClientIdSchema = z
+  .string({ error: 'clientId is a UUID' })
+  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'clientId is a UUID')
+  .optional()
+  .describe('A UUID the client makes once per message: sent twice, one message');
 
 /** A message as typed: the shared text rule, 1–2,000 characters, line breaks allowed. */
 export const messageTextSchema = cleanText({
@@ -69,11 +96,15 @@ export const messageTextSchema = cleanText({
 export const startConversationSchema = z.object({
   listingId: z.string({ error: 'Say which listing' }).max(100, 'Say which listing'),
   text: messageTextSchema,
+  clientId: messageClientIdSchema,
 });
 export type StartConversationInput = z.infer<typeof startConversationSchema>;
 
 /** POST /api/conversations/{id}/messages */
-export const sendMessageSchema = z.object({ text: messageTextSchema });
+export const sendMessageSchema = z.object({
+  text: messageTextSchema,
+  clientId: messageClientIdSchema,
+});
 export type SendMessageInput = z.infer<typeof sendMessageSchema>;
 
 /** POST /api/conversations/{id}/offers: whole dollars, 0 up to the listing's price. */
@@ -166,6 +197,16 @@ export const conversationSummarySchema = z
       .nullable()
       .describe('The offer waiting for an answer'),
     unread: z.boolean(),
+    seenUpTo: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        'The last event id the other side has read; null unless both students have read receipts on',
+      ),
+    seenAt: dateTimeSchema
+      .nullable()
+      .describe('When the other side last read (null as seenUpTo, or before they ever opened it)'),
   })
   .register(apiSchemas, { id: 'ConversationSummary' });
 export type ConversationSummary = z.infer<typeof conversationSummarySchema>;
@@ -179,6 +220,23 @@ export const conversationSchema = conversationSummarySchema
   })
   .register(apiSchemas, { id: 'Conversation' });
 export type Conversation = z.infer<typeof conversationSchema>;
+
+/** The live stream's `event: seen`: the other side read a conversation up to `seenUpTo`. */
+export const seenMarkSchema = z
+  .object({
+    conversationId: z.string(),
+    seenUpTo: z.number().int(),
+    seenAt: dateTimeSchema,
+  })
+  .register(apiSchemas, { id: 'SeenMark' });
+export type SeenMark = z.infer<typeof seenMarkSchema>;
+
+/** GET and POST /api/conversations/receipts: the student's read receipts ("Seen"). */
+export const readReceiptsSchema = z.object({
+  readReceipts: z
+    .boolean()
+    .describe('Show others when you have read their messages; off, you see none of theirs either'),
+});
 
 export const conversationListSchema = z.object({
   conversations: z.array(conversationSummarySchema),

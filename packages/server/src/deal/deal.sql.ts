@@ -70,6 +70,19 @@ export function otherColumnSql(deal: string, user: SQL | string, suffix: string)
   });
 }
 
+/**
+ * The read marks of the deal `deal` are revealed ("Seen") only when both students show read
+ * receipts: one who turned them off shows none and sees none (a deleted side: none).
+ */
+export const bothShowReceiptsSql = (deal: string): SQL =>
+  sql`(${sql.join(
+    DEAL_ROLES.map(
+      (role) =>
+        sql`EXISTS (SELECT 1 FROM users r WHERE r.id = ${roleColumns(deal)[role]} AND r.read_receipts)`,
+    ),
+    sql` AND `,
+  )})`;
+
 /** The kinds a student writes, as `('message', …)` for `kind IN`. */
 export const HUMAN_KINDS_SQL: SQL = sql`(${sql.join(
   HUMAN_MESSAGE_KINDS.map((kind) => textLiteral(kind)),

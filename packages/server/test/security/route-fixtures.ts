@@ -135,6 +135,8 @@ export const EXPECTED_ROUTES: RouteEntry[] = [
   { method: 'POST', path: '/api/moderation/conversations/:id/dismiss' },
   { method: 'GET', path: '/api/conversations/mails' },
   { method: 'POST', path: '/api/conversations/mails' },
+  { method: 'GET', path: '/api/conversations/receipts' },
+  { method: 'POST', path: '/api/conversations/receipts' },
 ];
 
 /** The campus moderator of an attack world (MODERATOR_EMAILS). */
@@ -173,6 +175,7 @@ export function validBodyFor(route: RouteEntry): Record<string, unknown> | undef
     'POST /api/alerts/unsubscribe': () => ({ token: 'abc.def' }),
     'POST /api/saved/mails': () => ({ savedListingMails: false }),
     'POST /api/conversations/mails': () => ({ messageMails: false }),
+    'POST /api/conversations/receipts': () => ({ readReceipts: false }),
     'POST /api/reports/:listingId': () => ({ reason: 'spam_or_scam', note: 'Asks for a deposit' }),
     'POST /api/moderation/listings/:listingId/remove': () => ({ reason: 'Not a textbook' }),
     'POST /api/moderation/users/:userId/suspend': () => ({ reason: 'Scam reports' }),

@@ -176,4 +176,17 @@ export const STUDENT_SCENARIOS: Record<string, Scenario> = {
       };
     },
   },
+  'POST /api/conversations/receipts': {
+    async prepare(w) {
+      const user = await createUser(w.t);
+      return {
+        request: json('POST', '/api/conversations/receipts', { readReceipts: false }, user),
+        check: async (answers) => {
+          expect(successes(answers), statuses(answers).join()).toBe(COPIES);
+          const [row] = await w.t.database.db.select().from(users).where(eq(users.id, user.id));
+          expect(row?.readReceipts).toBe(false);
+        },
+      };
+    },
+  },
 };

@@ -172,6 +172,14 @@ export async function setSavedListingMails(db: Db, userId: string, on: boolean):
     .where(eq(users.id, userId));
 }
 
+/** Turns read receipts ("Seen") on or off, both ways (features/conversations). */
+export async function setReadReceipts(db: Db, userId: string, on: boolean): Promise<void> {
+  await db
+    .update(users)
+    .set({ readReceipts: on, updatedAt: new Date() })
+    .where(eq(users.id, userId));
+}
+
 /** Turns the mails about unread messages on or off. */
 export async function setMessageMails(db: Db, userId: string, on: boolean): Promise<void> {
   await db

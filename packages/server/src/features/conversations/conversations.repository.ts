@@ -13,7 +13,14 @@ import {
 } from '../../db/conversations.schema';
 import { rowsOf } from '../../db/rows';
 import { participantRole, type DealRole } from '../../deal/deal';
-import { isPartySql, otherPartySql, ownColumnSql, roleOfSql } from '../../deal/deal.sql';
+import {
+  bothShowReceiptsSql,
+  isPartySql,
+  otherColumnSql,
+  otherPartySql,
+  ownColumnSql,
+  roleOfSql,
+} from '../../deal/deal.sql';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -88,6 +95,34 @@ export interface NewEvent {
 export async function insertEvent(db: Db, event: NewEvent): Promise<ConversationEventRow> {
   const [row] = await db.insert(conversationEvents).values(event).returning();
   return row!;
+}
+
+/**
+ * A student's message, once per client id: a second insert with the same sender and client id (a
+ * double tap, a retry, on any server) makes nothing and answers the first (the unique index
+ * decides, so parallel sends make one row). `created` is false for such a repeat.
+ */
+export async function insertMessageOnce(
+  db: Db,
+  event: NewEvent & { senderId: string; clientId: string },
+): Promise<{ row: ConversationEventRow; created: boolean }> {
+  const [row] = await db
+    .insert(conversationEvents)
+    .values(event)
+    .onConflictDoNothing({ target: [conversationEvents.senderId, conversationEvents.clientId] })
+    .returning();
+  if (row) return { row, created: true };
+  const [first] = await db
+    .select()
+    .from(conversationEvents)
+    .where(
+      and(
+        eq(conversationEvents.senderId, event.senderId),
+        eq(conversationEvents.clientId, event.clientId),
+      ),
+    );
+  if (!first) throw new Error('message insert found neither a new nor an existing row');
+  return { row: first, created: false };
 }
 
 /** The same line in every conversation about a listing (its hold began or ended). */
@@ -186,37 +221,33 @@ export async function findEvents(
     .limit(limit);
 }
 
-/** One event and its conversation's two participants (the live stream reads these). */
-export async function findEventWithParticipants(
-  db: Db,
-  eventId: number,
-): Promise<
-  (ConversationEventRow & { sellerId: string | null; buyerId: string | null }) | undefined
-> {
-  const [row] = await db
-    .select({
-      event: conversationEvents,
-      sellerId: conversations.sellerId,
-      buyerId: conversations.buyerId,
-    })
-    .from(conversationEvents)
-    .innerJoin(conversations, eq(conversations.id, conversationEvents.conversationId))
-    .where(eq(conversationEvents.id, eventId));
-  return row ? { ...row.event, sellerId: row.sellerId, buyerId: row.buyerId } : undefined;
-}
+/** The channel a moved read mark is NOTIFYd on: `<conversation id> <recipient id> <mark> <time>`. */
+export const SEEN_CHANNEL = 'conversation_seen';
 
-/** Moves the caller's read mark up to `upTo` (never past the last event, never back). */
+/**
+ * Moves the caller's read mark up to `upTo` (never past the last event, never back) and stamps its
+ * time. When it moved and both students show read receipts, a NOTIFY at commit tells the other
+ * side's live streams, on every app server.
+ */
 export async function markRead(
   db: Db,
   conversation: ConversationRow,
   userId: string,
   upTo: number,
+  now: Date,
 ) {
-  const column = readColumn(participantRole(userId, conversation));
+  const role = participantRole(userId, conversation);
+  const column = readColumn(role);
+  const at = sql.raw(`${role}_read_at`);
   await db.execute(sql`
-    UPDATE conversations SET ${column} =
-      GREATEST(${column}, LEAST(${upTo}::bigint, last_event_id))
-    WHERE id = ${conversation.id}`);
+    WITH moved AS (
+      UPDATE conversations c SET ${column} = LEAST(${upTo}::bigint, c.last_event_id),
+        ${at} = ${now.toISOString()}::timestamptz
+      WHERE c.id = ${conversation.id} AND ${column} < LEAST(${upTo}::bigint, c.last_event_id)
+      RETURNING c.id, c.seller_id, c.buyer_id, c.${column} AS read_id)
+    SELECT pg_notify(${SEEN_CHANNEL}, concat_ws(' ', m.id::text, ${otherPartySql('m', userId)}::text,
+      m.read_id::text, ${now.toISOString()}::text))
+    FROM moved m WHERE ${bothShowReceiptsSql('m')}`);
 }
 
 const PUBLIC_STATUSES = sql`(${sql.join(
@@ -258,6 +289,9 @@ export interface InboxRow {
   last_event_id: string | number;
   last_event_at: Date | string;
   unread: boolean;
+  /** The other side's read mark and its time, only when both students show read receipts. */
+  seen_up_to: string | number | null;
+  seen_at: Date | string | null;
   /** The latest event the caller may read (`unreadBy`'s rule), its text cut to a preview. */
   last_kind: ConversationEventKind | null;
   last_author: DealRole | null;
@@ -293,6 +327,10 @@ export async function findInbox(
           o.id AS other_id, o.username AS other_username,
           c.last_event_id, c.last_event_at,
           ${unreadBy(userId)} AS unread,
+          CASE WHEN ${bothShowReceiptsSql('c')} THEN ${otherColumnSql('c', userId, 'read_id')} END
+            AS seen_up_to,
+          CASE WHEN ${bothShowReceiptsSql('c')} THEN ${otherColumnSql('c', userId, 'read_at')} END
+            AS seen_at,
           le.kind AS last_kind, ${sideOf(sql`le.sender_id`)} AS last_author,
           left(le.body, ${INBOX_PREVIEW_MAX_LENGTH}) AS last_body, le.amount AS last_amount,
           oo.amount AS open_offer_amount, ${sideOf(sql`oo.from_id`)} AS open_offer_from

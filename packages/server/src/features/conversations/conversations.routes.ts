@@ -206,12 +206,7 @@ export default async function conversationsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const result = await sendMessage(
-        deps,
-        currentUser(request),
-        request.params.id,
-        request.body.text,
-      );
+      const result = await sendMessage(deps, currentUser(request), request.params.id, request.body);
       return reply.status(201).send(sent(result));
     },
   );

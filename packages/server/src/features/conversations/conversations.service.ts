@@ -24,6 +24,7 @@ import {
   findEvents,
   findInbox,
   insertEvent,
+  insertMessageOnce,
   markRead,
   openConversation,
   type InboxRow,
@@ -41,7 +42,7 @@ const iso = (value: Date | string) => new Date(value).toISOString();
 
 /** An event as the API answers it, seen from the conversation's participants. */
 export function toEvent(
-  row: ConversationEventRow,
+  row: Omit<ConversationEventRow, 'clientId'>,
   conversation: Pick<ConversationRow, 'sellerId' | 'buyerId'>,
 ): ConversationEvent {
   const author = roleOf(row.senderId, conversation);
@@ -87,6 +88,8 @@ function toSummary(row: InboxRow): ConversationSummary {
         ? null
         : { amount: Number(row.open_offer_amount), from: row.open_offer_from },
     unread: row.unread,
+    seenUpTo: row.seen_up_to === null ? null : Number(row.seen_up_to),
+    seenAt: row.seen_at === null ? null : iso(row.seen_at),
   };
 }
 
@@ -141,7 +144,7 @@ export async function startConversation(
     await assertWritable(deps, existing);
     return {
       conversation: existing,
-      event: await insertMessage(deps, existing, buyer, input.text),
+      event: await insertMessage(deps.db, existing, buyer, input),
     };
   }
   // (No seller: a listing kept for the moderators after its seller deleted their account.)
@@ -156,39 +159,39 @@ export async function startConversation(
       sellerId,
       buyerId: buyer.id,
     });
-    const event = await insertEvent(tx, {
-      conversationId: conversation.id,
-      kind: 'message',
-      senderId: buyer.id,
-      body: input.text,
-    });
+    const event = await insertMessage(tx, conversation, buyer, input);
     return { conversation, event };
   });
 }
 
-function insertMessage(
-  deps: ConversationDeps,
+/**
+ * A student's message; with a client id, once (a double tap or a retry answers the first). A
+ * client id already used for another text or conversation is refused rather than answered.
+ */
+async function insertMessage(
+  db: Db,
   conversation: ConversationRow,
   sender: UserRow,
-  text: string,
+  { text, clientId }: { text: string; clientId?: string | undefined },
 ): Promise<ConversationEventRow> {
-  return insertEvent(deps.db, {
-    conversationId: conversation.id,
-    kind: 'message',
-    senderId: sender.id,
-    body: text,
-  });
+  const event = { conversationId: conversation.id, kind: 'message' as const, body: text };
+  if (clientId === undefined) return insertEvent(db, { ...event, senderId: sender.id });
+  const { row } = await insertMessageOnce(db, { ...event, senderId: sender.id, clientId });
+  if (row.conversationId !== conversation.id || row.body !== text) {
+    throw conflict(M.clientIdReused);
+  }
+  return row;
 }
 
 export async function sendMessage(
   deps: ConversationDeps,
   sender: UserRow,
   conversationId: string,
-  text: string,
+  message: { text: string; clientId?: string | undefined },
 ): Promise<{ conversation: ConversationRow; event: ConversationEventRow }> {
   const conversation = await getParticipantConversation(deps, sender, conversationId);
   await assertWritable(deps, conversation);
-  return { conversation, event: await insertMessage(deps, conversation, sender, text) };
+  return { conversation, event: await insertMessage(deps.db, conversation, sender, message) };
 }
 
 export async function listConversations(
@@ -211,7 +214,7 @@ export async function readConversation(
   upTo: number,
 ): Promise<void> {
   const conversation = await getParticipantConversation(deps, user, id);
-  await markRead(deps.db, conversation, user.id, upTo);
+  await markRead(deps.db, conversation, user.id, upTo, deps.now());
 }
 
 /** The whole thread as its participant sees it (opening it does not mark it read: the client says). */

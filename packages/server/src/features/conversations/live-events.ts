@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'drizzle-orm';
-import type { ConversationEvent } from '@campus-books/common/conversation.schemas';
+import type { ConversationEvent, SeenMark } from '@campus-books/common/conversation.schemas';
 import type { Db } from '../../db/database';
 import type { ConversationEventRow } from '../../db/conversations.schema';
 import { rowsOf } from '../../db/rows';
@@ -19,6 +19,8 @@ export interface LiveEvent {
 export interface Subscriber {
   /** The event, for this subscriber's user; called in `seq` order. */
   send(live: LiveEvent): void;
+  /** The other side read a conversation (both show read receipts): `event: seen`, no stream id. */
+  seen(mark: SeenMark): void;
   /** Notifications may have been lost (the LISTEN connection was re-made): read from the cursor. */
   resync(): void;
   /** A comment line that keeps proxies from closing an idle stream. */
@@ -171,6 +173,20 @@ export class ConversationHub {
         this.log.warn({ err: error }, 'live event could not be read; streams resync');
         this.reconnected();
       });
+  }
+
+  /**
+   * A moved read mark's NOTIFY (conversations.repository's SEEN_CHANNEL): `<conversation id>
+   * <recipient id> <mark> <time>`, sent only when both students show read receipts. Queued behind
+   * the events, so "Seen" never reaches a stream before the message it covers.
+   */
+  seen(payload: string): void {
+    const [conversationId, recipientId, upTo, at] = payload.split(' ');
+    if (!conversationId || !recipientId || !upTo || !at || !this.#byUser.has(recipientId)) return;
+    const mark: SeenMark = { conversationId, seenUpTo: Number(upTo), seenAt: at };
+    this.#queue = this.#queue.then(() => {
+      for (const subscriber of this.#byUser.get(recipientId) ?? []) subscriber.seen(mark);
+    });
   }
 
   /** The LISTEN connection was re-made: every stream reads what it may have missed. */

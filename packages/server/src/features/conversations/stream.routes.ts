@@ -11,6 +11,7 @@ import {
   type LiveEvent,
   type Subscriber,
 } from './live-events';
+import { SEEN_CHANNEL } from './conversations.repository';
 
 /** A stream whose client reads too slowly is closed past this much unsent text; it resumes. */
 const MAX_BUFFERED_BYTES = 1_000_000;
@@ -42,9 +43,14 @@ export default async function streamRoutes(fastify: FastifyInstance) {
     (payload) => hub.notify(payload),
     () => hub.reconnected(),
   );
+  // A lost "Seen" is found again when the thread is read (a reconnect reads it), so no resync here.
+  const unlistenSeen = await app.database.listen(SEEN_CHANNEL, (payload) => hub.seen(payload));
   // A stopping server ends its streams first: the browsers reconnect through the balancer.
   app.addHook('preClose', async () => hub.closeAll((subscriber) => ends.get(subscriber)?.()));
-  app.addHook('onClose', async () => unlisten());
+  app.addHook('onClose', async () => {
+    await unlisten();
+    await unlistenSeen();
+  });
 
   app.get(
     '/events',
@@ -55,7 +61,7 @@ export default async function streamRoutes(fastify: FastifyInstance) {
         response: {
           200: {
             description:
-              'text/event-stream: `event: conversation`, `id:` the stream event id, `data:` a ConversationEvent',
+              'text/event-stream: `event: conversation`, `id:` the stream event id, `data:` a ConversationEvent; `event: seen` (no id), `data:` a SeenMark: the other side read a conversation (both students show read receipts)',
             content: { 'text/event-stream': { schema: z.string() } },
           },
           ...errorResponses({
@@ -98,6 +104,9 @@ export default async function streamRoutes(fastify: FastifyInstance) {
       };
       const subscriber: Subscriber = {
         send: (live) => (syncing ? waiting.push(live) : write(live)),
+        seen: (mark) => {
+          if (!closed) res.write(`event: seen\ndata: ${JSON.stringify(mark)}\n\n`);
+        },
         resync: () => void catchUp(),
         heartbeat: () => {
           if (!closed) res.write(': ping\n\n');
