@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Exchange, ExchangeList, PublicProfile } from '@campus-books/common/rating.schemas';
-import type { ModerationLogEntry } from '@campus-books/common/moderation.schemas';
+import { dataOf } from '@campus-books/common/call-route';
+import type { Exchange, RateExchangeInput } from '@campus-books/common/rating.schemas';
 import { GENEROUS_LIMITS } from '../../../test/accounts';
 import {
   createTestApp,
@@ -9,7 +9,7 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
-import { apiCaller } from '../../../test/api-caller';
+import { apiCaller, routeCaller } from '../../../test/api-caller';
 import { createListingAs } from '../../../test/listing-fixtures';
 import { mailsTo } from '../../../test/outbox';
 
@@ -43,25 +43,40 @@ describe(`ratings of recorded exchanges (${TEST_ENGINE})`, () => {
   });
   afterAll(() => t.close());
 
+  // Raw requests for the bodies no typed call sends; the typed caller for the rest.
   const call = apiCaller(() => t);
-  const exchangesOf = async (user: TestUser) =>
-    (await call(user, 'GET', '/api/ratings/exchanges')).json() as ExchangeList;
-  const rate = (user: TestUser, id: string, body: unknown) =>
-    call(user, 'POST', `/api/ratings/exchanges/${id}`, body);
+  const route = routeCaller(() => t);
+  const exchangesOf = async (user: TestUser | null) =>
+    dataOf(await route('GET /api/ratings/exchanges', { as: user }));
+  const exchangeOf = (user: TestUser, id: string) =>
+    route('GET /api/ratings/exchanges/:id', { as: user, params: { id } });
+  const rate = (user: TestUser, id: string, body: RateExchangeInput) =>
+    route('POST /api/ratings/exchanges/:id', { as: user, params: { id }, body });
+  const profileAnswer = (viewer: TestUser | null, id: string) =>
+    route('GET /api/profiles/:id', { as: viewer, params: { id } });
   const profileOf = async (viewer: TestUser, user: TestUser) =>
-    (await call(viewer, 'GET', `/api/profiles/${user.id}`)).json() as PublicProfile;
+    dataOf(await profileAnswer(viewer, user.id));
+  const moderate = (
+    user: TestUser,
+    id: string,
+    verb: 'report' | 'remove' | 'dismiss',
+    reason?: string,
+  ) => route(`POST /api/ratings/:id/${verb}`, { as: user, params: { id }, body: { reason } });
 
   /** A listing of the seller's, written about by the buyer and marked sold to them: its exchange. */
   async function recordExchange(name = 'Calculus'): Promise<Exchange> {
     const listing = await createListingAs(t, seller, { name });
-    expect(
-      (await call(buyer, 'POST', '/api/conversations', { listingId: listing._id, text: 'Hi!' }))
-        .statusCode,
-    ).toBe(201);
-    const sold = await call(seller, 'POST', `/api/conversations/listing/${listing._id}/sold`, {
-      buyerId: buyer.id,
+    const started = await route('POST /api/conversations', {
+      as: buyer,
+      body: { listingId: listing._id, text: 'Hi!' },
     });
-    expect(sold.statusCode).toBe(200);
+    expect(started.status).toBe(201);
+    const sold = await route('POST /api/conversations/listing/:listingId/sold', {
+      as: seller,
+      params: { listingId: listing._id },
+      body: { buyerId: buyer.id },
+    });
+    expect(sold.status).toBe(200);
     const exchange = (await exchangesOf(buyer)).exchanges.find((e) => e.listing.id === listing._id);
     expect(exchange).toBeDefined();
     return exchange!;
@@ -106,19 +121,17 @@ describe(`ratings of recorded exchanges (${TEST_ENGINE})`, () => {
         rate(buyer, exchange.id, { positive: true, tags: ['on_time'], comment: 'Great' }),
       ),
     );
-    expect(answers.filter((a) => a.statusCode === 201)).toHaveLength(1);
-    expect(answers.filter((a) => a.statusCode === 409)).toHaveLength(24);
-    expect((await rate(buyer, exchange.id, { positive: false })).statusCode).toBe(409);
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 409)).toHaveLength(24);
+    expect((await rate(buyer, exchange.id, { positive: false })).status).toBe(409);
     // Another student's id, a guessed id, a word: as if the exchange did not exist.
-    expect((await rate(stranger, exchange.id, { positive: true })).statusCode).toBe(404);
-    expect((await call(stranger, 'GET', `/api/ratings/exchanges/${exchange.id}`)).statusCode).toBe(
-      404,
-    );
+    expect((await rate(stranger, exchange.id, { positive: true })).status).toBe(404);
+    expect((await exchangeOf(stranger, exchange.id)).status).toBe(404);
     expect(
-      (await rate(buyer, '00000000-0000-4000-8000-000000000000', { positive: true })).statusCode,
+      (await rate(buyer, '00000000-0000-4000-8000-000000000000', { positive: true })).status,
     ).toBe(404);
-    expect((await rate(buyer, 'not-an-id', { positive: true })).statusCode).toBe(404);
-    expect((await call(null, 'GET', '/api/ratings/exchanges')).statusCode).toBe(401);
+    expect((await rate(buyer, 'not-an-id', { positive: true })).status).toBe(404);
+    expect((await route('GET /api/ratings/exchanges')).status).toBe(401);
   });
 
   it('refuses bad input with a clear 400 and writes nothing', async () => {
@@ -134,9 +147,12 @@ describe(`ratings of recorded exchanges (${TEST_ENGINE})`, () => {
       { positive: true, comment: 'bell\u0007' },
     ];
     for (const body of bad) {
-      const answer = await rate(seller, exchange.id, body);
+      const answer = await call(seller, 'POST', `/api/ratings/exchanges/${exchange.id}`, body);
       expect(answer.statusCode, JSON.stringify(body)).toBe(400);
-      expect((answer.json() as { message: string }).message.length).toBeGreaterThan(5);
+      expect(answer.json()).toMatchObject({
+        success: false,
+        message: expect.stringMatching(/.{6}/),
+      });
     }
     expect((await exchangesOf(seller)).exchanges.find((e) => e.id === exchange.id)?.canRate).toBe(
       true,
@@ -150,8 +166,8 @@ describe(`ratings of recorded exchanges (${TEST_ENGINE})`, () => {
       tags: ['on_time', 'friendly', 'on_time'],
       comment: '  Quick and kind  ',
     });
-    expect(first.statusCode).toBe(201);
-    const mine = (first.json() as { exchange: Exchange }).exchange;
+    expect(first.status).toBe(201);
+    const mine = dataOf(first).exchange;
     expect(mine.mine).toMatchObject({
       positive: true,
       tags: ['on_time', 'friendly'],
@@ -159,19 +175,19 @@ describe(`ratings of recorded exchanges (${TEST_ENGINE})`, () => {
     });
     expect(mine.revealed).toBe(false);
     // The seller learns that the buyer rated, never how.
-    const waiting = await call(seller, 'GET', `/api/ratings/exchanges/${exchange.id}`);
-    expect(waiting.json()).toMatchObject({ theyRated: true, theirs: null, revealed: false });
-    expect(waiting.body).not.toContain('Quick and kind');
+    const waiting = dataOf(await exchangeOf(seller, exchange.id));
+    expect(waiting).toMatchObject({ theyRated: true, theirs: null, revealed: false });
+    expect(JSON.stringify(waiting)).not.toContain('Quick and kind');
     expect((await profileOf(stranger, seller)).comments.map((c) => c.comment)).not.toContain(
       'Quick and kind',
     );
 
     const second = await rate(seller, exchange.id, { positive: false, tags: ['no_show'] });
-    expect(second.statusCode).toBe(201);
-    const both = (second.json() as { exchange: Exchange }).exchange;
+    expect(second.status).toBe(201);
+    const both = dataOf(second).exchange;
     expect(both.revealed).toBe(true);
     expect(both.theirs).toMatchObject({ comment: 'Quick and kind', raterRole: 'buyer' });
-    const buyerView = (await call(buyer, 'GET', `/api/ratings/exchanges/${exchange.id}`)).json();
+    const buyerView = dataOf(await exchangeOf(buyer, exchange.id));
     expect(buyerView).toMatchObject({
       revealed: true,
       theirs: { positive: false, tags: ['no_show'] },
@@ -189,29 +205,36 @@ describe(`ratings of recorded exchanges (${TEST_ENGINE})`, () => {
   it('reveals a lone rating RATING_REVEAL_DAYS after the sale (the injected clock)', async () => {
     const exchange = await recordExchange('Lonely Rating');
     expect(
-      (await rate(seller, exchange.id, { positive: true, comment: 'Paid on time' })).statusCode,
+      (await rate(seller, exchange.id, { positive: true, comment: 'Paid on time' })).status,
     ).toBe(201);
-    const hidden = (await call(buyer, 'GET', `/api/ratings/exchanges/${exchange.id}`)).json();
+    const hidden = dataOf(await exchangeOf(buyer, exchange.id));
     expect(hidden).toMatchObject({ revealed: false, theirs: null });
     clock = new Date(new Date(exchange.soldAt).getTime() + REVEAL_DAYS * DAY - 60_000);
-    expect(
-      (await call(buyer, 'GET', `/api/ratings/exchanges/${exchange.id}`)).json(),
-    ).toMatchObject({ revealed: false, theirs: null });
+    expect(dataOf(await exchangeOf(buyer, exchange.id))).toMatchObject({
+      revealed: false,
+      theirs: null,
+    });
     clock = new Date(new Date(exchange.soldAt).getTime() + REVEAL_DAYS * DAY + 60_000);
-    expect(
-      (await call(buyer, 'GET', `/api/ratings/exchanges/${exchange.id}`)).json(),
-    ).toMatchObject({ revealed: true, theirs: { comment: 'Paid on time' } });
+    expect(dataOf(await exchangeOf(buyer, exchange.id))).toMatchObject({
+      revealed: true,
+      theirs: { comment: 'Paid on time' },
+    });
     // The buyer may still rate after the reveal.
-    expect((await rate(buyer, exchange.id, { positive: true })).statusCode).toBe(201);
+    expect((await rate(buyer, exchange.id, { positive: true })).status).toBe(201);
   });
 
   it('the profile shows exchanges, the share from three ratings, top tags, comments, visible listings', async () => {
     const newSeller = await createUser(t);
-    const sellTo = async (name: string, positive: boolean, tags: string[]) => {
+    const sellTo = async (name: string, positive: boolean, tags: RateExchangeInput['tags']) => {
       const listing = await createListingAs(t, newSeller, { name });
-      await call(buyer, 'POST', '/api/conversations', { listingId: listing._id, text: 'Hi' });
-      await call(newSeller, 'POST', `/api/conversations/listing/${listing._id}/sold`, {
-        buyerId: buyer.id,
+      await route('POST /api/conversations', {
+        as: buyer,
+        body: { listingId: listing._id, text: 'Hi' },
+      });
+      await route('POST /api/conversations/listing/:listingId/sold', {
+        as: newSeller,
+        params: { listingId: listing._id },
+        body: { buyerId: buyer.id },
       });
       const e = (await exchangesOf(newSeller)).exchanges.find((x) => x.listing.id === listing._id)!;
       await rate(buyer, e.id, { positive, tags, comment: `${name} comment` });
@@ -240,67 +263,47 @@ describe(`ratings of recorded exchanges (${TEST_ENGINE})`, () => {
         .sql`UPDATE listings SET status = 'hidden' WHERE id = ${onSale._id}`,
     );
     expect((await profileOf(stranger, newSeller)).listings).toEqual([]);
-    expect((await call(stranger, 'GET', '/api/profiles/not-a-user')).statusCode).toBe(404);
-    expect(
-      (await call(stranger, 'GET', '/api/profiles/00000000-0000-4000-8000-000000000000'))
-        .statusCode,
-    ).toBe(404);
-    expect((await call(null, 'GET', `/api/profiles/${newSeller.id}`)).statusCode).toBe(401);
+    expect((await profileAnswer(stranger, 'not-a-user')).status).toBe(404);
+    expect((await profileAnswer(stranger, '00000000-0000-4000-8000-000000000000')).status).toBe(
+      404,
+    );
+    expect((await profileAnswer(null, newSeller.id)).status).toBe(401);
   });
 
   it('a revealed rating can be reported; moderators remove it (audit log) or dismiss the reports', async () => {
     clock = new Date();
     const exchange = await recordExchange('Reported Rating');
     const given = await rate(buyer, exchange.id, { positive: false, comment: 'Rude words here' });
-    const ratingId = (given.json() as { exchange: Exchange }).exchange.mine!.id;
+    const ratingId = dataOf(given).exchange.mine!.id;
     // Not revealed yet: nobody can report what nobody sees.
-    expect((await call(seller, 'POST', `/api/ratings/${ratingId}/report`, {})).statusCode).toBe(
-      404,
-    );
+    expect((await moderate(seller, ratingId, 'report')).status).toBe(404);
     await rate(seller, exchange.id, { positive: true });
     const reports = await Promise.all(
-      Array.from({ length: 5 }, () =>
-        call(seller, 'POST', `/api/ratings/${ratingId}/report`, { reason: 'Insulting' }),
-      ),
+      Array.from({ length: 5 }, () => moderate(seller, ratingId, 'report', 'Insulting')),
     );
-    expect(reports.every((r) => r.statusCode === 200)).toBe(true);
-    expect((await call(seller, 'GET', '/api/ratings/reported')).statusCode).toBe(403);
-    const queue = (await call(moderator, 'GET', '/api/ratings/reported')).json() as {
-      ratings: { rating: { id: string; comment: string }; reports: number; reasons: string[] }[];
-    };
+    expect(reports.every((r) => r.status === 200)).toBe(true);
+    expect((await route('GET /api/ratings/reported', { as: seller })).status).toBe(403);
+    const queue = dataOf(await route('GET /api/ratings/reported', { as: moderator }));
     const item = queue.ratings.find((r) => r.rating.id === ratingId);
     expect(item).toMatchObject({ reports: 1, reasons: ['Insulting'] });
     expect(JSON.stringify(queue)).not.toContain(buyer.email);
 
     const removals = await Promise.all(
-      Array.from({ length: 5 }, () =>
-        call(moderator, 'POST', `/api/ratings/${ratingId}/remove`, { reason: 'Insults' }),
-      ),
+      Array.from({ length: 5 }, () => moderate(moderator, ratingId, 'remove', 'Insults')),
     );
-    expect(removals.filter((r) => r.statusCode === 200)).toHaveLength(1);
-    expect(removals.filter((r) => r.statusCode === 409)).toHaveLength(4);
-    expect(
-      (await call(seller, 'GET', `/api/ratings/exchanges/${exchange.id}`)).json(),
-    ).toMatchObject({ revealed: true, theirs: null });
+    expect(removals.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(removals.filter((r) => r.status === 409)).toHaveLength(4);
+    expect(dataOf(await exchangeOf(seller, exchange.id))).toMatchObject({
+      revealed: true,
+      theirs: null,
+    });
     expect(JSON.stringify(await profileOf(stranger, seller))).not.toContain('Rude words here');
-    const log = (
-      await call(moderator, 'GET', '/api/moderation/log')
-    ).json() as ModerationLogEntry[];
+    const log = dataOf(await route('GET /api/moderation/log', { as: moderator }));
     expect(log.filter((e) => e.ratingId === ratingId)).toEqual([
       expect.objectContaining({ action: 'remove_rating', reason: 'Insults', userId: buyer.id }),
     ]);
-    expect((await call(moderator, 'POST', `/api/ratings/${ratingId}/dismiss`, {})).statusCode).toBe(
-      409,
-    );
-    expect(
-      (
-        await call(
-          moderator,
-          'POST',
-          '/api/ratings/00000000-0000-4000-8000-000000000000/remove',
-          {},
-        )
-      ).statusCode,
-    ).toBe(404);
+    expect((await moderate(moderator, ratingId, 'dismiss')).status).toBe(409);
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    expect((await moderate(moderator, unknown, 'remove')).status).toBe(404);
   });
 });
