@@ -73,15 +73,17 @@ export function firstMessageText(template: string, price: number | null): string
   return template.replace('{price}', price === null ? '$…' : formatPrice(price));
 }
 
+const CLIENT_ID_RULE = 'clientId is 8 to 100 letters, digits, dots, dashes or underscores';
+
 /**
- * The sending device's id for one message (a UUID it makes once per message typed): sent again
- * (a double tap, a retry), the same message is answered and no second one is made.
+ * The sending device's id for one message (random, made once per message typed, such as a UUID):
+ * sent again (a double tap, a retry), the same message is answered and no second one is made.
  */
 export const messageClientIdSchema = z
-  .string({ error: 'clientId is a UUID' })
-  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'clientId is a UUID')
+  .string({ error: CLIENT_ID_RULE })
+  .regex(/^[\w.-]{8,100}$/, CLIENT_ID_RULE)
   .optional()
-  .describe('A UUID the client makes once per message: sent twice, one message');
+  .describe('A random id the client makes once per message (a UUID): sent twice, one message');
 
 /** A message as typed: the shared text rule, 1–2,000 characters, line breaks allowed. */
 export const messageTextSchema = cleanText({
