@@ -151,6 +151,7 @@ export const ROUTE_PAGES: readonly RoutePage[] = [
       ready: (p) => p.getByRole('log', { name: 'Messages' }).getByText(/Is this still available/),
     },
     { name: 'ratings', path: '/ratings', ready: heading('Rate your exchanges') },
+    { name: 'notifications', path: '/notifications', ready: heading('What reaches you') },
     {
       name: 'public-profile',
       path: (d) => `/u/${d.seller.id}`,

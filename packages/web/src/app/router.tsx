@@ -44,6 +44,7 @@ const ComponentPreviewPage = lazy(() => import('../features/dev/component-previe
 const CreateListingPage = lazy(() => import('../features/listings/create-listing-page'));
 const SellMyShelfPage = lazy(() => import('../features/listings/sell-my-shelf-page'));
 const ProfilePage = lazy(() => import('../features/profile/profile-page'));
+const NotificationsPage = lazy(() => import('../features/notifications/notifications-page'));
 const UpdateListingPage = lazy(() => import('../features/listings/update-listing-page'));
 const NotFoundPage = lazy(() => import('../features/errors/not-found-page'));
 export const CoursePage = preloadablePage(() => import('../features/courses/course-page'));
@@ -98,6 +99,7 @@ export function AppRoutes() {
           <Route path={webPaths.statistics.pattern} element={<StatisticsPage />} />
           <Route path={webPaths.updateListing.pattern} element={<UpdateListingPage />} />
           <Route path={webPaths.profileAlerts.pattern} element={<AlertsPage />} />
+          <Route path={webPaths.notifications.pattern} element={<NotificationsPage />} />
           <Route path={webPaths.saved.pattern} element={<SavedPage />} />
           <Route path={webPaths.ratings.pattern} element={<RatingsPage />} />
           <Route path={webPaths.publicProfile.pattern} element={<PublicProfilePage />} />

@@ -27,6 +27,7 @@ export const paths = {
   sellMyShelf: webPaths.sellMyShelf.pattern,
   profile: webPaths.profile.pattern,
   profileAlerts: webPaths.profileAlerts.pattern,
+  notifications: webPaths.notifications.pattern,
   saved: webPaths.saved.pattern,
   publicProfile: webPaths.publicProfile.href,
   ratings: webPaths.ratings.pattern,

@@ -55,6 +55,8 @@ export const queryKeys = {
   },
   blocks: ['blocks'] as const,
   messageMails: ['message-mails'] as const,
+  /** What reaches the student: per kind mail and push, quiet hours (issue 44). */
+  notifications: ['notifications'] as const,
   /**
    * A reported conversation a moderator opened: outside the moderation prefix on purpose, so an
    * action's refresh never reads it again (each read goes to the audit log).

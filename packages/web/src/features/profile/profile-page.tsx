@@ -1,7 +1,9 @@
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { PageTitle } from '../../components/page-title';
 import { Banner } from '../../components/ui/banner';
 import { Loading } from '../../components/ui/spinner';
+import { paths } from '../../config/paths';
 import { useSession } from '../../lib/session';
 import { AccountActions } from './account-actions';
 import { BlockedStudents } from './blocked-students';
@@ -39,6 +41,9 @@ export default function ProfilePage() {
               }
             />
             <DownloadMyData />
+            <Link to={paths.notifications} className="link flex min-h-11 items-center font-medium">
+              What reaches you: mail, push and quiet hours, kind by kind
+            </Link>
             <MessageMailToggle />
             <TermEndMailToggle />
             {user.emailVerified ? <PushNotificationsControl /> : null}
