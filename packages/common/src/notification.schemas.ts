@@ -26,6 +26,19 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   term: 'End of term',
 };
 
+/**
+ * The channels each kind is sent on today (the page offers only these): an offer's words come in the
+ * messages' mail, and meetups, ratings and the end of term have no push yet.
+ */
+export const NOTIFICATION_CHANNELS_OF: Record<NotificationKind, readonly NotificationChannel[]> = {
+  messages: ['mail', 'push'],
+  offers: ['push'],
+  meetups: ['mail'],
+  ratings: ['mail'],
+  alerts: ['mail', 'push'],
+  term: ['mail'],
+};
+
 const channelsSchema = z.object({
   mail: z.boolean().describe('Send mails of this kind'),
   push: z.boolean().describe("Push this kind to the student's devices"),

@@ -15,9 +15,10 @@ test('a student chooses what reaches them, kind by kind, with quiet hours, from 
     await expect(page.getByLabel('From')).toHaveCount(0);
   });
 
-  await test.step('ratings by neither, messages by push only, quiet from 22:00 to 07:00', async () => {
+  await test.step('no ratings, alerts by mail only, messages by push only, quiet from 22:00 to 07:00', async () => {
+    await expect(page.getByRole('checkbox', { name: 'Ratings: Push' })).toHaveCount(0);
     await page.getByRole('checkbox', { name: 'Ratings: E-mail' }).uncheck();
-    await page.getByRole('checkbox', { name: 'Ratings: Push' }).uncheck();
+    await page.getByRole('checkbox', { name: 'Alerts: Push' }).uncheck();
     await page.getByRole('checkbox', { name: 'Messages: E-mail' }).uncheck();
     await page.getByRole('checkbox', { name: /during quiet hours/ }).check();
     await expect(page.getByLabel('From')).toHaveValue('22:00');
@@ -31,7 +32,9 @@ test('a student chooses what reaches them, kind by kind, with quiet hours, from 
 
   await test.step('the choices stay, and the profile’s messages switch follows them', async () => {
     await page.reload();
-    await expect(page.getByRole('checkbox', { name: 'Ratings: Push' })).not.toBeChecked();
+    await expect(page.getByRole('checkbox', { name: 'Ratings: E-mail' })).not.toBeChecked();
+    await expect(page.getByRole('checkbox', { name: 'Alerts: Push' })).not.toBeChecked();
+    await expect(page.getByRole('checkbox', { name: 'Alerts: E-mail' })).toBeChecked();
     await expect(page.getByRole('checkbox', { name: 'Messages: Push' })).toBeChecked();
     await expect(page.getByLabel('Until')).toHaveValue('07:00');
     await page.goto('/profile');

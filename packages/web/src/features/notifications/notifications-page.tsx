@@ -1,5 +1,5 @@
 import {
-  NOTIFICATION_CHANNELS,
+  NOTIFICATION_CHANNELS_OF,
   NOTIFICATION_KIND_LABELS,
   NOTIFICATION_KINDS,
   notificationSettingsSchema,
@@ -81,8 +81,8 @@ function NotificationsForm({
             <legend className="px-1 text-base font-bold text-slate-900">
               {NOTIFICATION_KIND_LABELS[kind]}
             </legend>
-            <div className="flex flex-wrap gap-x-6">
-              {NOTIFICATION_CHANNELS.map((channel) => (
+            <div className="flex flex-wrap items-center gap-x-6">
+              {NOTIFICATION_CHANNELS_OF[kind].map((channel) => (
                 <CheckRow
                   key={channel}
                   label={CHANNEL_LABELS[channel]}
@@ -90,6 +90,13 @@ function NotificationsForm({
                   {...register(`kinds.${kind}.${channel}`)}
                 />
               ))}
+              {NOTIFICATION_CHANNELS_OF[kind].length === 1 ? (
+                <span className="text-sm text-slate-700">
+                  {kind === 'offers'
+                    ? 'By e-mail, offers come with the messages’ mail.'
+                    : 'There is no push of this kind.'}
+                </span>
+              ) : null}
             </div>
           </fieldset>
         ))}
