@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { apiSchemas, dateTimeSchema } from './api';
 import { PRICE_MAX } from './constants';
 import { formatCount, formatPrice } from './display';
+import { messagePhotoIdsSchema, messagePhotoSchema } from './message-photos';
 import { cleanText } from './text';
 
 /** The longest message, in characters after the text rule (NFC, trimmed). */
@@ -106,6 +107,7 @@ export type StartConversationInput = z.infer<typeof startConversationSchema>;
 export const sendMessageSchema = z.object({
   text: messageTextSchema,
   clientId: messageClientIdSchema,
+  photos: messagePhotoIdsSchema,
 });
 export type SendMessageInput = z.infer<typeof sendMessageSchema>;
 
@@ -143,6 +145,9 @@ export const conversationEventSchema = z
     body: z.string().nullable().describe('A message, as plain text (never rendered as a link)'),
     amount: z.number().nullable().describe('An offer in whole dollars, or the new price'),
     offerId: z.string().nullable(),
+    photos: z
+      .array(messagePhotoSchema)
+      .describe("A message's photos, served only to the conversation; [] for other events"),
     createdAt: dateTimeSchema,
   })
   .register(apiSchemas, { id: 'ConversationEvent' });

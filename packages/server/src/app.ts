@@ -26,6 +26,7 @@ import ratingPromptsPlugin from './features/ratings/rating-prompts';
 import ratingsRoutes, { profileRoutes } from './features/ratings/ratings.routes';
 import holdExpiryPlugin from './features/conversations/hold-expiry';
 import messageMailsPlugin from './features/conversations/message-mails';
+import messagePhotosRoutes from './features/conversations/message-photos.routes';
 import receiptsRoutes from './features/conversations/receipts.routes';
 import conversationStreamRoutes from './features/conversations/stream.routes';
 import coursesRoutes from './features/courses/courses.routes';
@@ -207,6 +208,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(dataExportRoutes, { prefix: '/data-export' });
       await api.register(conversationsRoutes, { prefix: '/conversations' });
       await api.register(conversationStreamRoutes, { prefix: '/conversations' });
+      await api.register(messagePhotosRoutes, { prefix: '/conversations' });
       await api.register(receiptsRoutes, { prefix: '/conversations' });
       await api.register(blocksRoutes, { prefix: '/blocks' });
       await api.register(ratingsRoutes, { prefix: '/ratings' });

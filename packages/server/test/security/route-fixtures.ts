@@ -133,6 +133,8 @@ export const EXPECTED_ROUTES: RouteEntry[] = [
   { method: 'GET', path: '/api/moderation/conversations/' },
   { method: 'GET', path: '/api/moderation/conversations/:id' },
   { method: 'POST', path: '/api/moderation/conversations/:id/dismiss' },
+  // Photos in a conversation (issue 44).
+  { method: 'GET', path: '/api/conversations/:id/photos/:imageId/:file' },
   { method: 'GET', path: '/api/conversations/mails' },
   { method: 'POST', path: '/api/conversations/mails' },
   { method: 'GET', path: '/api/conversations/receipts' },

@@ -27,9 +27,9 @@ const inConversation = {
 } as const;
 const sentErrors = errorResponses({
   ...inConversation,
-  400: 'The body is not valid',
-  403: 'E-mail not verified, or one of the two blocked the other',
-  409: 'The other account was deleted',
+  400: 'The body is not valid, or a photo is unknown',
+  403: 'E-mail not verified, one of the two blocked the other, or a photo is not yours',
+  409: 'The other account was deleted, or a photo is being processed or already attached',
   429: 'Too many messages this minute',
 });
 const offerErrors = errorResponses({

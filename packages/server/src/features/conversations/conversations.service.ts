@@ -5,6 +5,7 @@ import {
   type ConversationSummary,
   type StartConversationInput,
 } from '@campus-books/common/conversation.schemas';
+import { messagePhotos } from '@campus-books/common/message-photos';
 import type { ConversationsConfig } from '../../config/config';
 import type { Db } from '../../db/database';
 import type {
@@ -15,6 +16,7 @@ import type {
 import type { UserRow } from '../../db/schema';
 import { isHumanKind, roleOf } from '../../deal/deal';
 import { conflict, forbidden, notFound } from '../../lib/errors';
+import { claimMessagePhotos } from '../images/images.service';
 import { findListingById } from '../listings/listings.repository';
 import { isBlockedBetween } from './blocks.repository';
 import {
@@ -55,6 +57,8 @@ export function toEvent(
     body: row.body,
     amount: row.amount === null ? null : Number(row.amount),
     offerId: row.offerId,
+    // A deleted account's photos are deleted with it.
+    photos: row.senderId === null ? [] : messagePhotos(row.conversationId, row.photoIds),
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -164,30 +168,62 @@ export async function startConversation(
   });
 }
 
+/** What a student sends: the text, the device's id for it, the ids of their uploads as photos. */
+type MessageInput = { text: string; clientId?: string | undefined; photos?: string[] | undefined };
+
 /**
  * A student's message; with a client id, once (a double tap or a retry answers the first). A
- * client id already used for another text or conversation is refused rather than answered.
+ * client id already used for another text, photos or conversation is refused rather than answered.
+ * Photos are attached in the message's transaction, by the send that wrote it: a refused photo
+ * writes neither, and a repeat answers the first send without attaching them again.
  */
 async function insertMessage(
   db: Db,
   conversation: ConversationRow,
   sender: UserRow,
-  { text, clientId }: { text: string; clientId?: string | undefined },
+  message: MessageInput,
 ): Promise<ConversationEventRow> {
-  const event = { conversationId: conversation.id, kind: 'message' as const, body: text };
-  if (clientId === undefined) return insertEvent(db, { ...event, senderId: sender.id });
-  const { row } = await insertMessageOnce(db, { ...event, senderId: sender.id, clientId });
-  if (row.conversationId !== conversation.id || row.body !== text) {
+  const photos = message.photos ?? [];
+  if (photos.length === 0) return (await insertMessageRow(db, conversation, sender, message)).row;
+  return db.transaction(async (tx) => {
+    const { row, created } = await insertMessageRow(tx, conversation, sender, message);
+    if (created) await claimMessagePhotos(tx, sender.id, photos);
+    return row;
+  });
+}
+
+async function insertMessageRow(
+  db: Db,
+  conversation: ConversationRow,
+  sender: UserRow,
+  { text, clientId, photos = [] }: MessageInput,
+): Promise<{ row: ConversationEventRow; created: boolean }> {
+  const event = {
+    conversationId: conversation.id,
+    kind: 'message' as const,
+    body: text,
+    photoIds: photos,
+  };
+  if (clientId === undefined) {
+    return { row: await insertEvent(db, { ...event, senderId: sender.id }), created: true };
+  }
+  const once = await insertMessageOnce(db, { ...event, senderId: sender.id, clientId });
+  const { row } = once;
+  if (
+    row.conversationId !== conversation.id ||
+    row.body !== text ||
+    row.photoIds.join() !== photos.join()
+  ) {
     throw conflict(M.clientIdReused);
   }
-  return row;
+  return once;
 }
 
 export async function sendMessage(
   deps: ConversationDeps,
   sender: UserRow,
   conversationId: string,
-  message: { text: string; clientId?: string | undefined },
+  message: MessageInput,
 ): Promise<{ conversation: ConversationRow; event: ConversationEventRow }> {
   const conversation = await getParticipantConversation(deps, sender, conversationId);
   await assertWritable(deps, conversation);

@@ -36,6 +36,7 @@ interface EventRow {
   body: string | null;
   amount: string | number | null;
   offer_id: string | null;
+  photo_ids: string[];
   created_at: Date | string;
   seller_id: string | null;
   buyer_id: string | null;
@@ -43,7 +44,7 @@ interface EventRow {
 }
 
 const EVENT_COLUMNS = sql`e.id, e.seq, e.conversation_id, e.kind, e.sender_id, e.body, e.amount,
-  e.offer_id, e.created_at, c.seller_id, c.buyer_id,
+  e.offer_id, e.photo_ids, e.created_at, c.seller_id, c.buyer_id,
   coalesce(s.suspended_at IS NOT NULL, false) AS sender_suspended`;
 
 /** The event as `viewerId` sees it; null when hidden from them (a suspended student's message). */
@@ -60,6 +61,7 @@ function liveEventFor(row: EventRow, viewerId: string): LiveEvent | null {
       body: row.body,
       amount: row.amount === null ? null : Number(row.amount),
       offerId: row.offer_id,
+      photoIds: row.photo_ids,
       createdAt: new Date(row.created_at),
     },
     { sellerId: row.seller_id, buyerId: row.buyer_id },
