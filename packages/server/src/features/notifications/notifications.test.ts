@@ -233,10 +233,11 @@ describe(`notification choices (${TEST_ENGINE})`, () => {
       c.seller,
       settingsWith((s) => (s.quietHours = { start: '22:00', end: '07:00' })),
     );
-    await call(c.buyer, 'POST', `/api/conversations/${c.id}/messages`, { text: 'Hello?' });
-    await call(c.buyer, 'POST', `/api/conversations/${c.id}/offers`, { amount: 15 });
+    // The clock is in the quiet hours before anything is written: the job runner's own polls too.
     const lateEvening = nextLocal('23:30', new Date(Date.now() + 10 * MINUTE));
     clock = lateEvening;
+    await call(c.buyer, 'POST', `/api/conversations/${c.id}/messages`, { text: 'Hello?' });
+    await call(c.buyer, 'POST', `/api/conversations/${c.id}/offers`, { amount: 15 });
     await t.app.jobs.runDue();
     expect(push.to(device.device)).toHaveLength(0);
 

@@ -27,8 +27,12 @@ export function digestPayload(items: { kind: string; title: string; body: string
     return { kind: pushKindOf(first.kind), title: first.title, url: first.body, tag: 'digest' };
   }
   const aboutConversations = unique.some((item) => item.kind !== 'alerts');
+  // The first kind of the three that any held notification has: messages, offers, alerts.
+  const kind = (['messages', 'offers', 'alerts'] as const).find((one) =>
+    unique.some((item) => item.kind === one),
+  );
   return {
-    kind: pushKindOf(first.kind),
+    kind: pushKindOf(kind ?? first.kind),
     title: `${unique.length} notifications during your quiet hours`,
     url: aboutConversations ? webPaths.messages.href() : first.body,
     tag: 'digest',
