@@ -10,6 +10,7 @@ import {
   conversations,
   offers,
 } from '../../db/conversations.schema';
+import { notificationSettings } from '../../db/notifications.schema';
 import { pushSubscriptions } from '../../db/push.schema';
 import { userCourses } from '../../db/courses.schema';
 import { listingDrafts, termEndMailSubscribers } from '../../db/shelf.schema';
@@ -113,6 +114,15 @@ describe(`"Download my data" (${TEST_ENGINE})`, () => {
       { id: randomUUID(), userId: other.id, fields: { name: 'Draft Of Theirs' } },
     ]);
     await t.database.db.insert(termEndMailSubscribers).values({ userId: student.id });
+    await t.database.db.insert(notificationSettings).values([
+      {
+        userId: student.id,
+        choices: { ratings: { mail: false } },
+        quietStart: '22:00',
+        quietEnd: '07:00',
+      },
+      { userId: other.id, choices: {}, quietStart: '21:00', quietEnd: '06:00' },
+    ]);
     const sessionOf = async (userId: string) =>
       (await t.database.db.select().from(sessions).where(eq(sessions.userId, userId)))[0]!.id;
     await t.database.db.insert(pushSubscriptions).values([
@@ -209,6 +219,13 @@ describe(`"Download my data" (${TEST_ENGINE})`, () => {
       expect.objectContaining({ fields: { name: 'Draft Of Mine' }, imageUrls: [] }),
     ]);
     expect(data.termEndMail).toEqual({ since: expect.any(String) });
+    expect(data.notificationChoices).toEqual({
+      choices: { ratings: { mail: false } },
+      quietStart: '22:00',
+      quietEnd: '07:00',
+      updatedAt: expect.any(String),
+    });
+    expect(data.notificationsHeldForQuietHours).toEqual([]);
     // Nothing of the other student: their id, address, alert, what they wrote.
     for (const secret of [
       other.id,

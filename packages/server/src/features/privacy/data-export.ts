@@ -13,6 +13,7 @@ import {
 } from '../../db/conversations.schema';
 import { images, listings, sessions, users } from '../../db/schema';
 import { alertDeliveries, alerts } from '../../db/alerts.schema';
+import { heldNotifications, notificationSettings } from '../../db/notifications.schema';
 import { pushSubscriptions } from '../../db/push.schema';
 import { userCourses } from '../../db/courses.schema';
 import { listingDrafts, termEndMailSubscribers } from '../../db/shelf.schema';
@@ -151,6 +152,21 @@ export async function collectStudentData(
           .where(eq(termEndMailSubscribers.userId, userId))
       )[0] ?? null,
     savedListings: saved,
+    notificationChoices:
+      (
+        await ownRows(notificationSettings, notificationSettings.userId, [
+          'choices',
+          'quietStart',
+          'quietEnd',
+          'updatedAt',
+        ])
+      )[0] ?? null,
+    notificationsHeldForQuietHours: await ownRows(heldNotifications, heldNotifications.userId, [
+      'kind',
+      'channel',
+      'title',
+      'createdAt',
+    ]),
     reportsSent: await ownRows(listingReports, listingReports.reporterId, [
       'listingId',
       'reason',
