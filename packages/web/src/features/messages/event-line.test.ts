@@ -21,6 +21,7 @@ const event = (fields: Partial<ConversationEvent>): ConversationEvent => ({
   body: null,
   amount: null,
   offerId: null,
+  photos: [],
   createdAt: '2026-01-01T00:00:00.000Z',
   ...fields,
 });
