@@ -55,6 +55,7 @@ export const queryKeys = {
   },
   blocks: ['blocks'] as const,
   messageMails: ['message-mails'] as const,
+  readReceipts: ['read-receipts'] as const,
   /** What reaches the student: per kind mail and push, quiet hours (issue 44). */
   notifications: ['notifications'] as const,
   /**

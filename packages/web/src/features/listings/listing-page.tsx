@@ -38,6 +38,7 @@ import { DemandLine } from '../../components/demand';
 import { ReportListing } from '../../components/report-listing';
 import { ListingConversations } from '../../components/listing-conversations';
 import { RequestReview } from '../../components/request-review';
+import { FirstMessages } from './first-messages';
 
 function Detail({ term, children }: { term: string; children: ReactNode }) {
   return (
@@ -185,6 +186,9 @@ export default function ListingPage() {
         ) : null}
         {user?.emailVerified && user._id === listing.userRef ? (
           <ListingConversations listingId={listing._id} />
+        ) : null}
+        {user?.emailVerified && user._id !== listing.userRef && listing.status === 'active' ? (
+          <FirstMessages listing={listing} />
         ) : null}
         {user && user._id !== listing.userRef && listing.status === 'active' ? (
           <ReportListing listingId={listing._id} />

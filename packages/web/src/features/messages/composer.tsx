@@ -20,6 +20,7 @@ export function Composer({
   label = 'Message',
   submitLabel = 'Send',
   rows = 3,
+  initialText = '',
   isPending,
   error,
   onSend,
@@ -27,6 +28,8 @@ export function Composer({
   label?: string;
   submitLabel?: string;
   rows?: number;
+  /** A text ready to send or edit (a first message tapped on the listing's page). */
+  initialText?: string;
   isPending: boolean;
   error: Error | null;
   /** `key` stays the same until the message is sent: a retry after a failure is the same message. */
@@ -39,7 +42,7 @@ export function Composer({
     formState: { errors },
   } = useForm<SendMessageInput>({
     resolver: zodResolver(sendMessageSchema),
-    defaultValues: { text: '' },
+    defaultValues: { text: initialText },
   });
   // One per message typed: a new one once it is sent.
   const [nonce, setNonce] = useState(newIdempotencyKey);

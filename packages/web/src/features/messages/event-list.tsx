@@ -13,6 +13,14 @@ export function EventList({ conversation }: { conversation: Conversation }) {
   const now = useNow();
   const endRef = useRef<HTMLLIElement>(null);
   const count = conversation.events.length;
+  const lastMine = conversation.events.findLast(
+    (event) => event.kind === 'message' && event.author === conversation.role,
+  );
+  // "Seen": the other side has read up to the reader's last message (both show read receipts).
+  const seen =
+    lastMine !== undefined &&
+    conversation.seenUpTo !== null &&
+    conversation.seenUpTo >= lastMine.id;
 
   // The newest event stays in view as events arrive.
   useEffect(() => {
@@ -62,6 +70,9 @@ export function EventList({ conversation }: { conversation: Conversation }) {
                 {event.body}
               </p>
               {time}
+              {seen && event === lastMine ? (
+                <span className="text-xs font-medium text-slate-700">Seen</span>
+              ) : null}
             </li>
           );
         })}

@@ -1,12 +1,13 @@
 import { displayName, formatPrice } from '@campus-books/common/display';
 import { useQuery } from '@tanstack/react-query';
-import { Link, Navigate, useNavigate, useParams } from 'react-router';
+import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { useConversations } from '../../api/conversations';
 import { NotFound } from '../../components/not-found';
 import { PageTitle } from '../../components/page-title';
 import { Loading } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
 import { ApiError, apiCall } from '../../lib/api-client';
+import { draftOf, type MessageDraftState } from '../../lib/message-draft';
 import { queryKeys } from '../../lib/query-keys';
 import { useSession } from '../../lib/session';
 import { useStartConversation } from './api/conversation-api';
@@ -14,11 +15,14 @@ import { Composer } from './composer';
 
 /**
  * /messages/new/{listingId}: the buyer's first message about a listing. A buyer who already wrote
- * about it goes straight to that conversation (the server would add to it anyway).
+ * about it goes straight to that conversation (the server would add to it anyway), with the first
+ * message they tapped, if any.
  */
 export default function MessageSellerPage() {
   const { listingId = '' } = useParams();
   const navigate = useNavigate();
+  // A first message tapped on the listing's page: in the box, ready to send or edit.
+  const draft = draftOf(useLocation().state);
   const existing = useConversations(listingId);
   // The listing page's own query (same key): usually in the cache already.
   const listing = useQuery({
@@ -31,7 +35,10 @@ export default function MessageSellerPage() {
 
   if (existing.isPending || listing.isPending) return <Loading />;
   const mine = existing.data?.find((conversation) => conversation.role === 'buyer');
-  if (mine) return <Navigate to={paths.conversation(mine.id)} replace />;
+  if (mine) {
+    const state: MessageDraftState | undefined = draft === undefined ? undefined : { draft };
+    return <Navigate to={paths.conversation(mine.id)} replace state={state} />;
+  }
   if (listing.error instanceof ApiError && listing.error.status === 404) return <NotFound />;
 
   const name = listing.data ? displayName(listing.data.name) : 'this book';
@@ -64,6 +71,7 @@ export default function MessageSellerPage() {
       </p>
       <Composer
         label="Your message"
+        initialText={draft}
         isPending={start.isPending}
         error={start.error}
         onSend={(text, key) =>

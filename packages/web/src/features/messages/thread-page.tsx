@@ -2,7 +2,7 @@ import { MeetupPanel } from '../../components/meetup-panel';
 import { StudentSummary } from '../../components/student-summary';
 import { displayName, formatPrice, isPending } from '@campus-books/common/display';
 import { useEffect } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
 import { ListingImage } from '../../components/listing-image';
 import { NotFound } from '../../components/not-found';
 import { PageTitle } from '../../components/page-title';
@@ -11,6 +11,7 @@ import { RequestError } from '../../components/ui/request-error';
 import { Loading } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
+import { draftOf } from '../../lib/message-draft';
 import { useConversation, useMarkRead, useSendMessage } from './api/conversation-api';
 import { BlockStudent, ReadOnlyNotice } from './block-student';
 import { Composer } from './composer';
@@ -25,6 +26,7 @@ export default function ThreadPage() {
   const conversation = useConversation(conversationId);
   const send = useSendMessage(conversationId);
   const markRead = useMarkRead(conversationId);
+  const draft = draftOf(useLocation().state);
   useConversationStream();
 
   const data = conversation.data;
@@ -105,6 +107,7 @@ export default function ThreadPage() {
           >
             <Composer
               rows={2}
+              initialText={draft}
               isPending={send.isPending}
               error={send.error}
               onSend={(text, key, done) => send.mutate({ text, key }, { onSuccess: done })}

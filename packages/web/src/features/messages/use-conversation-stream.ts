@@ -33,6 +33,8 @@ export function useConversationStream(): void {
         if (event.lastEventId) lastStreamId = event.lastEventId;
         refresh();
       });
+      // The other side read a conversation ("Seen"): not resumable, the refresh reads the mark.
+      stream.addEventListener('seen', refresh);
       source = stream;
     };
     const close = () => {

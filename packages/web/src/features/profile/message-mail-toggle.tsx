@@ -3,8 +3,12 @@ import { CheckboxField } from '../../components/ui/form-field';
 import { RequestError } from '../../components/ui/request-error';
 import { apiCall } from '../../lib/api-client';
 import { queryKeys } from '../../lib/query-keys';
+import { ReadReceiptsToggle } from './read-receipts-toggle';
 
-/** E-mail about unread messages (issue 28): on by default; the mails' unsubscribe link turns it off. */
+/**
+ * The Messages settings: e-mail about unread messages (issue 28: on by default; the mails'
+ * unsubscribe link turns it off) and read receipts.
+ */
 export function MessageMailToggle() {
   const queryClient = useQueryClient();
   const setting = useQuery({
@@ -34,6 +38,7 @@ export function MessageMailToggle() {
         onChange={(e) => change.mutate(e.target.checked)}
       />
       <RequestError error={change.error ?? setting.error} />
+      <ReadReceiptsToggle />
     </section>
   );
 }

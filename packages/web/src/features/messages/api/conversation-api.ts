@@ -33,16 +33,14 @@ function refreshAfter(queryClient: QueryClient) {
 
 /**
  * POST /api/conversations: the first message about a listing (or the next, to the same one). Sends
- * carry the typed message's Idempotency-Key: tried again, the server writes it once.
+ * carry the typed message's key as `clientId`: sent twice (a double tap, a retry), the server writes
+ * it once.
  */
 export function useStartConversation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ key, ...input }: StartConversationInput & { key: string }) =>
-      apiCall('POST /api/conversations', {
-        body: input,
-        headers: { 'Idempotency-Key': key },
-      }),
+      apiCall('POST /api/conversations', { body: { ...input, clientId: key } }),
     onSuccess: refreshAfter(queryClient),
   });
 }
@@ -54,8 +52,7 @@ export function useSendMessage(conversationId: string) {
     mutationFn: ({ text, key }: { text: string; key: string }) =>
       apiCall('POST /api/conversations/:id/messages', {
         params: { id: conversationId },
-        body: { text },
-        headers: { 'Idempotency-Key': key },
+        body: { text, clientId: key },
       }),
     onSuccess: refreshAfter(queryClient),
   });
