@@ -1,6 +1,6 @@
 /**
- * A key for one typed message (`Idempotency-Key`): a send tried again after a failed connection
- * carries the same key, so the server writes the message once. (randomUUID needs a secure context;
+ * A key for one typed message (sent as its `clientId`): a send tried again after a failed
+ * connection, or tapped twice, carries the same key, so the server writes the message once. (randomUUID needs a secure context;
  * a campus server on plain http gets the same 122 random bits another way.)
  */
 export function newIdempotencyKey(): string {
