@@ -9,6 +9,7 @@ import * as listing from './listing.schemas';
 import * as meetup from './meetup.schemas';
 import * as moderation from './moderation.schemas';
 import * as myCourses from './my-courses.schemas';
+import * as notification from './notification.schemas';
 import * as privacy from './privacy';
 import * as push from './push.schemas';
 import * as rating from './rating.schemas';
@@ -32,6 +33,7 @@ const MODULES = {
   'meetup.schemas.ts': meetup,
   'moderation.schemas.ts': moderation,
   'my-courses.schemas.ts': myCourses,
+  'notification.schemas.ts': notification,
   'push.schemas.ts': push,
   'rating.schemas.ts': rating,
   'shelf.schemas.ts': shelf,
@@ -103,6 +105,8 @@ const ANSWERS = new Set([
   'reportedConversationThreadSchema',
   'unreadCourseSchema',
   'wantedCourseSchema',
+  'notificationSettingsAnswerSchema',
+  'notificationSettingsSavedSchema',
 ]);
 /** Secrets and signed tokens are compared byte for byte, never shown: they are not rewritten. */
 const SECRETS = new Set([
@@ -260,6 +264,11 @@ const FIXTURES: Record<string, Record<string, unknown>> = {
   demandQuerySchema: { isbn: '9780262033848', subject: 'MATH', courseNumber: '101' },
   courseSuggestQuerySchema: { subject: 'MATH', number: '10' },
   challengeField: { '': 'eyJhbGdvcml0aG0iOiJQQktERjIifQ' },
+  notificationSettingsSchema: {
+    kinds: notification.DEFAULT_NOTIFICATION_SETTINGS.kinds,
+    quietHours: { start: '22:00', end: '07:00' },
+  },
+  quietHoursSchema: { start: '22:00', end: '07:00' },
 };
 
 function requestSchemas(): [string, z.ZodType][] {
