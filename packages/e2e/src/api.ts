@@ -49,11 +49,13 @@ export class Api {
       headers,
       ...(payload === undefined ? {} : { data: payload }),
     });
-    return {
-      statusCode: response.status(),
-      headers: response.headers(),
-      body: await response.text(),
-    };
+    // Each header as the server sent it: headers() joins several Set-Cookie lines with a line
+    // break, which no Headers object accepts.
+    const answerHeaders: Record<string, string[]> = {};
+    for (const { name, value } of response.headersArray()) {
+      (answerHeaders[name.toLowerCase()] ??= []).push(value);
+    }
+    return { statusCode: response.status(), headers: answerHeaders, body: await response.text() };
   };
 
   /**
