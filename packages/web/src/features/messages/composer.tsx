@@ -11,6 +11,7 @@ import { Button } from '../../components/ui/button';
 import { TextAreaField } from '../../components/ui/form-field';
 import { RequestError } from '../../components/ui/request-error';
 import { idempotencyKey, newIdempotencyKey } from './idempotency-key';
+import { PhotoAttach } from './photo-attach';
 
 /**
  * The message box: the common schema's rule (1–2,000 characters, no control or text-direction
@@ -20,6 +21,7 @@ export function Composer({
   label = 'Message',
   submitLabel = 'Send',
   rows = 3,
+  withPhotos = false,
   initialText = '',
   isPending,
   error,
@@ -28,12 +30,14 @@ export function Composer({
   label?: string;
   submitLabel?: string;
   rows?: number;
+  /** The photo button: up to four photos, uploaded as they are picked, sent with the text. */
+  withPhotos?: boolean;
   /** A text ready to send or edit (a first message tapped on the listing's page). */
   initialText?: string;
   isPending: boolean;
   error: Error | null;
   /** `key` stays the same until the message is sent: a retry after a failure is the same message. */
-  onSend(text: string, key: string, done: () => void): void;
+  onSend(text: string, key: string, done: () => void, photoUrls: string[]): void;
 }) {
   const {
     register,
@@ -46,11 +50,19 @@ export function Composer({
   });
   // One per message typed: a new one once it is sent.
   const [nonce, setNonce] = useState(newIdempotencyKey);
+  const [photoUrls, setPhotoUrls] = useState<string[]>([]);
+  const [uploading, setUploading] = useState(false);
   const submit = handleSubmit((input) =>
-    onSend(input.text, idempotencyKey(nonce, input.text), () => {
-      setNonce(newIdempotencyKey());
-      reset({ text: '' });
-    }),
+    onSend(
+      input.text,
+      idempotencyKey(nonce, input.text),
+      () => {
+        setNonce(newIdempotencyKey());
+        setPhotoUrls([]);
+        reset({ text: '' });
+      },
+      photoUrls,
+    ),
   );
 
   return (
@@ -69,10 +81,14 @@ export function Composer({
         }}
         {...register('text')}
       />
+      {withPhotos ? (
+        <PhotoAttach value={photoUrls} onChange={setPhotoUrls} onBusyChange={setUploading} />
+      ) : null}
       <RequestError error={error} />
       <Button
         type="submit"
         isLoading={isPending}
+        disabled={uploading}
         loadingText="Sending..."
         className="w-full sm:w-auto"
       >

@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'react';
 import { useNow } from '../../lib/render-clock';
 import { timeAgo } from '../../lib/relative-time';
 import { actorName, systemLine } from './event-line';
+import { MessagePhotos } from './message-photos';
 
 /**
  * The conversation's timeline: messages as bubbles (the reader's on the right), everything else as
@@ -69,6 +70,7 @@ export function EventList({ conversation }: { conversation: Conversation }) {
               >
                 {event.body}
               </p>
+              <MessagePhotos photos={event.photos} from={actorName(event, conversation)} />
               {time}
               {seen && event === lastMine ? (
                 <span className="text-xs font-medium text-slate-700">Seen</span>

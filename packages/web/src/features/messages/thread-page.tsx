@@ -1,6 +1,7 @@
 import { MeetupPanel } from '../../components/meetup-panel';
 import { StudentSummary } from '../../components/student-summary';
 import { displayName, formatPrice, isPending } from '@campus-books/common/display';
+import { imageIdFromUrl } from '@campus-books/common/images';
 import { useEffect } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { ListingImage } from '../../components/listing-image';
@@ -110,7 +111,13 @@ export default function ThreadPage() {
               initialText={draft}
               isPending={send.isPending}
               error={send.error}
-              onSend={(text, key, done) => send.mutate({ text, key }, { onSuccess: done })}
+              withPhotos
+              onSend={(text, key, done, photoUrls) =>
+                send.mutate(
+                  { text, key, photos: photoUrls.map((url) => imageIdFromUrl(url) ?? url) },
+                  { onSuccess: done },
+                )
+              }
             />
           </div>
           <DealPanel conversation={data} />

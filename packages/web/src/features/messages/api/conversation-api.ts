@@ -49,10 +49,10 @@ export function useStartConversation() {
 export function useSendMessage(conversationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ text, key }: { text: string; key: string }) =>
+    mutationFn: ({ text, key, photos }: { text: string; key: string; photos: string[] }) =>
       apiCall('POST /api/conversations/:id/messages', {
         params: { id: conversationId },
-        body: { text, clientId: key },
+        body: { text, clientId: key, ...(photos.length > 0 ? { photos } : {}) },
       }),
     onSuccess: refreshAfter(queryClient),
   });
