@@ -5,11 +5,12 @@ import { Button } from '../../components/ui/button';
 import { paths } from '../../config/paths';
 import { useUnsubscribe } from '../../api/alerts-api';
 import { RequestError } from '../../components/ui/request-error';
-import { describeScope, scopeOf } from './unsubscribe-scope';
+import { describeScope, isNotificationKind, scopeOf } from './unsubscribe-scope';
 
 /**
- * /alerts/unsubscribe?token=…: the page an alert or saved-listing mail links to. Opening it changes
- * nothing (mail scanners open links); the button stops the mails.
+ * /alerts/unsubscribe?token=…: the page a mail's unsubscribe line links to (alerts, saved listings,
+ * unread messages, the end of term, meetups, ratings). Opening it changes nothing (mail scanners
+ * open links); the button stops the mails.
  */
 export default function UnsubscribePage() {
   const [params] = useSearchParams();
@@ -23,9 +24,18 @@ export default function UnsubscribePage() {
       {unsubscribe.isSuccess ? (
         <p role="status" className="text-slate-800">
           Unsubscribed: {asSentence(unsubscribe.data.message)}{' '}
-          <Link to={scope.savedListings ? paths.saved : paths.profileAlerts} className="underline">
-            {scope.savedListings ? 'Your saved listings' : 'Manage your alerts'}
-          </Link>
+          {isNotificationKind(scope) ? (
+            <Link to={paths.notifications} className="underline">
+              Choose what reaches you
+            </Link>
+          ) : (
+            <Link
+              to={scope.savedListings ? paths.saved : paths.profileAlerts}
+              className="underline"
+            >
+              {scope.savedListings ? 'Your saved listings' : 'Manage your alerts'}
+            </Link>
+          )}
         </p>
       ) : (
         <>

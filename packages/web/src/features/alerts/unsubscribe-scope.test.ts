@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeScope, scopeOf } from './unsubscribe-scope';
+import { describeScope, isNotificationKind, scopeOf } from './unsubscribe-scope';
 
 /** A token's shape as the server signs it (features/alerts/unsubscribe-token.ts), signature aside. */
 const token = (body: object) =>
@@ -15,6 +15,19 @@ describe('the unsubscribe page reads what a link stops', () => {
     expect(describeScope(scopeOf(token({ a: ['x'], s: 1, u: 'u', x: 1 })))).toBe(
       'this alert and your saved listings (price drops and sales)',
     );
+  });
+
+  it('names the mails of a kind: unread messages, the end of term, meetups, ratings', () => {
+    expect(describeScope(scopeOf(token({ a: [], m: 1, u: 'u', x: 1 })))).toBe(
+      'the messages you have not read',
+    );
+    expect(describeScope(scopeOf(token({ a: [], t: 1, u: 'u', x: 1 })))).toBe(
+      'the courses you can sell into at the end of a term',
+    );
+    const meetups = scopeOf(token({ a: [], k: ['meetups', 'nonsense'], u: 'u', x: 1 }));
+    expect(describeScope(meetups)).toBe('meetups');
+    expect(isNotificationKind(meetups)).toBe(true);
+    expect(isNotificationKind(scopeOf(token({ a: ['x'], u: 'u', x: 1 })))).toBe(false);
   });
 
   it('falls back to "this alert" for a damaged token (the server refuses it on the button)', () => {
