@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'react';
 import { useNow } from '../../lib/render-clock';
 import { timeAgo } from '../../lib/relative-time';
 import { actorName, systemLine } from './event-line';
-import { MessagePhotos } from './message-photos';
+import { MessagePhotos } from '../../components/message-photos';
 
 /**
  * The conversation's timeline: messages as bubbles (the reader's on the right), everything else as

@@ -5,6 +5,7 @@ import {
   type ReportedConversationThread,
 } from '@campus-books/common/moderation.schemas';
 import { useId, useState } from 'react';
+import { MessagePhotos } from '../../components/message-photos';
 import { Button } from '../../components/ui/button';
 import { RequestError } from '../../components/ui/request-error';
 import { Loading } from '../../components/ui/spinner';
@@ -61,6 +62,10 @@ function Thread({ item }: { item: ReportedConversation }) {
             {new Date(event.createdAt).toLocaleString('en-US')}
           </span>{' '}
           {eventText(item, event)}
+          <MessagePhotos
+            photos={event.photos}
+            from={event.author ? nameOf(item, event.author) : 'A deleted account'}
+          />
           {event.hiddenFromOthers ? (
             <span className="text-slate-600"> (hidden: its author is suspended)</span>
           ) : null}
