@@ -50,6 +50,7 @@ const RULES = { schoolEmailDomain: null, groupmeLinkPrefix: 'https://groupme.com
 const ANSWERS = new Set([
   'apiErrorSchema',
   'apiMessageSchema',
+  'seenMarkSchema',
   'publicConfigSchema',
   'dateTimeSchema',
   'currentUserSchema',
@@ -117,7 +118,7 @@ const SECRETS = new Set([
   'challengeField',
 ]);
 /** Ids name a row (an unknown one is a 404); they are not text a person reads. */
-const IDS = new Set(['listingId', 'buyerId', 'conversationId', 'draftIds']);
+const IDS = new Set(['listingId', 'buyerId', 'conversationId', 'draftIds', 'clientId', 'photos']);
 /** Demand's ISBN is read by `toIsbn13` (which skips spaces) to count students: never stored or shown. */
 const PARSED = new Set(['demandQuerySchema.isbn']);
 /** A file's text, read by its own parser (an .ics calendar), never stored or shown as typed. */
@@ -230,8 +231,13 @@ const FIXTURES: Record<string, Record<string, unknown>> = {
   startConversationSchema: {
     listingId: '00000000-0000-4000-8000-000000000000',
     text: 'Is it still available?',
+    clientId: 'client-key.1234-abcd',
   },
-  sendMessageSchema: { text: 'Yes' },
+  sendMessageSchema: {
+    text: 'Yes',
+    clientId: 'client-key.1234-abcd',
+    photos: ['00000000-0000-4000-8000-000000000000'],
+  },
   offerSchema: { amount: 10 },
   readSchema: { upTo: 3 },
   soldToSchema: { buyerId: '00000000-0000-4000-8000-000000000000' },
@@ -269,6 +275,8 @@ const FIXTURES: Record<string, Record<string, unknown>> = {
     quietHours: { start: '22:00', end: '07:00' },
   },
   quietHoursSchema: { start: '22:00', end: '07:00' },
+  messageClientIdSchema: { '': 'client-key.1234-abcd' },
+  readReceiptsSchema: { readReceipts: false },
 };
 
 function requestSchemas(): [string, z.ZodType][] {

@@ -1,6 +1,8 @@
+import { DEFAULT_NOTIFICATION_SETTINGS } from '@campus-books/common/notification.schemas';
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { alerts } from '../../src/db/alerts.schema';
+import { notificationSettings } from '../../src/db/notifications.schema';
 import { users } from '../../src/db/schema';
 import { savedListings } from '../../src/db/saved.schema';
 import { signUnsubscribeToken } from '../../src/features/alerts/unsubscribe-token';
@@ -20,6 +22,31 @@ async function createAlertAs(w: AttackWorld, user: TestUser): Promise<string> {
  * 25 copies at once of each route of a student's own things: alerts, saved listings, the mail
  * settings and the data export.
  */
+/** One student's notification choices saved 25 times at once: one row, the choices as sent. */
+const notificationChoices = (url: string): Scenario => ({
+  async prepare(w) {
+    const user = await createUser(w.t);
+    const body = {
+      ...DEFAULT_NOTIFICATION_SETTINGS,
+      kinds: { ...DEFAULT_NOTIFICATION_SETTINGS.kinds, ratings: { mail: false, push: true } },
+      quietHours: { start: '22:00', end: '07:00' },
+    };
+    return {
+      request: json('PUT', url, body, user),
+      check: async (answers) => {
+        expect(successes(answers), statuses(answers).join()).toBe(COPIES);
+        const rows = await w.t.database.db
+          .select()
+          .from(notificationSettings)
+          .where(eq(notificationSettings.userId, user.id));
+        expect(rows).toHaveLength(1);
+        expect(rows[0]!.choices.ratings?.mail).toBe(false);
+        expect([rows[0]!.quietStart, rows[0]!.quietEnd]).toEqual(['22:00', '07:00']);
+      },
+    };
+  },
+});
+
 export const STUDENT_SCENARIOS: Record<string, Scenario> = {
   'POST /api/alerts/create': {
     async prepare(w) {
@@ -189,4 +216,6 @@ export const STUDENT_SCENARIOS: Record<string, Scenario> = {
       };
     },
   },
+  'PUT /api/notifications': notificationChoices('/api/notifications'),
+  'PUT /api/notifications/': notificationChoices('/api/notifications/'),
 };
