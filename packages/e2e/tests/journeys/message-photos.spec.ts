@@ -1,30 +1,12 @@
 import { imageIdFromUrl, imageUrl } from '@campus-books/common/images';
-import type { Browser } from '@playwright/test';
-import { expect, signInBrowser, test } from '../../src/fixtures';
-import { recordEventStreams } from '../../src/event-streams';
+import { expect, test } from '../../src/fixtures';
 import { hasExif, phonePhoto } from '../../src/images';
 import { expectNoAxeViolations } from '../../src/page-check';
 import { jpegFile } from '../../src/picker';
-import { createListing, type TestUser } from '../../src/users';
+import { openBrowser, runOnceFromLaptop } from '../../src/two-browsers';
+import { createListing } from '../../src/users';
 
-// Two browsers at once (a phone and a laptop) in one test: run once, from the laptop project.
-// eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture's dependencies from it
-test.beforeEach(({}, testInfo) => {
-  test.skip(testInfo.project.name !== 'laptop', 'the journey opens its own phone and laptop');
-});
-
-async function openBrowser(browser: Browser, user: TestUser, width: 375 | 1280, path: string) {
-  const context = await browser.newContext({
-    baseURL: test.info().project.use.baseURL,
-    viewport: { width, height: 800 },
-    isMobile: width === 375,
-    hasTouch: width === 375,
-  });
-  const page = await context.newPage();
-  await recordEventStreams(page);
-  await signInBrowser(page, user, path);
-  return page;
-}
+runOnceFromLaptop();
 
 test('a buyer on a phone sends a photo of the book; the seller sees it live, full screen, without its GPS', async ({
   browser,

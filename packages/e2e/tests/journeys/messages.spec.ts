@@ -1,31 +1,14 @@
 import { displayName } from '@campus-books/common/display';
-import type { Browser, Locator, Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { expect, openMenu, signInBrowser, test } from '../../src/fixtures';
 import { openEventStreams, recordEventStreams } from '../../src/event-streams';
 import { expectNoAxeViolations, screenshot } from '../../src/page-check';
-import { createListing, type TestUser } from '../../src/users';
+import { openBrowser, runOnceFromLaptop, messagesLog } from '../../src/two-browsers';
+import { createListing } from '../../src/users';
 
-// Two browsers at once (a phone and a laptop) in one test: run once, from the laptop project.
-// eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture's dependencies from it
-test.beforeEach(({}, testInfo) => {
-  test.skip(testInfo.project.name !== 'laptop', 'the journey opens its own phone and laptop');
-});
+runOnceFromLaptop();
 
-/** A signed-in browser of its own (cookies, streams), as a phone (375 px) or a laptop (1280 px). */
-async function openBrowser(browser: Browser, user: TestUser, width: 375 | 1280, path: string) {
-  const context = await browser.newContext({
-    baseURL: test.info().project.use.baseURL,
-    viewport: { width, height: 800 },
-    isMobile: width === 375,
-    hasTouch: width === 375,
-  });
-  const page = await context.newPage();
-  await recordEventStreams(page);
-  await signInBrowser(page, user, path);
-  return page;
-}
-
-const log = (page: Page) => page.getByRole('log', { name: 'Messages' });
+const log = messagesLog;
 
 /** Presses Tab until `target` has the focus (at most `max` presses): the keyboard's way there. */
 async function tabTo(page: Page, target: Locator, max = 60): Promise<void> {
