@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataOf, errorOf } from '@campus-books/common/call-route';
 import type { Listing } from '@campus-books/common/listing.schemas';
 import { findListingPageHead } from '../../src/features/listings/listing-page-meta';
 import { findSavedListings } from '../../src/features/saved/saved.repository';
 import { GENEROUS_LIMITS } from '../accounts';
+import { routeCaller } from '../api-caller';
 import { createTestApp, createUser, TEST_ENGINE, type TestApp, type TestUser } from '../helpers';
 import { createListingAs, listingBody } from '../listing-fixtures';
 import { mailsTo } from '../outbox';
@@ -20,15 +22,17 @@ describe(`hidden and removed listings, through every route that shows a listing 
   let saver: TestUser;
   let stranger: TestUser;
 
-  const call = (method: 'GET' | 'POST' | 'DELETE', url: string, user?: TestUser, body?: unknown) =>
-    t.app.inject({
-      method,
-      url,
-      headers: user ? { cookie: user.cookie } : {},
-      ...(body === undefined ? {} : { payload: body as object }),
-    });
+  const route = routeCaller(() => t);
   const savedIds = async (user: TestUser) =>
-    ((await call('GET', '/api/saved/get', user)).json() as Listing[]).map((l) => l._id);
+    dataOf(await route('GET /api/saved/get', { as: user })).map((l) => l._id);
+  const save = (id: string, user: TestUser) =>
+    route('POST /api/saved/add/:id', { as: user, params: { id } });
+  const unsave = (id: string, user: TestUser) =>
+    route('DELETE /api/saved/remove/:id', { as: user, params: { id } });
+  const report = (listingId: string, user: TestUser, reason: 'spam_or_scam' | 'other') =>
+    route('POST /api/reports/:listingId', { as: user, params: { listingId }, body: { reason } });
+  const listingAs = (id: string, user?: TestUser) =>
+    route('GET /api/listing/get/:id', { as: user, params: { id } });
 
   /** A listing the saver saved, then hidden by one report (threshold 1) or removed by a moderator. */
   async function takenDown(how: 'hidden' | 'removed', name: string): Promise<Listing> {
@@ -37,16 +41,16 @@ describe(`hidden and removed listings, through every route that shows a listing 
       subject: 'CHEM',
       courseNumber: '141',
     });
-    expect((await call('POST', `/api/saved/add/${listing._id}`, saver)).statusCode).toBe(200);
+    expect((await save(listing._id, saver)).status).toBe(200);
     const res =
       how === 'hidden'
-        ? await call('POST', `/api/reports/${listing._id}`, await createUser(t), {
-            reason: 'spam_or_scam',
-          })
-        : await call('POST', `/api/moderation/listings/${listing._id}/remove`, moderator, {
-            reason: 'Not a textbook',
+        ? await report(listing._id, await createUser(t), 'spam_or_scam')
+        : await route('POST /api/moderation/listings/:listingId/remove', {
+            as: moderator,
+            params: { listingId: listing._id },
+            body: { reason: 'Not a textbook' },
           });
-    expect(res.statusCode, res.body).toBeLessThan(300);
+    expect(res.status, res.ok ? '' : res.text).toBeLessThan(300);
     return listing;
   }
 
@@ -73,9 +77,9 @@ describe(`hidden and removed listings, through every route that shows a listing 
       expect(rendered.map((l) => l._id)).not.toContain(listing._id);
       // Saved by id now: 404, exactly as an unknown id, and nothing written.
       for (const user of [stranger, moderator]) {
-        const add = await call('POST', `/api/saved/add/${listing._id}`, user);
-        expect(add.statusCode).toBe(404);
-        expect(add.json()).toEqual({
+        const add = await save(listing._id, user);
+        expect(add.status).toBe(404);
+        expect(errorOf(add)).toEqual({
           success: false,
           statusCode: 404,
           message: 'Listing not found',
@@ -83,40 +87,29 @@ describe(`hidden and removed listings, through every route that shows a listing 
         expect(await savedIds(user)).not.toContain(listing._id);
       }
       // Removing it: the saver may (it is theirs); anyone else hears 404 as for an unknown id.
-      expect((await call('DELETE', `/api/saved/remove/${listing._id}`, stranger)).statusCode).toBe(
-        404,
-      );
-      expect((await call('DELETE', `/api/saved/remove/${listing._id}`, saver)).statusCode).toBe(
-        200,
-      );
+      expect((await unsave(listing._id, stranger)).status).toBe(404);
+      expect((await unsave(listing._id, saver)).status).toBe(200);
       // Its seller still sees it, saved or not (the seller and the moderators may read it).
-      expect((await call('POST', `/api/saved/add/${listing._id}`, seller)).statusCode).toBe(200);
+      expect((await save(listing._id, seller)).status).toBe(200);
       expect(await savedIds(seller)).toContain(listing._id);
     });
 
     it(`a ${how} listing is not found through any other route that shows listings`, async () => {
       const name = `Vanished ${how} organic`;
       const listing = await takenDown(how, name);
-      expect((await call('GET', `/api/listing/get/${listing._id}`)).statusCode).toBe(404);
-      expect((await call('GET', `/api/listing/get/${listing._id}`, stranger)).statusCode).toBe(404);
-      expect((await call('GET', `/api/listing/get/${listing._id}`, seller)).statusCode).toBe(200);
-      expect((await call('GET', `/api/listing/get/${listing._id}`, moderator)).statusCode).toBe(
-        200,
-      );
-      const search = await call('GET', `/api/listing/get?searchTerm=${encodeURIComponent(name)}`);
-      expect((search.json() as Listing[]).map((l) => l._id)).not.toContain(listing._id);
-      const course = (await call('GET', '/api/course/CHEM%20141')).json() as {
-        books: { listingIds: string[] }[];
-      };
+      expect((await listingAs(listing._id)).status).toBe(404);
+      expect((await listingAs(listing._id, stranger)).status).toBe(404);
+      expect((await listingAs(listing._id, seller)).status).toBe(200);
+      expect((await listingAs(listing._id, moderator)).status).toBe(200);
+      const search = dataOf(await route('GET /api/listing/get', { query: { searchTerm: name } }));
+      expect(search.map((l) => l._id)).not.toContain(listing._id);
+      const course = dataOf(await route('GET /api/course/:code', { params: { code: 'CHEM 141' } }));
       expect(course.books.flatMap((b) => b.listingIds)).not.toContain(listing._id);
       // A shared link's preview (Open Graph tags) says nothing of it.
       expect(await findListingPageHead(t.app, listing._id)).toBeUndefined();
       // Reporting it now tells nothing either (a removed listing is not found).
       if (how === 'removed') {
-        const res = await call('POST', `/api/reports/${listing._id}`, stranger, {
-          reason: 'other',
-        });
-        expect(res.statusCode).toBe(404);
+        expect((await report(listing._id, stranger, 'other')).status).toBe(404);
       }
     });
   }
@@ -124,22 +117,29 @@ describe(`hidden and removed listings, through every route that shows a listing 
   it('comes back in the saved list when a moderator dismisses the reports that hid it', async () => {
     const listing = await takenDown('hidden', 'Hidden then dismissed');
     expect(await savedIds(saver)).not.toContain(listing._id);
-    const res = await call('POST', `/api/moderation/listings/${listing._id}/dismiss`, moderator);
-    expect(res.statusCode).toBe(200);
+    const res = await route('POST /api/moderation/listings/:listingId/dismiss', {
+      as: moderator,
+      params: { listingId: listing._id },
+    });
+    expect(res.status).toBe(200);
     expect(await savedIds(saver)).toContain(listing._id);
   });
 
   it('mails savers no news of a listing hidden before the mail went', async () => {
     const other = await createUser(t);
     const listing = await createListingAs(t, seller, { name: 'Cheaper then hidden' });
-    await call('POST', `/api/saved/add/${listing._id}`, other);
-    const drop = await call('POST', `/api/listing/update/${listing._id}`, seller, {
-      ...listingBody({ name: 'Cheaper then hidden', imageUrls: listing.imageUrls }),
-      regularPrice: 5,
+    await save(listing._id, other);
+    const drop = await route('POST /api/listing/update/:id', {
+      as: seller,
+      params: { id: listing._id },
+      body: {
+        ...listingBody({ name: 'Cheaper then hidden', imageUrls: listing.imageUrls }),
+        regularPrice: 5,
+      },
     });
-    expect(drop.statusCode).toBe(200);
+    expect(drop.status).toBe(200);
     // Hidden by a report before the jobs run: the price drop is not mailed.
-    await call('POST', `/api/reports/${listing._id}`, stranger, { reason: 'spam_or_scam' });
+    await report(listing._id, stranger, 'spam_or_scam');
     await t.app.jobs.runDue();
     expect(await mailsTo(t, other.email)).toHaveLength(0);
   });

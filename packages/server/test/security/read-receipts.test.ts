@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SentEvent } from '@campus-books/common/conversation.schemas';
+import { dataOf } from '@campus-books/common/call-route';
 import { GENEROUS_LIMITS } from '../accounts';
+import { routeCaller } from '../api-caller';
 import { createTestApp, createUser, TEST_ENGINE, type TestApp, type TestUser } from '../helpers';
 import { createListingAs } from '../listing-fixtures';
 import { checkAnswer } from './check-answer';
@@ -27,12 +28,16 @@ describe(`read receipts and client ids under attack (${TEST_ENGINE})`, () => {
     });
     [seller, buyer, stranger] = [await createUser(t), await createUser(t), await createUser(t)];
     const listingId = (await createListingAs(t, seller))._id;
-    const sent = (await post(buyer, '/api/conversations', { listingId, text: 'Hi' })).json();
-    ({ conversationId } = sent as SentEvent);
-    messageId = (sent as SentEvent).event.id;
+    const sent = dataOf(
+      await route('POST /api/conversations', { as: buyer, body: { listingId, text: 'Hi' } }),
+    );
+    ({ conversationId } = sent);
+    messageId = sent.event.id;
   });
   afterAll(() => t.close());
 
+  const route = routeCaller(() => t);
+  /** Raw: hostile bodies no typed call can send, answers `checkAnswer` reads as sent. */
   function post(user: TestUser | null, url: string, payload: unknown) {
     return t.app.inject({
       method: 'POST',
@@ -41,15 +46,9 @@ describe(`read receipts and client ids under attack (${TEST_ENGINE})`, () => {
       payload: payload as object,
     });
   }
-  const seenByBuyer = async () =>
-    (
-      (
-        await t.app.inject({
-          url: `/api/conversations/${conversationId}`,
-          headers: { cookie: buyer.cookie },
-        })
-      ).json() as { seenUpTo: number | null }
-    ).seenUpTo;
+  const thread = (user: TestUser) =>
+    route('GET /api/conversations/:id', { as: user, params: { id: conversationId } });
+  const seenByBuyer = async () => dataOf(await thread(buyer)).seenUpTo;
 
   it('lets no stranger move a read mark or read one (404, nothing moved)', async () => {
     const read = await post(stranger, `/api/conversations/${conversationId}/read`, {
@@ -58,17 +57,14 @@ describe(`read receipts and client ids under attack (${TEST_ENGINE})`, () => {
     expect(read.statusCode).toBe(404);
     checkAnswer(read, 'stranger read');
     expect(await seenByBuyer()).toBe(0);
-    const look = await t.app.inject({
-      url: `/api/conversations/${conversationId}`,
-      headers: { cookie: stranger.cookie },
-    });
-    expect(look.statusCode).toBe(404);
+    expect((await thread(stranger)).status).toBe(404);
   });
 
   it('refuses signed-out callers and settings that are not a boolean', async () => {
-    expect(
-      (await post(null, '/api/conversations/receipts', { readReceipts: false })).statusCode,
-    ).toBe(401);
+    const signedOut = await route('POST /api/conversations/receipts', {
+      body: { readReceipts: false },
+    });
+    expect(signedOut.status).toBe(401);
     for (const readReceipts of ['false', 0, null, { $ne: true }, [false]]) {
       const res = await post(buyer, '/api/conversations/receipts', { readReceipts });
       expect(res.statusCode, JSON.stringify(readReceipts)).toBe(400);
@@ -97,20 +93,20 @@ describe(`read receipts and client ids under attack (${TEST_ENGINE})`, () => {
 
   it("answers nobody else's message for a client id they guess", async () => {
     const clientId = randomUUID();
-    const mine = await post(buyer, `/api/conversations/${conversationId}/messages`, {
-      text: 'A private note',
-      clientId,
+    const mine = await route('POST /api/conversations/:id/messages', {
+      as: buyer,
+      params: { id: conversationId },
+      body: { text: 'A private note', clientId },
     });
-    expect(mine.statusCode).toBe(201);
+    expect(mine.status).toBe(201);
     // The stranger's own conversation, the buyer's client id: a new message of theirs.
     const listingId = (await createListingAs(t, seller))._id;
-    const theirs = await post(stranger, '/api/conversations', {
-      listingId,
-      text: 'Something else',
-      clientId,
+    const theirs = await route('POST /api/conversations', {
+      as: stranger,
+      body: { listingId, text: 'Something else', clientId },
     });
-    expect(theirs.statusCode).toBe(201);
-    expect(theirs.body).not.toContain('A private note');
-    expect((theirs.json() as SentEvent).event.body).toBe('Something else');
+    expect(theirs.status).toBe(201);
+    expect(JSON.stringify(dataOf(theirs))).not.toContain('A private note');
+    expect(dataOf(theirs).event.body).toBe('Something else');
   });
 });

@@ -1,8 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataOf, errorOf } from '@campus-books/common/call-route';
 import { TEXT_MESSAGES } from '@campus-books/common/text';
 import { listings } from '../../src/db/schema';
-import { GENEROUS_LIMITS, post, signUpBody } from '../accounts';
+import { GENEROUS_LIMITS, signUpBody } from '../accounts';
+import { routeCaller } from '../api-caller';
 import { createTestApp, createUser, TEST_ENGINE, type TestApp, type TestUser } from '../helpers';
 import { createListingAs } from '../listing-fixtures';
 
@@ -19,25 +21,28 @@ describe(`text hygiene (${TEST_ENGINE})`, () => {
     seller = await createUser(t);
   });
   afterAll(() => t.close());
+  const route = routeCaller(() => t);
+  const search = (searchTerm: string) => route('GET /api/listing/get', { query: { searchTerm } });
+  const createAlert = (body: { searchTerm?: string; courseNumber?: string }) =>
+    route('POST /api/alerts/create', { as: seller, body });
 
   it.each([
     [{ firstName: 'Ada\r\nBcc: x' }, `firstName: ${TEXT_MESSAGES.control}`],
     [{ lastName: 'Evil\u202Etxt.exe' }, `lastName: ${TEXT_MESSAGES.bidi}`],
     [{ firstName: '\u200B\u200D' }, 'First name is required'],
   ])('sign-up refuses %j with a clear 400', async (change, message) => {
-    const res = await post(t, '/api/auth/signup', signUpBody(change));
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ success: false, statusCode: 400, message });
+    const res = await route('POST /api/auth/signup', { body: signUpBody(change) });
+    expect(res.status).toBe(400);
+    expect(errorOf(res)).toMatchObject({ success: false, statusCode: 400, message });
   });
 
   it('the profile refuses a username with a control character', async () => {
-    const res = await post(
-      t,
-      `/api/user/update/${seller.id}`,
-      { username: 'Me\u0007' },
-      seller.cookie,
-    );
-    expect(res.json()).toMatchObject({
+    const res = await route('POST /api/user/update/:id', {
+      as: seller,
+      params: { id: seller.id },
+      body: { username: 'Me\u0007' },
+    });
+    expect(errorOf(res)).toMatchObject({
       statusCode: 400,
       message: `username: ${TEXT_MESSAGES.control}`,
     });
@@ -52,10 +57,9 @@ describe(`text hygiene (${TEST_ENGINE})`, () => {
     const [row] = await t.database.db.select().from(listings).where(eq(listings.id, listing._id));
     expect(row).toMatchObject({ name: composed, pickupLocation: 'Caf\u00e9' });
 
-    const term = encodeURIComponent('cafe\u0301');
-    const res = await t.app.inject({ url: `/api/listing/get?searchTerm=${term}` });
-    expect(res.statusCode).toBe(200);
-    const names = (res.json() as { name: string }[]).map((l) => l.name);
+    const res = await search('cafe\u0301');
+    expect(res.status).toBe(200);
+    const names = dataOf(res).map((l) => l.name);
     expect(names).toContain(composed);
   });
 
@@ -76,11 +80,9 @@ describe(`text hygiene (${TEST_ENGINE})`, () => {
       authors: 'Stewart',
     });
     for (const term of ['calculus zyxwv', 'Cal\u200Bcu\u200Dlus zyxwv']) {
-      const res = await t.app.inject({
-        url: `/api/listing/get?searchTerm=${encodeURIComponent(term)}`,
-      });
-      expect(res.statusCode, term).toBe(200);
-      expect((res.json() as { _id: string }[]).map((l) => l._id)).toEqual([listing._id]);
+      const res = await search(term);
+      expect(res.status, term).toBe(200);
+      expect(dataOf(res).map((l) => l._id)).toEqual([listing._id]);
     }
   });
 
@@ -89,11 +91,9 @@ describe(`text hygiene (${TEST_ENGINE})`, () => {
     ['a direction mark', '\u200Fcalculus', TEXT_MESSAGES.bidi],
     ['an escape', 'calc\u001Bulus', TEXT_MESSAGES.control],
   ])('a search refuses a term with %s, as docs/api/listings.md says', async (_, term, message) => {
-    const res = await t.app.inject({
-      url: `/api/listing/get?searchTerm=${encodeURIComponent(term)}`,
-    });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe(`Invalid parameter 'searchTerm': ${message}`);
+    const res = await search(term);
+    expect(res.status).toBe(400);
+    expect(errorOf(res).message).toBe(`Invalid parameter 'searchTerm': ${message}`);
   });
 
   it.each([
@@ -101,24 +101,19 @@ describe(`text hygiene (${TEST_ENGINE})`, () => {
     ['a line break', { searchTerm: 'calculus\r\nBcc: x' }, TEXT_MESSAGES.control],
     ['an isolate in a course number', { courseNumber: '1\u2066' }, TEXT_MESSAGES.bidi],
   ])('an alert refuses %s with a 400 naming the field', async (_, body, message) => {
-    const res = await post(t, '/api/alerts/create', body, seller.cookie);
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe(`${Object.keys(body)[0]}: ${message}`);
+    const res = await createAlert(body);
+    expect(res.status).toBe(400);
+    expect(errorOf(res).message).toBe(`${Object.keys(body)[0]}: ${message}`);
   });
 
   it('an alert term of invisible characters only is no term', async () => {
-    const res = await post(t, '/api/alerts/create', { searchTerm: '\u200B\u200D' }, seller.cookie);
-    expect(res.json()).toMatchObject({
+    const res = await createAlert({ searchTerm: '\u200B\u200D' });
+    expect(errorOf(res)).toMatchObject({
       statusCode: 400,
       message: 'Choose what to look for: a title, an ISBN, a course or a major',
     });
-    const stripped = await post(
-      t,
-      '/api/alerts/create',
-      { searchTerm: 'Cal\u200Bculus' },
-      seller.cookie,
-    );
-    expect(stripped.statusCode).toBe(201);
-    expect(stripped.json().searchTerm).toBe('Calculus');
+    const stripped = await createAlert({ searchTerm: 'Cal\u200Bculus' });
+    expect(stripped.status).toBe(201);
+    expect(dataOf(stripped).searchTerm).toBe('Calculus');
   });
 });

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConversationEvent, SentEvent } from '@campus-books/common/conversation.schemas';
+import { dataOf } from '@campus-books/common/call-route';
+import type { ConversationEvent } from '@campus-books/common/conversation.schemas';
 import { GENEROUS_LIMITS } from '../../../test/accounts';
+import { routeCaller } from '../../../test/api-caller';
 import { createUser, TEST_ENGINE, type TestApp, type TestUser } from '../../../test/helpers';
 import { createListingAs } from '../../../test/listing-fixtures';
 import { createAppOn, openSharedDatabase } from '../../../test/shared-database';
@@ -41,9 +43,7 @@ describe(`conversation event streams (${TEST_ENGINE})`, () => {
     buyer = await createUser(a);
     stranger = await createUser(a);
     const listingId = (await createListingAs(a, seller))._id;
-    conversationId = (
-      (await post(b, buyer, '/api/conversations', { listingId, text: 'First' })).json() as SentEvent
-    ).conversationId;
+    conversationId = dataOf(await start(b, buyer, listingId, 'First')).conversationId;
   });
   afterAll(async () => {
     for (const stream of open) stream.close();
@@ -52,18 +52,18 @@ describe(`conversation event streams (${TEST_ENGINE})`, () => {
     await shared?.close();
   });
 
-  function post(t: TestApp, user: TestUser, url: string, payload: unknown) {
-    return t.app.inject({
-      method: 'POST',
-      url,
-      headers: { cookie: user.cookie },
-      payload: payload as object,
-    });
-  }
+  /** The typed caller of one of the two servers. */
+  const on = (t: TestApp) => routeCaller(() => t);
+  const start = (t: TestApp, user: TestUser, listingId: string, text: string) =>
+    on(t)('POST /api/conversations', { as: user, body: { listingId, text } });
   const say = async (t: TestApp, user: TestUser, text: string) => {
-    const res = await post(t, user, `/api/conversations/${conversationId}/messages`, { text });
-    expect(res.statusCode).toBe(201);
-    return (res.json() as SentEvent).event;
+    const res = await on(t)('POST /api/conversations/:id/messages', {
+      as: user,
+      params: { id: conversationId },
+      body: { text },
+    });
+    expect(res.status).toBe(201);
+    return dataOf(res).event;
   };
   async function stream(user: TestUser, headers: Record<string, string> = {}) {
     const s = await openSse(`${origin}/api/conversations/events`, {
@@ -101,7 +101,7 @@ describe(`conversation event streams (${TEST_ENGINE})`, () => {
 
     // The stranger's first event is one of their own conversation's, not the message above.
     const other = (await createListingAs(a, seller))._id;
-    await post(b, stranger, '/api/conversations', { listingId: other, text: 'Mine' });
+    await start(b, stranger, other, 'Mine');
     expect((await eventOf(toStranger)).event).toMatchObject({ body: 'Mine', author: 'buyer' });
     toBuyer.close();
     toSeller.close();
@@ -126,10 +126,12 @@ describe(`conversation event streams (${TEST_ENGINE})`, () => {
 
   it('carries offers and the listing’s system lines too', async () => {
     const s = await stream(seller);
-    const offer = await post(b, buyer, `/api/conversations/${conversationId}/offers`, {
-      amount: 5,
+    const offer = await on(b)('POST /api/conversations/:id/offers', {
+      as: buyer,
+      params: { id: conversationId },
+      body: { amount: 5 },
     });
-    expect(offer.statusCode).toBe(201);
+    expect(offer.status).toBe(201);
     expect((await eventOf(s)).event).toMatchObject({ kind: 'offer', amount: 5, author: 'buyer' });
     s.close();
   });
@@ -149,11 +151,7 @@ describe(`conversation event streams (${TEST_ENGINE})`, () => {
     async () => {
       // Another conversation: events of one conversation also wait for each other (its row lock).
       const listingId = (await createListingAs(a, seller))._id;
-      const other = (
-        (
-          await post(b, stranger, '/api/conversations', { listingId, text: 'Hi' })
-        ).json() as SentEvent
-      ).conversationId;
+      const other = dataOf(await start(b, stranger, listingId, 'Hi')).conversationId;
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
       let inserted!: () => void;
@@ -183,6 +181,7 @@ describe(`conversation event streams (${TEST_ENGINE})`, () => {
   );
 
   it('refuses signed-out callers (401) and a bad cursor (400)', async () => {
+    // Raw requests: the event stream is outside the route table (Server-Sent Events, not JSON).
     const anonymous = await a.app.inject({ url: '/api/conversations/events' });
     expect(anonymous.statusCode).toBe(401);
     const bad = await a.app.inject({
