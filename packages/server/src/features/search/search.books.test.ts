@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Listing } from '@campus-books/common/listing.schemas';
+import { dataOf, errorOf, type ApiCallOptions } from '@campus-books/common/call-route';
+import { routeCaller } from '../../../test/api-caller';
 import { createTestApp, createUser, TEST_ENGINE, type TestApp } from '../../../test/helpers';
 import { insertListings } from '../../../test/listing-fixtures';
 
@@ -29,16 +30,19 @@ describe(`GET /api/listing/get: ISBN, course code and subject (${TEST_ENGINE})`,
   });
   afterAll(() => t.close());
 
-  const names = async (query: string) => {
-    const res = await t.app.inject(`/api/listing/get?${query}`);
-    expect(res.statusCode, res.body).toBe(200);
-    return (res.json() as Listing[]).map((l) => l.name);
+  const route = routeCaller(() => t);
+  const search = (query: ApiCallOptions<'GET /api/listing/get'>['query']) =>
+    route('GET /api/listing/get', { query });
+  const names = async (query: ApiCallOptions<'GET /api/listing/get'>['query']) => {
+    const res = await search(query);
+    expect(res.status, res.ok ? '' : res.text).toBe(200);
+    return dataOf(res).map((l) => l.name);
   };
 
-  it.each([CLRS, '978-0-262-03384-8', '978%200%20262%2003384%208', '0262033844', '0-262-03384-4'])(
+  it.each([CLRS, '978-0-262-03384-8', '978 0 262 03384 8', '0262033844', '0-262-03384-4'])(
     'finds an ISBN typed as %s exactly, best match first',
-    async (term) => {
-      const hits = await names(`searchTerm=${term}`);
+    async (searchTerm) => {
+      const hits = await names({ searchTerm });
       expect(hits[0]).toBe('Introduction to Algorithms');
       expect(hits).not.toContain('Algorithms (used)');
       expect(hits).not.toContain('Algorithms Unlocked');
@@ -46,13 +50,13 @@ describe(`GET /api/listing/get: ISBN, course code and subject (${TEST_ENGINE})`,
   );
 
   it('finds nothing for an ISBN no listing has', async () => {
-    expect(await names('searchTerm=0-8044-2957-X')).toEqual([]);
+    expect(await names({ searchTerm: '0-8044-2957-X' })).toEqual([]);
   });
 
-  it.each(['ECON%20101', 'econ101', 'ECON-101', 'Econ%20%20101'])(
+  it.each(['ECON 101', 'econ101', 'ECON-101', 'Econ  101'])(
     'finds the course %s by its code, that course first',
-    async (term) => {
-      const hits = await names(`searchTerm=${term}`);
+    async (searchTerm) => {
+      const hits = await names({ searchTerm });
       expect(hits[0]).toBe('Principles of Economics');
       expect(hits).not.toContain('Calculus');
       expect(hits).not.toContain('Intro Microeconomics');
@@ -60,20 +64,22 @@ describe(`GET /api/listing/get: ISBN, course code and subject (${TEST_ENGINE})`,
   );
 
   it('filters by subject, in any case, and with a course number', async () => {
-    expect(await names('subject=ECON')).toEqual([
+    expect(await names({ subject: 'ECON' })).toEqual([
       'Intro Microeconomics',
       'Principles of Economics',
     ]);
-    expect(await names('subject=econ&courseNumber=101')).toEqual(['Principles of Economics']);
-    expect(await names('subject=CMSC&searchTerm=algorithms')).toEqual([
+    expect(await names({ subject: 'econ', courseNumber: '101' })).toEqual([
+      'Principles of Economics',
+    ]);
+    expect(await names({ subject: 'CMSC', searchTerm: 'algorithms' })).toEqual([
       'Algorithms Unlocked',
       'Introduction to Algorithms',
     ]);
   });
 
   it('refuses an unknown subject with a 400', async () => {
-    const res = await t.app.inject('/api/listing/get?subject=NOPE');
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toMatch(/subject/);
+    const res = await search({ subject: 'NOPE' });
+    expect(res.status).toBe(400);
+    expect(errorOf(res).message).toMatch(/subject/);
   });
 });

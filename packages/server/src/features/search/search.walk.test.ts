@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Listing } from '@campus-books/common/listing.schemas';
+import { dataOf, type ApiCallOptions } from '@campus-books/common/call-route';
+import { routeCaller } from '../../../test/api-caller';
 import { createTestApp, createUser, TEST_ENGINE, type TestApp } from '../../../test/helpers';
 import { insertListings } from '../../../test/listing-fixtures';
 
@@ -31,12 +32,13 @@ describe(`a common term's pages, found by walking the order's index (${TEST_ENGI
   });
   afterAll(() => t.close());
 
-  const names = async (query: string) => {
-    const res = await t.app.inject(`/api/listing/get?${query}`);
-    expect(res.statusCode, res.body).toBe(200);
+  const route = routeCaller(() => t);
+  const names = async (query: ApiCallOptions<'GET /api/listing/get'>['query']) => {
+    const res = await route('GET /api/listing/get', { query });
+    expect(res.status, res.ok ? '' : res.text).toBe(200);
     return {
-      names: res.json<Listing[]>().map((l) => l.name),
-      total: Number(res.headers['x-total-count']),
+      names: dataOf(res).map((l) => l.name),
+      total: Number(res.headers.get('x-total-count')),
     };
   };
   const newestFirst = [...calculus].reverse().map((l) => l.name);
@@ -45,9 +47,9 @@ describe(`a common term's pages, found by walking the order's index (${TEST_ENGI
     .map((l) => l.name);
 
   it('gives the newest matches first, page after page, with the total', async () => {
-    for (const term of ['calculus', 'calclus', 'CALCULUS']) {
+    for (const searchTerm of ['calculus', 'calclus', 'CALCULUS']) {
       for (const start of [0, 9, 18, 27]) {
-        const page = await names(`searchTerm=${term}&startIndex=${start}`);
+        const page = await names({ searchTerm, startIndex: start });
         expect(page.names).toEqual(newestFirst.slice(start, start + 9));
         expect(page.total).toBe(30);
       }
@@ -57,22 +59,27 @@ describe(`a common term's pages, found by walking the order's index (${TEST_ENGI
   it('keeps to a price order asked for', async () => {
     // Distinct prices (7 and 30 are coprime): one order only.
     for (const start of [0, 9]) {
-      const page = await names(
-        `searchTerm=calculus&sort=regularPrice&order=asc&startIndex=${start}`,
-      );
+      const page = await names({
+        searchTerm: 'calculus',
+        sort: 'regularPrice',
+        order: 'asc',
+        startIndex: start,
+      });
       expect(page.names).toEqual(cheapestFirst.slice(start, start + 9));
     }
   });
 
   it('finds a rare term as before', async () => {
-    const page = await names('searchTerm=history');
+    const page = await names({ searchTerm: 'history' });
     expect(page.names).toEqual(Array.from({ length: 9 }, (_, i) => `World History ${9 - i}`));
     expect(page.total).toBe(10);
   });
 
   it('answers the same search sent 25 times at once the same way', async () => {
     const pages = await Promise.all(
-      Array.from({ length: 25 }, (_, i) => names(`searchTerm=calclus&startIndex=${(i % 4) * 9}`)),
+      Array.from({ length: 25 }, (_, i) =>
+        names({ searchTerm: 'calclus', startIndex: (i % 4) * 9 }),
+      ),
     );
     pages.forEach((page, i) =>
       expect(page.names).toEqual(newestFirst.slice((i % 4) * 9, (i % 4) * 9 + 9)),
