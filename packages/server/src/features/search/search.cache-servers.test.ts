@@ -1,5 +1,7 @@
 import { TOTAL_COUNT_HEADER } from '@campus-books/common/constants';
 import { describe, expect, it } from 'vitest';
+import { dataOf } from '@campus-books/common/call-route';
+import { routeCaller } from '../../../test/api-caller';
 import { TEST_ENGINE, type TestApp } from '../../../test/helpers';
 import { createListingAs, listingBody } from '../../../test/listing-fixtures';
 import { twoAppServersForSuite } from '../../../test/shared-database';
@@ -13,10 +15,13 @@ const letters = 'abcdefghijklmnopqrstuvwxyz';
 describe(`search on another server right after a write (${TEST_ENGINE})`, () => {
   const servers = twoAppServersForSuite();
 
+  /** A search on one of the two servers. */
+  const searchOn = (t: TestApp, searchTerm: string, startIndex?: number) =>
+    routeCaller(() => t)('GET /api/listing/get', { query: { searchTerm, startIndex } });
   const namesOn = async (t: TestApp, term: string) => {
-    const res = await t.app.inject(`/api/listing/get?searchTerm=${encodeURIComponent(term)}`);
-    expect(res.statusCode, res.body).toBe(200);
-    return (res.json() as { name: string }[]).map((l) => l.name);
+    const res = await searchOn(t, term);
+    expect(res.status, res.ok ? '' : res.text).toBe(200);
+    return dataOf(res).map((l) => l.name);
   };
 
   it('200 renames through A, each searched at once through B: none stale', async () => {
@@ -31,13 +36,12 @@ describe(`search on another server right after a write (${TEST_ENGINE})`, () => 
       const name = `Organic Chemistry ${word}`;
       // B answers (and caches) that nothing holds the word yet…
       expect(await namesOn(b, word)).toEqual([]);
-      const res = await a.app.inject({
-        method: 'POST',
-        url: `/api/listing/update/${listing._id}`,
-        headers: { cookie: seller.cookie },
-        payload: listingBody({ name, imageUrls: listing.imageUrls }),
+      const res = await routeCaller(() => a)('POST /api/listing/update/:id', {
+        as: seller,
+        params: { id: listing._id },
+        body: listingBody({ name, imageUrls: listing.imageUrls }),
       });
-      expect(res.statusCode, res.body).toBe(200);
+      expect(res.status, res.ok ? '' : res.text).toBe(200);
       // …A acknowledged the write: B must find it now.
       if ((await namesOn(b, word)).join() !== name) stale += 1;
     }
@@ -48,11 +52,9 @@ describe(`search on another server right after a write (${TEST_ENGINE})`, () => 
     const { a, b, seller } = servers;
     const word = Array.from({ length: 10 }, () => letters[Math.floor(Math.random() * 26)]).join('');
     const totalOn = async (t: TestApp, startIndex = 0) => {
-      const res = await t.app.inject(
-        `/api/listing/get?searchTerm=${word}&startIndex=${startIndex}`,
-      );
-      expect(res.statusCode, res.body).toBe(200);
-      return Number(res.headers[TOTAL_COUNT_HEADER.toLowerCase()]);
+      const res = await searchOn(t, word, startIndex);
+      expect(res.status, res.ok ? '' : res.text).toBe(200);
+      return Number(res.headers.get(TOTAL_COUNT_HEADER));
     };
     expect(await totalOn(b)).toBe(0);
     for (let created = 1; created <= 3; created += 1) {

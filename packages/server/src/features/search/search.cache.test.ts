@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataOf, type ApiCallOptions } from '@campus-books/common/call-route';
+import { routeCaller } from '../../../test/api-caller';
 import {
   createTestApp,
   createUser,
@@ -22,18 +24,20 @@ describe(`search after every kind of write (${TEST_ENGINE})`, () => {
   });
   afterAll(() => t.close());
 
-  const names = async (query: string) => {
-    const res = await t.app.inject(`/api/listing/get?${query}`);
-    expect(res.statusCode, res.body).toBe(200);
-    return (res.json() as { name: string }[]).map((l) => l.name);
+  const route = routeCaller(() => t);
+  const names = async (searchTerm?: string) => {
+    const res = await route('GET /api/listing/get', { query: { searchTerm } });
+    expect(res.status, res.ok ? '' : res.text).toBe(200);
+    return dataOf(res).map((l) => l.name);
   };
-  const as = (user: TestUser, method: 'POST' | 'DELETE', url: string, payload?: object) =>
-    t.app.inject({
-      method,
-      url,
-      headers: { cookie: user.cookie },
-      ...(payload ? { payload } : {}),
-    });
+  const update = (id: string, body: ApiCallOptions<'POST /api/listing/update/:id'>['body']) =>
+    route('POST /api/listing/update/:id', { as: seller, params: { id }, body });
+  const byId = (id: string, user?: TestUser) =>
+    route('GET /api/listing/get/:id', { as: user, params: { id } });
+  const own = (verb: 'mark-as-sold' | 'relist', id: string) =>
+    route(`POST /api/listing/${verb}/:id`, { as: seller, params: { id } });
+  const deleteListing = (id: string) =>
+    route('DELETE /api/listing/delete/:id', { as: seller, params: { id } });
 
   it('uses the caches it should on this engine', () => {
     expect(t.app.listingCaches.searches !== null).toBe(TEST_ENGINE === 'pglite');
@@ -41,73 +45,59 @@ describe(`search after every kind of write (${TEST_ENGINE})`, () => {
   });
 
   it('create, rename, sell, relist, delete and account deletion each show at once', async () => {
-    expect(await names('')).toEqual([]);
-    expect(await names('searchTerm=thermodynamcs')).toEqual([]);
+    expect(await names()).toEqual([]);
+    expect(await names('thermodynamcs')).toEqual([]);
 
     const listing = await createListingAs(t, seller, { name: 'Thermodynamics' });
-    expect(await names('')).toEqual(['Thermodynamics']);
+    expect(await names()).toEqual(['Thermodynamics']);
     // A new word is a typo candidate at once, though the misspelling was searched (and cached) before.
-    expect(await names('searchTerm=thermodynamcs')).toEqual(['Thermodynamics']);
+    expect(await names('thermodynamcs')).toEqual(['Thermodynamics']);
 
     const body = listingBody({ name: 'Statics', imageUrls: listing.imageUrls });
-    expect((await as(seller, 'POST', `/api/listing/update/${listing._id}`, body)).statusCode).toBe(
-      200,
-    );
-    expect(await names('')).toEqual(['Statics']);
-    expect(await names('searchTerm=thermodynamcs')).toEqual([]);
+    expect((await update(listing._id, body)).status).toBe(200);
+    expect(await names()).toEqual(['Statics']);
+    expect(await names('thermodynamcs')).toEqual([]);
 
-    expect((await as(seller, 'POST', `/api/listing/mark-as-sold/${listing._id}`)).statusCode).toBe(
-      200,
-    );
-    expect(await names('')).toEqual([]);
-    expect((await as(seller, 'POST', `/api/listing/relist/${listing._id}`)).statusCode).toBe(200);
-    expect(await names('')).toEqual(['Statics']);
-    expect((await as(seller, 'DELETE', `/api/listing/delete/${listing._id}`)).statusCode).toBe(200);
-    expect(await names('')).toEqual([]);
+    expect((await own('mark-as-sold', listing._id)).status).toBe(200);
+    expect(await names()).toEqual([]);
+    expect((await own('relist', listing._id)).status).toBe(200);
+    expect(await names()).toEqual(['Statics']);
+    expect((await deleteListing(listing._id)).status).toBe(200);
+    expect(await names()).toEqual([]);
 
     const other = await createUser(t);
     await createListingAs(t, other, { name: 'Dynamics' });
-    expect(await names('searchTerm=dynamics')).toEqual(['Dynamics']);
-    expect(
-      (
-        await as(other, 'DELETE', `/api/user/delete/${other.id}`, {
-          currentPassword: other.password,
-        })
-      ).statusCode,
-    ).toBe(200);
-    expect(await names('searchTerm=dynamics')).toEqual([]);
+    expect(await names('dynamics')).toEqual(['Dynamics']);
+    const gone = await route('DELETE /api/user/delete/:id', {
+      as: other,
+      params: { id: other.id },
+      body: { currentPassword: other.password },
+    });
+    expect(gone.status).toBe(200);
+    expect(await names('dynamics')).toEqual([]);
   });
 
   it("answers a listing's id from its stored answer, changed by every write at once, by the visibility rule", async () => {
     const listing = await createListingAs(t, seller, { name: 'Kept Optics' });
-    const url = `/api/listing/get/${listing._id}`;
-    const first = await t.app.inject(url);
+    const first = await byId(listing._id);
     const { success: _created, ...answer } = listing as typeof listing & { success?: true };
-    expect(first.json()).toEqual(answer);
+    expect(dataOf(first)).toEqual(answer);
     // The same listing by an upper-case id (one cache entry, one answer).
-    expect(
-      (
-        await t.app.inject(url.toUpperCase().replace('/API/LISTING/GET', '/api/listing/get'))
-      ).json(),
-    ).toEqual(answer);
+    expect(dataOf(await byId(listing._id.toUpperCase()))).toEqual(answer);
     const body = listingBody({ name: 'Kept Acoustics', imageUrls: listing.imageUrls });
-    expect((await as(seller, 'POST', `/api/listing/update/${listing._id}`, body)).statusCode).toBe(
-      200,
-    );
-    expect((await t.app.inject(url)).json()).toMatchObject({ name: 'Kept Acoustics' });
+    expect((await update(listing._id, body)).status).toBe(200);
+    expect(dataOf(await byId(listing._id))).toMatchObject({ name: 'Kept Acoustics' });
     // Hidden by the moderators: a 404 at once for others, still the seller's to see.
     await t.database.db.execute(
       sql`UPDATE listings SET status = 'hidden' WHERE id = ${listing._id}`,
     );
     t.app.listingCaches.invalidate();
-    expect((await t.app.inject(url)).statusCode).toBe(404);
+    expect((await byId(listing._id)).status).toBe(404);
     const stranger = await createUser(t);
-    expect((await t.app.inject({ url, headers: { cookie: stranger.cookie } })).statusCode).toBe(
-      404,
-    );
-    const own = await t.app.inject({ url, headers: { cookie: seller.cookie } });
-    expect(own.json()).toMatchObject({ name: 'Kept Acoustics', status: 'hidden' });
-    expect((await as(seller, 'DELETE', `/api/listing/delete/${listing._id}`)).statusCode).toBe(200);
-    expect((await t.app.inject({ url, headers: { cookie: seller.cookie } })).statusCode).toBe(404);
+    expect((await byId(listing._id, stranger)).status).toBe(404);
+    const mine = dataOf(await byId(listing._id, seller));
+    expect(mine).toMatchObject({ name: 'Kept Acoustics', status: 'hidden' });
+    expect((await deleteListing(listing._id)).status).toBe(200);
+    expect((await byId(listing._id, seller)).status).toBe(404);
   });
 });
