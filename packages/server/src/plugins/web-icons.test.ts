@@ -3,9 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setActiveCampus } from '@campus-books/common/active-campus';
+import { dataOf } from '@campus-books/common/call-route';
 import { brandPalette } from '@campus-books/common/campus-theme';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routeCaller } from '../../test/api-caller';
 import { createWebTestApp, TEST_ENGINE, type TestApp } from '../../test/helpers';
 import { CampusConfigError, DEFAULT_CAMPUS_FILE, readCampusFile } from '../config/campus-file';
 import { readCampusLogo } from '../config/campus-logo';
@@ -48,6 +50,7 @@ interface ManifestIcon {
 }
 
 async function iconsOf(t: TestApp) {
+  // Raw: the manifest and the page are the web app's files, outside the route table.
   const manifest = (await t.app.inject('/manifest.webmanifest')).json<{ icons: ManifestIcon[] }>();
   const html = (await t.app.inject('/')).body;
   const link = (rel: string) =>
@@ -145,11 +148,12 @@ describe(`the campus's icons (${TEST_ENGINE})`, () => {
   });
 
   it("sends the campus with its logo's address, where the logo file is answered", async () => {
-    const campus = (await crest.app.inject('/api/campus')).json<{ theme: { logo: string } }>();
-    expect(campus.theme.logo).toMatch(/^\/campus-icons\/logo\.svg\?v=[\w-]{12}$/);
+    const campus = dataOf(await routeCaller(() => crest)('GET /api/campus'));
+    const address = campus.theme.logo ?? '';
+    expect(address).toMatch(/^\/campus-icons\/logo\.svg\?v=[\w-]{12}$/);
     const html = (await crest.app.inject('/')).body;
-    expect(html).toContain(`"logo":"${campus.theme.logo}"`);
-    const logo = await crest.app.inject(campus.theme.logo);
+    expect(html).toContain(`"logo":"${address}"`);
+    const logo = await crest.app.inject(address);
     expect(logo.headers['content-type']).toBe('image/svg+xml');
     expect(logo.body).toBe(
       readFileSync(path.join(CAMPUS_DIR, 'examples', 'pacific-crest-logo.svg'), 'utf8'),

@@ -1,5 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataOf } from '@campus-books/common/call-route';
+import { routeCaller } from '../../test/api-caller';
 import {
   createUser,
   createWebTestApp,
@@ -31,6 +33,11 @@ describe(`server rendering of the landing pages (${TEST_ENGINE})`, () => {
   let seller: Awaited<ReturnType<typeof createUser>>;
   let activeId: string;
   let hiddenId: string;
+  const route = routeCaller(() => t);
+  const econDemand = async () =>
+    dataOf(
+      await route('GET /api/alerts/demand', { query: { subject: 'ECON', courseNumber: '101' } }),
+    );
 
   beforeAll(async () => {
     t = await createWebTestApp({ 'index.html': TEST_WEB_SHELL }, {}, { webServerEntry: STAND_IN });
@@ -93,10 +100,8 @@ describe(`server rendering of the landing pages (${TEST_ENGINE})`, () => {
 
     const page = await t.app.inject(`/listing/${activeId}`);
     expect(page.statusCode).toBe(200);
-    const answer = (await t.app.inject(`/api/listing/get/${activeId}`)).json();
-    const demand = (await t.app.inject('/api/alerts/demand?subject=ECON&courseNumber=101')).json<{
-      students: number;
-    }>();
+    const answer = dataOf(await route('GET /api/listing/get/:id', { params: { id: activeId } }));
+    const demand = await econDemand();
     expect(answer.isbn).toBeNull();
     expect(demand.students).toBe(1);
     expect(renderedData(page.body)).toEqual({
@@ -141,9 +146,9 @@ describe(`server rendering of the landing pages (${TEST_ENGINE})`, () => {
     expect(alert.statusCode, alert.body).toBe(201);
 
     const page = await t.app.inject(`/listing/${first}`);
-    const copies = (await t.app.inject(`/api/listing/get?searchTerm=${isbn}&limit=20`)).json<
-      { _id: string }[]
-    >();
+    const copies = dataOf(
+      await route('GET /api/listing/get', { query: { searchTerm: isbn, limit: 20 } }),
+    );
     expect(copies.map((c) => c._id).sort()).toEqual([first, second].sort());
     expect(renderedData(page.body)).toMatchObject({ kind: 'listing', otherCopies: copies });
 
@@ -192,12 +197,11 @@ describe(`server rendering of the landing pages (${TEST_ENGINE})`, () => {
 
   it('answers /course/{code} with the course answer; an address that is no course renders without data', async () => {
     const page = await t.app.inject('/course/ECON-101');
-    const api = (await t.app.inject('/api/course/ECON-101')).json();
-    const demand = await t.app.inject('/api/alerts/demand?subject=ECON&courseNumber=101');
+    const api = dataOf(await route('GET /api/course/:code', { params: { code: 'ECON-101' } }));
     expect(renderedData(page.body)).toEqual({
       kind: 'course',
       course: api,
-      demand: demand.json<{ students: number }>().students,
+      demand: (await econDemand()).students,
     });
     expect(renderedData((await t.app.inject('/course/ZZZZZ-1')).body)).toBeNull();
     expect(renderedData((await t.app.inject(`/course/${'9'.repeat(40)}`)).body)).toBeNull();
