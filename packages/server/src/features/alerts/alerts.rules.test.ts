@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALERT_MESSAGES, MAX_ALERTS_PER_USER } from '@campus-books/common/alert.schemas';
 import { listings } from '../../db/schema';
 import { alertDeliveries, alerts } from '../../db/alerts.schema';
+import { dataOf } from '@campus-books/common/call-route';
 import { GENEROUS_LIMITS } from '../../../test/accounts';
+import { routeCaller } from '../../../test/api-caller';
 import { insertListings } from '../../../test/listing-fixtures';
 import {
   createTestApp,
@@ -246,10 +248,9 @@ describe(`alerts: the body's rules (${TEST_ENGINE})`, () => {
         .from(listings)
         .where(eq(listings.id, listingId!));
       expect(listing?.name).toBe('Calculus Qwzx');
-      const found = await t.app.inject({ url: '/api/listing/get?searchTerm=calculus%20qwzx' });
-      expect((found.json() as { _id: string; name: string }[]).map((l) => [l._id, l.name])).toEqual(
-        [[listingId, 'Calculus Qwzx']],
-      );
+      const query = { searchTerm: 'calculus qwzx' };
+      const found = dataOf(await routeCaller(() => t)('GET /api/listing/get', { query }));
+      expect(found.map((l) => [l._id, l.name])).toEqual([[listingId, 'Calculus Qwzx']]);
       await expect(
         t.database.db.insert(alerts).values({ ...base, termWords: ['algebra', 'linear'] }),
       ).rejects.toThrow();

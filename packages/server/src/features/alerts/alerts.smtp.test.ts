@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataOf } from '@campus-books/common/call-route';
 import { GENEROUS_LIMITS } from '../../../test/accounts';
+import { routeCaller } from '../../../test/api-caller';
 import { createTestApp, createUser, TEST_ENGINE, type TestApp } from '../../../test/helpers';
 import { createListingAs, listingBody } from '../../../test/listing-fixtures';
 import { startSmtpInbox, type SmtpInbox } from '../../../test/support/smtp-inbox';
@@ -184,8 +186,8 @@ describe(`alert and saved-listing mails over a real SMTP conversation (${TEST_EN
     expect(sold.statusCode).toBe(200);
     await t.app.jobs.runDue();
     expect(inbox.filter((m) => m.to === saver.email)).toHaveLength(1);
-    const saved = await t.app.inject({ url: '/api/saved/get', headers: { cookie: saver.cookie } });
-    expect((saved.json() as { _id: string }[]).map((l) => l._id)).toEqual([listing._id]);
+    const saved = dataOf(await routeCaller(() => t)('GET /api/saved/get', { as: saver }));
+    expect(saved.map((l) => l._id)).toEqual([listing._id]);
 
     // Turned back on from the Saved page: the next news is mailed again.
     const on = await t.app.inject({

@@ -1,5 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataOf, errorOf } from '@campus-books/common/call-route';
+import { routeCaller } from '../../../test/api-caller';
 import { images } from '../../db/schema';
 import {
   createTestApp,
@@ -131,16 +133,12 @@ describe(`/api/books/{isbn} (${TEST_ENGINE})`, () => {
 
   describe("POST /api/books/{isbn}/cover: the publisher's cover as one of the seller's images", () => {
     const importCover = (isbn: string, user: TestUser | null = seller) =>
-      t.app.inject({
-        method: 'POST',
-        url: `/api/books/${isbn}/cover`,
-        headers: user ? { cookie: user.cookie } : {},
-      });
+      routeCaller(() => t)('POST /api/books/:isbn/cover', { as: user, params: { isbn } });
 
     it('fetches the cover into the image pipeline, and the listing marks it', async () => {
       const res = await importCover(FAKE_ISBNS.hit);
-      expect(res.statusCode, res.body).toBe(201);
-      const { url } = res.json() as { url: string };
+      expect(res.status, res.ok ? '' : res.text).toBe(201);
+      const { url } = dataOf(res);
       expect(url).toMatch(/^\/api\/images\/[0-9a-f-]{36}\/\d+\.webp$/);
       const image = await t.app.inject(url);
       expect(image.statusCode).toBe(200);
@@ -161,8 +159,8 @@ describe(`/api/books/{isbn} (${TEST_ENGINE})`, () => {
     ])('refuses %s and keeps no image', async (_what, isbn, status) => {
       const before = await t.database.db.select().from(images).where(eq(images.ownerId, seller.id));
       const res = await importCover(isbn);
-      expect(res.statusCode, res.body).toBe(status);
-      expect(res.json()).toMatchObject({ success: false, statusCode: status });
+      expect(res.status, res.ok ? '' : res.text).toBe(status);
+      expect(errorOf(res)).toMatchObject({ success: false, statusCode: status });
       const after = await t.database.db.select().from(images).where(eq(images.ownerId, seller.id));
       expect(after).toHaveLength(before.length);
     });
@@ -172,14 +170,14 @@ describe(`/api/books/{isbn} (${TEST_ENGINE})`, () => {
       const answers = await Promise.all(
         Array.from({ length: 25 }, () => importCover(FAKE_ISBNS.hit, buyer)),
       );
-      expect(answers.map((a) => a.statusCode)).toEqual(Array(25).fill(201));
-      expect(new Set(answers.map((a) => a.json().url)).size).toBe(1);
+      expect(answers.map((a) => a.status)).toEqual(Array(25).fill(201));
+      expect(new Set(answers.map((a) => dataOf(a).url)).size).toBe(1);
       const owned = await t.database.db.select().from(images).where(eq(images.ownerId, buyer.id));
       expect(owned).toHaveLength(1);
     });
 
     it('is for signed-in sellers only', async () => {
-      expect((await importCover(FAKE_ISBNS.hit, null)).statusCode).toBe(401);
+      expect((await importCover(FAKE_ISBNS.hit, null)).status).toBe(401);
     });
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CourseAnswer } from '@campus-books/common/book.schemas';
+import { dataOf } from '@campus-books/common/call-route';
+import { routeCaller } from '../../../test/api-caller';
 import { TEST_ENGINE, type TestApp } from '../../../test/helpers';
 import { createListingAs, listingBody } from '../../../test/listing-fixtures';
 import { twoAppServersForSuite } from '../../../test/shared-database';
@@ -13,9 +14,9 @@ describe(`a course's answer kept in memory, on two app servers (${TEST_ENGINE})`
   const servers = twoAppServersForSuite();
 
   const titlesOn = async (t: TestApp, code: string) => {
-    const res = await t.app.inject({ url: `/api/course/${code}` });
-    expect(res.statusCode, res.body).toBe(200);
-    return (res.json() as CourseAnswer).books.map((book) => book.title);
+    const res = await routeCaller(() => t)('GET /api/course/:code', { params: { code } });
+    expect(res.status, res.ok ? '' : res.text).toBe(200);
+    return dataOf(res).books.map((book) => book.title);
   };
 
   it('a listing created through one server is in the next answer of both; 100 renames, none stale', async () => {

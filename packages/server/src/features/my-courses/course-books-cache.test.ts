@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CourseBooksAnswer } from '@campus-books/common/my-courses.schemas';
+import { dataOf } from '@campus-books/common/call-route';
+import { routeCaller } from '../../../test/api-caller';
 import { createUser, TEST_ENGINE, type TestApp, type TestUser } from '../../../test/helpers';
 import { createListingAs, listingBody } from '../../../test/listing-fixtures';
 import { twoAppServersForSuite } from '../../../test/shared-database';
@@ -13,12 +14,12 @@ describe(`the courses' books kept in memory, on two app servers (${TEST_ENGINE})
   const servers = twoAppServersForSuite();
 
   const titlesOn = async (t: TestApp, courses: string, who?: TestUser) => {
-    const res = await t.app.inject({
-      url: `/api/my-courses/books?courses=${courses}`,
-      headers: who ? { cookie: who.cookie } : {},
+    const res = await routeCaller(() => t)('GET /api/my-courses/books', {
+      as: who,
+      query: { courses },
     });
-    expect(res.statusCode, res.body).toBe(200);
-    return (res.json() as CourseBooksAnswer).courses.flatMap((c) => c.books.map((k) => k.title));
+    expect(res.status, res.ok ? '' : res.text).toBe(200);
+    return dataOf(res).courses.flatMap((c) => c.books.map((k) => k.title));
   };
 
   it('a listing created through one server is in the next answer of both; 100 renames, none stale', async () => {
