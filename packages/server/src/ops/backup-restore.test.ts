@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataOf } from '@campus-books/common/call-route';
+import { routeCaller } from '../../test/api-caller';
 import { sessionCookieOf } from '../../test/accounts';
 import { TEST_ENGINE, type TestApp } from '../../test/helpers';
 import type { Db } from '../db/database';
@@ -247,19 +249,16 @@ async function expectEmpty(target: Installation) {
 /** A buyer's conversation about an active listing of another student (its events have an id sequence). */
 async function startConversation(app: TestApp, catalogue: Catalogue) {
   for (const listingId of catalogue.listingIds) {
-    const listing = (await app.app.inject({ url: `/api/listing/get/${listingId}` })).json() as {
-      userRef: string;
-      status: string;
-    };
+    const route = routeCaller(() => app);
+    const listing = dataOf(await route('GET /api/listing/get/:id', { params: { id: listingId } }));
     const buyer = catalogue.users.find((u) => u.id !== listing.userRef);
     if (listing.status !== 'active' || !buyer) continue;
-    const res = await app.app.inject({
-      method: 'POST',
-      url: '/api/conversations',
-      headers: { cookie: buyer.cookie },
-      payload: { listingId, text: 'Before the backup' },
+    const res = await route('POST /api/conversations', {
+      as: buyer,
+      body: { listingId, text: 'Before the backup' },
     });
-    if (res.statusCode !== 201) throw new Error(`conversation failed: ${res.body}`);
+    if (!res.ok) throw new Error(`conversation failed: ${res.status} ${res.text}`);
+    expect(res.status).toBe(201);
     return { listingId, buyer };
   }
   throw new Error('no active listing to write about');

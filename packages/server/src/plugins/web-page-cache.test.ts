@@ -4,6 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataOf } from '@campus-books/common/call-route';
+import { routeCaller } from '../../test/api-caller';
 import {
   createUser,
   createWebTestApp,
@@ -102,14 +104,12 @@ describe(`signed-out pages from memory (${TEST_ENGINE})`, () => {
   it('renders the page again after a change to the catalogue, and a removed listing is gone at once', async () => {
     const before = await t.app.inject(`/listing/${listingId}`);
     expect(before.body).toContain('"regularPrice":25');
-    const listing = (await t.app.inject(`/api/listing/get/${listingId}`)).json<{
-      imageUrls: string[];
-    }>();
-    const update = await t.app.inject({
-      method: 'POST',
-      url: `/api/listing/update/${listingId}`,
-      headers: { cookie: seller.cookie },
-      payload: listingBody({
+    const route = routeCaller(() => t);
+    const listing = dataOf(await route('GET /api/listing/get/:id', { params: { id: listingId } }));
+    const update = await route('POST /api/listing/update/:id', {
+      as: seller,
+      params: { id: listingId },
+      body: listingBody({
         name: 'kept calculus',
         regularPrice: 19,
         imageUrls: listing.imageUrls,
@@ -117,7 +117,7 @@ describe(`signed-out pages from memory (${TEST_ENGINE})`, () => {
         courseNumber: '101',
       }),
     });
-    expect(update.statusCode, update.body).toBe(200);
+    expect(update.status, update.ok ? '' : update.text).toBe(200);
     const after = await t.app.inject(`/listing/${listingId}`);
     expect(after.body).toContain('"regularPrice":19');
     expect(after.headers.etag).not.toBe(before.headers.etag);

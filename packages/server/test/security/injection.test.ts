@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataOf } from '@campus-books/common/call-route';
 import { rowsOf } from '../../src/db/rows';
+import { routeCaller } from '../api-caller';
 import { createTestApp, createUser, TEST_ENGINE, type TestApp } from '../helpers';
 import { insertListings } from '../listing-fixtures';
 import { printFigure } from './security-helpers';
@@ -24,10 +26,12 @@ describe(`search: wildcards are literal, injected SQL never runs (${TEST_ENGINE}
   });
   afterAll(() => t.close());
 
-  const names = async (query: Record<string, string>) => {
-    const res = await t.app.inject({ url: '/api/listing/get', query });
-    expect(res.statusCode, res.body).toBe(200);
-    return (res.json() as { name: string }[]).map((l) => l.name).sort();
+  const names = async (query: { searchTerm?: string }) => {
+    const res = await routeCaller(() => t)('GET /api/listing/get', { query });
+    expect(res.status, res.ok ? '' : res.text).toBe(200);
+    return dataOf(res)
+      .map((l) => l.name)
+      .sort();
   };
 
   it.each([

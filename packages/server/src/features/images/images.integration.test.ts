@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataOf, errorOf } from '@campus-books/common/call-route';
 import { IMAGE_VARIANTS, imageIdFromUrl } from '@campus-books/common/images';
 import { NOT_YOUR_IMAGES } from './images.service';
 import { pngImage } from '../../../test/support/test-images';
 import { uploadImage } from '../../../test/support/tus-test-client';
 import { STORE_KINDS, createUploadTestApp } from '../../../test/support/upload-test-app';
 import { createUser, type TestApp, type TestUser } from '../../../test/helpers';
-import { apiCaller } from '../../../test/api-caller';
+import { routeCaller } from '../../../test/api-caller';
 import { listingBody } from '../../../test/listing-fixtures';
 
 /** The image rules as the listing and profile APIs apply them. */
@@ -24,59 +25,54 @@ describe.each(STORE_KINDS)('listings and profiles use only own uploads, %s store
   async function upload(owner: TestUser = seller): Promise<string> {
     const res = await uploadImage(t.app, owner.cookie, png);
     expect(res.statusCode).toBe(200);
+    // Raw: an upload goes through tus, outside the route table.
     return (res.json() as { url: string }).url;
   }
   const filesOf = (url: string) => t.app.storage.list(`images/${imageIdFromUrl(url)}/`);
-  const call = apiCaller(() => t);
+  const route = routeCaller(() => t);
   const createListing = (user: TestUser, imageUrls: string[]) =>
-    call(user, 'POST', '/api/listing/create', listingBody({ imageUrls }));
+    route('POST /api/listing/create', { as: user, body: listingBody({ imageUrls }) });
+  const setAvatar = (user: TestUser, avatar: string) =>
+    route('POST /api/user/update/:id', { as: user, params: { id: user.id }, body: { avatar } });
 
   it("refuses another user's upload and foreign URLs in a listing", async () => {
     const strangersImage = await upload(await createUser(t));
     for (const urls of [[strangersImage], ['https://evil.example/cover.jpg']]) {
       const res = await createListing(seller, urls);
-      expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe(NOT_YOUR_IMAGES);
+      expect(res.status).toBe(400);
+      expect(errorOf(res).message).toBe(NOT_YOUR_IMAGES);
     }
   });
 
   it('deletes the files of images removed on update, and of a deleted listing', async () => {
     const [a, b, c] = [await upload(), await upload(), await upload()];
     const created = await createListing(seller, [a, b]);
-    expect(created.statusCode).toBe(201);
-    const id = (created.json() as { _id: string })._id;
+    expect(created.status).toBe(201);
+    const id = dataOf(created)._id;
 
-    const updated = await call(
-      seller,
-      'POST',
-      `/api/listing/update/${id}`,
-      listingBody({ imageUrls: [b, c] }),
-    );
-    expect(updated.statusCode).toBe(200);
+    const updated = await route('POST /api/listing/update/:id', {
+      as: seller,
+      params: { id },
+      body: listingBody({ imageUrls: [b, c] }),
+    });
+    expect(updated.status).toBe(200);
     expect(await filesOf(a)).toEqual([]);
     expect(await filesOf(b)).toHaveLength(IMAGE_VARIANTS.length);
 
-    const deleted = await call(seller, 'DELETE', `/api/listing/delete/${id}`);
-    expect(deleted.statusCode).toBe(200);
+    const deleted = await route('DELETE /api/listing/delete/:id', { as: seller, params: { id } });
+    expect(deleted.status).toBe(200);
     expect(await filesOf(b)).toEqual([]);
     expect(await filesOf(c)).toEqual([]);
   });
 
   it("accepts only the user's own upload as avatar and deletes the replaced one", async () => {
     const strangersImage = await upload(await createUser(t));
-    const refused = await call(seller, 'POST', `/api/user/update/${seller.id}`, {
-      avatar: strangersImage,
-    });
-    expect(refused.statusCode).toBe(400);
+    expect((await setAvatar(seller, strangersImage)).status).toBe(400);
 
     const first = await upload();
     const second = await upload();
-    const ok = await call(seller, 'POST', `/api/user/update/${seller.id}`, { avatar: first });
-    expect(ok.statusCode).toBe(200);
-    const replaced = await call(seller, 'POST', `/api/user/update/${seller.id}`, {
-      avatar: second,
-    });
-    expect(replaced.statusCode).toBe(200);
+    expect((await setAvatar(seller, first)).status).toBe(200);
+    expect((await setAvatar(seller, second)).status).toBe(200);
     expect(await filesOf(first)).toEqual([]);
     expect(await filesOf(second)).toHaveLength(IMAGE_VARIANTS.length);
   });
@@ -84,12 +80,14 @@ describe.each(STORE_KINDS)('listings and profiles use only own uploads, %s store
   it("deletes an account's listing images, avatar and unattached uploads", async () => {
     const owner = await createUser(t);
     const [listed, avatar, loose] = [await upload(owner), await upload(owner), await upload(owner)];
-    expect((await createListing(owner, [listed])).statusCode).toBe(201);
-    await call(owner, 'POST', `/api/user/update/${owner.id}`, { avatar });
-    const res = await call(owner, 'DELETE', `/api/user/delete/${owner.id}`, {
-      currentPassword: owner.password,
+    expect((await createListing(owner, [listed])).status).toBe(201);
+    await setAvatar(owner, avatar);
+    const res = await route('DELETE /api/user/delete/:id', {
+      as: owner,
+      params: { id: owner.id },
+      body: { currentPassword: owner.password },
     });
-    expect(res.statusCode).toBe(200);
+    expect(res.status).toBe(200);
     for (const url of [listed, avatar, loose]) expect(await filesOf(url)).toEqual([]);
   });
 });

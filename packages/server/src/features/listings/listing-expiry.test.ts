@@ -1,5 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataOf } from '@campus-books/common/call-route';
+import { routeCaller } from '../../../test/api-caller';
 import { listings } from '../../db/schema';
 import { jobs } from '../../db/platform.schema';
 import {
@@ -45,7 +47,7 @@ describe(`listing expiry, reminders and one-click links (${TEST_ENGINE})`, () =>
   let t: TestApp;
   let seller: TestUser;
   const search = async () =>
-    (await t.app.inject({ url: '/api/listing/get?limit=50' })).json() as { _id: string }[];
+    dataOf(await routeCaller(() => t)('GET /api/listing/get', { query: { limit: 50 } }));
   const row = async (id: string) =>
     (await t.database.db.select().from(listings).where(eq(listings.id, id)))[0]!;
   const runJob = async () => {

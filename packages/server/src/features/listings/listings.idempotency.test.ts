@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataOf, errorOf, type ApiCallOptions } from '@campus-books/common/call-route';
+import { routeCaller } from '../../../test/api-caller';
 import { listings } from '../../db/schema';
 import {
   createTestApp,
@@ -23,12 +25,15 @@ describe(`listings: create with an Idempotency-Key (${TEST_ENGINE})`, () => {
   });
   afterAll(() => t.close());
 
-  const create = (user: TestUser, payload: object, key?: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/listing/create',
-      headers: { cookie: user.cookie, ...(key === undefined ? {} : { 'idempotency-key': key }) },
-      payload,
+  const create = (
+    user: TestUser,
+    body: ApiCallOptions<'POST /api/listing/create'>['body'],
+    key?: string,
+  ) =>
+    routeCaller(() => t)('POST /api/listing/create', {
+      as: user,
+      headers: key === undefined ? {} : { 'idempotency-key': key },
+      body,
     });
   const countOf = async (userId: string) =>
     (await t.database.db.select().from(listings).where(eq(listings.userId, userId))).length;
@@ -38,14 +43,14 @@ describe(`listings: create with an Idempotency-Key (${TEST_ENGINE})`, () => {
     const body = listingBody({ imageUrls: [await createUploadedImage(t, user.id)] });
     const key = randomUUID();
     const answers = await Promise.all(Array.from({ length: 25 }, () => create(user, body, key)));
-    expect(answers.map((a) => a.statusCode)).toEqual(Array(25).fill(201));
-    const ids = new Set(answers.map((a) => (a.json() as { _id: string })._id));
+    expect(answers.map((a) => a.status)).toEqual(Array(25).fill(201));
+    const ids = new Set(answers.map((a) => dataOf(a)._id));
     expect(ids.size).toBe(1);
     expect(await countOf(user.id)).toBe(1);
     // A retry later gets the same answer too.
     const retry = await create(user, body, key);
-    expect(retry.statusCode).toBe(201);
-    expect(retry.json()).toMatchObject({ success: true, _id: [...ids][0] });
+    expect(retry.status).toBe(201);
+    expect(dataOf(retry)).toMatchObject({ success: true, _id: [...ids][0] });
     expect(await countOf(user.id)).toBe(1);
   });
 
@@ -55,8 +60,8 @@ describe(`listings: create with an Idempotency-Key (${TEST_ENGINE})`, () => {
     const first = await create(user, body, randomUUID());
     const second = await create(user, body, randomUUID());
     const plain = await create(user, body);
-    expect([first.statusCode, second.statusCode, plain.statusCode]).toEqual([201, 201, 201]);
-    expect(new Set([first, second, plain].map((a) => a.json()._id)).size).toBe(3);
+    expect([first.status, second.status, plain.status]).toEqual([201, 201, 201]);
+    expect(new Set([first, second, plain].map((a) => dataOf(a)._id)).size).toBe(3);
     expect(await countOf(user.id)).toBe(3);
   });
 
@@ -73,9 +78,9 @@ describe(`listings: create with an Idempotency-Key (${TEST_ENGINE})`, () => {
       listingBody({ imageUrls: [await createUploadedImage(t, other.id)] }),
       key,
     );
-    expect([mine.statusCode, theirs.statusCode]).toEqual([201, 201]);
-    expect(theirs.json()._id).not.toBe(mine.json()._id);
-    expect(theirs.json().userRef).toBe(other.id);
+    expect([mine.status, theirs.status]).toEqual([201, 201]);
+    expect(dataOf(theirs)._id).not.toBe(dataOf(mine)._id);
+    expect(dataOf(theirs).userRef).toBe(other.id);
   });
 
   it.each([['a key with a space'], [''], ['x'.repeat(201)]])(
@@ -84,8 +89,8 @@ describe(`listings: create with an Idempotency-Key (${TEST_ENGINE})`, () => {
       const user = await createUser(t);
       const body = listingBody({ imageUrls: [await createUploadedImage(t, user.id)] });
       const res = await create(user, body, key);
-      expect(res.statusCode).toBe(400);
-      expect(res.json()).toMatchObject({ success: false, message: BAD_IDEMPOTENCY_KEY });
+      expect(res.status).toBe(400);
+      expect(errorOf(res)).toMatchObject({ success: false, message: BAD_IDEMPOTENCY_KEY });
       expect(await countOf(user.id)).toBe(0);
     },
   );
