@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
+import { callRouteData, type ApiCallOptions } from '@campus-books/common/call-route';
 import { TEST_ENGINE } from '../../test/helpers';
 import { listingBody } from '../../test/listing-fixtures';
 import { runBackup } from './backup-command';
@@ -41,15 +42,13 @@ function client(base: string, cookie: string) {
       if (sent.status !== 200) throw new Error(`patch ${sent.status} ${await sent.text()}`);
       return { location, url: ((await sent.json()) as { url: string }).url };
     },
-    async json(method: string, url: string, body?: unknown) {
-      const res = await call(method, url, {
-        ...(body
-          ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }
-          : {}),
-      });
-      if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
-      return res.json() as Promise<Record<string, unknown>>;
-    },
+    // The API's routes through common's typed caller; a failure throws with its status and message.
+    createListing: (body: ApiCallOptions<'POST /api/listing/create'>['body']) =>
+      callRouteData(base, 'POST /api/listing/create', { as: { cookie }, body }),
+    deleteListing: (id: string) =>
+      callRouteData(base, 'DELETE /api/listing/delete/:id', { as: { cookie }, params: { id } }),
+    markSold: (id: string) =>
+      callRouteData(base, 'POST /api/listing/mark-as-sold/:id', { as: { cookie }, params: { id } }),
     delete: (url: string) => call('DELETE', url, { headers: { 'tus-resumable': '1.0.0' } }),
   };
 }
@@ -91,16 +90,14 @@ describe(`a backup of a running server while students write (${TEST_ENGINE})`, (
           let previous: string | undefined;
           for (let i = 0; i < WRITES_PER_SELLER && !stop; i += 1) {
             const image = await s.upload(await photo(n * 100 + i));
-            const listing = await s.json(
-              'POST',
-              '/api/listing/create',
+            const listing = await s.createListing(
               listingBody({ name: `Live ${n}-${i}`, imageUrls: [image.url] }),
             );
             const cancelled = await s.upload(await photo(n * 100 + i + 50));
             expect((await s.delete(cancelled.location)).status).toBe(200);
-            if (previous && i % 2 === 0) await s.json('DELETE', `/api/listing/delete/${previous}`);
-            previous = listing._id as string;
-            if (i % 3 === 2) await s.json('POST', `/api/listing/mark-as-sold/${previous}`);
+            if (previous && i % 2 === 0) await s.deleteListing(previous);
+            previous = listing._id;
+            if (i % 3 === 2) await s.markSold(previous);
             created += 1;
             if (created === 3) firstWrites();
           }

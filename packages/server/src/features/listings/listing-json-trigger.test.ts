@@ -1,9 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { dataOf } from '@campus-books/common/call-route';
 import { listingSchema } from '@campus-books/common/listing.schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createUser, TEST_ENGINE, type TestApp } from '../../../test/helpers';
 import { insertListings } from '../../../test/listing-fixtures';
+import { routeCaller } from '../../../test/api-caller';
 import {
   ensureListingJson,
   listingJsonDefinition,
@@ -124,10 +126,10 @@ describe(`a listing's JSON written by the database (${TEST_ENGINE})`, () => {
   });
 
   it("makes the search's answer, which keeps to the listing schema", async () => {
-    const res = await t.app.inject('/api/listing/get?limit=10');
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
-    const answer = res.json<unknown[]>();
+    const res = await routeCaller(() => t)('GET /api/listing/get', { query: { limit: 10 } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const answer = dataOf(res);
     expect(answer).toHaveLength(ids.length);
     expect(JSON.stringify(answer)).toBe(JSON.stringify(z.array(listingSchema).parse(answer)));
   });
