@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { UPLOAD_CHUNK_BYTES } from '@campus-books/common/constants';
 
 /** A minimal tus 1.0 client over app.inject (test support; the protocol as docs/api/uploads.md has it). */
@@ -10,6 +11,15 @@ export interface TusAnswer {
   body: string;
   json: () => Record<string, unknown>;
   headers: Record<string, unknown>;
+}
+
+// What the last PATCH of an upload answers (docs/api/uploads.md): the image's id and address. Uploads
+// are tus, outside the route table, so a suite reads them through this schema rather than a cast.
+const uploadedImageSchema = z.object({ _id: z.string(), url: z.string() });
+
+/** The image an upload's last answer names; throws when the answer does not name one. */
+export function uploadedImage(answer: TusAnswer): z.infer<typeof uploadedImageSchema> {
+  return uploadedImageSchema.parse(answer.json());
 }
 
 function answer(res: {

@@ -3,7 +3,7 @@ import { dataOf, errorOf } from '@campus-books/common/call-route';
 import { IMAGE_VARIANTS, imageIdFromUrl } from '@campus-books/common/images';
 import { NOT_YOUR_IMAGES } from './images.service';
 import { pngImage } from '../../../test/support/test-images';
-import { uploadImage } from '../../../test/support/tus-test-client';
+import { uploadedImage, uploadImage } from '../../../test/support/tus-test-client';
 import { STORE_KINDS, createUploadTestApp } from '../../../test/support/upload-test-app';
 import { createUser, type TestApp, type TestUser } from '../../../test/helpers';
 import { routeCaller } from '../../../test/api-caller';
@@ -25,8 +25,7 @@ describe.each(STORE_KINDS)('listings and profiles use only own uploads, %s store
   async function upload(owner: TestUser = seller): Promise<string> {
     const res = await uploadImage(t.app, owner.cookie, png);
     expect(res.statusCode).toBe(200);
-    // Raw: an upload goes through tus, outside the route table.
-    return (res.json() as { url: string }).url;
+    return uploadedImage(res).url;
   }
   const filesOf = (url: string) => t.app.storage.list(`images/${imageIdFromUrl(url)}/`);
   const route = routeCaller(() => t);

@@ -3,7 +3,7 @@ import { IMAGE_WIDTHS, imageUrl } from '@campus-books/common/images';
 import { createUser, type TestApp, type TestUser } from '../../../test/helpers';
 import { claimImages } from './images.service';
 import { webpImage } from '../../../test/support/test-images';
-import { uploadImage } from '../../../test/support/tus-test-client';
+import { uploadedImage, uploadImage } from '../../../test/support/tus-test-client';
 import { STORE_KINDS, createUploadTestApp } from '../../../test/support/upload-test-app';
 
 describe.each(STORE_KINDS)('serving and deleting images, %s store', (kind) => {
@@ -18,7 +18,7 @@ describe.each(STORE_KINDS)('serving and deleting images, %s store', (kind) => {
 
   async function upload() {
     const res = await uploadImage(t.app, user.cookie, await webpImage());
-    return res.json() as { _id: string; url: string };
+    return uploadedImage(res);
   }
 
   it('serves every variant as WebP, cached forever, never sniffed', async () => {

@@ -13,7 +13,7 @@ import {
 } from './images.service';
 import { imageIdsOfUser } from './images.repository';
 import { pngImage } from '../../../test/support/test-images';
-import { uploadImage } from '../../../test/support/tus-test-client';
+import { uploadedImage, uploadImage } from '../../../test/support/tus-test-client';
 import { STORE_KINDS, createUploadTestApp } from '../../../test/support/upload-test-app';
 
 describe.each(STORE_KINDS)('image lifecycle, %s store', (kind) => {
@@ -31,7 +31,7 @@ describe.each(STORE_KINDS)('image lifecycle, %s store', (kind) => {
   async function upload(owner: TestUser = user) {
     const res = await uploadImage(t.app, owner.cookie, png);
     expect(res.statusCode).toBe(200);
-    return res.json() as { _id: string; url: string };
+    return uploadedImage(res);
   }
   const rowOf = async (id: string) =>
     (await t.database.db.select().from(images).where(eq(images.id, id)))[0];
