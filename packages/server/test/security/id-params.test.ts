@@ -110,6 +110,7 @@ describe(`near-miss ids on every route with a path parameter (${TEST_ENGINE})`, 
       for (const who of [stranger, w.owner]) {
         for (const { url, sameAs } of attempts) {
           const body = validBodyFor(route);
+          // Raw: every registered route with spellings of an id no typed call sends (encoded, cased).
           const res = await w.t.app.inject({
             method: route.method as 'GET',
             url,

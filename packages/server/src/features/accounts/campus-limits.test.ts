@@ -34,6 +34,7 @@ function deviceCookieOf(res: LightMyRequestResponse): string {
 
 /** Fetches a challenge from the API and solves it as the browser widget does. */
 async function solvedChallenge(t: TestApp): Promise<string> {
+  // Raw: the challenge route is altcha's, outside the route table; altcha types its answer.
   const res = await t.app.inject({ method: 'GET', url: '/api/auth/challenge' });
   expect(res.statusCode).toBe(200);
   expect(res.headers['cache-control']).toBe('no-store');
