@@ -149,7 +149,9 @@ export default defineConfig({
     }),
   ],
   server: {
-    proxy: { '/api': 'http://localhost:3000' },
+    // The API, and the campus's logo and icons the server draws from its campus file (the header
+    // shows /campus-icons/logo.*).
+    proxy: { '/api': 'http://localhost:3000', '/campus-icons': 'http://localhost:3000' },
   },
   // The manifest maps each page's source to its chunks: the server lists a landing page's code, and
   // the app shell's head preloads the app's. No dependency preloading in the app's code (modulePreload:
