@@ -160,6 +160,36 @@ export function matchesEtag(ifNoneMatch: string, etag: string): boolean {
   return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
+/**
+ * GET `address` of one file the server made at start (the campus's stylesheet, logo and icons): the
+ * page links it with `?v=<version>`, an address kept forever (a new file is a new address); any
+ * other is checked on every use.
+ */
+export function registerVersionedFile(
+  app: FastifyInstance,
+  address: string,
+  file: { body: string | Buffer; type: string; version: string },
+) {
+  const etag = `"${file.version}"`;
+  app.get(
+    address,
+    { schema: { hide: true }, logLevel: 'warn' },
+    (request: FastifyRequest, reply: FastifyReply) => {
+      const asked = (request.query as { v?: unknown }).v;
+      void reply
+        .header(
+          'Cache-Control',
+          asked === file.version ? 'public, max-age=31536000, immutable' : 'no-cache',
+        )
+        .header('ETag', etag)
+        .header('X-Content-Type-Options', 'nosniff');
+      const ifNoneMatch = request.headers['if-none-match'];
+      if (ifNoneMatch && matchesEtag(ifNoneMatch, etag)) return reply.status(304).send();
+      return reply.type(file.type).send(file.body);
+    },
+  );
+}
+
 function chooseVariant(asset: Asset, acceptEncoding: string | undefined): Variant {
   if (acceptEncoding) {
     for (const e of ENCODINGS) {

@@ -12,9 +12,9 @@ import {
   THEME_COLOR_SHADE,
 } from '@campus-books/common/campus-theme';
 import { CAMPUS_ELEMENT_ID, scriptSafeJson } from '@campus-books/common/server-rendering';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { escapeHtml } from '../lib/html';
-import { matchesEtag } from './web-assets';
+import { registerVersionedFile } from './web-assets';
 import { manifestIcons, withIconLinks, type CampusIcon } from './web-icons';
 
 export const CAMPUS_STYLESHEET_PATH = '/campus.css';
@@ -110,27 +110,11 @@ export function withCampusElement(html: string, campus: CampusConfig): string {
   return html.replace(/<\/head>/i, () => `${element}</head>`);
 }
 
-/**
- * GET /campus.css, the campus's brand palette: the shell links it with the campus's version, an
- * address kept forever (a new campus is a new address); any other is checked on every use.
- */
+/** GET /campus.css, the campus's brand palette, linked with the campus's version. */
 export function registerCampusStylesheet(app: FastifyInstance, css: string, version: string) {
-  const etag = `"${version}"`;
-  app.get(
-    CAMPUS_STYLESHEET_PATH,
-    { schema: { hide: true }, logLevel: 'warn' },
-    (request: FastifyRequest, reply: FastifyReply) => {
-      const asked = (request.query as { v?: unknown }).v;
-      void reply
-        .header(
-          'Cache-Control',
-          asked === version ? 'public, max-age=31536000, immutable' : 'no-cache',
-        )
-        .header('ETag', etag)
-        .header('X-Content-Type-Options', 'nosniff');
-      const ifNoneMatch = request.headers['if-none-match'];
-      if (ifNoneMatch && matchesEtag(ifNoneMatch, etag)) return reply.status(304).send();
-      return reply.type('text/css; charset=utf-8').send(css);
-    },
-  );
+  registerVersionedFile(app, CAMPUS_STYLESHEET_PATH, {
+    body: css,
+    type: 'text/css; charset=utf-8',
+    version,
+  });
 }

@@ -14,12 +14,12 @@ import {
   DEFAULT_PRIMARY_COLOR,
   THEME_COLOR_SHADE,
 } from '@campus-books/common/campus-theme';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type sharpModule from 'sharp';
 import type { Sharp } from 'sharp';
 import { CampusConfigError } from '../config/campus-file';
 import type { CampusLogo } from '../config/campus-logo';
-import { matchesEtag } from './web-assets';
+import { registerVersionedFile } from './web-assets';
 
 export const CAMPUS_ICONS_FOLDER = '/campus-icons';
 
@@ -250,23 +250,6 @@ export function registerCampusIcons(
     served.set(logoPath, { bytes: logo.bytes, type: logo.type, version: logoVersion });
   }
   for (const [iconPath, { bytes, type, version: current }] of served) {
-    app.get(
-      iconPath,
-      { schema: { hide: true }, logLevel: 'warn' },
-      (request: FastifyRequest, reply: FastifyReply) => {
-        const asked = (request.query as { v?: unknown }).v;
-        const etag = `"${current}"`;
-        void reply
-          .header(
-            'Cache-Control',
-            asked === current ? 'public, max-age=31536000, immutable' : 'no-cache',
-          )
-          .header('ETag', etag)
-          .header('X-Content-Type-Options', 'nosniff');
-        const ifNoneMatch = request.headers['if-none-match'];
-        if (ifNoneMatch && matchesEtag(ifNoneMatch, etag)) return reply.status(304).send();
-        return reply.type(type).send(bytes);
-      },
-    );
+    registerVersionedFile(app, iconPath, { body: bytes, type, version: current });
   }
 }
