@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { activeCampus } from '@campus-books/common/active-campus';
 import { dataOf, errorOf } from '@campus-books/common/call-route';
 import { imageIdFromUrl, imageUrl } from '@campus-books/common/images';
 import { MESSAGE_PHOTO_MESSAGES as P } from '@campus-books/common/message-photos';
@@ -21,7 +22,8 @@ import { eventsAfter, latestSeq } from './live-events';
 import { NOT_YOUR_IMAGES } from '../images/images.service';
 import { collectStudentData } from '../privacy/data-export';
 
-const MODERATOR = 'photo-moderator@richmond.edu';
+/** A moderator's address on the test campus's school domain. */
+const MODERATOR = `photo-moderator@${activeCampus().config.emailDomain}`;
 
 /**
  * Photos in a conversation: up to four of the sender's own processed uploads, attached once and
