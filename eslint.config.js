@@ -77,9 +77,9 @@ const SERVER_FEATURE_IMPORTS = {
   },
   conversations: {
     'listings/listings.repository.ts':
-      "findListingById, holdListing, releaseListingHold, endDueHolds: a conversation's listing and its hold, written by the listings' owner",
+      "findListingById, holdListings, releaseListingHold, endDueHolds: a conversation's listing and the hold of an offer's set, written by the listings' owner",
     'listings/listings.service.ts':
-      "getOwnListing, markListingSold: the seller's own listing, and its sale with every rule of a sale",
+      "getOwnListing, markListingSold, markListingsSold: the seller's own listing, and its sale (a held set's books together) with every rule of a sale",
   },
   listings: {
     'alerts/alerts.delivery.ts':

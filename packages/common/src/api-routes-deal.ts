@@ -21,6 +21,7 @@ import {
   suggestMeetupSchema,
 } from './meetup.schemas';
 import { conversationReportSchema } from './moderation.schemas';
+import { bundleCandidatesSchema } from './offer-sets';
 import {
   exchangeListSchema,
   exchangeSchema,
@@ -80,6 +81,10 @@ export const dealRoutes = {
     params: idParams,
     body: conversationReportSchema,
     response: apiMessageSchema,
+  },
+  'GET /api/conversations/:id/bundle-candidates': {
+    params: idParams,
+    response: bundleCandidatesSchema,
   },
   'POST /api/conversations/:id/offers': {
     params: idParams,

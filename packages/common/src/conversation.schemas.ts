@@ -3,6 +3,7 @@ import { apiSchemas, dateTimeSchema } from './api';
 import { PRICE_MAX } from './constants';
 import { formatCount, formatPrice } from './display';
 import { messagePhotoIdsSchema, messagePhotoSchema } from './message-photos';
+import { MAX_OFFER_SET_EXTRA, offerListingIdsSchema, offerListingsSchema } from './offer-sets';
 import { cleanText } from './text';
 
 /** The longest message, in characters after the text rule (NFC, trimmed). */
@@ -111,13 +112,18 @@ export const sendMessageSchema = z.object({
 });
 export type SendMessageInput = z.infer<typeof sendMessageSchema>;
 
-/** POST /api/conversations/{id}/offers: whole dollars, 0 up to the listing's price. */
+/**
+ * POST /api/conversations/{id}/offers: whole dollars, 0 up to the listing's price, or for a set
+ * (`listingIds`, offer-sets.ts) up to the sum of its books' prices.
+ */
 export const offerSchema = z.object({
   amount: z
     .number({ error: CONVERSATION_MESSAGES.amountWhole })
     .int(CONVERSATION_MESSAGES.amountWhole)
     .min(0, CONVERSATION_MESSAGES.amountWhole)
-    .max(PRICE_MAX, CONVERSATION_MESSAGES.offerAbovePrice),
+    .max(PRICE_MAX * (MAX_OFFER_SET_EXTRA + 1), CONVERSATION_MESSAGES.offerAbovePrice)
+    .describe('Whole dollars for the whole set'),
+  listingIds: offerListingIdsSchema,
 });
 export type OfferInput = z.infer<typeof offerSchema>;
 
@@ -148,6 +154,7 @@ export const conversationEventSchema = z
     photos: z
       .array(messagePhotoSchema)
       .describe("A message's photos, served only to the conversation; [] for other events"),
+    listings: offerListingsSchema,
     createdAt: dateTimeSchema,
   })
   .register(apiSchemas, { id: 'ConversationEvent' });
@@ -159,6 +166,7 @@ export const offerAnswerSchema = z
     from: z.enum(['buyer', 'seller']).nullable(),
     amount: z.number().int(),
     status: z.enum(OFFER_STATUSES),
+    listings: offerListingsSchema,
     createdAt: dateTimeSchema,
   })
   .register(apiSchemas, { id: 'Offer' });

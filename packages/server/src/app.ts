@@ -28,6 +28,7 @@ import holdExpiryPlugin from './features/conversations/hold-expiry';
 import messageMailsPlugin from './features/conversations/message-mails';
 import messagePhotosRoutes from './features/conversations/message-photos.routes';
 import receiptsRoutes from './features/conversations/receipts.routes';
+import offerSetsRoutes from './features/conversations/offer-sets.routes';
 import conversationStreamRoutes from './features/conversations/stream.routes';
 import coursesRoutes from './features/courses/courses.routes';
 import { coursePageData } from './features/courses/courses.service';
@@ -210,6 +211,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(conversationStreamRoutes, { prefix: '/conversations' });
       await api.register(messagePhotosRoutes, { prefix: '/conversations' });
       await api.register(receiptsRoutes, { prefix: '/conversations' });
+      await api.register(offerSetsRoutes, { prefix: '/conversations' });
       await api.register(blocksRoutes, { prefix: '/blocks' });
       await api.register(ratingsRoutes, { prefix: '/ratings' });
       await api.register(profileRoutes, { prefix: '/profiles' });

@@ -130,6 +130,28 @@ export const offers = pgTable(
   ],
 );
 
+/**
+ * The books of an offer for several (issue 44, migration 0031): every listing of the set, the
+ * conversation's own at position 0. An offer for the conversation's listing alone has no rows.
+ */
+export const offerListings = pgTable(
+  'offer_listings',
+  {
+    offerId: uuid('offer_id')
+      .notNull()
+      .references(() => offers.id, { onDelete: 'cascade' }),
+    listingId: uuid('listing_id')
+      .notNull()
+      .references(() => listings.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.offerId, t.listingId] }),
+    index('offer_listings_listing_idx').on(t.listingId),
+  ],
+);
+export type OfferListingRow = typeof offerListings.$inferSelect;
+
 /** A student's blocks: neither side may then open or write in a conversation with the other. */
 export const userBlocks = pgTable(
   'user_blocks',

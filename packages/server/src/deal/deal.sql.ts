@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { textLiteral } from '../db/literal';
-import { DEAL_ROLES, HUMAN_MESSAGE_KINDS, otherRole, type DealRole } from './deal';
+import { DEAL_ROLES, FOR_SALE, HUMAN_MESSAGE_KINDS, otherRole, type DealRole } from './deal';
 
 /**
  * The deal's rules (deal.ts) as SQL, for the statements and triggers that decide them in the
@@ -98,4 +98,10 @@ export function isRevealedSql(deal: string, revealBefore: Date): SQL {
   return sql`(${sql.raw(exchange)}.sold_at <= ${revealBefore.toISOString()}::timestamptz
     OR (SELECT count(*) FROM ratings both_rated
         WHERE both_rated.exchange_id = ${sql.raw(exchange)}.id) >= ${sql.raw(String(DEAL_ROLES.length))})`;
+}
+
+/** `isHoldable` of the listing `listing` (a table name or alias) at `now`: for sale and not held. */
+export function isHoldableSql(listing: string, now: Date): SQL {
+  const l = alias(listing);
+  return sql`(${sql.raw(l)}.status = ${textLiteral(FOR_SALE)} AND (${sql.raw(l)}.held_until IS NULL OR ${sql.raw(l)}.held_until <= ${now.toISOString()}::timestamptz))`;
 }

@@ -59,6 +59,35 @@ export const FOR_SALE: ListingStatus = 'active';
 /** A listing in this state with a named buyer (`sold_to`) is an exchange its two students rate. */
 export const SOLD: ListingStatus = 'sold';
 
+/**
+ * The hold (decisions/015, issue 44): an accepted offer keeps every book of its set for the buyer
+ * until `holdUntilOf(now)`. A listing can be held only while for sale and not held; a hold whose
+ * time is over counts as ended even before the hold job clears it. The books of one set share the
+ * hold's offer (`hold_offer_id`) and time: they end together (expiry, the seller's release) and are
+ * sold together to the buyer. The listings' repository only executes these transitions.
+ */
+export interface HoldState {
+  status: ListingStatus;
+  heldUntil: Date | null;
+}
+
+/** The listing is held at `now` (for whoever). */
+export const isHeldAt = (listing: HoldState, now: Date): boolean =>
+  listing.heldUntil !== null && listing.heldUntil.getTime() > now.getTime();
+
+/** The listing may be put on hold at `now`: for sale and not held. */
+export const isHoldable = (listing: HoldState, now: Date): boolean =>
+  listing.status === FOR_SALE && !isHeldAt(listing, now);
+
+/** When a hold made at `now` ends (HOLD_HOURS as `holdMs`). */
+export const holdUntilOf = (now: Date, holdMs: number): Date => new Date(now.getTime() + holdMs);
+
+/**
+ * The order in which a set's listings are locked and held: by id, as the database sorts uuids, so
+ * that accepts of overlapping sets racing each other never wait on one another in a cycle.
+ */
+export const holdOrder = (ids: readonly string[]): string[] => [...ids].sort();
+
 /** The system line a listing's new status writes in each of its conversations. */
 export const STATUS_LINES = {
   sold: 'sold',

@@ -26,6 +26,7 @@ const OWNERS: Record<string, string> = {
   meetups: 'features/meetups/meetups.repository.ts',
   moderation_log: 'features/moderation/moderation.repository.ts',
   offers: 'features/conversations/offers.repository.ts',
+  offer_listings: 'features/conversations/offers.repository.ts',
   push_subscriptions: 'features/push/push.repository.ts',
   notification_settings: 'features/notifications/notifications.repository.ts',
   held_notifications: 'features/notifications/notifications.repository.ts',

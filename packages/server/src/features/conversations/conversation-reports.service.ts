@@ -4,6 +4,7 @@ import type {
   ReportedConversationThread,
 } from '@campus-books/common/moderation.schemas';
 import type { UserRow } from '../../db/schema';
+import { setsOfEvents } from './offer-sets';
 import { roleOf } from '../../deal/deal';
 import { conflict, notFound } from '../../lib/errors';
 import {
@@ -110,10 +111,11 @@ export async function readReportedConversation(
     if (open.length === 0 || !row) throw notFound(NOT_REPORTED);
     await logConversationModeration(tx, moderator, 'read_conversation', conversationId);
     const events = await findAllEvents(tx, conversationId);
+    const sets = await setsOfEvents(tx, row.conversation, events);
     return {
       ...toReported(row, open),
-      events: events.map((e) => ({
-        ...toEvent(e, row.conversation),
+      events: events.map((e, i) => ({
+        ...toEvent(e, row.conversation, sets[i]),
         hiddenFromOthers: e.senderSuspended,
       })),
     };

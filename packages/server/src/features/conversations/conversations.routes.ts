@@ -7,7 +7,7 @@ import type { ConversationEventRow, ConversationRow } from '../../db/conversatio
 import { currentUser, REQUIRE_VERIFIED_USER_ERRORS } from '../../plugins/sessions';
 import { tooManyAttempts } from '../../plugins/rate-limit';
 import { setMessageMails } from '../accounts/users.repository';
-import { getOwnListing, markListingSold } from '../listings/listings.service';
+import { getOwnListing } from '../listings/listings.service';
 import {
   getConversation,
   listConversations,
@@ -19,7 +19,14 @@ import {
   type ConversationDeps,
 } from './conversations.service';
 import { reportConversation } from './conversation-reports.service';
-import { answerOffer, checkBuyerOfListing, makeOffer, releaseHold } from './offers.service';
+import { setsOfEvents } from './offer-sets';
+import {
+  answerOffer,
+  checkBuyerOfListing,
+  makeOffer,
+  releaseHold,
+  sellListing,
+} from './offers.service';
 
 const inConversation = {
   ...REQUIRE_VERIFIED_USER_ERRORS,
@@ -34,10 +41,10 @@ const sentErrors = errorResponses({
 });
 const offerErrors = errorResponses({
   ...inConversation,
-  400: 'The body is not valid, or the offer is above the price',
+  400: 'The body is not valid, the offer is above the price (of the set), or a listing of the set is unknown or not the seller’s (named)',
   403: 'E-mail not verified, a block, or your own offer',
   404: 'No such conversation or offer',
-  409: 'The listing is sold, expired, hidden, deleted or held for another buyer, or the offer was answered',
+  409: 'A listing of the offer is sold, expired, hidden, deleted or held for another buyer (named), or the offer was answered',
   429: 'Too many messages this minute',
 });
 const ownListingErrors = errorResponses({
@@ -45,7 +52,7 @@ const ownListingErrors = errorResponses({
   400: 'The body is not valid, or the buyer did not write about this listing',
   403: 'Not verified, or not the seller of this listing',
   404: 'No such listing',
-  409: 'The listing is not on hold, or is with the moderators',
+  409: 'The listing is not on hold, or it (or a book held with it) is with the moderators',
 });
 
 /** /api/conversations: a buyer's conversations with sellers, their messages, offers and holds. */
@@ -65,10 +72,14 @@ export default async function conversationsRoutes(fastify: FastifyInstance) {
     windowMs: 60_000,
     keyOf: (request) => request.session?.user.id,
   });
-  const sent = (result: { conversation: ConversationRow; event: ConversationEventRow }) => ({
+  const sent = async (result: { conversation: ConversationRow; event: ConversationEventRow }) => ({
     success: true as const,
     conversationId: result.conversation.id,
-    event: toEvent(result.event, result.conversation),
+    event: toEvent(
+      result.event,
+      result.conversation,
+      (await setsOfEvents(app.database.db, result.conversation, [result.event]))[0],
+    ),
   });
 
   app.get(
@@ -172,7 +183,7 @@ export default async function conversationsRoutes(fastify: FastifyInstance) {
         );
         if (!hit.allowed) throw tooManyAttempts(reply, hit);
       });
-      return reply.status(201).send(sent(result));
+      return reply.status(201).send(await sent(result));
     },
   );
 
@@ -207,7 +218,7 @@ export default async function conversationsRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const result = await sendMessage(deps, currentUser(request), request.params.id, request.body);
-      return reply.status(201).send(sent(result));
+      return reply.status(201).send(await sent(result));
     },
   );
 
@@ -284,13 +295,8 @@ export default async function conversationsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const result = await makeOffer(
-        deps,
-        currentUser(request),
-        request.params.id,
-        request.body.amount,
-      );
-      return reply.status(201).send(sent(result));
+      const result = await makeOffer(deps, currentUser(request), request.params.id, request.body);
+      return reply.status(201).send(await sent(result));
     },
   );
 
@@ -311,7 +317,7 @@ export default async function conversationsRoutes(fastify: FastifyInstance) {
         },
       },
       async (request) =>
-        sent(
+        await sent(
           await answerOffer(
             deps,
             currentUser(request),
@@ -366,7 +372,7 @@ export default async function conversationsRoutes(fastify: FastifyInstance) {
         request.params.listingId,
       );
       await checkBuyerOfListing(deps, listing, request.body.buyerId);
-      await markListingSold({ db: app.database.db, jobs: app.jobs }, listing, request.body.buyerId);
+      await sellListing({ ...deps, jobs: app.jobs }, listing, request.body.buyerId);
       return { success: true as const, message: 'Listing marked as sold' };
     },
   );

@@ -6,6 +6,7 @@ import {
   type StartConversationInput,
 } from '@campus-books/common/conversation.schemas';
 import { messagePhotos } from '@campus-books/common/message-photos';
+import type { OfferListing } from '@campus-books/common/offer-sets';
 import type { ConversationsConfig } from '../../config/config';
 import type { Db } from '../../db/database';
 import type {
@@ -31,6 +32,7 @@ import {
   openConversation,
   type InboxRow,
 } from './conversations.repository';
+import { offerListingsOf, setsOfEvents } from './offer-sets';
 import { findOpenOffer } from './offers.repository';
 
 /** What the conversation rules need: the database, the clock, and the feature's settings. */
@@ -46,6 +48,7 @@ const iso = (value: Date | string) => new Date(value).toISOString();
 export function toEvent(
   row: Omit<ConversationEventRow, 'clientId'>,
   conversation: Pick<ConversationRow, 'sellerId' | 'buyerId'>,
+  listings: OfferListing[] = [],
 ): ConversationEvent {
   const author = roleOf(row.senderId, conversation);
   return {
@@ -59,6 +62,7 @@ export function toEvent(
     offerId: row.offerId,
     // A deleted account's photos are deleted with it.
     photos: row.senderId === null ? [] : messagePhotos(row.conversationId, row.photoIds),
+    listings,
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -97,12 +101,17 @@ function toSummary(row: InboxRow): ConversationSummary {
   };
 }
 
-export function toOffer(offer: OfferRow, conversation: ConversationRow) {
+export function toOffer(
+  offer: OfferRow,
+  conversation: ConversationRow,
+  listings: OfferListing[] = [],
+) {
   return {
     id: offer.id,
     from: roleOf(offer.fromId, conversation),
     amount: offer.amount,
     status: offer.status,
+    listings,
     createdAt: offer.createdAt.toISOString(),
   };
 }
@@ -264,6 +273,7 @@ export async function getConversation(
     toSummary,
   );
   const events = await findEvents(deps.db, conversation.id, user.id);
+  const sets = await setsOfEvents(deps.db, conversation, events);
   const openOffer = await findOpenOffer(deps.db, conversation.id);
   const listing = conversation.listingId
     ? await findListingById(deps.db, conversation.listingId)
@@ -280,8 +290,10 @@ export async function getConversation(
   }
   return {
     ...summary!,
-    events: events.map((e) => toEvent(e, conversation)),
-    openOffer: openOffer ? toOffer(openOffer, conversation) : null,
+    events: events.map((e, i) => toEvent(e, conversation, sets[i])),
+    openOffer: openOffer
+      ? toOffer(openOffer, conversation, await offerListingsOf(deps.db, conversation, openOffer.id))
+      : null,
     heldForThisBuyer,
     readOnly,
   };

@@ -5,7 +5,9 @@ import type { Db } from '../../db/database';
 import type { ConversationEventRow } from '../../db/conversations.schema';
 import { rowsOf } from '../../db/rows';
 import { isPartySql } from '../../deal/deal.sql';
+import type { OfferListing } from '@campus-books/common/offer-sets';
 import { toEvent } from './conversations.service';
+import { setsOfEvents } from './offer-sets';
 
 /** The channel the events' trigger NOTIFYs on (migration 0017): `<id> <seller id> <buyer id>`. */
 export const EVENTS_CHANNEL = 'conversation_events';
@@ -40,15 +42,16 @@ interface EventRow {
   created_at: Date | string;
   seller_id: string | null;
   buyer_id: string | null;
+  listing_id: string | null;
   sender_suspended: boolean;
 }
 
 const EVENT_COLUMNS = sql`e.id, e.seq, e.conversation_id, e.kind, e.sender_id, e.body, e.amount,
-  e.offer_id, e.photo_ids, e.created_at, c.seller_id, c.buyer_id,
+  e.offer_id, e.photo_ids, e.created_at, c.seller_id, c.buyer_id, c.listing_id,
   coalesce(s.suspended_at IS NOT NULL, false) AS sender_suspended`;
 
 /** The event as `viewerId` sees it; null when hidden from them (a suspended student's message). */
-function liveEventFor(row: EventRow, viewerId: string): LiveEvent | null {
+function liveEventFor(row: EventRow, viewerId: string, listings: OfferListing[]): LiveEvent | null {
   if (row.seq === null) return null;
   if (row.sender_suspended && row.sender_id !== viewerId) return null;
   const event = toEvent(
@@ -65,8 +68,36 @@ function liveEventFor(row: EventRow, viewerId: string): LiveEvent | null {
       createdAt: new Date(row.created_at),
     },
     { sellerId: row.seller_id, buyerId: row.buyer_id },
+    listings,
   );
   return { seq: Number(row.seq), event };
+}
+
+/** Each row's offer set ([] for events that are not offers), read per conversation. */
+async function setsOfRows(db: Db, rows: EventRow[]): Promise<OfferListing[][]> {
+  const sets = new Map<EventRow, OfferListing[]>();
+  const offersByConversation = new Map<string, EventRow[]>();
+  for (const row of rows.filter((r) => r.offer_id !== null)) {
+    offersByConversation.set(row.conversation_id, [
+      ...(offersByConversation.get(row.conversation_id) ?? []),
+      row,
+    ]);
+  }
+  for (const group of offersByConversation.values()) {
+    const first = group[0]!;
+    const conversation = {
+      sellerId: first.seller_id,
+      buyerId: first.buyer_id,
+      listingId: first.listing_id,
+    };
+    const groupSets = await setsOfEvents(
+      db,
+      conversation,
+      group.map((row) => ({ offerId: row.offer_id })),
+    );
+    group.forEach((row, i) => sets.set(row, groupSets[i]!));
+  }
+  return rows.map((row) => sets.get(row) ?? []);
 }
 
 /** The latest seq: a stream opened without a cursor starts after it. */
@@ -95,7 +126,8 @@ export async function eventsAfter(
         ORDER BY e.seq
         LIMIT ${limit}`,
   );
-  const events = rows.flatMap((row) => liveEventFor(row, userId) ?? []);
+  const sets = await setsOfRows(db, rows);
+  const events = rows.flatMap((row, i) => liveEventFor(row, userId, sets[i]!) ?? []);
   const lastSeq = rows.length > 0 ? Number(rows.at(-1)!.seq) : afterSeq;
   return { events, lastSeq, more: rows.length === limit };
 }
@@ -165,8 +197,9 @@ export class ConversationHub {
       .then(async () => {
         const row = await eventById(this.db, Number(id));
         if (!row) return;
+        const [listings] = await setsOfRows(this.db, [row]);
         for (const userId of new Set(here)) {
-          const live = liveEventFor(row, userId);
+          const live = liveEventFor(row, userId, listings!);
           if (!live) continue;
           for (const subscriber of this.#byUser.get(userId) ?? []) subscriber.send(live);
         }

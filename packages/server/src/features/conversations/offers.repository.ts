@@ -1,11 +1,11 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { OfferStatus } from '@campus-books/common/conversation.schemas';
 import type { Db } from '../../db/database';
-import { offers, type OfferRow } from '../../db/conversations.schema';
+import { offerListings, offers, type OfferRow } from '../../db/conversations.schema';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The one writer of `offers`. */
+/** The one writer of `offers` and `offer_listings`. */
 
 /** The conversation's open offer, if any (at most one: a unique partial index). */
 export async function findOpenOffer(db: Db, conversationId: string): Promise<OfferRow | undefined> {
@@ -70,4 +70,29 @@ export async function decideOffer(
     .where(and(eq(offers.id, offerId), eq(offers.status, 'open')))
     .returning();
   return row;
+}
+
+/** The books of an offer for several, in their order (the conversation's listing first). */
+export async function insertOfferListings(
+  db: Db,
+  offerId: string,
+  listingIds: readonly string[],
+): Promise<void> {
+  if (listingIds.length === 0) return;
+  await db
+    .insert(offerListings)
+    .values(listingIds.map((listingId, position) => ({ offerId, listingId, position })));
+}
+
+/** The books of these offers' sets, in order; an offer for one listing has none. */
+export async function findOfferListings(
+  db: Db,
+  offerIds: readonly string[],
+): Promise<{ offerId: string; listingId: string }[]> {
+  if (offerIds.length === 0) return [];
+  return db
+    .select({ offerId: offerListings.offerId, listingId: offerListings.listingId })
+    .from(offerListings)
+    .where(inArray(offerListings.offerId, [...offerIds]))
+    .orderBy(asc(offerListings.offerId), asc(offerListings.position));
 }

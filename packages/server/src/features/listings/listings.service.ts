@@ -172,11 +172,25 @@ export async function markListingSold(
   listing: ListingRow,
   soldTo: string | null = null,
 ): Promise<void> {
+  await markListingsSold(deps, [listing], soldTo);
+}
+
+/**
+ * Several listings sold together to one buyer (the books of a held set, issue 44): all in one
+ * transaction, or none when one of them is with the moderators.
+ */
+export async function markListingsSold(
+  deps: Pick<ListingDeps, 'db' | 'jobs'>,
+  sold: readonly ListingRow[],
+  soldTo: string | null,
+): Promise<void> {
   await deps.db.transaction(async (tx) => {
-    if (!(await setListingStatus(tx, listing.id, 'sold', undefined, soldTo))) {
-      throw conflict(UNDER_MODERATION);
+    for (const listing of sold) {
+      if (!(await setListingStatus(tx, listing.id, 'sold', undefined, soldTo))) {
+        throw conflict(UNDER_MODERATION);
+      }
+      await enqueueListingEvent(deps.jobs, tx, listing.id, 'sold');
     }
-    await enqueueListingEvent(deps.jobs, tx, listing.id, 'sold');
   });
 }
 

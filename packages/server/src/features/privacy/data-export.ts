@@ -9,6 +9,7 @@ import {
   conversationEvents,
   conversationReports,
   conversations,
+  offerListings,
   offers,
 } from '../../db/conversations.schema';
 import { images, listings, sessions, users } from '../../db/schema';
@@ -80,7 +81,7 @@ function columnsOf<T extends PgTable, K extends keyof T['_']['columns'] & string
  * alert notifications, sessions, the devices with notifications on (which push service, not the
  * endpoint: a device's address there),
  * their conversations (which listing, their role), the messages (with the ids of the photos they
- * carry) and offers they wrote, and the list of their photos, those sent in messages included (the
+ * carry) and offers they wrote (with the books of an offer for several), and the list of their photos, those sent in messages included (the
  * archive holds each photo's full-size file). What the other side of a
  * conversation wrote is that student's, not in here. Ratings: those the student gave, and those they
  * received once revealed (both rated, or RATING_REVEAL_DAYS after the sale), with their exchanges.
@@ -221,12 +222,20 @@ export async function collectStudentData(
       'createdAt',
     ]),
     offers: await ownRows(offers, offers.fromId, [
+      'id',
       'conversationId',
       'amount',
       'status',
       'createdAt',
       'decidedAt',
     ]),
+    // The books of their offers for several (the conversation's listing first).
+    offerBooks: await db
+      .select({ offerId: offerListings.offerId, listingId: offerListings.listingId })
+      .from(offerListings)
+      .innerJoin(offers, eq(offers.id, offerListings.offerId))
+      .where(eq(offers.fromId, userId))
+      .orderBy(offerListings.offerId, offerListings.position),
     photos: photos.map((photo) => ({ ...photo, file: `photos/${photo.id}.webp` })),
     exchanges: await rowsOf(
       db,

@@ -22,6 +22,7 @@ const event = (fields: Partial<ConversationEvent>): ConversationEvent => ({
   amount: null,
   offerId: null,
   photos: [],
+  listings: [],
   createdAt: '2026-01-01T00:00:00.000Z',
   ...fields,
 });
