@@ -9,7 +9,7 @@ import {
   GPS_MARKER,
   gifImage,
   phoneJpeg,
-  pngImage,
+  transparentPngImage,
   webpImage,
 } from '../../../test/support/test-images';
 import {
@@ -104,7 +104,7 @@ describe.each(STORE_KINDS)('uploads over tus, %s store', (kind) => {
   });
 
   it.each([
-    ['PNG', pngImage, 800],
+    ['PNG', transparentPngImage, 800],
     ['WebP', webpImage, 500],
     ['GIF', gifImage, 300],
   ])('accepts a %s', async (_name, make, width) => {
