@@ -1,5 +1,10 @@
 import type { BenchResult, BudgetCheck } from './results';
-import { checkFanOutBudgets, checkMessageBudgets, checkRush } from './feature-budgets';
+import {
+  checkFanOutBudgets,
+  checkMessageBudgets,
+  checkRush,
+  checkSignInWave,
+} from './feature-budgets';
 import { checkLoadBudgets } from './load-budgets';
 import { checkPageBudgets } from './page-budgets';
 
@@ -9,6 +14,7 @@ export function checkBudgets(result: BenchResult): BudgetCheck[] {
     ...checkLoadBudgets(result),
     ...checkMessageBudgets(result.messageStreams),
     checkRush(result.rush),
+    checkSignInWave(result.rush),
     ...checkPageBudgets(result),
     ...checkFanOutBudgets(result),
   ];

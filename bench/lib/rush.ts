@@ -51,12 +51,39 @@ export interface RushOutcome {
   serverCpuMsPerQuietSignIn: number;
   /** The first failures (kind, status, message), to explain errors. */
   failures: string[];
+  /** From the first sign-in sent to the last sign-in answered, s. */
+  signInWaveSeconds: number;
+  /** Sign-ins that succeeded in the wave. */
+  signIns: number;
+  /** One password check (the server's argon2id) alone on the quiet machine, median wall time, ms. */
+  hashMs: number;
+  /** The machine's cores (the server and the load generator share them). */
+  cores: number;
 }
 
 export interface RushResult extends RushOutcome {
   size: number;
   /** Set when the script failed before printing a result. */
   error?: string;
+}
+
+/** The reads a student waits on in the rush, held to the tighter p99 (BUDGET.rushReadP99Ms). */
+export const RUSH_READS: readonly RushKind[] = ['search', 'listing', 'course'];
+
+/**
+ * The sign-in wave's rate against the rate the password hash allows: every core checking
+ * passwords back to back (cores × 1,000 ÷ one check's ms). NaN when either is unknown.
+ */
+export function signInWave(
+  r: Pick<RushOutcome, 'signIns' | 'signInWaveSeconds' | 'hashMs' | 'cores'>,
+): {
+  perSecond: number;
+  hashAllows: number;
+  share: number;
+} {
+  const perSecond = r.signInWaveSeconds > 0 ? r.signIns / r.signInWaveSeconds : NaN;
+  const hashAllows = r.hashMs > 0 ? (r.cores * 1000) / r.hashMs : NaN;
+  return { perSecond, hashAllows, share: perSecond / hashAllows };
 }
 
 /** The kinds that took place, in RUSH_KINDS order, with their counts and latency percentiles. */
@@ -119,6 +146,10 @@ export async function runRush(
       serverCpuMsPerSignIn: NaN,
       serverCpuMsPerQuietSignIn: NaN,
       failures: [],
+      signInWaveSeconds: NaN,
+      signIns: 0,
+      hashMs: NaN,
+      cores: NaN,
       error: `exit ${code}: ${(stderr || stdout).trim().split('\n').slice(-3).join(' ')}`,
     };
   }
