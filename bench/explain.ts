@@ -16,6 +16,7 @@ import { listings } from '../packages/server/src/db/schema';
 import { findListingsQuery } from '../packages/server/src/features/listings/listings.queries';
 import { searchListings } from '../packages/server/src/features/search/search-listings';
 import { searchStatements } from '../packages/server/src/features/search/statements';
+import { defaultCampus } from './generate/campus';
 import type { SeedResult } from './generate/seed';
 import { prepareDatabase } from './lib/databases';
 import type { Engine } from './lib/options';
@@ -85,7 +86,7 @@ const SHAPES: [string, ListingSearchQuery][] = [
     'condition + school + major, price sort',
     {
       condition: 'good',
-      Bschool: 'true',
+      schools: defaultCampus.schoolKeys.slice(0, 1),
       major: 'Computer Science',
       sort: 'regularPrice',
       order: 'asc',
