@@ -10,8 +10,10 @@ if (existsSync('.tmp/vitest.json')) {
   failed += r.numFailedTests;
   skipped += r.numPendingTests + r.numTodoTests;
 }
-if (existsSync('.tmp/playwright.json')) {
-  const s = JSON.parse(readFileSync('.tmp/playwright.json', 'utf8')).stats;
+// The browser tests' two runs: one app server, then two behind HAProxy (packages/e2e).
+for (const report of ['.tmp/playwright.json', '.tmp/playwright-balanced.json']) {
+  if (!existsSync(report)) continue;
+  const s = JSON.parse(readFileSync(report, 'utf8')).stats;
   passed += s.expected + s.flaky;
   failed += s.unexpected;
   skipped += s.skipped;

@@ -1,5 +1,5 @@
 // Where the test run's time goes: one table per suite, the slowest files first, from the JSON
-// reports the runs write in CI (.tmp/vitest.json, .tmp/playwright.json).
+// reports the runs write in CI (.tmp/vitest.json, .tmp/playwright.json, .tmp/playwright-balanced.json).
 // `node scripts/test-times.mjs [--top N]`; N defaults to 20, 0 prints every file.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -38,8 +38,13 @@ if (existsSync('.tmp/vitest.json')) {
   table('Unit and API tests (vitest, every project)', rows, wall);
 }
 
-if (existsSync('.tmp/playwright.json')) {
-  const report = JSON.parse(readFileSync('.tmp/playwright.json', 'utf8'));
+// The browser tests' two runs: one app server, then two behind HAProxy (packages/e2e).
+for (const [file, layout] of [
+  ['.tmp/playwright.json', 'one app server'],
+  ['.tmp/playwright-balanced.json', 'two app servers behind HAProxy'],
+]) {
+  if (!existsSync(file)) continue;
+  const report = JSON.parse(readFileSync(file, 'utf8'));
   const perFile = new Map();
   const walk = (suite, file) => {
     const here = suite.file ?? file;
@@ -58,7 +63,7 @@ if (existsSync('.tmp/playwright.json')) {
   };
   for (const suite of report.suites) walk(suite, suite.file);
   table(
-    'Browser tests (Playwright, per file and project)',
+    `Browser tests (Playwright, ${layout}, per file and project)`,
     [...perFile.values()],
     report.stats.duration / 1000,
   );
