@@ -71,6 +71,7 @@ export const EXPECTED_ROUTES: RouteEntry[] = [
   { method: 'POST', path: '/api/conversations/:id/offers' },
   { method: 'POST', path: '/api/conversations/:id/offers/:offerId/accept' },
   { method: 'POST', path: '/api/conversations/:id/offers/:offerId/decline' },
+  { method: 'GET', path: '/api/conversations/:id/bundle-candidates' },
   { method: 'POST', path: '/api/conversations/listing/:listingId/release' },
   { method: 'POST', path: '/api/conversations/listing/:listingId/sold' },
   { method: 'GET', path: '/api/blocks/' },
