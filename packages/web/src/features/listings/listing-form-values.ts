@@ -6,6 +6,15 @@ import type { z } from 'zod';
 export type ListingFormValues = z.input<typeof listingCreateSchema>;
 
 /**
+ * Every field of the form but those named (left out on purpose): what the values below satisfy, so
+ * a field added to the schema is a compile error here until the form starts it.
+ */
+export type EveryFormField<LeftOut extends keyof ListingFormValues> = Record<
+  Exclude<keyof ListingFormValues, LeftOut>,
+  unknown
+>;
+
+/**
  * Create defaults (spec section 3): condition good, regular price 20. No school is checked: the
  * schools are the campus's, and none is every seller's.
  */
@@ -24,7 +33,7 @@ export const NEW_LISTING_VALUES: ListingFormValues = {
   authors: '',
   edition: '',
   subject: '',
-};
+} satisfies ListingFormValues & EveryFormField<'pickupLocation' | 'type' | 'publisherCover'>;
 
 /** The update form starts from the stored listing; discountPrice is kept though not editable. */
 export function listingFormValues(listing: Listing): ListingFormValues {
@@ -46,5 +55,5 @@ export function listingFormValues(listing: Listing): ListingFormValues {
     subject: listing.subject ?? '',
     publisherCover: listing.publisherCover,
     ...(listing.pickupLocation ? { pickupLocation: listing.pickupLocation } : {}),
-  };
+  } satisfies EveryFormField<'pickupLocation' | 'type'>;
 }

@@ -25,21 +25,33 @@ const RESOLVERS: Record<
   Resolver<ListingFormValues, unknown, ListingCreateInput>
 > = { create: zodResolver(listingCreateSchema), update: zodResolver(listingUpdateSchema) };
 
-const FIELD_NAMES = new Set<string>([
-  'name',
-  'courseNumber',
-  'description',
-  'address',
-  'condition',
-  'regularPrice',
-  'major',
-  'imageUrls',
-  'isbn',
-  'authors',
-  'edition',
-  'subject',
-  'publisherCover',
-]);
+/**
+ * Whether the server's error on a field shows beside that field's input (true) or only in the block
+ * under the form (false: the form has no input of its own for it). Every field of the schema is
+ * named, so a new one is a compile error here until it is decided.
+ */
+const ERROR_BESIDE_INPUT = {
+  name: true,
+  courseNumber: true,
+  description: true,
+  address: true,
+  pickupLocation: false,
+  condition: true,
+  regularPrice: true,
+  discountPrice: false,
+  major: true,
+  type: false,
+  schools: false,
+  imageUrls: true,
+  isbn: true,
+  authors: true,
+  edition: true,
+  subject: true,
+  publisherCover: true,
+} satisfies Record<keyof ListingFormValues, boolean>;
+
+const besideInput = (field: string): field is keyof ListingFormValues =>
+  Object.hasOwn(ERROR_BESIDE_INPUT, field) && ERROR_BESIDE_INPUT[field as keyof ListingFormValues];
 
 /**
  * The create and update form: the server's schema validates it, the server's message shows in red.
@@ -108,8 +120,8 @@ export function ListingForm({
   useEffect(() => {
     if (!(submitError instanceof ApiError)) return;
     for (const fieldError of submitError.errors ?? []) {
-      if (FIELD_NAMES.has(fieldError.field)) {
-        setError(fieldError.field as keyof ListingFormValues, { message: fieldError.message });
+      if (besideInput(fieldError.field)) {
+        setError(fieldError.field, { message: fieldError.message });
       }
     }
   }, [submitError, setError]);
