@@ -5,6 +5,8 @@ import type { Db } from '../../db/database';
 import { preparedOnce } from '../../db/prepared';
 import { rowsOf } from '../../db/rows';
 import { listings, type ListingRow } from '../../db/schema';
+import { holdOrder } from '../../deal/deal';
+import { isHoldableSql } from '../../deal/deal.sql';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -208,55 +210,65 @@ export async function deleteListingRow(
 }
 
 /**
- * Puts an active listing on hold for `buyerId` until `until` (an accepted offer, features/
- * conversations): one conditional update, so of two accepts racing (two offers, two devices, two
- * servers) exactly one holds; false when the listing is not active or already held (a hold whose
- * time is over counts as ended, even before the hold job has cleared it).
+ * Puts every listing of an accepted offer's set on hold for `buyerId` until `until`, as the deal
+ * states (deal.ts: `isHoldable`, `holdOrder`): the rows are locked in id order first, then one
+ * conditional update holds those still holdable. Returns the ids it held; the caller's transaction
+ * rolls back unless that is all of them, so a set is held whole or not at all, and of two accepts
+ * racing for one book (two offers, two devices, two servers) exactly one holds it.
  */
-export async function holdListing(
+export async function holdListings(
   db: Db,
-  id: string,
+  ids: readonly string[],
   hold: { buyerId: string; offerId: string; until: Date; now: Date },
-): Promise<boolean> {
-  const held = await db
-    .update(listings)
-    .set({ heldFor: hold.buyerId, heldUntil: hold.until, holdOfferId: hold.offerId })
-    .where(
-      and(
-        eq(listings.id, id),
-        eq(listings.status, 'active'),
-        or(isNull(listings.heldUntil), lte(listings.heldUntil, hold.now)),
-      ),
-    )
-    .returning({ id: listings.id });
-  return held.length > 0;
+): Promise<string[]> {
+  const list = sql.join(
+    holdOrder(ids).map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
+  await db.execute(sql`SELECT id FROM listings WHERE id IN (${list}) ORDER BY id FOR UPDATE`);
+  const held = await rowsOf<{ id: string }>(
+    db,
+    sql`UPDATE listings
+        SET held_for = ${hold.buyerId}, held_until = ${hold.until.toISOString()}::timestamptz,
+            hold_offer_id = ${hold.offerId}
+        WHERE id IN (${list}) AND ${isHoldableSql('listings', hold.now)}
+        RETURNING id`,
+  );
+  return held.map((row) => row.id);
 }
 
-/** Ends a listing's hold (the seller released it); the buyer it was for, or undefined if none. */
-export async function releaseListingHold(
-  db: Db,
-  id: string,
-): Promise<{ buyerId: string | null; offerId: string | null } | undefined> {
-  // The self-join reads the hold as it was before this statement ended it. The condition is on the
-  // updated row itself, which PostgreSQL checks again after a concurrent release: one release wins.
-  const [row] = await rowsOf<{ buyer_id: string | null; offer_id: string | null }>(
+/**
+ * Ends a listing's hold and the hold of every book of its set (the same accepted offer: the seller
+ * released it); the listings it released, [] if the listing was not held. The condition is on each
+ * updated row itself, which PostgreSQL checks again after a concurrent release: one release wins.
+ */
+export async function releaseListingHold(db: Db, id: string): Promise<string[]> {
+  const released = await rowsOf<{ id: string }>(
     db,
     sql`UPDATE listings SET held_for = NULL, held_until = NULL, hold_offer_id = NULL
-        FROM listings AS old
-        WHERE listings.id = ${id} AND old.id = listings.id AND listings.held_until IS NOT NULL
-        RETURNING old.held_for AS buyer_id, old.hold_offer_id AS offer_id`,
+        WHERE held_until IS NOT NULL
+          AND (id = ${id} OR hold_offer_id = (SELECT hold_offer_id FROM listings WHERE id = ${id}))
+        RETURNING id`,
   );
-  return row ? { buyerId: row.buyer_id, offerId: row.offer_id } : undefined;
+  return released.map((row) => row.id);
 }
 
-/** Ends every hold whose time is over at `now` (the hold job); the listings it ended. */
+/**
+ * Ends every hold whose time is over at `now` (the hold job), with the rest of each one's set (the
+ * books of a set share their time, so this only matters to a set whose times were set apart); the
+ * listings it ended.
+ */
 export async function endDueHolds(db: Db, now: Date): Promise<string[]> {
-  const ended = await db
-    .update(listings)
-    .set({ heldFor: null, heldUntil: null, holdOfferId: null })
-    .where(and(isNotNull(listings.heldUntil), lte(listings.heldUntil, now)))
-    .returning({ id: listings.id });
-  return ended.map((r) => r.id);
+  const ended = await rowsOf<{ id: string }>(
+    db,
+    sql`UPDATE listings SET held_for = NULL, held_until = NULL, hold_offer_id = NULL
+        WHERE held_until IS NOT NULL
+          AND (held_until <= ${now.toISOString()}::timestamptz
+               OR hold_offer_id IN (SELECT hold_offer_id FROM listings
+                                    WHERE held_until <= ${now.toISOString()}::timestamptz))
+        RETURNING id`,
+  );
+  return ended.map((row) => row.id);
 }
 
 /** What the expiry job mails from, for each listing it claims. */
