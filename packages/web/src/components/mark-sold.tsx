@@ -21,6 +21,7 @@ export function MarkSoldDialog({
   mutation,
   onClose,
   onSold,
+  note,
 }: {
   open: boolean;
   listingId: string;
@@ -28,6 +29,8 @@ export function MarkSoldDialog({
   mutation: SoldMutation;
   onClose(): void;
   onSold?(): void;
+  /** What else the sale does (the other books of a held set, issue 44). */
+  note?: string;
 }) {
   const [choice, setChoice] = useState(defaultBuyerId ?? SOMEONE_ELSE);
   const conversations = useConversations(listingId, { enabled: open });
@@ -53,6 +56,7 @@ export function MarkSoldDialog({
         })
       }
     >
+      {note ? <p className="mb-3 text-slate-800">{note}</p> : null}
       <fieldset>
         <legend className="mb-2">The students who wrote to you about this book:</legend>
         {[...buyers, [SOMEONE_ELSE, 'Someone else'] as const].map(([id, name]) => (
@@ -79,10 +83,12 @@ export function MarkSold({
   listingId,
   defaultBuyerId,
   mutation,
+  note,
 }: {
   listingId: string;
   defaultBuyerId: string | null;
   mutation: SoldMutation;
+  note?: string;
 }) {
   const [open, setOpen] = useState(false);
   return (
@@ -95,6 +101,7 @@ export function MarkSold({
         listingId={listingId}
         defaultBuyerId={defaultBuyerId}
         mutation={mutation}
+        note={note}
         onClose={() => setOpen(false)}
       />
     </>

@@ -51,6 +51,9 @@ export const queryKeys = {
     lists: ['conversations', 'list'] as const,
     list: (listingId?: string) => ['conversations', 'list', listingId ?? null] as const,
     one: (conversationId: string) => ['conversations', 'one', conversationId] as const,
+    /** The seller's other listings a buyer may add to one offer (refreshed by every live event). */
+    bundleCandidates: (conversationId: string) =>
+      ['conversations', 'bundle-candidates', conversationId] as const,
     unread: ['conversations', 'unread'] as const,
   },
   blocks: ['blocks'] as const,

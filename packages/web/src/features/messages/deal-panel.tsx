@@ -3,9 +3,16 @@ import { isPending } from '@campus-books/common/display';
 import { Button } from '../../components/ui/button';
 import { RequestError } from '../../components/ui/request-error';
 import { useAnswerOffer, useListingDeal } from './api/conversation-api';
-import { dollars } from './event-line';
+import { booksOf, dollars } from './event-line';
 import { MarkSold } from '../../components/mark-sold';
+import { OfferBooks } from './offer-books';
 import { OfferForm } from './offer-form';
+
+/** The books held for this buyer by the offer the seller accepted (several for a set, issue 44). */
+function heldSet(conversation: Conversation) {
+  if (!conversation.heldForThisBuyer) return [];
+  return conversation.events.findLast((event) => event.kind === 'offer_accepted')?.listings ?? [];
+}
 
 /**
  * The deal, in the thread: the open offer and its answers (accept, decline, or the seller's
@@ -20,6 +27,8 @@ export function DealPanel({ conversation }: { conversation: Conversation }) {
   const held = isPending({ ...listing, status: listing.status ?? '' });
   const offerToAnswer = openOffer && openOffer.from !== role ? openOffer : null;
   const myOpenOffer = openOffer && openOffer.from === role ? openOffer : null;
+  const heldBooks = heldSet(conversation);
+  const buyerName = conversation.other.username ?? 'this buyer';
 
   if (!forSale) return null;
   return (
@@ -33,24 +42,33 @@ export function DealPanel({ conversation }: { conversation: Conversation }) {
       {held ? (
         <p className="text-sm text-slate-800">
           {conversation.heldForThisBuyer
-            ? isSeller
-              ? `Pending: on hold for ${conversation.other.username ?? 'this buyer'}.`
-              : 'Pending: the seller is holding this book for you.'
+            ? heldBooks.length > 1
+              ? isSeller
+                ? `Pending: all ${heldBooks.length} books of the offer are on hold for ${buyerName}.`
+                : `Pending: the seller is holding all ${heldBooks.length} books for you.`
+              : isSeller
+                ? `Pending: on hold for ${buyerName}.`
+                : 'Pending: the seller is holding this book for you.'
             : 'Pending: on hold for another buyer.'}
         </p>
       ) : null}
+      {held ? <OfferBooks listings={heldBooks} label="Books on hold" /> : null}
       {offerToAnswer ? (
         <div className="space-y-2">
           <p className="font-semibold text-slate-900">
-            {conversation.other.username ?? 'The other student'} offered{' '}
+            {conversation.other.username ?? 'The other student'}{' '}
+            {offerToAnswer.from === 'seller' ? 'countered with' : 'offered'}{' '}
             {dollars(offerToAnswer.amount)}
+            {booksOf(offerToAnswer.listings)}
           </p>
+          <OfferBooks listings={offerToAnswer.listings} label="Books of the offer" />
           <div className="flex flex-wrap gap-3">
             <Button
               onClick={() => answer.mutate({ offerId: offerToAnswer.id, answer: 'accept' })}
               disabled={answer.isPending}
             >
               Accept {dollars(offerToAnswer.amount)}
+              {booksOf(offerToAnswer.listings)}
             </Button>
             <Button
               variant="secondary"
@@ -65,8 +83,12 @@ export function DealPanel({ conversation }: { conversation: Conversation }) {
       ) : null}
       {myOpenOffer ? (
         <p className="text-sm text-slate-800">
-          Your offer of {dollars(myOpenOffer.amount)} is waiting for an answer.
+          Your offer of {dollars(myOpenOffer.amount)}
+          {booksOf(myOpenOffer.listings)} is waiting for an answer.
         </p>
+      ) : null}
+      {myOpenOffer ? (
+        <OfferBooks listings={myOpenOffer.listings} label="Books of your offer" />
       ) : null}
       {!isSeller || offerToAnswer ? (
         <OfferForm
@@ -74,6 +96,7 @@ export function DealPanel({ conversation }: { conversation: Conversation }) {
           conversationId={conversation.id}
           price={listing.price!}
           isCounter={isSeller}
+          counterSet={isSeller ? offerToAnswer?.listings : undefined}
         />
       ) : null}
       {isSeller ? (
@@ -92,6 +115,11 @@ export function DealPanel({ conversation }: { conversation: Conversation }) {
             listingId={listing.id!}
             defaultBuyerId={conversation.other.id}
             mutation={deal.sold}
+            note={
+              heldBooks.length > 1
+                ? `${buyerName}’s offer holds ${heldBooks.length} books: sold to ${buyerName}, every book of the set is marked sold to them. Sold to someone else, only this book is, and the others are for sale again.`
+                : undefined
+            }
           />
           <RequestError error={deal.release.error} className="w-full" />
         </div>

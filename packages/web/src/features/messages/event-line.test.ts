@@ -47,6 +47,29 @@ describe('event lines', () => {
     expect(dollars(1234)).toBe('$1,234');
   });
 
+  it('says an offer for several books with their number, and one book’s without', () => {
+    const book = (id: string) => ({ id, title: id, price: 10, status: 'active' as const });
+    const three = [book('b1'), book('b2'), book('b3')];
+    expect(
+      systemLine(
+        event({ kind: 'offer', author: 'buyer', amount: 25, listings: three }),
+        conversation,
+      ),
+    ).toBe('You offered $25 for 3 books');
+    expect(
+      systemLine(
+        event({ kind: 'offer_accepted', author: 'seller', amount: 25, listings: three }),
+        conversation,
+      ),
+    ).toBe('Maya P. accepted the offer of $25 for 3 books');
+    expect(
+      systemLine(
+        event({ kind: 'offer', author: 'buyer', amount: 9, listings: [book('b1')] }),
+        conversation,
+      ),
+    ).toBe('You offered $9');
+  });
+
   it('has a sentence for every kind of listing change', () => {
     for (const kind of CONVERSATION_EVENT_KINDS.filter((k) => k !== 'message')) {
       expect(systemLine(event({ kind, amount: 10 }), conversation), kind).toMatch(/\w{3,}/);

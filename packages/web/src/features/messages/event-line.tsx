@@ -8,8 +8,17 @@ import { formatPrice } from '@campus-books/common/display';
 export const dollars = (amount: number | null) =>
   amount === null ? '' : formatPrice(amount).replace(/\.00$/, '');
 
-/** What a line needs of an event: the thread's events and the inbox's latest event alike. */
-type EventFacts = Pick<ConversationEvent, 'kind' | 'author' | 'deletedAuthor' | 'body' | 'amount'>;
+/**
+ * What a line needs of an event: the thread's events and the inbox's latest event alike (the inbox's
+ * has no books: its line names none).
+ */
+type EventFacts = Pick<ConversationEvent, 'kind' | 'author' | 'deletedAuthor' | 'body' | 'amount'> &
+  Partial<Pick<ConversationEvent, 'listings'>>;
+
+/** " for 3 books" after an offer's amount when it is for several books, else nothing. */
+export function booksOf(listings: readonly unknown[] | undefined): string {
+  return listings && listings.length > 1 ? ` for ${listings.length} books` : '';
+}
 /** What a line needs of the conversation: the reader's side and the other student. */
 type Sides = Pick<ConversationSummary, 'role' | 'other'>;
 
@@ -24,17 +33,20 @@ export function actorName(event: EventFacts, conversation: Sides): string {
 export function systemLine(event: EventFacts, conversation: Sides): string {
   const who = actorName(event, conversation);
   const amount = dollars(event.amount);
+  const books = booksOf(event.listings);
   switch (event.kind) {
     case 'offer':
       return event.author === 'seller'
-        ? `${who} countered with ${amount}`
-        : `${who} offered ${amount}`;
+        ? `${who} countered with ${amount}${books}`
+        : `${who} offered ${amount}${books}`;
     case 'offer_accepted':
-      return `${who} accepted the offer of ${amount}`;
+      return `${who} accepted the offer of ${amount}${books}`;
     case 'offer_declined':
-      return `${who} declined the offer of ${amount}`;
+      return `${who} declined the offer of ${amount}${books}`;
     case 'pending':
-      return 'The listing is now Pending: on hold for the buyer';
+      return books
+        ? `The books are now Pending: all ${event.listings!.length} on hold for the buyer`
+        : 'The listing is now Pending: on hold for the buyer';
     case 'hold_released':
       return 'The seller released the hold: the listing is available again';
     case 'hold_expired':

@@ -4,6 +4,7 @@ import { useNow } from '../../lib/render-clock';
 import { timeAgo } from '../../lib/relative-time';
 import { actorName, systemLine } from './event-line';
 import { MessagePhotos } from '../../components/message-photos';
+import { OfferBooks } from './offer-books';
 
 /**
  * The conversation's timeline: messages as bubbles (the reader's on the right), everything else as
@@ -46,9 +47,18 @@ export function EventList({ conversation }: { conversation: Conversation }) {
                 key={event.id}
                 ref={last}
                 data-kind={event.kind}
-                className="mx-auto max-w-md scroll-mb-44 rounded-full sm:scroll-mb-0 bg-slate-100 px-4 py-1.5 text-center text-sm text-slate-800"
+                className={`mx-auto max-w-md scroll-mb-44 sm:scroll-mb-0 bg-slate-100 px-4 py-1.5 text-center text-sm text-slate-800 ${
+                  event.listings.length > 1 ? 'w-full rounded-2xl' : 'rounded-full'
+                }`}
               >
                 {systemLine(event, conversation)} · {time}
+                {event.kind === 'offer' ? (
+                  <OfferBooks
+                    listings={event.listings}
+                    label="Books of the offer"
+                    className="mt-1"
+                  />
+                ) : null}
               </li>
             );
           }

@@ -58,16 +58,41 @@ export function useSendMessage(conversationId: string) {
   });
 }
 
-/** POST /api/conversations/{id}/offers: the buyer's offer, or the seller's counter. */
+/**
+ * GET /api/conversations/{id}/bundle-candidates: the seller's other listings the buyer may add to
+ * one offer, those of the same course first (issue 44).
+ */
+export function useBundleCandidates(conversationId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: queryKeys.conversations.bundleCandidates(conversationId),
+    queryFn: ({ signal }) =>
+      apiCall('GET /api/conversations/:id/bundle-candidates', {
+        params: { id: conversationId },
+        signal,
+      }),
+    enabled,
+  });
+}
+
+/**
+ * POST /api/conversations/{id}/offers: the buyer's offer (with `listingIds`, the seller's other
+ * books offered for together), or the seller's counter (the amount only: it keeps the set). A
+ * refusal refreshes the candidates, so the book refused shows why it cannot be added.
+ */
 export function useMakeOffer(conversationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (amount: number) =>
+    mutationFn: ({ amount, listingIds }: { amount: number; listingIds: string[] }) =>
       apiCall('POST /api/conversations/:id/offers', {
         params: { id: conversationId },
-        body: { amount },
+        body: { amount, ...(listingIds.length > 0 ? { listingIds } : {}) },
       }),
     onSuccess: refreshAfter(queryClient),
+    onError: () => {
+      void queryClient.invalidateQueries({
+        queryKey: queryKeys.conversations.bundleCandidates(conversationId),
+      });
+    },
   });
 }
 
