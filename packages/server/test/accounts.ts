@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
+import { campusValues } from './campus-values';
 import type { TestApp } from './helpers';
 
 let counter = 0;
@@ -10,7 +11,7 @@ export function signUpBody(overrides: Record<string, unknown> = {}) {
   return {
     firstName: 'Ada',
     lastName: `Lovelace${counter}`,
-    email: `ada${counter}.${randomUUID().slice(0, 6)}@richmond.edu`,
+    email: campusValues.email(`ada${counter}.${randomUUID().slice(0, 6)}`),
     password: 'Secret-123',
     groupmelink: `https://groupme.com/contact/${counter}`,
     ...overrides,

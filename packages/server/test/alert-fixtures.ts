@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { apiCaller } from './api-caller';
 import { GENEROUS_LIMITS } from './accounts';
 import { createTestApp, createUser, type TestApp, type TestUser } from './helpers';
+import { campusValues } from './campus-values';
 import { createListingAs } from './listing-fixtures';
 
 const CALCULUS_ISBN = '9781285741550';
@@ -41,16 +42,18 @@ export function alertSuite() {
     },
     /** Runs every due job (the matching, then the mails it asks for). */
     work: () => w.t.app.jobs.runDue(),
-    /** The seller (or `by`) lists a book: an economics textbook unless overridden. */
+    /**
+     * The seller (or `by`) lists a book unless overridden: a textbook of the test campus's first
+     * subject, 101, for its second major and its second school (listingBody's).
+     */
     list: (overrides: Record<string, unknown> = {}, by = w.seller) =>
       createListingAs(w.t, by, {
         name: 'Principles of Economics',
-        subject: 'ECON',
+        subject: campusValues.subject(0),
         courseNumber: '101',
         regularPrice: 40,
         condition: 'good',
-        major: 'Economics Business',
-        Bschool: true,
+        major: campusValues.major(1).value,
         isbn: CALCULUS_ISBN,
         ...overrides,
       }),

@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-// The database opened here is migrated for the default campus (its listings' JSON names its schools).
-import './use-default-campus';
+import { setActiveCampus } from '@campus-books/common/active-campus';
+import { readCampusFile } from '../src/config/campus-file';
 import { openDatabase } from '../src/db/database';
+import { testCampusFileOf } from './use-default-campus';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -19,6 +20,8 @@ declare module 'vitest' {
  * (initdb costs seconds; loading a dump much less), or a PostgreSQL template database.
  */
 export default async function setup(project: TestProject) {
+  // The database is migrated for the project's campus (its listings' JSON names its schools).
+  setActiveCampus(readCampusFile(testCampusFileOf(project.config.env.TEST_CAMPUS_FILE)));
   const engine = project.config.env.TEST_DB_ENGINE === 'postgres' ? 'postgres' : 'pglite';
   if (engine === 'postgres') {
     const url = process.env.TEST_DATABASE_URL!;

@@ -10,6 +10,8 @@ import { loadConfig, type Config } from '../src/config/config';
 import { openDatabase, type Database } from '../src/db/database';
 import { users } from '../src/db/schema';
 import { hashPassword } from '../src/features/accounts/password';
+import { campusValues } from './campus-values';
+import { TEST_CAMPUS_FILE } from './use-default-campus';
 
 export const TEST_ENGINE = (process.env.TEST_DB_ENGINE ?? 'pglite') as 'pglite' | 'postgres';
 
@@ -77,6 +79,8 @@ export async function createTestApp(
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     BOOK_LOOKUP: 'off',
+    // The project's campus (TEST_CAMPUS_FILE); a test's own CAMPUS_CONFIG wins.
+    ...(process.env.TEST_CAMPUS_FILE ? { CAMPUS_CONFIG: TEST_CAMPUS_FILE } : {}),
     ...env,
   });
   const database = await openTestDatabase();
@@ -169,7 +173,8 @@ export async function createUser(
   options: { verified?: boolean; email?: string; password?: string } = {},
 ): Promise<TestUser> {
   userCounter += 1;
-  const email = options.email ?? `student${userCounter}.${randomUUID().slice(0, 8)}@richmond.edu`;
+  const email =
+    options.email ?? campusValues.email(`student${userCounter}.${randomUUID().slice(0, 8)}`);
   const password = options.password ?? 'Passw0rd!';
   const username = `Student ${userCounter}`;
   const groupmelink = `https://groupme.com/contact/${userCounter}`;

@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import type { Listing, listingCreateSchema } from '@campus-books/common/listing.schemas';
+import { activeCampus } from '@campus-books/common/active-campus';
 import { listings } from '../src/db/schema';
+import { campusValues } from './campus-values';
 import { createUploadedImage } from './support/test-uploaded-image';
 import type { TestApp, TestUser } from './helpers';
 
@@ -8,29 +10,31 @@ const DEFAULT_LISTING_BODY = {
   name: 'Calculus: Early Transcendentals',
   courseNumber: '211',
   description: 'Barely used, no highlighting.',
-  address: 'Boatwright Library',
+  address: 'The main library, front desk',
   condition: 'good',
   regularPrice: 20,
   discountPrice: 0,
   imageUrls: ['https://images.example.edu/calculus-cover.jpg'],
-  // The original API's one flag per school, which a listing's body may still carry.
-  Jepson: false,
-  Bschool: true,
-  Leadership: false,
-  ArtScience: false,
-  LawProfessional: false,
-  major: 'Mathematics',
   type: 'sale',
-} satisfies z.input<typeof listingCreateSchema> & Record<string, unknown>;
+} satisfies z.input<typeof listingCreateSchema>;
+
+/**
+ * The original API's one flag per school, which a listing's body may still carry: the test
+ * campus's second school chosen, the others not.
+ */
+const schoolFlags = (): Record<string, boolean> =>
+  Object.fromEntries(activeCampus().schoolKeys.map((key, i) => [key, i === 1]));
 
 /**
  * A body the create form would send (spec section 3 defaults), typed as the merge it is, so a
- * typed call of the route table holds it to the listing's schema.
+ * typed call of the route table holds it to the listing's schema. Its schools (as the original
+ * API's flags) and major are the test campus's.
  */
 export function listingBody<Overrides extends Record<string, unknown> = Record<never, never>>(
   overrides: Overrides = {} as Overrides,
-): Omit<typeof DEFAULT_LISTING_BODY, keyof Overrides> & Overrides {
-  return { ...DEFAULT_LISTING_BODY, ...overrides };
+): Omit<typeof DEFAULT_LISTING_BODY & { major: string }, keyof Overrides> & Overrides {
+  const major = campusValues.major(0).value;
+  return { ...schoolFlags(), ...DEFAULT_LISTING_BODY, major, ...overrides };
 }
 
 /**

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ALERT_MESSAGES, MAX_ALERTS_PER_USER } from '@campus-books/common/alert.schemas';
 import { alerts } from '../../db/alerts.schema';
 import { alertSuite } from '../../../test/alert-fixtures';
+import { campusValues as campus } from '../../../test/campus-values';
 import { createUser, TEST_ENGINE } from '../../../test/helpers';
 import { mailsTo } from '../../../test/outbox';
 
@@ -13,7 +14,7 @@ describe(`alerts: the API (${TEST_ENGINE})`, () => {
   it('lists, edits and deletes only the caller’s alerts', async () => {
     const { t, buyer } = w;
     const mine = await createAlert(buyer, {
-      subject: 'econ',
+      subject: campus.subject(0).toLowerCase(),
       courseNumber: ' 101 ',
       maxPrice: 12.5,
     });
@@ -24,7 +25,7 @@ describe(`alerts: the API (${TEST_ENGINE})`, () => {
     expect(listed.json()).toEqual([
       expect.objectContaining({
         _id: mine._id,
-        subject: 'ECON',
+        subject: campus.subject(0),
         courseNumber: '101',
         maxPrice: 12.5,
         digest: false,
@@ -48,11 +49,11 @@ describe(`alerts: the API (${TEST_ENGINE})`, () => {
     const edit = {
       searchTerm: 'economics',
       isbn: '0-262-03384-4',
-      subject: 'econ',
+      subject: campus.subject(0).toLowerCase(),
       courseNumber: '432',
-      major: 'Economics Business',
+      major: campus.major(1).value,
       condition: 'good',
-      school: 'Bschool',
+      school: campus.school(1).key,
       maxPrice: 45.5,
       digest: false,
       paused: false,
@@ -63,11 +64,11 @@ describe(`alerts: the API (${TEST_ENGINE})`, () => {
       _id: mine._id,
       searchTerm: 'economics',
       isbn: '9780262033848',
-      subject: 'ECON',
+      subject: campus.subject(0),
       courseNumber: '432',
-      major: 'Economics Business',
+      major: campus.major(1).value,
       condition: 'good',
-      school: 'Bschool',
+      school: campus.school(1).key,
       maxPrice: 45.5,
       digest: false,
       paused: false,
@@ -94,13 +95,13 @@ describe(`alerts: the API (${TEST_ENGINE})`, () => {
   it('an edit that would duplicate another alert is a 409 and changes nothing', async () => {
     const { t, buyer } = w;
     const first = await createAlert(buyer, {
-      subject: 'ECON',
+      subject: campus.subject(0),
       courseNumber: '101',
       maxPrice: 30,
     });
     const second = await createAlert(buyer, { courseNumber: '202' });
     const dup = await send(buyer, 'POST', `/api/alerts/update/${second._id}`, {
-      subject: 'econ',
+      subject: campus.subject(0).toLowerCase(),
       courseNumber: '101',
       maxPrice: 30,
       digest: true,
@@ -111,7 +112,7 @@ describe(`alerts: the API (${TEST_ENGINE})`, () => {
     expect(row).toMatchObject({ courseNumber: '202', subject: null, digest: false });
     // Saving an alert with its own filters (a pause, a digest) is never a duplicate of itself.
     const pause = await send(buyer, 'POST', `/api/alerts/update/${first._id}`, {
-      subject: 'ECON',
+      subject: campus.subject(0),
       courseNumber: '101',
       maxPrice: 30,
       paused: true,
@@ -121,7 +122,7 @@ describe(`alerts: the API (${TEST_ENGINE})`, () => {
     const other = await createUser(t);
     const theirs = await createAlert(other, { courseNumber: '303' });
     const same = await send(other, 'POST', `/api/alerts/update/${theirs._id}`, {
-      subject: 'ECON',
+      subject: campus.subject(0),
       courseNumber: '101',
       maxPrice: 30,
     });
@@ -132,7 +133,7 @@ describe(`alerts: the API (${TEST_ENGINE})`, () => {
     const { t, buyer } = w;
     const mine = [];
     for (let i = 0; i < 8; i += 1) mine.push(await createAlert(buyer, { courseNumber: `70${i}` }));
-    const same = { subject: 'MATH', courseNumber: '211', maxPrice: 25 };
+    const same = { subject: campus.subject(1), courseNumber: '211', maxPrice: 25 };
     const answers = await Promise.all(
       mine.map((alert) => send(buyer, 'POST', `/api/alerts/update/${alert._id}`, same)),
     );

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { alertDeliveries } from '../../db/alerts.schema';
 import { alertSuite } from '../../../test/alert-fixtures';
+import { campusValues as campus } from '../../../test/campus-values';
 import { createUser, TEST_ENGINE } from '../../../test/helpers';
 import { listingBody } from '../../../test/listing-fixtures';
 import { mailsTo, readOutbox } from '../../../test/outbox';
@@ -21,7 +22,7 @@ describe(`alerts: matching and mail (${TEST_ENGINE})`, () => {
     expect(mail!.subject).toBe('Listed: Principles of Economics');
     expect(mail!.text).toContain('$40');
     expect(mail!.text).toContain('Good condition');
-    expect(mail!.text).toContain('Course ECON 101');
+    expect(mail!.text).toContain(`Course ${campus.subject(0)} 101`);
     expect(mail!.text).toContain(`${t.config.publicUrl}/listing/${listing._id}`);
     expect(mail!.html).toContain(`<img src="${t.config.publicUrl}${listing.imageUrls[0]}"`);
     expect(mail!.text).toContain(`${t.config.publicUrl}/profile/alerts`);
@@ -30,22 +31,23 @@ describe(`alerts: matching and mail (${TEST_ENGINE})`, () => {
 
   it('matches on every filter field, and only when each set filter holds', async () => {
     const { t } = w;
+    // The listing: the campus's first subject, its second major and its second school.
     const cases: [Record<string, unknown>, boolean][] = [
       [{ searchTerm: 'principles econ' }, true],
       [{ searchTerm: 'chemistry' }, false],
       [{ searchTerm: '978-1-285-74155-0' }, true],
       [{ isbn: '1285741552' }, true],
       [{ isbn: '9780262033848' }, false],
-      [{ subject: 'econ', courseNumber: '101' }, true],
-      [{ subject: 'ECON', courseNumber: '102' }, false],
-      [{ subject: 'MATH' }, false],
-      [{ major: 'Economics Business' }, true],
-      [{ major: 'Mathematics' }, false],
+      [{ subject: campus.subject(0).toLowerCase(), courseNumber: '101' }, true],
+      [{ subject: campus.subject(0), courseNumber: '102' }, false],
+      [{ subject: campus.subject(1) }, false],
+      [{ major: campus.major(1).value }, true],
+      [{ major: campus.major(2).value }, false],
       [{ courseNumber: '101', condition: 'good' }, true],
       [{ courseNumber: '101', condition: 'mint' }, false],
       [{ courseNumber: '101', condition: 'con-all' }, true],
-      [{ courseNumber: '101', school: 'Bschool' }, true],
-      [{ courseNumber: '101', school: 'Jepson' }, false],
+      [{ courseNumber: '101', school: campus.school(1).key }, true],
+      [{ courseNumber: '101', school: campus.school(0).key }, false],
       [{ courseNumber: '101', maxPrice: 40 }, true],
       [{ courseNumber: '101', maxPrice: 39.99 }, false],
     ];

@@ -1,5 +1,6 @@
 import { validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { activeCampus } from '@campus-books/common/active-campus';
 import { createTestApp, type TestApp } from '../../../test/helpers';
 
 /**
@@ -47,6 +48,8 @@ describe('the API contract', () => {
     const result = await validate(structuredClone(document));
     expect(result.valid ? [] : result.errors).toEqual([]);
     expect(document.openapi).toMatch(/^3\./);
+    // The document is the served campus's: its product, not a name written in.
+    expect(document.info.title).toBe(`${activeCampus().productName} API`);
 
     const listing = { $ref: '#/components/schemas/Listing' };
     const search = document.paths['/api/listing/get'].get.responses;

@@ -6,6 +6,7 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/helpers';
+import { campusValues as campus } from '../../../test/campus-values';
 import { createListingAs, listingBody } from '../../../test/listing-fixtures';
 import { createUploadedImage } from '../../../test/support/test-uploaded-image';
 
@@ -21,10 +22,15 @@ describe(`listings: create, read, update, sold, relist, delete (${TEST_ENGINE})`
   const post = (url: string, payload?: unknown, cookie = seller.cookie) =>
     t.app.inject({ method: 'POST', url, headers: { cookie }, ...(payload ? { payload } : {}) });
   const read = (id: string) => t.app.inject(`/api/listing/get/${id}`);
+  /** The campus's schools: listingBody chooses the second (as the original API's flag). */
+  const school = (i: number) => campus.school(i);
 
   it('creates a listing owned by the signed-in seller and reads it back', async () => {
     const imageUrls = [await createUploadedImage(t, seller.id)];
-    const res = await post('/api/listing/create', listingBody({ ArtScience: true, imageUrls }));
+    const res = await post(
+      '/api/listing/create',
+      listingBody({ [school(2).key]: true, imageUrls }),
+    );
     expect(res.statusCode).toBe(201);
     const created = res.json();
     expect(created).toMatchObject({
@@ -34,11 +40,12 @@ describe(`listings: create, read, update, sold, relist, delete (${TEST_ENGINE})`
       regularPrice: 20,
       discountPrice: 0,
       condition: 'good',
-      Bschool: true,
-      ArtScience: true,
-      Jepson: false,
-      school: 'Bschool, Arts & Sciences',
-      major: 'Mathematics',
+      schools: [school(1).key, school(2).key],
+      [school(0).key]: false,
+      [school(1).key]: true,
+      [school(2).key]: true,
+      school: `${school(1).label}, ${school(2).label}`,
+      major: campus.major(0).value,
       type: 'sale',
       status: 'active',
       userRef: seller.id,
@@ -74,7 +81,7 @@ describe(`listings: create, read, update, sold, relist, delete (${TEST_ENGINE})`
     expect(created._id).not.toBe('00000000-0000-4000-8000-000000000000');
     expect(created.status).toBe('active');
     expect(created.createdAt).not.toBe('2001-01-01T00:00:00.000Z');
-    expect(created.school).toBe('Bschool');
+    expect(created.school).toBe(school(1).label);
     expect((await read('00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
   });
 
@@ -99,12 +106,13 @@ describe(`listings: create, read, update, sold, relist, delete (${TEST_ENGINE})`
         courseNumber: 245,
         condition: 'mint',
         regularPrice: 1234.5,
-        pickupLocation: 'Tyler Haynes Commons',
+        pickupLocation: 'The student union, north doors',
         imageUrls: await Promise.all(
           Array.from({ length: 6 }, () => createUploadedImage(t, seller.id)),
         ),
-        Bschool: false,
-        Jepson: true,
+        [school(1).key]: false,
+        [school(0).key]: true,
+        major: campus.major(3).value,
         type: 'rent',
         userRef: (await createUser(t)).id,
         status: 'sold',
@@ -119,10 +127,12 @@ describe(`listings: create, read, update, sold, relist, delete (${TEST_ENGINE})`
       courseNumber: '245',
       condition: 'mint',
       regularPrice: 1234.5,
-      pickupLocation: 'Tyler Haynes Commons',
-      Jepson: true,
-      Bschool: false,
-      school: 'Jepson',
+      pickupLocation: 'The student union, north doors',
+      schools: [school(0).key],
+      [school(0).key]: true,
+      [school(1).key]: false,
+      school: school(0).label,
+      major: campus.major(3).value,
       type: 'rent',
       userRef: seller.id,
       status: 'active',

@@ -143,8 +143,15 @@ describe(`meetups at campus spots (${TEST_ENGINE})`, () => {
     expect(set.map((m) => (Array.isArray(m.to) ? '' : m.to?.value[0]?.address)).sort()).toEqual(
       [buyer.email, seller.email].sort(),
     );
+    // The time as the campus's clocks show it (its time zone), not the server's.
+    const campusTime = new Intl.DateTimeFormat('en-US', {
+      dateStyle: 'full',
+      timeStyle: 'short',
+      timeZone: activeCampus().timeZone,
+    }).format(new Date(meetup.startsAt));
     for (const mail of set) {
       const to = Array.isArray(mail.to) ? '' : mail.to?.value[0]?.address;
+      expect(mail.text).toContain(`Your meetup is set: ${campusTime}`);
       const other = to === seller.email ? buyer : seller;
       expect(mail.text).toContain(`Your conversation: ${conversationLink}`);
       expect(mail.text).not.toContain(`${t.config.publicUrl}/meetups`);

@@ -2,66 +2,79 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Listing } from '@campus-books/common/listing.schemas';
 import { createTestApp, createUser, TEST_ENGINE, type TestApp } from '../../../test/helpers';
 import { insertListings } from '../../../test/listing-fixtures';
+import { campusValues as campus } from '../../../test/campus-values';
 
 const minutesAgo = (n: number) => new Date(Date.UTC(2026, 0, 1) - n * 60_000);
 
-/** The catalogue the searches run on; later rows are newer. */
-const BOOKS = [
-  {
-    name: 'Calculus: Early Transcendentals',
-    condition: 'good',
-    regularPrice: 40,
-    schools: ['ArtScience'],
-    major: 'Mathematics',
-    courseNumber: '211',
-  },
-  {
-    name: 'Calculus II Workbook',
-    condition: 'excellent',
-    regularPrice: 25,
-    schools: ['ArtScience', 'Bschool'],
-    major: 'Mathematics',
-    courseNumber: '212',
-  },
-  { name: 'Precalculus', condition: 'poor', regularPrice: 10, major: 'Mathematics', type: 'rent' },
-  {
-    name: 'Principles of Microeconomics',
-    condition: 'mint',
-    regularPrice: 80,
-    schools: ['Bschool'],
-    major: 'Economics Business',
-    courseNumber: '201',
-  },
-  {
-    name: 'Leadership Theory',
-    regularPrice: 55,
-    schools: ['Jepson', 'Leadership'],
-    major: 'Leadership Studies',
-    courseNumber: '300',
-  },
-  {
-    name: 'Organic Chemistry',
-    regularPrice: 120,
-    schools: ['ArtScience'],
-    major: 'Chemistry',
-    status: 'sold',
-  },
-  { name: '100% Cotton Fiber Art', regularPrice: 15, major: 'Art History' },
-  {
-    name: 'snake_case Programming',
-    regularPrice: 30,
-    major: 'Computer Science',
-    courseNumber: '150',
-  },
-  {
-    name: 'Constitutional Law',
-    condition: 'excellent',
-    regularPrice: 95,
-    schools: ['LawProfessional'],
-    major: 'Law and Liberal Arts',
-    courseNumber: '400',
-  },
-] as const;
+/**
+ * The catalogue the searches run on; later rows are newer. Its schools, majors and subjects are the
+ * test campus's (the first three schools, the first five majors, the first two subjects).
+ */
+const books = () => {
+  const [s0, s1, s2] = [campus.school(0).key, campus.school(1).key, campus.school(2).key];
+  const m = (i: number) => campus.major(i).value;
+  const [m0, m1, m2, m3, m4] = [m(0), m(1), m(2), m(3), m(4)];
+  return [
+    {
+      name: 'Calculus: Early Transcendentals',
+      condition: 'good',
+      regularPrice: 40,
+      schools: [s0],
+      major: m0,
+      subject: campus.subject(0),
+      courseNumber: '211',
+    },
+    {
+      name: 'Calculus II Workbook',
+      condition: 'excellent',
+      regularPrice: 25,
+      schools: [s0, s1],
+      major: m0,
+      subject: campus.subject(0),
+      courseNumber: '212',
+    },
+    { name: 'Precalculus', condition: 'poor', regularPrice: 10, major: m0, type: 'rent' },
+    {
+      name: 'Principles of Microeconomics',
+      condition: 'mint',
+      regularPrice: 80,
+      schools: [s1],
+      major: m1,
+      subject: campus.subject(1),
+      courseNumber: '201',
+    },
+    {
+      name: 'Leadership Theory',
+      regularPrice: 55,
+      schools: [s2],
+      major: m2,
+      courseNumber: '300',
+    },
+    {
+      name: 'Organic Chemistry',
+      regularPrice: 120,
+      schools: [s0],
+      major: m3,
+      subject: campus.subject(0),
+      status: 'sold',
+    },
+    { name: '100% Cotton Fiber Art', regularPrice: 15, major: m4 },
+    {
+      name: 'snake_case Programming',
+      regularPrice: 30,
+      major: m2,
+      courseNumber: '150',
+    },
+    {
+      name: 'Constitutional Law',
+      condition: 'excellent',
+      regularPrice: 95,
+      schools: [s1, s2],
+      major: m3,
+      courseNumber: '400',
+    },
+  ] as const;
+};
 /** 20 identical-looking listings created at the same instant: paging must still never overlap. */
 const PAGED = 20;
 
@@ -73,7 +86,7 @@ describe(`GET /api/listing/get: search (${TEST_ENGINE})`, () => {
     await insertListings(
       t,
       seller.id,
-      BOOKS.map((b, i) => ({
+      books().map((b, i) => ({
         ...b,
         schools: [...('schools' in b ? b.schools : [])],
         createdAt: minutesAgo(100 - i),
@@ -99,7 +112,8 @@ describe(`GET /api/listing/get: search (${TEST_ENGINE})`, () => {
     return res.json();
   };
   const names = async (query: string) => (await found(query)).map((l) => l.name);
-  const ACTIVE = BOOKS.filter((b) => !('status' in b)).length + PAGED;
+  const ACTIVE = books().filter((b) => !('status' in b)).length + PAGED;
+  const school = (i: number) => campus.school(i).key;
 
   it('answers the newest active listings, 9 by default, as listing objects', async () => {
     const page = await found('');
@@ -107,7 +121,10 @@ describe(`GET /api/listing/get: search (${TEST_ENGINE})`, () => {
     expect(page[0]).toMatchObject({
       name: 'Constitutional Law',
       status: 'active',
-      LawProfessional: true,
+      schools: [school(1), school(2)],
+      school: `${campus.school(1).label}, ${campus.school(2).label}`,
+      [school(0)]: false,
+      [school(2)]: true,
     });
     expect(page.map((l) => l.name).slice(0, 3)).toEqual([
       'Constitutional Law',
@@ -122,17 +139,21 @@ describe(`GET /api/listing/get: search (${TEST_ENGINE})`, () => {
     expect(await names('searchTerm=organic&status=active')).toEqual([]);
   });
 
+  // A query naming the campus's schools, majors or subjects is written when the test runs.
+  const major = (i: number) => encodeURIComponent(campus.major(i).value);
   it.each([
     ['condition=excellent', ['Constitutional Law', 'Calculus II Workbook']],
     ['condition=mint', ['Principles of Microeconomics']],
-    ['Jepson=true', ['Leadership Theory']],
-    ['ArtScience=true&Bschool=true', ['Calculus II Workbook']],
-    ['LawProfessional=true&Jepson=false&Bschool=false', ['Constitutional Law']],
-    [
-      'major=Mathematics',
-      ['Precalculus', 'Calculus II Workbook', 'Calculus: Early Transcendentals'],
-    ],
-    ['major=Economics%20Business', ['Principles of Microeconomics']],
+    ['<school 3>=true', ['Constitutional Law', 'Leadership Theory']],
+    ['<school 1>=true&<school 2>=true', ['Calculus II Workbook']],
+    ['<school 2>=true&<school 3>=true&<school 1>=false', ['Constitutional Law']],
+    ['schools=<school 2>,<school 3>', ['Constitutional Law']],
+    ['schools=<school 2>&condition=mint', ['Principles of Microeconomics']],
+    ['major=<major 1>', ['Precalculus', 'Calculus II Workbook', 'Calculus: Early Transcendentals']],
+    ['major=<major 2>', ['Principles of Microeconomics']],
+    ['subject=<subject 1>', ['Calculus II Workbook', 'Calculus: Early Transcendentals']],
+    ['subject=<subject 1 lower case>&schools=<school 2>', ['Calculus II Workbook']],
+    ['subject=<subject 2>', ['Principles of Microeconomics']],
     ['courseNumber=211', ['Calculus: Early Transcendentals']],
     ['type=rent', ['Precalculus']],
     ['searchTerm=LEADER', ['Leadership Theory']],
@@ -140,13 +161,20 @@ describe(`GET /api/listing/get: search (${TEST_ENGINE})`, () => {
     ['searchTerm=_', ['snake_case Programming']],
     ['searchTerm=e_c', ['snake_case Programming']],
     ['searchTerm=%5C', []],
-  ])('filters by %s', async (query, expected) => {
+  ])('filters by %s', async (template, expected) => {
+    const query = template
+      .replace(/<school (\d)>/g, (_, n: string) => school(Number(n) - 1))
+      .replace(/<major (\d)>/g, (_, n: string) => major(Number(n) - 1))
+      .replace(/<subject (\d) lower case>/g, (_, n: string) =>
+        campus.subject(Number(n) - 1).toLowerCase(),
+      )
+      .replace(/<subject (\d)>/g, (_, n: string) => campus.subject(Number(n) - 1));
     expect(await names(`${query}&limit=50`)).toEqual(expected);
   });
 
   it('treats con-all, false flags, type all and empty fields as no filter', async () => {
-    const query =
-      'searchTerm=&condition=con-all&Jepson=false&Bschool=false&Leadership=false&ArtScience=false&LawProfessional=false&major=&courseNumber=&type=all&status=active_or_none&limit=50';
+    const noSchool = [0, 1, 2].map((i) => `${school(i)}=false`).join('&');
+    const query = `searchTerm=&condition=con-all&${noSchool}&major=&courseNumber=&type=all&status=active_or_none&limit=50`;
     expect(await found(query)).toHaveLength(ACTIVE);
     expect(await names('type=sale&limit=50')).not.toContain('Precalculus');
     expect(await found('type=sale&limit=50')).toHaveLength(ACTIVE - 1);
@@ -155,7 +183,7 @@ describe(`GET /api/listing/get: search (${TEST_ENGINE})`, () => {
   it('keeps listings priced at most maxPrice (whole dollars, the regular price), with every other filter', async () => {
     const cheap = await found('maxPrice=25&limit=50&sort=regularPrice&order=desc');
     expect(cheap.map((l) => l.regularPrice)).toEqual([25, 15, 10, ...Array(PAGED).fill(5)]);
-    expect(await names('maxPrice=40&major=Mathematics')).toEqual([
+    expect(await names(`maxPrice=40&major=${major(0)}`)).toEqual([
       'Precalculus',
       'Calculus II Workbook',
       'Calculus: Early Transcendentals',
