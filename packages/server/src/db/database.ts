@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import type { Pool } from 'pg';
 import { ensureDealTriggers } from '../deal/deal-triggers';
 import { lockDataDir } from './data-dir-lock';
 import type { Db } from './db-type';
@@ -48,6 +49,11 @@ export interface Database {
    * connection whose queue is not observable), for the metrics (plugins/metrics.ts).
    */
   poolStats?(): PoolStats[];
+  /**
+   * PostgreSQL: the three pools behind `db`, `customPlanDb` and `genericPlanDb`, which the campuses
+   * of a many-campus installation share (campuses/campus-pool.ts, decision 024).
+   */
+  pools?: { main: Pool; customPlan: Pool; genericPlan: Pool };
 }
 
 export interface PoolStats {
@@ -153,6 +159,7 @@ async function openPostgres(options: {
       await pool.query('SELECT 1');
     },
     listen: (channel, onNotify, onReconnect) => listener.listen(channel, onNotify, onReconnect),
+    pools: { main: pool, customPlan: customPlanPool, genericPlan: genericPlanPool },
     close: async () => {
       await listener.close();
       await Promise.all([pool.end(), customPlanPool.end(), genericPlanPool.end()]);

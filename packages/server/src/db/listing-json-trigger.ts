@@ -3,6 +3,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect, type PgColumn } from 'drizzle-orm/pg-core';
 import { activeCampus, type Campus } from '@campus-books/common/active-campus';
 import { listingSchema } from '@campus-books/common/listing.schemas';
+import { inSchema } from '../campuses/campus-schema';
 import type { Db } from './db-type';
 import { textLiteral } from './literal';
 import { rowsOf } from './rows';
@@ -125,20 +126,22 @@ export function listingJsonDefinition(): { statements: string[]; fingerprint: st
  * renamed a school), defines it, and rewrites the JSON of every listing whose text differs, in one
  * transaction. A start with the same code reads one comment and does nothing more.
  */
-export async function ensureListingJson(db: Db): Promise<void> {
+export async function ensureListingJson(db: Db, schema = 'public'): Promise<void> {
   const { statements, fingerprint } = listingJsonDefinition();
+  // A campus schema's own (decision 024); its listings table is the one its search path names.
+  const fn = inSchema(FUNCTION, schema);
   const [current] = await rowsOf<{ fingerprint: string | null }>(
     db,
-    sql`SELECT obj_description(to_regprocedure(${FUNCTION}), 'pg_proc') AS fingerprint`,
+    sql`SELECT obj_description(to_regprocedure(${fn}), 'pg_proc') AS fingerprint`,
   );
   if (current?.fingerprint === fingerprint) return;
   await db.transaction(async (tx) => {
-    for (const statement of statements) await tx.execute(sql.raw(statement));
-    await tx.execute(sql.raw(`COMMENT ON FUNCTION ${FUNCTION} IS '${fingerprint}'`));
+    for (const statement of statements) await tx.execute(sql.raw(inSchema(statement, schema)));
+    await tx.execute(sql.raw(`COMMENT ON FUNCTION ${fn} IS '${fingerprint}'`));
     // The row trigger just defined writes each text; the condition skips the rows already right.
     await tx.execute(
       sql`UPDATE ${listings} SET listing_json = NULL
-          WHERE listing_json IS DISTINCT FROM public.listing_json(${listings})`,
+          WHERE listing_json IS DISTINCT FROM ${sql.raw(inSchema('public.listing_json', schema))}(${listings})`,
     );
   });
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { readMigrationFiles, type MigrationMeta } from 'drizzle-orm/migrator';
+import { migrationStatementIn, quoted } from '../campuses/campus-schema';
 import { rowsOf, type Executor } from './rows';
 
 export const MIGRATIONS_FOLDER = path.join(
@@ -66,16 +67,27 @@ export class NewerSchemaError extends Error {
   }
 }
 
+/**
+ * The bookkeeping table of a schema's migrations: drizzle's own for `public`; a campus schema of a
+ * many-campus installation keeps its own beside its tables (decision 024).
+ */
+function bookkeepingOf(schema: string): { table: string } {
+  return schema === 'public'
+    ? { table: 'drizzle.__drizzle_migrations' }
+    : { table: `${quoted(schema)}.__drizzle_migrations` };
+}
+
 /** The `created_at` of every migration the database recorded as applied, oldest first. */
-export async function appliedMigrationTimes(db: Executor): Promise<number[]> {
+export async function appliedMigrationTimes(db: Executor, schema = 'public'): Promise<number[]> {
+  const { table: bookkeeping } = bookkeepingOf(schema);
   const [table] = await rowsOf<{ exists: boolean }>(
     db,
-    sql`SELECT to_regclass('drizzle.__drizzle_migrations') IS NOT NULL AS exists`,
+    sql`SELECT to_regclass(${bookkeeping}) IS NOT NULL AS exists`,
   );
   if (!table?.exists) return [];
   const rows = await rowsOf<{ created_at: string | number }>(
     db,
-    sql`SELECT created_at FROM drizzle.__drizzle_migrations ORDER BY created_at`,
+    sql.raw(`SELECT created_at FROM ${bookkeeping} ORDER BY created_at`),
   );
   return rows.map((r) => Number(r.created_at));
 }
@@ -94,24 +106,34 @@ export function assertKnownMigrations(applied: readonly number[]): void {
 /**
  * Runs, on `tx` (a transaction: a failed statement leaves the previous schema), every known migration
  * not applied yet, in order, up to and including the one created at `upTo` (all when undefined).
- * Refuses a database a newer release migrated. Returns the tags it ran.
+ * Refuses a database a newer release migrated. Returns the tags it ran. `schema` is where they go:
+ * `public`, or a campus's schema, into which each statement is rewritten (campuses/campus-schema.ts).
  */
-export async function applyMigrations(tx: Executor, upTo?: number): Promise<string[]> {
-  await tx.execute(sql`CREATE SCHEMA IF NOT EXISTS drizzle`);
+export async function applyMigrations(
+  tx: Executor,
+  upTo?: number,
+  schema = 'public',
+): Promise<string[]> {
+  const bookkeeping = bookkeepingOf(schema);
+  // A campus's schema exists already, made with its role (campuses/campus-provision.ts).
+  if (schema === 'public') await tx.execute(sql`CREATE SCHEMA IF NOT EXISTS drizzle`);
   await tx.execute(
-    sql`CREATE TABLE IF NOT EXISTS drizzle.__drizzle_migrations (
-          id SERIAL PRIMARY KEY, hash text NOT NULL, created_at bigint)`,
+    sql.raw(`CREATE TABLE IF NOT EXISTS ${bookkeeping.table} (
+          id SERIAL PRIMARY KEY, hash text NOT NULL, created_at bigint)`),
   );
-  const applied = await appliedMigrationTimes(tx);
+  const applied = await appliedMigrationTimes(tx, schema);
   assertKnownMigrations(applied);
   const last = applied.at(-1) ?? -Infinity;
   const ran: string[] = [];
   for (const migration of knownMigrations()) {
     if (migration.createdAt <= last) continue;
     if (upTo !== undefined && migration.createdAt > upTo) break;
-    for (const statement of migration.statements) await tx.execute(sql.raw(statement));
+    for (const statement of migration.statements) {
+      const text = migrationStatementIn(statement, schema);
+      if (text !== null) await tx.execute(sql.raw(text));
+    }
     await tx.execute(
-      sql`INSERT INTO drizzle.__drizzle_migrations (hash, created_at)
+      sql`INSERT INTO ${sql.raw(bookkeeping.table)} (hash, created_at)
           VALUES (${migration.hash}, ${migration.createdAt})`,
     );
     ran.push(migration.tag);

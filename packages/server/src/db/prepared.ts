@@ -1,3 +1,4 @@
+import { currentHandle, statementName } from './current-handle';
 import type { Db } from './database';
 
 const statements = new WeakMap<Db, Map<string, unknown>>();
@@ -6,10 +7,12 @@ const statements = new WeakMap<Db, Map<string, unknown>>();
  * A named prepared statement, built once per database handle and name: neither drizzle nor the
  * database builds or plans it again. For statements whose best plan does not depend on their values.
  */
-export function preparedOnce<T>(db: Db, name: string, prepare: (name: string) => T): T {
+export function preparedOnce<T>(facade: Db, name: string, prepare: (name: string) => T): T {
+  // A many-campus installation's facade: the statement is its current campus's handle's.
+  const db = currentHandle(facade);
   let byName = statements.get(db);
   if (!byName) statements.set(db, (byName = new Map()));
-  if (!byName.has(name)) byName.set(name, prepare(name));
+  if (!byName.has(name)) byName.set(name, prepare(statementName(db, name)));
   return byName.get(name) as T;
 }
 
@@ -28,7 +31,8 @@ const byShape = new WeakMap<Db, { kept: Map<string, unknown>; names: Map<string,
  * plan_cache_mode, database.ts), or once if it has none. The most recently used SHAPES_KEPT shapes
  * are kept; `prepare` gets the name to give it ('' for an unnamed statement).
  */
-export function preparedByShape<T>(db: Db, key: string, prepare: (name: string) => T): T {
+export function preparedByShape<T>(facade: Db, key: string, prepare: (name: string) => T): T {
+  const db = currentHandle(facade);
   let shapes = byShape.get(db);
   if (!shapes) byShape.set(db, (shapes = { kept: new Map(), names: new Map() }));
   const { kept, names } = shapes;
@@ -39,7 +43,7 @@ export function preparedByShape<T>(db: Db, key: string, prepare: (name: string) 
       name = `search_shape_${names.size + 1}`;
       names.set(key, name);
     }
-    statement = prepare(name ?? '');
+    statement = prepare(statementName(db, name ?? ''));
     if (kept.size >= SHAPES_KEPT) kept.delete(kept.keys().next().value!);
   } else {
     kept.delete(key);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
+import { campusChannel, inSchema } from '../campuses/campus-schema';
 import type { Db } from '../db/db-type';
 import { textLiteral } from '../db/literal';
 import { rowsOf } from '../db/rows';
@@ -39,6 +40,9 @@ const text = (query: SQL): string => {
   return statement;
 };
 const lit = textLiteral;
+
+/** The channel each event is NOTIFYd on (the streams' live-events.ts listens to it). */
+const EVENTS_CHANNEL = 'conversation_events';
 
 /** Named to run before listings_write_json (BEFORE triggers run in name order). */
 const endHold: SQL = sql`
@@ -115,7 +119,7 @@ BEGIN
     )}
   WHERE c.id = NEW.conversation_id
   RETURNING c.seller_id, c.buyer_id INTO seller, buyer;
-  PERFORM pg_notify('conversation_events',
+  PERFORM pg_notify(${lit(EVENTS_CHANNEL)},
     concat_ws(' ', NEW.id::text, coalesce(seller::text, '-'), coalesce(buyer::text, '-')));
   RETURN NULL;
 END
@@ -203,15 +207,29 @@ export function dealTriggerDefinition(): { statements: string[]; fingerprint: st
  * fingerprint differs (a first start after 0017/0021/0023, a changed constant), redefines them
  * all in one transaction. A start with the same code reads one comment.
  */
-export async function ensureDealTriggers(db: Db): Promise<void> {
+export async function ensureDealTriggers(db: Db, schema = 'public'): Promise<void> {
   const { statements, fingerprint } = dealTriggerDefinition();
+  const fingerprintOn = inSchema(FINGERPRINT_ON, schema);
   const [current] = await rowsOf<{ fingerprint: string | null }>(
     db,
-    sql`SELECT obj_description(to_regprocedure(${FINGERPRINT_ON}), 'pg_proc') AS fingerprint`,
+    sql`SELECT obj_description(to_regprocedure(${fingerprintOn}), 'pg_proc') AS fingerprint`,
   );
   if (current?.fingerprint === fingerprint) return;
   await db.transaction(async (tx) => {
-    for (const statement of statements) await tx.execute(sql.raw(statement));
-    await tx.execute(sql.raw(`COMMENT ON FUNCTION ${FINGERPRINT_ON} IS '${fingerprint}'`));
+    for (const statement of statements) {
+      await tx.execute(sql.raw(inCampusSchema(statement, schema)));
+    }
+    await tx.execute(sql.raw(`COMMENT ON FUNCTION ${fingerprintOn} IS '${fingerprint}'`));
   });
+}
+
+/**
+ * A trigger's statement for a campus's schema (decision 024): its tables and functions, and its
+ * NOTIFY channel, which carries the campus so another campus's listeners never hear it.
+ */
+export function inCampusSchema(statement: string, schema: string): string {
+  return inSchema(statement, schema).replaceAll(
+    `pg_notify('${EVENTS_CHANNEL}'`,
+    `pg_notify('${campusChannel(EVENTS_CHANNEL, schema)}'`,
+  );
 }
