@@ -68,7 +68,7 @@ export function schoolEmailLabel(domain: string | null): string {
   return `Email Address (${domain ? `@${domain}` : '.edu'})`;
 }
 
-const emailFormatWith = (message: string) =>
+const emailFormatWith = (message: string | (() => string)) =>
   z
     .string({ error: MESSAGES.emailRequired })
     .trim()
@@ -78,20 +78,25 @@ const emailFormatWith = (message: string) =>
     .pipe(z.email({ error: message }));
 const emailFormat = emailFormatWith(MESSAGES.schoolEmail);
 
+/**
+ * The rules are read when a value is checked, never when the schema is built: a server serving
+ * several campuses checks each request with its campus's (server/src/campuses/, decision 024).
+ */
 export function schoolEmailSchema(rules: AccountRules) {
-  const message = schoolEmailMessage(rules.schoolEmailDomain);
+  const message = () => schoolEmailMessage(rules.schoolEmailDomain);
   return emailFormatWith(message).refine((email) => isSchoolEmail(email, rules.schoolEmailDomain), {
     error: message,
   });
 }
 
 export function groupmeLinkSchema(rules: AccountRules) {
+  const message = () => MESSAGES.groupmeLink(rules.groupmeLinkPrefix);
   return z
-    .string({ error: MESSAGES.groupmeLink(rules.groupmeLinkPrefix) })
+    .string({ error: message })
     .trim()
-    .max(SHORT_TEXT_MAX_LENGTH, MESSAGES.groupmeLink(rules.groupmeLinkPrefix))
+    .max(SHORT_TEXT_MAX_LENGTH, { error: message })
     .refine((link) => isLinkText(link) && isGroupmeLink(link, rules.groupmeLinkPrefix), {
-      error: MESSAGES.groupmeLink(rules.groupmeLinkPrefix),
+      error: message,
     });
 }
 

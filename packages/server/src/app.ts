@@ -6,6 +6,9 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { campusAwareConfig } from './campuses/campus-app-config';
+import { currentCampusWork } from './campuses/campus-context';
+import campusRoutingPlugin, { type CampusRouting } from './campuses/campus-routing';
 import type { Config } from './config/config';
 import { configurePasswordThreads } from './features/accounts/password';
 import type { Database } from './db/database';
@@ -104,6 +107,11 @@ export interface AppOptions {
   webServerEntry?: string;
   /** The background jobs' clock and polling (tests: an injected clock, no polling). */
   jobs?: JobsPluginOptions;
+  /**
+   * A many-campus installation's host routing (campuses/campus-installation.ts, decision 024): each
+   * request is served as its host's campus. Absent: the one campus of `config` (no directory).
+   */
+  campuses?: CampusRouting;
 }
 
 const BODY_LIMIT_BYTES = 256 * 1024;
@@ -124,8 +132,12 @@ const zodCompilers = {
 
 /** The whole server as one Fastify instance, testable with `app.inject` and no port. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  // The campus every schema's campus rule and every list reads (common/src/active-campus.ts).
-  setActiveCampus(options.config.campus);
+  // The campus every schema's campus rule and every list reads (common/src/active-campus.ts): the
+  // request's campus in a many-campus installation (outside a request, the configured one).
+  const processCampus = options.config.campus;
+  setActiveCampus(
+    options.campuses ? () => currentCampusWork()?.config ?? processCampus : processCampus,
+  );
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -147,10 +159,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // JSON only: an HTML form post (urlencoded, multipart, text/plain) gets 415 and changes nothing.
   app.removeContentTypeParser('text/plain');
 
-  app.decorate('config', options.config);
+  // Several campuses: each read of app.config answers as the request's campus (decision 024).
+  app.decorate('config', options.campuses ? campusAwareConfig(options.config) : options.config);
   configurePasswordThreads({ nice: options.config.passwordThreadNice });
   app.decorate('lifecycle', { draining: false });
   await app.register(errorsPlugin);
+  // Before every other hook: a request's campus is known (or its host refused) before any work.
+  if (options.campuses) await app.register(campusRoutingPlugin, { routing: options.campuses });
   // Before any route: it records each route's schemas for /api/openapi.json.
   await app.register(apiDocsPlugin);
   // First of the hooks: even an answer refused by a later one carries the headers.
@@ -250,7 +265,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         savedListings: (app, userId) => findSavedListings(app.database.db, userId),
         publicConfig,
         pageCache: {
-          maxBytes: options.config.pageCacheBytes,
+          // One cache for the process, keyed by path: off while several campuses share it (024).
+          maxBytes: options.campuses ? 0 : options.config.pageCacheBytes,
           ttlMs: PAGE_CACHE_TTL_MS,
           generation: () => app.listingCaches.generation(),
           ensureFresh: (since) => app.listingCaches.ensureFresh(since),

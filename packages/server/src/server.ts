@@ -1,5 +1,6 @@
 import path from 'node:path';
 import pino from 'pino';
+import type { CampusRouting } from './campuses/campus-routing';
 import { ConfigError, loadConfig, type Config } from './config/config';
 import { openDatabase, type Database } from './db/database';
 import { DataDirInUseError } from './db/data-dir-lock';
@@ -60,6 +61,21 @@ async function main() {
     console.error(`Could not open the database: ${(error as Error).message}`);
     process.exit(69); // EX_UNAVAILABLE
   }
+  // A many-campus installation (decision 024): the directory in the home database names campuses.
+  let campuses: CampusRouting | undefined;
+  if (database.engine === 'postgres') {
+    try {
+      const { openCampusInstallation } = await import('./campuses/campus-installation');
+      const installation = await openCampusInstallation(database, {
+        poolSize: config.databasePoolSize,
+      });
+      if (installation) ({ database, routing: campuses } = installation);
+    } catch (error) {
+      console.error(`Could not open the campuses: ${(error as Error).message}`);
+      await database.close().catch(() => {});
+      process.exit(69); // EX_UNAVAILABLE
+    }
+  }
   const databaseOpened = performance.now();
   // Once the database is open (a fresh embedded one is written world-readable): every file private.
   // The walk runs on the thread pool while the app is built; it is done before the server listens.
@@ -77,6 +93,7 @@ async function main() {
   const app = await buildApp({
     config,
     database,
+    campuses,
     serveWeb: true,
     jobs: clockOffsetMs > 0 ? { now: () => new Date(Date.now() + clockOffsetMs) } : undefined,
     logger: {

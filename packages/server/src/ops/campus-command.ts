@@ -12,6 +12,7 @@ import {
 import { contrastRatio } from '@campus-books/common/contrast';
 import { campusFileOf, DEFAULT_CAMPUS_FILE, readCampusFile } from '../config/campus-file';
 import { readCampusLogo } from '../config/campus-logo';
+import { DIRECTORY_USAGE, runCampusDirectoryCommand } from './campus-directory-command';
 import { runCampusImport } from './campus-import';
 
 /** The JSON Schema of a campus file, as editors read it (campus/campus.schema.json). */
@@ -200,6 +201,7 @@ export const CAMPUS_USAGE = `Usage (from the repository root):
                                           replaces the subjects with a registrar's file (header code,name)
   npm run campus -- import majors <file.csv> [--dry-run] [--campus <campus.yaml>]
                                           replaces the majors (header label[,aliases], aliases split by ;)
+${DIRECTORY_USAGE}
 See docs/adopt.md.`;
 
 /**
@@ -213,6 +215,8 @@ export async function runCampusCommand(
 ): Promise<number> {
   const [command, ...rest] = args;
   if (command === 'import') return runCampusImport(rest, env, io);
+  const directory = await runCampusDirectoryCommand(command, rest, env, io);
+  if (directory !== null) return directory;
   if (command === 'schema' && rest.length === 0) {
     io.out(campusJsonSchema());
     return 0;

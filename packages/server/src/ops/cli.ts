@@ -16,6 +16,7 @@ const USAGE = `Usage (from the repository root, with the server's environment):
   npm run migrate-data -- --to postgres://user:pass@host/db [--to-s3]
   npm run import-required-books -- <file.csv>
   npm run campus -- init | check [<file>] | schema | import subjects|majors <file.csv> [--dry-run]
+  npm run campus -- add <key> --host <host> --config <file.yaml> [--server <url>] | list
 See docs/operations.md.`;
 
 /** Exit codes: 64 usage, 65 bad archive, 66 refused (target not empty), 70 verification, 1 other. */

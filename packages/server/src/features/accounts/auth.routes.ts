@@ -32,9 +32,14 @@ export default async function authRoutes(fastify: FastifyInstance) {
   // thread keep the threads busy while the others wait their turn.
   const signInsInTurn = limitConcurrency(4 * PASSWORD_THREADS);
   const limits = app.config.rateLimits;
+  // Read per request (getters): a many-campus installation's requests are each their campus's.
   const rules = {
-    schoolEmailDomain: app.config.schoolEmailDomain,
-    groupmeLinkPrefix: app.config.groupmeLinkPrefix,
+    get schoolEmailDomain() {
+      return app.config.schoolEmailDomain;
+    },
+    get groupmeLinkPrefix() {
+      return app.config.groupmeLinkPrefix;
+    },
   };
   // IP limits count every attempt (onRequest); per-address limits need the validated body.
   const perIp = (route: string, max: number) =>

@@ -55,9 +55,14 @@ async function checkCurrentPassword(request: FastifyRequest) {
  */
 export default async function userRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  // Read per request (getters): a many-campus installation's requests are each their campus's.
   const rules = {
-    schoolEmailDomain: app.config.schoolEmailDomain,
-    groupmeLinkPrefix: app.config.groupmeLinkPrefix,
+    get schoolEmailDomain() {
+      return app.config.schoolEmailDomain;
+    },
+    get groupmeLinkPrefix() {
+      return app.config.groupmeLinkPrefix;
+    },
   };
   const limits = app.config.rateLimits;
   const userIdOf = (request: FastifyRequest) => request.session?.user.id;

@@ -1,0 +1,131 @@
+import { campusConfigSchema, type CampusConfig } from '@campus-books/common/campus-config';
+import type { ClientBase } from 'pg';
+import { campusSchemaOf, CAMPUS_KEY } from './campus-schema';
+
+/**
+ * The campus directory of a many-campus installation (decision 024): which campuses there are, the
+ * host names each is served under, its configuration (a validated campus file), the PostgreSQL
+ * server holding it (null: the home one, DATABASE_URL) and its schema there. It lives in the home
+ * database, schema `directory`, which every app server reads; campuses' roles have no right on it.
+ */
+export type CampusState = 'active' | 'read_only' | 'moving';
+
+export interface CampusEntry {
+  key: string;
+  hosts: string[];
+  config: CampusConfig;
+  /** The PostgreSQL server's URL; null for the home database's server. */
+  server: string | null;
+  schema: string;
+  state: CampusState;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const DIRECTORY_STATEMENTS = [
+  'CREATE SCHEMA IF NOT EXISTS directory',
+  `CREATE TABLE IF NOT EXISTS directory.campuses (
+    key text PRIMARY KEY CHECK (key ~ '${CAMPUS_KEY.source}'),
+    hosts text[] NOT NULL CHECK (cardinality(hosts) > 0),
+    config jsonb NOT NULL,
+    server text,
+    schema text NOT NULL UNIQUE,
+    state text NOT NULL DEFAULT 'active' CHECK (state IN ('active', 'read_only', 'moving')),
+    created_at timestamptz NOT NULL DEFAULT now(),
+    updated_at timestamptz NOT NULL DEFAULT now()
+  )`,
+  'CREATE INDEX IF NOT EXISTS campuses_hosts ON directory.campuses USING gin (hosts)',
+];
+
+/** Creates the directory if the home database has none yet (under the migrations' lock). */
+export async function ensureDirectory(home: ClientBase): Promise<void> {
+  for (const statement of DIRECTORY_STATEMENTS) await home.query(statement);
+}
+
+/** A host name as a Host header carries it, lower-cased; an optional port. */
+const HOST =
+  /^(?=.{1,253}(:\d{1,5})?$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/;
+
+/** The host names as the directory keeps them; throws on one that is not a host name. */
+export function normalHosts(hosts: readonly string[]): string[] {
+  const normal = [...new Set(hosts.map((h) => h.trim().toLowerCase()))];
+  const bad = normal.filter((h) => !HOST.test(h));
+  if (normal.length === 0) throw new Error('name at least one host (--host books.example.edu)');
+  if (bad.length > 0) throw new Error(`not a host name: ${bad.join(', ')}`);
+  return normal;
+}
+
+interface CampusRow {
+  key: string;
+  hosts: string[];
+  config: unknown;
+  server: string | null;
+  schema: string;
+  state: CampusState;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Every registered campus, by key; none when the home database has no directory. */
+export async function readDirectory(home: ClientBase): Promise<CampusEntry[]> {
+  const { rows: exists } = await home.query<{ exists: boolean }>(
+    `SELECT to_regclass('directory.campuses') IS NOT NULL AS exists`,
+  );
+  if (!exists[0]?.exists) return [];
+  const { rows } = await home.query<CampusRow>('SELECT * FROM directory.campuses ORDER BY key');
+  return rows.map((row) => ({
+    key: row.key,
+    hosts: row.hosts,
+    // Validated when registered; validated again, as a campus file is at every start.
+    config: campusConfigSchema.parse(row.config),
+    server: row.server,
+    schema: row.schema,
+    state: row.state,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  }));
+}
+
+/** A campus's key or host already registered. */
+export class CampusTakenError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CampusTakenError';
+  }
+}
+
+/**
+ * Registers a campus, in one statement after checking (under the migrations' lock, which `campus
+ * add` holds) that neither its key nor any of its hosts is another campus's.
+ */
+export async function registerCampus(
+  home: ClientBase,
+  campus: { key: string; hosts: string[]; config: CampusConfig; server: string | null },
+): Promise<void> {
+  await assertFree(home, campus.key, campus.hosts);
+  await home.query(
+    `INSERT INTO directory.campuses (key, hosts, config, server, schema)
+     VALUES ($1, $2, $3, $4, $5)`,
+    [
+      campus.key,
+      campus.hosts,
+      JSON.stringify(campus.config),
+      campus.server,
+      campusSchemaOf(campus.key),
+    ],
+  );
+}
+
+/** Throws CampusTakenError when the key or a host is registered already. */
+export async function assertFree(home: ClientBase, key: string, hosts: string[]): Promise<void> {
+  const { rows } = await home.query<{ key: string; hosts: string[] }>(
+    'SELECT key, hosts FROM directory.campuses WHERE key = $1 OR hosts && $2',
+    [key, hosts],
+  );
+  const same = rows.find((r) => r.key === key);
+  if (same) throw new CampusTakenError(`a campus "${key}" is registered already`);
+  if (rows.length > 0) {
+    const taken = hosts.filter((h) => rows.some((r) => r.hosts.includes(h)));
+    throw new CampusTakenError(`${taken.join(', ')} is campus "${rows[0]!.key}"'s already`);
+  }
+}

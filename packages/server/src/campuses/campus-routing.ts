@@ -1,0 +1,54 @@
+import { AsyncResource } from 'node:async_hooks';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from '../lib/errors';
+import { runInCampus, type CampusWork } from './campus-context';
+
+/** Which campus a request's host is (a many-campus installation's directory). */
+export interface CampusRouting {
+  campusOfHost(host: string): CampusWork | undefined;
+}
+
+/** Paths any host may ask, outside every campus: the balancers' health check. */
+const ANY_HOST = new Set(['/api/health']);
+
+const scopes = new WeakMap<FastifyRequest, AsyncResource>();
+
+/** The campus of a Host header: the name with its port, else without it. */
+export function campusOfHostHeader(
+  routing: CampusRouting,
+  host: string | undefined,
+): CampusWork | undefined {
+  const named = (host ?? '').trim().toLowerCase();
+  if (named === '') return undefined;
+  return routing.campusOfHost(named) ?? routing.campusOfHost(named.replace(/:\d+$/, ''));
+}
+
+/**
+ * Serves each request as the campus of its host (decision 024): the request's work runs in that
+ * campus's context (campus-context.ts), which activeCampus() and the database facade read. A host no
+ * campus has is refused with 421 before any other hook, never answered as another campus. The
+ * context is entered again after the body is read (the body's stream events run outside it), as
+ * @fastify/request-context does.
+ */
+export default fp(
+  async function campusRoutingPlugin(app: FastifyInstance, options: { routing: CampusRouting }) {
+    app.addHook('onRequest', (request, _reply, done) => {
+      const campus = campusOfHostHeader(options.routing, request.host);
+      if (!campus) {
+        if (ANY_HOST.has(request.url.split('?')[0]!)) return done();
+        return done(new AppError(421, `No campus is served at ${request.host ?? 'this host'}`));
+      }
+      runInCampus(campus, () => {
+        scopes.set(request, new AsyncResource('campus-request'));
+        done();
+      });
+    });
+    app.addHook('preValidation', (request, _reply, done) => {
+      const scope = scopes.get(request);
+      if (scope) scope.runInAsyncScope(done);
+      else done();
+    });
+  },
+  { name: 'campus-routing' },
+);

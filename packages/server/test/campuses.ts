@@ -1,0 +1,50 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runCampusDirectoryCommand } from '../src/ops/campus-directory-command';
+import { readCampusFile } from '../src/config/campus-file';
+import { TEST_CAMPUS_FILE } from './use-default-campus';
+
+/**
+ * Campus files for the many-campus tests (decision 024): the test campus under another name and
+ * school e-mail domain, written to a temporary folder.
+ */
+export function writeCampusFiles(keys: readonly string[]): {
+  files: Record<string, string>;
+  domains: Record<string, string>;
+  remove(): void;
+} {
+  const folder = mkdtempSync(path.join(tmpdir(), 'cb-campuses-'));
+  const base = readCampusFile(TEST_CAMPUS_FILE);
+  const files: Record<string, string> = {};
+  const domains: Record<string, string> = {};
+  for (const key of keys) {
+    domains[key] = `${key}.example.edu`;
+    files[key] = path.join(folder, `${key}.yaml`);
+    const { logo: _logo, ...theme } = base.theme;
+    writeFileSync(
+      files[key],
+      JSON.stringify({ ...base, theme, name: `${key} University`, emailDomain: domains[key] }),
+    );
+  }
+  return { files, domains, remove: () => rmSync(folder, { recursive: true, force: true }) };
+}
+
+/** `npm run campus -- <args>` on the home database `url`: exit code and what it printed. */
+export async function campusCommand(
+  url: string | undefined,
+  ...args: string[]
+): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await runCampusDirectoryCommand(
+    args[0],
+    args.slice(1),
+    { DATABASE_URL: url },
+    {
+      out: (text) => (out += text),
+      err: (text) => (err += text),
+    },
+  );
+  return { code: code ?? -1, out, err };
+}
