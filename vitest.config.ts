@@ -72,6 +72,36 @@ const serverProjects = (engine: 'pglite' | 'postgres'): TestProjectInlineConfigu
   ];
 };
 
+/**
+ * The second campus (issue 42): a representative set of the API's suites also runs on the fictional
+ * Pacific Crest campus (other schools, subjects, majors, meetup spots, time zone, a school e-mail
+ * domain), on PGlite only to keep CI short. Each reads the campus's values from activeCampus(), so
+ * it passes on both campuses.
+ */
+const secondCampusFiles = [
+  'src/features/accounts/sign-up.test.ts',
+  'src/features/listings/listings.routes.test.ts',
+  'src/features/search/search.test.ts',
+  'src/features/courses/courses.routes.test.ts',
+  'src/features/meetups/meetups.test.ts',
+  'src/features/alerts/alerts.test.ts',
+  'src/features/alerts/alerts.api.test.ts',
+  'src/features/docs/docs.routes.test.ts',
+];
+const secondCampus: TestProjectInlineConfiguration = {
+  test: {
+    root: 'packages/server',
+    name: 'server:second-campus',
+    env: { TEST_DB_ENGINE: 'pglite', TEST_CAMPUS_FILE: 'campus/examples/pacific-crest.yaml' },
+    globalSetup: ['test/global-setup.ts'],
+    setupFiles: ['test/use-default-campus.ts'],
+    include: secondCampusFiles,
+    isolate: false,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+};
+
 export default defineConfig({
   test: {
     // Vitest's default is one worker less than the cores: a single one on a 2-core machine. The
@@ -101,6 +131,7 @@ export default defineConfig({
       },
       ...serverProjects('pglite'),
       ...(postgresUrl ? serverProjects('postgres') : []),
+      secondCampus,
       // Three real app servers behind HAProxy on the PostgreSQL server (TEST_DATABASE_URL, or the
       // local one on 127.0.0.1:5432); skipped, with a message, when HAProxy is not installed.
       {
