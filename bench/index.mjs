@@ -30,20 +30,29 @@ if (spawnSync('wrk', ['--version']).error) {
   );
 }
 
+// --campus FILE: the campus the benchmarked server serves (its CAMPUS_CONFIG) and the catalogue is
+// made for; set in the environment here, before bench/generate/campus.ts reads it.
+const env = { ...process.env };
+const benchArgs = process.argv.slice(2);
+const campusAt = benchArgs.findIndex((arg) => arg === '--campus' || arg.startsWith('--campus='));
+if (campusAt >= 0) {
+  const arg = benchArgs[campusAt];
+  const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : benchArgs[campusAt + 1];
+  if (!value || !existsSync(value)) {
+    console.error(`[bench] --campus: no campus file at ${value ?? '(nothing given)'}`);
+    process.exit(2);
+  }
+  env.CAMPUS_CONFIG = path.resolve(value);
+}
+
 const canPin =
   spawnSync('taskset', ['-c', '0', 'true']).status === 0 &&
   Number(spawnSync('nproc').stdout?.toString().trim()) >= 2;
-const node = [
-  process.execPath,
-  '--import',
-  'tsx',
-  path.join(benchDir, 'run.ts'),
-  ...process.argv.slice(2),
-];
+const node = [process.execPath, '--import', 'tsx', path.join(benchDir, 'run.ts'), ...benchArgs];
 const [command, ...args] = canPin ? ['taskset', '-c', '1', ...node] : node;
 const run = spawnSync(command, args, {
   cwd: root,
   stdio: 'inherit',
-  env: { ...process.env, BENCH_PINNED: canPin ? '1' : '0' },
+  env: { ...env, BENCH_PINNED: canPin ? '1' : '0' },
 });
 process.exit(run.status ?? 1);

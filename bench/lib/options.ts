@@ -23,6 +23,8 @@ export interface BenchOptions {
   /** The alerts fan-out (scenario alerts-fanout): matching alerts, and listings created per sample set. */
   fanOutAlerts: number;
   fanOutSamples: number;
+  /** The campus file the server serves and the catalogue is made for (CAMPUS_CONFIG), or null: the default campus. */
+  campus: string | null;
 }
 
 export const USAGE = `npm run bench -- [options]
@@ -36,13 +38,17 @@ export const USAGE = `npm run bench -- [options]
                               alerts fan-out, once per engine, without a catalogue; message-streams
                               is the conversations' streams on two servers, PostgreSQL only; rush
                               is the term's first morning, 200 students at once, on the largest
-                              PostgreSQL catalogue)
+                              PostgreSQL catalogue; health-at-start restarts the server after the
+                              scenarios and loads health in its first 5 s, then 15 s later)
   --fanout-alerts 1000        matching alerts in the fan-out (its budgets are for 1,000)
   --fanout-samples 15         listings created with, and without, the alerts (median of each)
   --no-lighthouse             skip Lighthouse
   --no-build                  use packages/web/dist and packages/server/dist as they are
   --postgres-url URL          server to create scratch databases on
   --log-level info            the server's LOG_LEVEL (npm start's default is info)
+  --campus FILE               the campus file the server serves and the catalogue is made for
+                              (CAMPUS_CONFIG; e.g. packages/server/campus/examples/pacific-crest.yaml;
+                              default: the default campus, or CAMPUS_CONFIG when set)
   --update-docs               rewrite docs/performance.md's results (a full run always does)`;
 
 const list = (value: string) =>
@@ -72,6 +78,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'fanout-alerts': { type: 'string', default: '1000' },
       'fanout-samples': { type: 'string', default: '15' },
       'update-docs': { type: 'boolean', default: false },
+      campus: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -115,5 +122,6 @@ export function parseOptions(argv: string[]): BenchOptions {
     isFullRun,
     fanOutAlerts: number('fanout-alerts', values['fanout-alerts'], 1),
     fanOutSamples: number('fanout-samples', values['fanout-samples'], 1),
+    campus: values.campus ?? process.env.CAMPUS_CONFIG ?? null,
   };
 }
