@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '@campus-books/common/api';
 import { apiRoutes } from '@campus-books/common/api-routes';
+import { notModifiedResponse, ReadyAnswer } from '../../lib/ready-answer';
 import { findCourseTitlePrices } from './course-books';
 import { keptUntilCatalogueChanges } from '../search/catalogue-kept';
 import { courseAnswer } from './courses.service';
@@ -10,14 +11,12 @@ import { courseAnswer } from './courses.service';
 export default async function coursesRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   // The same answer for everyone (it reads only active and sold listings), asked by every student
-  // of a course in the term's first days: kept until the catalogue changes.
-  const answers = keptUntilCatalogueChanges<Awaited<ReturnType<typeof courseAnswer>>>(
-    app.listingCaches,
-    {
-      maxEntries: 2_000,
-      ttlMs: 60_000,
-    },
-  );
+  // of a course in the term's first days: kept until the catalogue changes, as bytes ready to send
+  // (written once by the route's serializer, compressed once: lib/ready-answer.ts).
+  const answers = keptUntilCatalogueChanges<ReadyAnswer>(app.listingCaches, {
+    maxEntries: 2_000,
+    ttlMs: 60_000,
+  });
   app.get(
     '/:code',
     {
@@ -25,15 +24,18 @@ export default async function coursesRoutes(fastify: FastifyInstance) {
         params: apiRoutes['GET /api/course/:code'].params,
         response: {
           200: apiRoutes['GET /api/course/:code'].response,
+          ...notModifiedResponse,
           ...errorResponses({ 400: 'Not a course of this campus' }),
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const course = request.params.code;
-      return answers(`${course.subject ?? ''}-${course.courseNumber}`, () =>
-        courseAnswer(app.database.db, course),
+      const ready = await answers(
+        `${course.subject ?? ''}-${course.courseNumber}`,
+        async () => new ReadyAnswer(reply.serialize(await courseAnswer(app.database.db, course))),
       );
+      return ready.send(request, reply);
     },
   );
 

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '@campus-books/common/api';
 import { apiRoutes } from '@campus-books/common/api-routes';
 import { foldSchoolFlags } from '@campus-books/common/listing.schemas';
-import { sendJsonText } from '../../lib/json-text';
+import { notModifiedResponse, ReadyAnswersByText } from '../../lib/ready-answer';
 import {
   currentUser,
   REQUIRE_USER_ERRORS,
@@ -49,6 +49,7 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
     ],
   };
 
+  const readyById = new ReadyAnswersByText(5_000);
   app.get(
     '/get/:id',
     {
@@ -56,13 +57,18 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
         params: apiRoutes['GET /api/listing/get/:id'].params,
         response: {
           200: apiRoutes['GET /api/listing/get/:id'].response,
+          ...notModifiedResponse,
           ...errorResponses({ 404: 'No such listing, or not visible' }),
         },
       },
     },
     // The listing's JSON is written by the database (db/listing-json-trigger.ts).
-    async (request, reply) =>
-      sendJsonText(reply, await getVisibleListingJson(deps, request, request.params.id)),
+    // The listing's JSON is written by the database (db/listing-json-trigger.ts), and sent as bytes
+    // kept ready while it stays the same (lib/ready-answer.ts): compressed once, with its ETag.
+    async (request, reply) => {
+      const json = await getVisibleListingJson(deps, request, request.params.id);
+      return readyById.for(request.params.id.toLowerCase(), json).send(request, reply);
+    },
   );
 
   // One account filled the home page in a second: creations per account and hour are capped.

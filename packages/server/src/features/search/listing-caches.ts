@@ -30,9 +30,9 @@ declare module 'fastify' {
  * - What the vocabulary says about a search term: on both engines, for a minute.
  * - A search's total: on both engines, for ten minutes. Counting is most of the database's work for a
  *   search many listings match (docs/performance.md), and the total depends on the catalogue only.
- * - Whole search answers: only on the embedded engine, where PGlite runs every query on the server's
- *   one thread, so the repeated searches (the home page's, a popular title) are the ones worth not
- *   running again. On PostgreSQL the database is fast.
+ * - Whole search answers (`searches`, the pages' and the route's loads): only on the embedded
+ *   engine, where PGlite runs every query on the server's one thread. The search route keeps its
+ *   answers as ready bytes on both engines besides (search.routes.ts, by catalogue-kept.ts's rule).
  * - Listings' stored answers by id (GET /api/listing/get/{id}), on the embedded engine only, for the
  *   same reason: a shared listing's link is opened by many at once.
  *
@@ -91,13 +91,40 @@ export default fp(
       moved(version);
       return generation === since;
     };
-    const ensureFresh = async (since: number) => {
-      if (!isPostgres) return true;
+    const readVersion = async () => {
       const [row] = await rowsOf<{ version: string | number }>(
         app.database.db,
         sql`SELECT version FROM catalogue_version WHERE id = 1`,
       );
-      return isFresh(Number(row?.version ?? 0), since);
+      return Number(row?.version ?? 0);
+    };
+    /**
+     * The catalogue's version, read by a statement that started after the call: every caller that
+     * arrives while a read is in flight waits for the next one, which they all share. A read that
+     * started before a caller arrived may predate a write its client saw acknowledged, so it is
+     * never handed to it; under load one read serves every request of a round trip, not one each.
+     */
+    let reading: Promise<number> | null = null;
+    let nextRead: Promise<number> | null = null;
+    const currentVersion = (): Promise<number> => {
+      if (!reading) {
+        const read = readVersion().finally(() => {
+          if (reading === read) reading = null;
+        });
+        reading = read;
+        return read;
+      }
+      nextRead ??= reading
+        .catch(() => 0)
+        .then(() => {
+          nextRead = null;
+          return currentVersion();
+        });
+      return nextRead;
+    };
+    const ensureFresh = async (since: number) => {
+      if (!isPostgres) return true;
+      return isFresh(await currentVersion(), since);
     };
     app.decorate('listingCaches', {
       terms,
