@@ -34,6 +34,12 @@ export interface JobsOptions {
   pollMs?: number;
   /** Jobs one server runs at once. */
   concurrency?: number;
+  /**
+   * With polling, how long after `start()` the first look for due jobs waits; recurring slots that
+   * fell due while no server ran move to that moment (jobs.ts, "start-up"). A job enqueued meanwhile
+   * (its NOTIFY) still wakes the runner at once.
+   */
+  startDelayMs?: number;
   log?: {
     info(obj: object, msg: string): void;
     warn(obj: object, msg: string): void;

@@ -231,6 +231,34 @@ describe('jobs shared by several app servers', () => {
     await Promise.all([a.stop(), b.stop()]);
   });
 
+  it('at a start, moves the recurring slots missed while down to its first look, after its warm-up', async () => {
+    now = new Date('2030-01-01T00:00:00Z');
+    const every = 10 * 60_000;
+    const before = new Jobs(shared.first, { now: clock, leaseMs: LEASE_MS });
+    before.register('tick', async () => {}, { every });
+    await before.start({ poll: false });
+    await before.stop();
+    later(25 * 60_000); // 00:25: no server ran at 00:10 and 00:20
+
+    const slots: string[] = [];
+    const started = new Jobs(shared.first, { now: clock, leaseMs: LEASE_MS, startDelayMs: 10_000 });
+    started.register(
+      'tick',
+      async ({ scheduledFor }) => {
+        slots.push(scheduledFor.toISOString());
+      },
+      { every },
+    );
+    await started.start({ poll: true });
+    const [row] = await rows();
+    expect(row!.runAt.toISOString()).toBe('2030-01-01T00:25:10.000Z');
+    expect(await started.runDue()).toBe(0); // nothing of the backlog in the first seconds
+    later(10_000);
+    expect(await started.runDue()).toBe(1);
+    expect(slots).toEqual(['2030-01-01T00:25:10.000Z']);
+    await started.stop();
+  });
+
   it('runs a calendar job at its hour of the campus day, across a change of clocks, catching up once', async () => {
     const [a, b] = twoServers();
     now = new Date('2030-03-08T15:00:00Z'); // New York's clocks go forward on 10 March 2030

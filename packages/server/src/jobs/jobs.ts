@@ -60,6 +60,7 @@ export class Jobs {
   readonly #leaseMs: number;
   readonly #pollMs: number;
   readonly #concurrency: number;
+  readonly #startDelayMs: number;
   readonly #log: NonNullable<JobsOptions['log']>;
   #started = false;
   #stopping = false;
@@ -78,6 +79,7 @@ export class Jobs {
     this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.#pollMs = options.pollMs ?? DEFAULT_POLL_MS;
     this.#concurrency = options.concurrency ?? 4;
+    this.#startDelayMs = options.startDelayMs ?? 0;
     const quiet = () => {};
     this.#log = options.log ?? { info: quiet, warn: quiet, error: quiet };
   }
@@ -136,6 +138,8 @@ export class Jobs {
       if (options.every) await this.#schedule(name, options.every, options.at);
     }
     if (!poll) return;
+    // Missed recurring runs wait until the server has warmed up (docs/performance.md, start-up).
+    if (this.#startDelayMs > 0) await this.#deferMissedSlots();
     try {
       this.#unlisten = await this.database.listen(
         CHANNEL,
@@ -147,7 +151,21 @@ export class Jobs {
     } catch (error) {
       this.#log.warn({ err: error }, 'jobs: no notifications, polling only');
     }
-    this.#tick();
+    if (this.#startDelayMs === 0) return this.#tick();
+    this.#timer = setTimeout(() => this.#tick(), this.#startDelayMs).unref();
+  }
+
+  /** Moves the recurring slots due before the first look to it (start-up). */
+  async #deferMissedSlots(): Promise<void> {
+    const keys = [...this.#handlers]
+      .filter(([, { options }]) => options.every)
+      .map(([name]) => sql`${`every:${name}`}`);
+    if (keys.length === 0) return;
+    const firstLook = ts(new Date(this.#now().getTime() + this.#startDelayMs));
+    await this.database.db.execute(sql`
+      UPDATE jobs SET run_at = ${firstLook}
+      WHERE key IN (${sql.join(keys, sql`, `)}) AND run_at < ${firstLook}
+        AND locked_by IS NULL AND failed_at IS NULL`);
   }
 
   /** Stops polling and waits (a while) for the jobs this server runs. */
