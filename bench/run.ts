@@ -23,6 +23,13 @@ import { renderResults, updateDocs, writeResultFile } from './lib/report';
 import type { BenchResult, RunResult, ScenarioRow } from './lib/results';
 import { RUSH_SCENARIO, isRushSelected, runRush, rushSize } from './lib/rush';
 import { findMainScript, SCENARIOS } from './lib/scenarios';
+import {
+  checkStartupBudgets,
+  isStartupSelected,
+  measureStartHealth,
+  START_SECONDS,
+  STARTUP_SCENARIO,
+} from './lib/startup-health';
 import { ROOT, startServer, waitUntilIdle, type RunningServer } from './lib/server-process';
 import { signIn } from './lib/sign-in';
 
@@ -172,6 +179,7 @@ async function main() {
   // no catalogue is made, and with only rush, only the largest PostgreSQL one.
   const hasLoadScenarios =
     !options.scenarios ||
+    isStartupSelected(options) ||
     SCENARIOS.some((s) => s.name !== 'health' && options.scenarios!.includes(s.name));
   const rushAt = (engine: Engine, size: number) =>
     engine === 'postgres' && size === rushSize(options) && isRushSelected(options);
@@ -246,6 +254,22 @@ async function main() {
           }
           result.lighthouse = { engine, size, pages };
         }
+        const run = result.runs.find((r) => r.engine === engine && r.size === size);
+        if (run && isStartupSelected(options)) {
+          // A restart on the same database (its jobs' slots fell due meanwhile), as after a deploy.
+          await server.stop();
+          server = await startServer({
+            dataDir: prepared.dataDir,
+            env: prepared.env,
+            logLevel: options.logLevel,
+            pin: pinned,
+          });
+          const h = await measureStartHealth(server.url, options.connections, server.readySeconds);
+          run.startHealth = h;
+          log(
+            `  ${STARTUP_SCENARIO}: restarted in ${h.readySeconds.toFixed(2)} s; health ${Math.round(h.start.requestsPerSecond)} req/s (p99 ${h.start.p99.toFixed(1)} ms) in the first ${START_SECONDS} s, ${Math.round(h.later.requestsPerSecond)} req/s (p99 ${h.later.p99.toFixed(1)} ms) later`,
+          );
+        }
       } finally {
         process.off('SIGINT', interrupt);
         process.off('SIGTERM', interrupt);
@@ -257,7 +281,7 @@ async function main() {
 
   result.machine.loadAverageAfter = os.loadavg();
   result.finishedAt = new Date().toISOString();
-  result.budgets = checkBudgets(result);
+  result.budgets = [...checkBudgets(result), ...checkStartupBudgets(result)];
   const markdown = renderResults(result);
   console.log(`\n${markdown}\n`);
   for (const b of result.budgets) log(budgetLine(b));

@@ -46,6 +46,23 @@ export interface RunResult {
   signIn: 'ok' | string;
   rows: ScenarioRow[];
   writeCheck: WriteCheck | null;
+  /** Health right after a restart on the same database, and once settled (startup-health.ts). */
+  startHealth?: StartHealth;
+}
+
+/** Health's load in one window (startup-health.ts). */
+export interface HealthWindow {
+  requestsPerSecond: number;
+  p99: number;
+  errors: number;
+}
+
+/** Health in a restarted server's first seconds and once it has settled (startup-health.ts). */
+export interface StartHealth {
+  start: HealthWindow;
+  later: HealthWindow;
+  /** Spawn to the first answer of the restarted server. */
+  readySeconds: number;
 }
 
 export interface BudgetCheck {
