@@ -12,6 +12,7 @@ import type { Mailer } from '../../plugins/mail';
 import { isQuietAt } from './deliver';
 import { loadNotificationSettings } from './notification-settings';
 import {
+  dropHeldOfSuspended,
   findHeldRecipients,
   restoreHeld,
   takeHeld,
@@ -27,9 +28,11 @@ const isKind = (kind: string): kind is NotificationKind =>
 
 /**
  * The students whose quiet hours are over and what was held for them on a channel, taken (so one
- * run sends it once): the items of a kind they have since turned off on that channel are dropped.
+ * run sends it once): the items of a kind they have since turned off on that channel are dropped,
+ * and so is everything held for a student suspended since (nothing reaches them any more).
  */
 export async function* takeDueDigests(db: Db, channel: NotificationChannel, now: Date) {
+  await dropHeldOfSuspended(db, channel);
   for (const recipient of await findHeldRecipients(db, channel)) {
     const settings = await loadNotificationSettings(db, recipient.user_id);
     if (isQuietAt(settings.quietHours, now, activeCampus().timeZone)) continue;

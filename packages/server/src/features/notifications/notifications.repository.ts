@@ -79,6 +79,20 @@ export async function findHeldRecipients(db: Db, channel: NotificationChannel) {
   );
 }
 
+/**
+ * Drops what is held on a channel for suspended students: never sent to them (a suspension stops
+ * their mails and pushes), so never kept. A deleted account's items go with it (ON DELETE CASCADE).
+ */
+export async function dropHeldOfSuspended(db: Db, channel: NotificationChannel): Promise<number> {
+  const rows = await rowsOf<{ id: string }>(
+    db,
+    sql`DELETE FROM held_notifications h USING users u
+        WHERE u.id = h.user_id AND u.suspended_at IS NOT NULL AND h.channel = ${channel}
+        RETURNING h.id`,
+  );
+  return rows.length;
+}
+
 /** Takes (deletes and answers, oldest first) what is held for a student on a channel. */
 export async function takeHeld(
   db: Db,

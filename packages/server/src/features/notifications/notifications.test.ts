@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataOf, errorOf } from '@campus-books/common/call-route';
 import {
@@ -18,7 +19,10 @@ import { createListingAs } from '../../../test/listing-fixtures';
 import { clickOneClickUnsubscribe, mailsTo, readRawOutbox } from '../../../test/outbox';
 import { kindUnsubscribe } from '../alerts/unsubscribe-token';
 import { sendMessageMails } from '../conversations/message-mails';
+import { queuePushDigests } from '../push/push-digest';
 import { sendMailDigests } from './digest';
+import { heldNotifications } from '../../db/notifications.schema';
+import { users } from '../../db/schema';
 
 const MINUTE = 60_000;
 const ZONE = 'America/New_York'; // campus/default.yaml's
@@ -259,6 +263,44 @@ describe(`notification choices (${TEST_ENGINE})`, () => {
         tag: 'digest',
       },
     ]);
+  });
+
+  it("drops what was held for a student suspended during their quiet hours, on both channels, and keeps the others'", async () => {
+    const c = await conversation('Held Then Suspended');
+    const kept = await conversation('Held And Kept');
+    await subscribe(c.seller, push.subscribe());
+    const quiet = settingsWith((s) => (s.quietHours = { start: '22:00', end: '07:00' }));
+    await choose(c.seller, quiet);
+    await choose(kept.seller, quiet);
+    const lateEvening = nextLocal('23:30', new Date(Date.now() + 10 * MINUTE));
+    clock = lateEvening;
+    await message(c.buyer, c.id, 'Held for the morning');
+    await t.app.jobs.runDue();
+    await runMessageMails(lateEvening);
+    const heldOf = async (user: TestUser) =>
+      (
+        await t.database.db
+          .select({ channel: heldNotifications.channel })
+          .from(heldNotifications)
+          .where(eq(heldNotifications.userId, user.id))
+      ).map((row) => row.channel);
+    expect((await heldOf(c.seller)).sort()).toEqual(['mail', 'push']);
+    expect(await heldOf(kept.seller)).toEqual(['mail']);
+
+    await t.database.db.update(users).set({ suspendedAt: clock }).where(eq(users.id, c.seller.id));
+    // Still in the quiet hours: nothing is sent, but nothing is kept for the suspended student either.
+    clock = new Date(lateEvening.getTime() + 30 * MINUTE);
+    await sendMailDigests(mailDeps(), clock);
+    await queuePushDigests({ db: t.app.database.db, jobs: t.app.jobs }, clock);
+    expect(await heldOf(c.seller)).toEqual([]);
+    expect(await heldOf(kept.seller)).toEqual(['mail']);
+
+    clock = nextLocal('07:00', lateEvening);
+    await sendMailDigests(mailDeps(), clock);
+    expect(await queuePushDigests({ db: t.app.database.db, jobs: t.app.jobs }, clock)).toBe(0);
+    expect(await mailsTo(t, c.seller.email)).toHaveLength(0);
+    expect(await mailsTo(t, kept.seller.email)).toHaveLength(1);
+    expect(await heldOf(kept.seller)).toEqual([]);
   });
 
   it('the one-click unsubscribe of a mail turns off exactly its kind', async () => {
