@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { activeCampus } from './active-campus';
 import { isbnSchema } from './book.schemas';
 import { COURSE_CODE_MAX_LENGTH, parseCourseCode } from './course';
 
@@ -20,10 +21,14 @@ export const inboxQuery = z.strictObject(
 
 export const userIdParams = z.object({ id: z.uuid({ error: 'must be a user id' }) });
 export const isbnParams = z.object({ isbn: isbnSchema });
+/** "…such as HIST-101": the example is the campus's first subject, read when a code is refused. */
+const notACourse = () =>
+  `is not a course: use a subject and number such as ${activeCampus().subjects[0]?.code ?? 'ECON'}-101`;
+
 export const courseParams = z.object({
   code: z
     .string()
-    .max(COURSE_CODE_MAX_LENGTH, 'is not a course: use a subject and number such as ECON-101')
+    .max(COURSE_CODE_MAX_LENGTH, { error: notACourse })
     .transform((code, ctx) => {
       const course = parseCourseCode(code);
       if (course) return course;
@@ -31,7 +36,7 @@ export const courseParams = z.object({
         code: 'custom',
         message: /^[A-Za-z]{2,5}[\s_-]*\d/.test(code.trim())
           ? 'is not a subject of this campus'
-          : 'is not a course: use a subject and number such as ECON-101',
+          : notACourse(),
       });
       return z.NEVER;
     }),
