@@ -84,10 +84,13 @@ test('a buyer on a phone makes one offer for three books; the seller accepts liv
     for (const label of await picker.locator('label').all()) {
       expect((await label.boundingBox())!.height).toBeGreaterThanOrEqual(MIN_TAP_TARGET);
     }
-    // Nothing wider than the phone.
-    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-      375,
-    );
+    // Nothing wider than the phone, down to the narrowest (320 px).
+    for (const width of [320, 375]) {
+      await phone.setViewportSize({ width, height: 800 });
+      await expect
+        .poll(() => phone.evaluate(() => document.documentElement.scrollWidth))
+        .toBeLessThanOrEqual(width);
+    }
     await amount.fill('81');
     await phone.getByRole('button', { name: 'Make offer for 3 books' }).click();
     await expect(phone.getByText(S.aboveSetPrice)).toBeVisible();
@@ -137,6 +140,9 @@ test('a buyer on a phone makes one offer for three books; the seller accepts liv
     await expect(
       phone.getByText('Pending: the seller is holding all 3 books for you.'),
     ).toBeVisible();
+    await expect(
+      phone.getByRole('list', { name: 'Books on hold' }).getByText('On hold', { exact: true }),
+    ).toHaveCount(3);
     await expectNoAxeViolations(laptop);
   });
 

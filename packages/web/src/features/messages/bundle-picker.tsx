@@ -1,4 +1,4 @@
-import { formatPrice } from '@campus-books/common/display';
+import { displayName, formatPrice } from '@campus-books/common/display';
 import type { BundleCandidate } from '@campus-books/common/offer-sets';
 import { useId } from 'react';
 import { Badge } from '../../components/ui/badge';
@@ -56,7 +56,7 @@ export function BundlePicker({
                 />
                 <span className="min-w-0 flex-1">
                   <span dir="auto" className="block font-medium wrap-anywhere text-slate-900">
-                    {book.title}
+                    {displayName(book.title)}
                   </span>
                   <span className="flex flex-wrap items-center gap-x-2 text-sm text-slate-700">
                     {formatPrice(book.price)}

@@ -52,7 +52,9 @@ export function DealPanel({ conversation }: { conversation: Conversation }) {
             : 'Pending: on hold for another buyer.'}
         </p>
       ) : null}
-      {held ? <OfferBooks listings={heldBooks} label="Books on hold" /> : null}
+      {held ? (
+        <OfferBooks listings={heldBooks} label="Books on hold" activeState="On hold" />
+      ) : null}
       {offerToAnswer ? (
         <div className="space-y-2">
           <p className="font-semibold text-slate-900">
