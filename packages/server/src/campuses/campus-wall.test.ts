@@ -155,7 +155,7 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('two campuses, walled off', () => {
   it('searches each campus only', async () => {
     // Queries no other campus asked first: the search's caches (whole answers, totals, what the
     // vocabulary says of a term) are still the process's, not a campus's (decision 024, "next").
-    const searches = {
+    const searches: Record<Key, [string, string, string]> = {
       alpha: ['organic', 'organic chemistry', 'beta'],
       beta: ['organic chem', 'chemistry organic', 'alpha'],
     };
