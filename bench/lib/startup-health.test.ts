@@ -11,7 +11,7 @@ const result = (runs: { size: number; startHealth?: StartHealth }[]): BenchResul
   options: { scenarios: null } as BenchOptions,
   machine: {} as BenchResult['machine'],
   runs: runs.map((r) => ({
-    engine: 'pglite',
+    engine: 'pglite' as const,
     seed: {} as BenchResult['runs'][number]['seed'],
     readySeconds: 1,
     signIn: 'ok',

@@ -31,10 +31,11 @@ export default async function coursesRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const course = request.params.code;
-      const ready = await answers(
-        `${course.subject ?? ''}-${course.courseNumber}`,
-        async () => new ReadyAnswer(reply.serialize(await courseAnswer(app.database.db, course))),
-      );
+      const ready = await answers(`${course.subject ?? ''}-${course.courseNumber}`, async () => {
+        // The route's zod serializer, which writes a string (JSON.stringify of the encoded answer).
+        const json = reply.serialize(await courseAnswer(app.database.db, course)) as string;
+        return new ReadyAnswer(json);
+      });
       return ready.send(request, reply);
     },
   );
