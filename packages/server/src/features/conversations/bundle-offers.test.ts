@@ -35,7 +35,12 @@ describe(`one offer for several books (${TEST_ENGINE})`, () => {
       },
       { now: () => clock },
     );
-    [seller, buyer, rival, third] = await Promise.all([1, 2, 3, 4].map(() => createUser(t)));
+    [seller, buyer, rival, third] = (await Promise.all([1, 2, 3, 4].map(() => createUser(t)))) as [
+      TestUser,
+      TestUser,
+      TestUser,
+      TestUser,
+    ];
   });
   afterAll(() => t.close());
 

@@ -11,7 +11,7 @@ import type { ConversationEventRow, ConversationRow } from '../../db/conversatio
 import { requiredBooks } from '../../db/courses.schema';
 import { listings, type ListingRow, type UserRow } from '../../db/schema';
 import { isHeldAt, roleOf, SOLD } from '../../deal/deal';
-import { ApiError, badRequest, conflict } from '../../lib/errors';
+import { badRequest, conflict, type AppError } from '../../lib/errors';
 import { isVisibleTo, visibleTo } from '../listings/listing-visibility';
 import { findOfferListings } from './offers.repository';
 
@@ -90,7 +90,7 @@ export async function offerListingsOf(
 }
 
 /** Why a listing of the seller's cannot join a set now (409), or null when it can. */
-export function setRefusal(listing: ListingRow, buyerId: string, now: Date): ApiError | null {
+export function setRefusal(listing: ListingRow, buyerId: string, now: Date): AppError | null {
   if (listing.status === SOLD) return conflict(S.sold(listing.name));
   if (listing.status !== 'active') return conflict(S.closed(listing.name));
   if (isHeldAt(listing, now)) {
