@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  CONVERSATION_MESSAGES,
   FIRST_MESSAGES,
   firstMessageText,
   sendMessageSchema,
@@ -29,5 +30,29 @@ describe('first messages and client ids', () => {
       startConversationSchema.safeParse({ listingId: 'x', text: 'Hi', clientId: 'no/slash/here' })
         .success,
     ).toBe(false);
+  });
+});
+
+describe('a message is text, photos or both', () => {
+  const photo = '00000000-0000-4000-8000-000000000000';
+  const errorsOf = (body: object) =>
+    sendMessageSchema.safeParse(body).error?.issues.map((i) => [i.path.join('.'), i.message]);
+
+  it('takes photos without text, and answers "" as the text', () => {
+    expect(sendMessageSchema.parse({ photos: [photo] })).toEqual({ photos: [photo] });
+    expect(sendMessageSchema.parse({ text: ' \u200B ', photos: [photo] }).text).toBe('');
+    const first = startConversationSchema.parse({ listingId: 'x', photos: [photo] });
+    expect(first.photos).toEqual([photo]);
+  });
+
+  it('still asks for text without a photo, with the same message', () => {
+    const required = [['text', CONVERSATION_MESSAGES.textRequired]];
+    for (const body of [{}, { text: '' }, { text: '  \n ' }, { text: '', photos: [] }]) {
+      expect(errorsOf(body), JSON.stringify(body)).toEqual(required);
+    }
+    expect(startConversationSchema.safeParse({ listingId: 'x', text: ' ' }).success).toBe(false);
+    expect(errorsOf({ text: 'x'.repeat(2001), photos: [photo] })).toEqual([
+      ['text', CONVERSATION_MESSAGES.textTooLong],
+    ]);
   });
 });

@@ -12,6 +12,9 @@ export const MESSAGE_MAX_LENGTH = 2000;
 /** How much of the latest message an inbox line carries. */
 export const INBOX_PREVIEW_MAX_LENGTH = 140;
 
+/** The inbox line's preview of a message of photos and no text. */
+export const PHOTO_ONLY_PREVIEW = 'Photo';
+
 /**
  * What a conversation's timeline holds: a message, an offer and its answers, and the system lines of
  * what happened to the listing (its price, the hold, sold, relisted, expired, removed) and to the
@@ -96,20 +99,47 @@ export const messageTextSchema = cleanText({
   .min(1, CONVERSATION_MESSAGES.textRequired)
   .max(MESSAGE_MAX_LENGTH, CONVERSATION_MESSAGES.textTooLong);
 
+/**
+ * A message's text beside its photos: optional (a photo-only message stores "") when 1–4 photos come
+ * with it, and otherwise required as `messageTextSchema` says (an empty or blank text is refused).
+ */
+const optionalMessageTextSchema = cleanText({
+  error: CONVERSATION_MESSAGES.textRequired,
+  multiline: true,
+})
+  .max(MESSAGE_MAX_LENGTH, CONVERSATION_MESSAGES.textTooLong)
+  .optional()
+  .describe('The text; optional when photos come with it');
+
+/** A message is text, photos or both: no photo, the text must say something. */
+function requireTextOrPhotos(
+  message: { text?: string | undefined; photos?: string[] | undefined },
+  ctx: z.RefinementCtx,
+) {
+  if (!message.text && (message.photos ?? []).length === 0) {
+    ctx.addIssue({ code: 'custom', path: ['text'], message: CONVERSATION_MESSAGES.textRequired });
+  }
+}
+
 /** POST /api/conversations: the first message about a listing (or the next, to the same thread). */
-export const startConversationSchema = z.object({
-  listingId: z.string({ error: 'Say which listing' }).max(100, 'Say which listing'),
-  text: messageTextSchema,
-  clientId: messageClientIdSchema,
-});
+export const startConversationSchema = z
+  .object({
+    listingId: z.string({ error: 'Say which listing' }).max(100, 'Say which listing'),
+    text: optionalMessageTextSchema,
+    clientId: messageClientIdSchema,
+    photos: messagePhotoIdsSchema,
+  })
+  .superRefine(requireTextOrPhotos);
 export type StartConversationInput = z.infer<typeof startConversationSchema>;
 
 /** POST /api/conversations/{id}/messages */
-export const sendMessageSchema = z.object({
-  text: messageTextSchema,
-  clientId: messageClientIdSchema,
-  photos: messagePhotoIdsSchema,
-});
+export const sendMessageSchema = z
+  .object({
+    text: optionalMessageTextSchema,
+    clientId: messageClientIdSchema,
+    photos: messagePhotoIdsSchema,
+  })
+  .superRefine(requireTextOrPhotos);
 export type SendMessageInput = z.infer<typeof sendMessageSchema>;
 
 /**
@@ -202,7 +232,9 @@ export const conversationSummarySchema = z
         preview: z
           .string()
           .nullable()
-          .describe(`A message's first ${INBOX_PREVIEW_MAX_LENGTH} characters, as plain text`),
+          .describe(
+            `A message's first ${INBOX_PREVIEW_MAX_LENGTH} characters, as plain text ("${PHOTO_ONLY_PREVIEW}" for photos without text)`,
+          ),
         amount: conversationEventSchema.shape.amount,
       })
       .nullable()

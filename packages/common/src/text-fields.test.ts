@@ -232,6 +232,7 @@ const FIXTURES: Record<string, Record<string, unknown>> = {
     listingId: '00000000-0000-4000-8000-000000000000',
     text: 'Is it still available?',
     clientId: 'client-key.1234-abcd',
+    photos: ['00000000-0000-4000-8000-000000000000'],
   },
   sendMessageSchema: {
     text: 'Yes',

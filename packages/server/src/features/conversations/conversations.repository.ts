@@ -2,6 +2,7 @@ import { and, asc, eq, gt, sql, type SQL } from 'drizzle-orm';
 import { PUBLIC_LISTING_STATUSES } from '@campus-books/common/constants';
 import {
   INBOX_PREVIEW_MAX_LENGTH,
+  PHOTO_ONLY_PREVIEW,
   type ConversationEventKind,
 } from '@campus-books/common/conversation.schemas';
 import type { Db } from '../../db/database';
@@ -332,10 +333,13 @@ export async function findInbox(
           CASE WHEN ${bothShowReceiptsSql('c')} THEN ${otherColumnSql('c', userId, 'read_at')} END
             AS seen_at,
           le.kind AS last_kind, ${sideOf(sql`le.sender_id`)} AS last_author,
-          left(le.body, ${INBOX_PREVIEW_MAX_LENGTH}) AS last_body, le.amount AS last_amount,
+          CASE WHEN le.kind = 'message' AND le.body = '' AND cardinality(le.photo_ids) > 0
+            THEN ${PHOTO_ONLY_PREVIEW}::text ELSE left(le.body, ${INBOX_PREVIEW_MAX_LENGTH}) END AS last_body,
+          le.amount AS last_amount,
           oo.amount AS open_offer_amount, ${sideOf(sql`oo.from_id`)} AS open_offer_from
         FROM conversations c
-        LEFT JOIN LATERAL (SELECT e.kind, e.sender_id, e.body, e.amount FROM conversation_events e
+        LEFT JOIN LATERAL (SELECT e.kind, e.sender_id, e.body, e.amount, e.photo_ids
+          FROM conversation_events e
           LEFT JOIN users s ON s.id = e.sender_id
           WHERE e.conversation_id = c.id
             AND (e.sender_id IS NULL OR e.sender_id = ${userId} OR s.suspended_at IS NULL)

@@ -164,9 +164,9 @@ export default async function conversationsRoutes(fastify: FastifyInstance) {
           201: apiRoutes['POST /api/conversations'].response,
           ...sentErrors,
           ...errorResponses({
-            403: 'E-mail not verified, your own listing, or a block',
+            403: 'E-mail not verified, your own listing, a block, or a photo is not yours',
             404: 'No such listing, or not visible',
-            409: 'The listing is not for sale any more',
+            409: 'The listing is not for sale any more, or a photo is being processed or already attached',
             429: 'Too many messages this minute, or conversations this hour',
           }),
         },

@@ -172,13 +172,21 @@ export async function startConversation(
       sellerId,
       buyerId: buyer.id,
     });
+    // Its photos are claimed in this transaction too: a refused photo opens no conversation.
     const event = await insertMessage(tx, conversation, buyer, input);
     return { conversation, event };
   });
 }
 
-/** What a student sends: the text, the device's id for it, the ids of their uploads as photos. */
-type MessageInput = { text: string; clientId?: string | undefined; photos?: string[] | undefined };
+/**
+ * What a student sends: the text (none, stored as "", beside photos only), the device's id for it,
+ * the ids of their uploads as photos.
+ */
+type MessageInput = {
+  text?: string | undefined;
+  clientId?: string | undefined;
+  photos?: string[] | undefined;
+};
 
 /**
  * A student's message; with a client id, once (a double tap or a retry answers the first). A
@@ -205,7 +213,7 @@ async function insertMessageRow(
   db: Db,
   conversation: ConversationRow,
   sender: UserRow,
-  { text, clientId, photos = [] }: MessageInput,
+  { text = '', clientId, photos = [] }: MessageInput,
 ): Promise<{ row: ConversationEventRow; created: boolean }> {
   const event = {
     conversationId: conversation.id,

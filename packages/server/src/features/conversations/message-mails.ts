@@ -94,9 +94,9 @@ function findDue({ db, config }: MessageMailDeps, now: Date): Promise<Due[]> {
 async function claim(db: Db, due: Due) {
   const claimed = await claimMessageMail(db, due.id, due.role, due.mailed_id);
   if (!claimed) return null;
-  const events = await rowsOf<{ kind: string; body: string | null; amount: string | null }>(
+  const events = await rowsOf<Quoted>(
     db,
-    sql`SELECT kind, body, amount FROM conversation_events
+    sql`SELECT kind, body, amount, cardinality(photo_ids) AS photos FROM conversation_events
         WHERE conversation_id = ${due.id} AND id > ${claimed.readId} AND id <= ${claimed.lastEventId}
           AND sender_id = ${due.other_id} AND kind IN ${HUMAN_KINDS_SQL}
         ORDER BY id DESC LIMIT ${QUOTED}`,
@@ -104,7 +104,20 @@ async function claim(db: Db, due: Due) {
   return { events: events.reverse(), lastEventId: claimed.lastEventId };
 }
 
-function quote(event: { kind: string; body: string | null; amount: string | null }): string {
+interface Quoted {
+  kind: string;
+  body: string | null;
+  amount: string | null;
+  /** How many photos a message carries. */
+  photos: number | string | null;
+}
+
+/** A photo-only message says what came, not an empty quote. */
+export function photoOnlyLine(photos: number): string {
+  return photos === 1 ? 'Sent a photo' : `Sent ${photos} photos`;
+}
+
+function quote(event: Quoted): string {
   const dollars = `$${Number(event.amount ?? 0)}`;
   switch (event.kind) {
     case 'offer':
@@ -115,17 +128,14 @@ function quote(event: { kind: string; body: string | null; amount: string | null
       return 'Declined the offer';
     default: {
       const text = event.body ?? '';
+      const photos = Number(event.photos ?? 0);
+      if (text === '' && photos > 0) return photoOnlyLine(photos);
       return text.length > QUOTE_MAX ? `${text.slice(0, QUOTE_MAX)}…` : text;
     }
   }
 }
 
-function messageMail(
-  config: MessageMailDeps['config'],
-  due: Due,
-  events: Parameters<typeof quote>[0][],
-  now: Date,
-) {
+function messageMail(config: MessageMailDeps['config'], due: Due, events: Quoted[], now: Date) {
   const base = config.publicUrl;
   const token = signUnsubscribeToken(config.sessionSecret, due.user_id, [], now, {
     messageMails: true,

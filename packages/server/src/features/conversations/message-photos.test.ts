@@ -4,6 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activeCampus } from '@campus-books/common/active-campus';
 import { dataOf, errorOf } from '@campus-books/common/call-route';
 import { imageIdFromUrl, imageUrl } from '@campus-books/common/images';
+import {
+  CONVERSATION_MESSAGES,
+  PHOTO_ONLY_PREVIEW,
+} from '@campus-books/common/conversation.schemas';
 import { MESSAGE_PHOTO_MESSAGES as P } from '@campus-books/common/message-photos';
 import { images } from '../../db/schema';
 import { moderationLog } from '../../db/moderation.schema';
@@ -19,6 +23,8 @@ import { apiCaller, routeCaller } from '../../../test/api-caller';
 import { GENEROUS_LIMITS } from '../../../test/accounts';
 import { createListingAs, listingBody } from '../../../test/listing-fixtures';
 import { eventsAfter, latestSeq } from './live-events';
+import { sendMessageMails } from './message-mails';
+import { mailsTo } from '../../../test/outbox';
 import { NOT_YOUR_IMAGES } from '../images/images.service';
 import { collectStudentData } from '../privacy/data-export';
 
@@ -138,6 +144,88 @@ describe(`photos in a conversation (${TEST_ENGINE})`, () => {
     expect(errorOf(await send(c.buyer, c.id, [mine, mine])).message).toBe(`photos: ${P.twice}`);
     expect((await send(c.buyer, c.id, ['../../etc/passwd'])).status).toBe(400);
     expect((await send(c.buyer, c.id, five.slice(0, 4))).status).toBe(201);
+  });
+
+  it('sends photos without text; text stays required without photos; the inbox and the mail say "Photo"', async () => {
+    const c = await conversation();
+    const [a, b] = [await photo(c.buyer), await photo(c.buyer)];
+    const photoOnly = (body: { text?: string; photos?: string[] }) =>
+      route('POST /api/conversations/:id/messages', { as: c.buyer, params: { id: c.id }, body });
+    // No photo: an absent, empty or blank text is the same 400 as before.
+    for (const body of [{}, { text: '' }, { text: ' \u200B ' }, { text: '', photos: [] }]) {
+      const res = await photoOnly(body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(errorOf(res).message).toBe(`text: ${CONVERSATION_MESSAGES.textRequired}`);
+    }
+    const sent = await photoOnly({ photos: [a] });
+    expect(sent.status).toBe(201);
+    expect(dataOf(sent).event).toMatchObject({ kind: 'message', body: '', photos: [{ id: a }] });
+    expect(await statusOf(a)).toBe('in_message');
+    // A blank text beside a photo is no text.
+    expect(dataOf(await photoOnly({ text: '  ', photos: [b] })).event.body).toBe('');
+
+    const inbox = dataOf(await route('GET /api/conversations', { as: c.seller })).conversations;
+    expect(inbox.find((line) => line.id === c.id)?.lastEvent).toMatchObject({
+      kind: 'message',
+      preview: PHOTO_ONLY_PREVIEW,
+    });
+    const mailDeps = { db: t.database.db, mailer: t.app.mailer, log: t.app.log, config: t.config };
+    await sendMessageMails(mailDeps, new Date(Date.now() + 60 * 60_000));
+    const [mail] = await mailsTo(t, c.seller.email);
+    expect(mail!.text).toContain('> Hi\n> Sent a photo\n> Sent a photo\n');
+  });
+
+  it('takes photos with the first message, claimed once and atomically with the conversation', async () => {
+    const seller = await createUser(t);
+    const buyer = await createUser(t);
+    const listing = await createListingAs(t, seller, { name: 'Photo First' });
+    const [a, b] = [await photo(buyer), await photo(buyer)];
+    const theirs = await photo(seller);
+    const first = (body: { text?: string; photos?: string[]; clientId?: string }) =>
+      route('POST /api/conversations', { as: buyer, body: { listingId: listing._id, ...body } });
+    const inboxOf = async (user: TestUser) =>
+      dataOf(await route('GET /api/conversations', { as: user })).conversations;
+
+    // A refused photo opens no conversation and claims none of the others.
+    const refused = await first({ photos: [a, theirs] });
+    expect(refused.status).toBe(403);
+    expect(errorOf(refused).message).toBe(P.notYours(theirs));
+    expect(await inboxOf(buyer)).toEqual([]);
+    expect(await statusOf(a)).toBe('ready');
+    expect(errorOf(await first({ text: ' ' })).message).toBe(
+      `text: ${CONVERSATION_MESSAGES.textRequired}`,
+    );
+
+    // Sent twice with one clientId: one message, its photos claimed once; other photos: a 409.
+    const clientId = randomUUID();
+    const answers = await Promise.all([
+      first({ photos: [a], clientId }),
+      first({ photos: [a], clientId }),
+    ]);
+    expect(answers.map((r) => r.status)).toEqual([201, 201]);
+    const [one, two] = answers.map((r) => dataOf(r));
+    expect(two!.event.id).toBe(one!.event.id);
+    expect(one!.event).toMatchObject({ body: '', photos: [{ id: a }] });
+    expect(await statusOf(a)).toBe('in_message');
+    const reused = await first({ photos: [b], clientId });
+    expect(reused.status).toBe(409);
+    expect(errorOf(reused).message).toBe(CONVERSATION_MESSAGES.clientIdReused);
+    expect(await statusOf(b)).toBe('ready');
+
+    // The next first message goes to the same thread, with text and photos; the seller sees both.
+    const next = dataOf(await first({ text: 'And the back', photos: [b] }));
+    expect(next.conversationId).toBe(one!.conversationId);
+    const thread = dataOf(
+      await route('GET /api/conversations/:id', {
+        as: seller,
+        params: { id: one!.conversationId },
+      }),
+    );
+    expect(thread.events.map((e) => [e.body, e.photos.map((p) => p.id)])).toEqual([
+      ['', [a]],
+      ['And the back', [b]],
+    ]);
+    expect(await first({ photos: [a] })).toMatchObject({ status: 409 });
   });
 
   it('attaches a photo once: not to a second message, a listing or a profile', async () => {

@@ -35,6 +35,8 @@ const EVENT_TITLES: Record<string, { kind: 'message' | 'offer'; title: (name: st
     offer_accepted: { kind: 'offer', title: (name) => `Your offer on ${name} was accepted` },
     offer_declined: { kind: 'offer', title: (name) => `Your offer on ${name} was declined` },
   };
+/** A message of photos only: its notice says a photo came rather than quoting nothing. */
+const PHOTO_TITLE = (name: string) => `New message about ${name}: sent a photo`;
 
 interface PushJobPayload {
   subscription: string;
@@ -75,7 +77,7 @@ export default fp(
         if (notice.recipient_id !== userId) return null;
         const payload: PushPayload = {
           kind: wording.kind,
-          title: wording.title(shortName(notice.listing_name)),
+          title: (notice.photo_only ? PHOTO_TITLE : wording.title)(shortName(notice.listing_name)),
           url: webPaths.conversation.href(notice.conversation_id),
           tag: `conversation:${notice.conversation_id}`,
         };

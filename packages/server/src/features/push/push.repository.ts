@@ -100,6 +100,8 @@ export interface EventNotice {
   read: boolean;
   /** A suspended student's messages are hidden from others: never notified. */
   sender_suspended: boolean;
+  /** A message of photos and no text: its notice says a photo came. */
+  photo_only: boolean;
 }
 
 export async function findEventNotice(db: Db, eventId: number): Promise<EventNotice | undefined> {
@@ -109,7 +111,8 @@ export async function findEventNotice(db: Db, eventId: number): Promise<EventNot
     SELECT c.id AS conversation_id, e.kind, c.listing_name,
       ${otherPartySql('c', sql`e.sender_id`)} AS recipient_id,
       ${otherColumnSql('c', sql`e.sender_id`, 'read_id')} >= e.id AS read,
-      coalesce(s.suspended_at IS NOT NULL, true) AS sender_suspended
+      coalesce(s.suspended_at IS NOT NULL, true) AS sender_suspended,
+      (e.kind = 'message' AND e.body = '' AND cardinality(e.photo_ids) > 0) AS photo_only
     FROM conversation_events e
     JOIN conversations c ON c.id = e.conversation_id
     LEFT JOIN users s ON s.id = e.sender_id

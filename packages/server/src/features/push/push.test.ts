@@ -17,6 +17,8 @@ import {
 import { routeCaller } from '../../../test/api-caller';
 import { GENEROUS_LIMITS } from '../../../test/accounts';
 import { createListingAs } from '../../../test/listing-fixtures';
+import { createUploadedImage } from '../../../test/support/test-uploaded-image';
+import { imageIdFromUrl } from '@campus-books/common/images';
 import { pushSubscriptions } from '../../db/push.schema';
 import { users } from '../../db/schema';
 import { jobs } from '../../db/platform.schema';
@@ -299,5 +301,25 @@ describe(`web push through a local push-service stand-in that decrypts each payl
     await t.database.db.update(users).set({ suspendedAt: new Date() }).where(eq(users.id, b.id));
     await work();
     expect(push.to(phone.device)).toHaveLength(0);
+  });
+
+  it('a message of photos only is notified as a photo sent, not as empty text', async () => {
+    const s = await createUser(t);
+    const b = await createUser(t);
+    const phone = await subscribe(s);
+    const listing = await createListingAs(t, s, { name: 'Astronomy' });
+    const photo = imageIdFromUrl(await createUploadedImage(t, b.id))!;
+    const res = await route('POST /api/conversations', {
+      as: b,
+      body: { listingId: listing._id, photos: [photo] },
+    });
+    expect(res.status).toBe(201);
+    await work();
+    expect(push.to(phone.device).map((r) => r.payload)).toEqual([
+      expect.objectContaining({
+        kind: 'message',
+        title: 'New message about Astronomy: sent a photo',
+      }),
+    ]);
   });
 });
