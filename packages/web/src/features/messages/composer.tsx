@@ -4,6 +4,7 @@ import {
   type SendMessageInput,
 } from '@campus-books/common/conversation.schemas';
 import { formatCount } from '@campus-books/common/display';
+import { imageIdFromUrl } from '@campus-books/common/images';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -14,8 +15,9 @@ import { idempotencyKey, newIdempotencyKey } from './idempotency-key';
 import { PhotoAttach } from './photo-attach';
 
 /**
- * The message box: the common schema's rule (1–2,000 characters, no control or text-direction
- * characters) and its messages. Ctrl+Enter (⌘+Enter) sends, as Send does.
+ * The message box: the common schema's rule (up to 2,000 characters, no control or text-direction
+ * characters; text required unless photos come with it) and its messages. Ctrl+Enter (⌘+Enter)
+ * sends, as Send does.
  */
 export function Composer({
   label = 'Message',
@@ -30,7 +32,7 @@ export function Composer({
   label?: string;
   submitLabel?: string;
   rows?: number;
-  /** The photo button: up to four photos, uploaded as they are picked, sent with the text. */
+  /** The photo button: up to four photos, uploaded as they are picked, sent with or without text. */
   withPhotos?: boolean;
   /** A text ready to send or edit (a first message tapped on the listing's page). */
   initialText?: string;
@@ -43,6 +45,8 @@ export function Composer({
     register,
     handleSubmit,
     reset,
+    setValue,
+    clearErrors,
     formState: { errors },
   } = useForm<SendMessageInput>({
     resolver: zodResolver(sendMessageSchema),
@@ -52,18 +56,29 @@ export function Composer({
   const [nonce, setNonce] = useState(newIdempotencyKey);
   const [photoUrls, setPhotoUrls] = useState<string[]>([]);
   const [uploading, setUploading] = useState(false);
-  const submit = handleSubmit((input) =>
+  // The photos are part of what the schema checks: with one, the text may stay empty.
+  const attach = (urls: string[]) => {
+    setPhotoUrls(urls);
+    setValue(
+      'photos',
+      urls.map((url) => imageIdFromUrl(url) ?? url),
+    );
+    if (urls.length > 0) clearErrors('text');
+  };
+  const submit = handleSubmit((input) => {
+    const text = input.text ?? '';
     onSend(
-      input.text,
-      idempotencyKey(nonce, input.text),
+      text,
+      // Other photos are another message: a retry sends the same key only for the same ones.
+      idempotencyKey(nonce, [text, ...photoUrls].join('\n')),
       () => {
         setNonce(newIdempotencyKey());
         setPhotoUrls([]);
-        reset({ text: '' });
+        reset({ text: '', photos: [] });
       },
       photoUrls,
-    ),
-  );
+    );
+  });
 
   return (
     <form noValidate onSubmit={submit} className="space-y-2">
@@ -82,7 +97,7 @@ export function Composer({
         {...register('text')}
       />
       {withPhotos ? (
-        <PhotoAttach value={photoUrls} onChange={setPhotoUrls} onBusyChange={setUploading} />
+        <PhotoAttach value={photoUrls} onChange={attach} onBusyChange={setUploading} />
       ) : null}
       <RequestError error={error} />
       <Button

@@ -73,13 +73,18 @@ export function EventList({ conversation }: { conversation: Conversation }) {
               <span className="text-xs font-semibold text-slate-700">
                 {actorName(event, conversation)}
               </span>
-              <p
-                className={`rounded-2xl px-4 py-2 wrap-anywhere whitespace-pre-wrap select-text ${
-                  mine ? 'bg-brand-700 text-white' : 'bg-white text-slate-900 ring-1 ring-slate-300'
-                }`}
-              >
-                {event.body}
-              </p>
+              {/* A message of photos only has no bubble of text, only its photos. */}
+              {event.body ? (
+                <p
+                  className={`rounded-2xl px-4 py-2 wrap-anywhere whitespace-pre-wrap select-text ${
+                    mine
+                      ? 'bg-brand-700 text-white'
+                      : 'bg-white text-slate-900 ring-1 ring-slate-300'
+                  }`}
+                >
+                  {event.body}
+                </p>
+              ) : null}
               <MessagePhotos photos={event.photos} from={actorName(event, conversation)} />
               {time}
               {seen && event === lastMine ? (

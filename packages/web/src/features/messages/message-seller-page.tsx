@@ -1,4 +1,5 @@
 import { displayName, formatPrice } from '@campus-books/common/display';
+import { imageIdFromUrl } from '@campus-books/common/images';
 import { useQuery } from '@tanstack/react-query';
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { useConversations } from '../../api/conversations';
@@ -67,16 +68,24 @@ export default function MessageSellerPage() {
           {name}
         </Link>
         {listing.data ? ` (${formatPrice(listing.data.regularPrice)})` : ''}. Say when and where on
-        campus you could meet; you can make an offer in the conversation.
+        campus you could meet, or send a photo; you can make an offer in the conversation.
       </p>
       <Composer
         label="Your message"
         initialText={draft}
         isPending={start.isPending}
         error={start.error}
-        onSend={(text, key) =>
+        withPhotos
+        onSend={(text, key, _done, photoUrls) =>
           start.mutate(
-            { listingId, text, key },
+            {
+              listingId,
+              text,
+              key,
+              ...(photoUrls.length > 0
+                ? { photos: photoUrls.map((url) => imageIdFromUrl(url) ?? url) }
+                : {}),
+            },
             {
               onSuccess: (answer) =>
                 void navigate(paths.conversation(answer.conversationId), { replace: true }),
