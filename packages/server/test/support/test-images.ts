@@ -58,7 +58,10 @@ export const pngImage = () => png800x600({ r: 0, g: 128, b: 0, alpha: 1 }, 3);
 /** An 800×600 PNG, half-transparent green: a PNG with an alpha channel is accepted too. */
 export const transparentPngImage = () => png800x600({ r: 0, g: 128, b: 0, alpha: 0.5 }, 4);
 
-const png800x600 = (background: sharp.RGBA, channels: 3 | 4) =>
+const png800x600 = (
+  background: { r: number; g: number; b: number; alpha: number },
+  channels: 3 | 4,
+) =>
   sharp({ create: { width: 800, height: 600, channels, background } })
     .png()
     .toBuffer();
