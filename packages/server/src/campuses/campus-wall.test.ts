@@ -153,8 +153,6 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('two campuses, walled off', () => {
   });
 
   it('searches each campus only', async () => {
-    // Queries no other campus asked first: the search's caches (whole answers, totals, what the
-    // vocabulary says of a term) are still the process's, not a campus's (decision 024, "next").
     const searches: Record<Key, [string, string, string]> = {
       alpha: ['organic', 'organic chemistry', 'beta'],
       beta: ['organic chem', 'chemistry organic', 'alpha'],
@@ -179,9 +177,29 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('two campuses, walled off', () => {
     }
   });
 
-  it.todo(
-    'never serves a search answered for one host to another (the search caches are per process)',
-  );
+  it('never serves a search, course page or listing answered for one host to another', async () => {
+    // The same addresses on both hosts, one after the other: a process-wide cache keyed by the
+    // query would answer the second host with the first's (search-cache.ts keeps nothing then).
+    const term = 'organic chemistry';
+    for (const [first, second] of [
+      ['alpha', 'beta'],
+      ['beta', 'alpha'],
+    ] as const) {
+      for (const key of [first, second]) {
+        const res = await send(
+          key,
+          'GET',
+          `/api/listing/get?searchTerm=${encodeURIComponent(term)}`,
+        );
+        expect(
+          res.json<{ _id: string }[]>().map((l) => l._id),
+          `${key} after ${first}`,
+        ).toEqual([listings[key]]);
+        const all = await send(key, 'GET', '/api/listing/get');
+        expect(all.json<{ _id: string }[]>().map((l) => l._id)).toEqual([listings[key]]);
+      }
+    }
+  });
 
   it('finds no listing, profile or conversation across the wall', async () => {
     expect((await send('beta', 'GET', `/api/listing/get/${listings.beta}`)).statusCode).toBe(200);
