@@ -118,7 +118,15 @@ const SECRETS = new Set([
   'challengeField',
 ]);
 /** Ids name a row (an unknown one is a 404); they are not text a person reads. */
-const IDS = new Set(['listingId', 'buyerId', 'conversationId', 'draftIds', 'clientId', 'photos']);
+const IDS = new Set([
+  'listingId',
+  'listingIds',
+  'buyerId',
+  'conversationId',
+  'draftIds',
+  'clientId',
+  'photos',
+]);
 /** Demand's ISBN is read by `toIsbn13` (which skips spaces) to count students: never stored or shown. */
 const PARSED = new Set(['demandQuerySchema.isbn']);
 /** A file's text, read by its own parser (an .ics calendar), never stored or shown as typed. */
@@ -239,7 +247,7 @@ const FIXTURES: Record<string, Record<string, unknown>> = {
     clientId: 'client-key.1234-abcd',
     photos: ['00000000-0000-4000-8000-000000000000'],
   },
-  offerSchema: { amount: 10 },
+  offerSchema: { amount: 10, listingIds: ['00000000-0000-4000-8000-000000000000'] },
   readSchema: { upTo: 3 },
   soldToSchema: { buyerId: '00000000-0000-4000-8000-000000000000' },
   statisticsQuerySchema: { weeks: 12 },

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activeCampus } from '@campus-books/common/active-campus';
 import { dataOf, errorOf } from '@campus-books/common/call-route';
 import { imageIdFromUrl, imageUrl } from '@campus-books/common/images';
 import {
@@ -20,6 +19,7 @@ import {
   type TestUser,
 } from '../../../test/helpers';
 import { apiCaller, routeCaller } from '../../../test/api-caller';
+import { campusValues } from '../../../test/campus-values';
 import { GENEROUS_LIMITS } from '../../../test/accounts';
 import { createListingAs, listingBody } from '../../../test/listing-fixtures';
 import { eventsAfter, latestSeq } from './live-events';
@@ -29,7 +29,7 @@ import { NOT_YOUR_IMAGES } from '../images/images.service';
 import { collectStudentData } from '../privacy/data-export';
 
 /** A moderator's address on the test campus's school domain. */
-const MODERATOR = `photo-moderator@${activeCampus().config.emailDomain}`;
+const MODERATOR = campusValues.email('photo-moderator');
 
 /**
  * Photos in a conversation: up to four of the sender's own processed uploads, attached once and
