@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { ListingCreateInput } from '@campus-books/common/listing.schemas';
 import type { ListingStatus } from '@campus-books/common/constants';
 import type { Db } from '../../db/database';
