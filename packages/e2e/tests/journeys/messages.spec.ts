@@ -243,6 +243,9 @@ test('keyboard only: a first message and an offer', async ({ page, makeUser }) =
   await page.keyboard.press('Enter');
   await tabTo(page, page.getByLabel('Your message'));
   await page.keyboard.type('Could we meet at the library?');
+  // The first message can carry photos: their button comes between the box and Send.
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Add photos' })).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(page.getByRole('button', { name: 'Send' })).toBeFocused();
   await page.keyboard.press('Enter');
