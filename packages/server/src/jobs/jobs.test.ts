@@ -259,6 +259,28 @@ describe('jobs shared by several app servers', () => {
     await started.stop();
   });
 
+  it('at a start, leaves a recurring slot that is not yet due where it is (another server runs it on time)', async () => {
+    now = new Date('2030-01-01T00:00:00Z');
+    const every = 10 * 60_000;
+    const running = new Jobs(shared.first, { now: clock, leaseMs: LEASE_MS });
+    running.register('tick', async () => {}, { every });
+    await running.start({ poll: false });
+    later(every - 5_000); // 00:09:55: the 00:10 slot is 5 s away, inside a new server's warm-up
+
+    const restarted = new Jobs(shared.first, {
+      now: clock,
+      leaseMs: LEASE_MS,
+      startDelayMs: 10_000,
+    });
+    restarted.register('tick', async () => {}, { every });
+    await restarted.start({ poll: true });
+    const [row] = await rows();
+    expect(row!.runAt.toISOString()).toBe('2030-01-01T00:10:00.000Z');
+    later(5_000);
+    expect(await running.runDue()).toBe(1);
+    await Promise.all([running.stop(), restarted.stop()]);
+  });
+
   it('runs a calendar job at its hour of the campus day, across a change of clocks, catching up once', async () => {
     const [a, b] = twoServers();
     now = new Date('2030-03-08T15:00:00Z'); // New York's clocks go forward on 10 March 2030

@@ -155,16 +155,21 @@ export class Jobs {
     this.#timer = setTimeout(() => this.#tick(), this.#startDelayMs).unref();
   }
 
-  /** Moves the recurring slots due before the first look to it (start-up). */
+  /**
+   * Moves the recurring slots missed while every server was down (overdue now) to the first look
+   * (start-up). A slot that is not yet due is left alone: in a cluster, another server runs it on
+   * time, and a restart of one server must not delay everyone's recurring jobs.
+   */
   async #deferMissedSlots(): Promise<void> {
     const keys = [...this.#handlers]
       .filter(([, { options }]) => options.every)
       .map(([name]) => sql`${`every:${name}`}`);
     if (keys.length === 0) return;
-    const firstLook = ts(new Date(this.#now().getTime() + this.#startDelayMs));
+    const now = this.#now();
+    const firstLook = ts(new Date(now.getTime() + this.#startDelayMs));
     await this.database.db.execute(sql`
       UPDATE jobs SET run_at = ${firstLook}
-      WHERE key IN (${sql.join(keys, sql`, `)}) AND run_at < ${firstLook}
+      WHERE key IN (${sql.join(keys, sql`, `)}) AND run_at < ${ts(now)}
         AND locked_by IS NULL AND failed_at IS NULL`);
   }
 
