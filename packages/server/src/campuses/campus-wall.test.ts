@@ -1,39 +1,23 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GENEROUS_LIMITS, sessionCookieOf, signUpBody } from '../../test/accounts';
-import { campusCommand, writeCampusFiles } from '../../test/campuses';
-import { createPostgresDatabase, TEST_ENGINE, type TestApp } from '../../test/helpers';
-import { listingBody } from '../../test/listing-fixtures';
-import { createUploadedImage } from '../../test/support/test-uploaded-image';
-import { buildApp } from '../app';
-import { loadConfig } from '../config/config';
-import { openDatabase } from '../db/database';
-import { runInCampus } from './campus-context';
-import { openCampusInstallation, type CampusInstallation } from './campus-installation';
+import { TEST_ENGINE } from '../../test/helpers';
+import { signUpBody } from '../../test/accounts';
+import {
+  CAMPUS_HOSTS as HOSTS,
+  openTwoCampuses,
+  type CampusKey as Key,
+  type CampusStudent as Student,
+  type TwoCampuses,
+} from '../../test/two-campuses';
 import { CampusPool, pointAt } from './campus-pool';
 
-const HOSTS = { alpha: 'books.alpha.example', beta: 'books.beta.example' } as const;
-type Key = keyof typeof HOSTS;
-
-interface Student {
-  id: string;
-  cookie: string;
-}
-
 // The wall between campuses (decision 024), on PostgreSQL: two campuses of one installation, a
-// student and a listing on each, and every way across tried.
+// student and a listing on each, and every way across tried (test/security/campus-isolation.test.ts
+// walks the whole route table across it).
 describe.skipIf(TEST_ENGINE !== 'postgres')('two campuses, walled off', () => {
-  let target: Awaited<ReturnType<typeof createPostgresDatabase>>;
-  let campuses: ReturnType<typeof writeCampusFiles>;
-  let installation: CampusInstallation;
-  let app: FastifyInstance;
-  let t: TestApp;
-  let admin: pg.Client;
-  let dataDir: string;
+  let two: TwoCampuses;
+  let campuses: TwoCampuses['campuses'];
+  let installation: TwoCampuses['installation'];
+  let admin: TwoCampuses['admin'];
   const students = {} as Record<Key, Student>;
   const listings = {} as Record<Key, string>;
 
@@ -42,90 +26,20 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('two campuses, walled off', () => {
     method: 'GET' | 'POST',
     url: string,
     options: { payload?: object; cookie?: string } = {},
-  ) =>
-    app.inject({
-      method,
-      url,
-      headers: {
-        host: key in HOSTS ? HOSTS[key as Key] : key,
-        ...(options.cookie ? { cookie: options.cookie } : {}),
-      },
-      ...(options.payload ? { payload: options.payload } : {}),
-    });
-
-  async function studentOf(key: Key): Promise<Student> {
-    const body = signUpBody({ email: `student.${key}@${campuses.domains[key]}` });
-    const signUp = await send(key, 'POST', '/api/auth/signup', { payload: body });
-    expect(signUp.statusCode, signUp.body).toBe(201);
-    const { rows } = await admin.query<{ id: string }>(
-      `UPDATE campus_${key}.users SET email_verified_at = now() WHERE email = $1 RETURNING id`,
-      [body.email],
-    );
-    const signIn = await send(key, 'POST', '/api/auth/signin', {
-      payload: { email: body.email, password: body.password },
-    });
-    expect(signIn.statusCode, signIn.body).toBe(200);
-    return { id: rows[0]!.id, cookie: sessionCookieOf(signIn) };
-  }
-
-  async function listingOf(key: Key, student: Student, name: string): Promise<string> {
-    const campus = installation.routing.campusOfHost(HOSTS[key])!;
-    const image = await runInCampus(campus, () => createUploadedImage(t, student.id));
-    const res = await send(key, 'POST', '/api/listing/create', {
-      cookie: student.cookie,
-      payload: listingBody({ name, imageUrls: [image] }),
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    return res.json<{ _id: string }>()._id;
-  }
+  ) => two.send(key, method, url, options);
 
   beforeAll(async () => {
-    target = await createPostgresDatabase(true);
-    campuses = writeCampusFiles(['alpha', 'beta']);
-    for (const key of ['alpha', 'beta'] as const) {
-      const added = await campusCommand(
-        target.url,
-        'add',
-        key,
-        '--host',
-        HOSTS[key],
-        '--config',
-        campuses.files[key]!,
-      );
-      expect(added.code, added.err).toBe(0);
-    }
-    admin = new pg.Client({ connectionString: target.url });
-    await admin.connect();
-    const home = await openDatabase({ engine: 'postgres', url: target.url, poolSize: 6 });
-    installation = (await openCampusInstallation(home))!;
-    dataDir = mkdtempSync(path.join(tmpdir(), 'cb-test-'));
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
-      BOOK_LOOKUP: 'off',
-      ...GENEROUS_LIMITS,
+    two = await openTwoCampuses();
+    ({ campuses, installation, admin } = two);
+    students.alpha = await two.studentOf('alpha');
+    students.beta = await two.studentOf('beta');
+    listings.alpha = await two.listingOf('alpha', students.alpha, {
+      name: 'Alpha Organic Chemistry',
     });
-    app = await buildApp({
-      config,
-      database: installation.database,
-      campuses: installation.routing,
-      jobs: { poll: false },
-    });
-    await app.ready();
-    t = { app, database: installation.database, config, dataDir, close: async () => {} };
-    students.alpha = await studentOf('alpha');
-    students.beta = await studentOf('beta');
-    listings.alpha = await listingOf('alpha', students.alpha, 'Alpha Organic Chemistry');
-    listings.beta = await listingOf('beta', students.beta, 'Beta Organic Chemistry');
+    listings.beta = await two.listingOf('beta', students.beta, { name: 'Beta Organic Chemistry' });
   });
   afterAll(async () => {
-    await app?.close();
-    await installation?.close();
-    await admin?.end();
-    await target?.drop();
-    campuses?.remove();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await two?.close();
   });
 
   it('signs students up with their own campus school domain only', async () => {
