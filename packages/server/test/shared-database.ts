@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { Listing } from '@campus-books/common/listing.schemas';
+import { routeCaller } from './api-caller';
 import { buildApp, type AppOptions } from '../src/app';
 import { loadConfig } from '../src/config/config';
 import { openDatabase, type Database } from '../src/db/database';
@@ -13,6 +15,7 @@ import {
   type TestApp,
   type TestUser,
 } from './helpers';
+import { listingBody } from './listing-fixtures';
 
 /**
  * Two handles on one fresh, migrated database, as two app servers have: two pools (and two LISTEN
@@ -111,4 +114,45 @@ export function twoAppServersForSuite(): { a: TestApp; b: TestApp; seller: TestU
     await servers?.close();
   });
   return suite;
+}
+
+/** What a cache suite renames a listing to, and how it reads the names B answers. */
+export interface RenameRace {
+  /** How many renames. */
+  count: number;
+  /** The listing's name at the rename numbered `i` (from 1). */
+  name(i: number): string;
+  /** The listing's course, kept by each rename. */
+  course?: { subject: string; courseNumber: string };
+  /** What B answers (and keeps) for the rename's name: its listings' names or titles. */
+  readOnB(name: string): Promise<string[]>;
+  /** Checks what B answered before the rename (by default nothing is asserted). */
+  before?(names: string[]): void;
+}
+
+/**
+ * The cache suites' race: `count` renames of `listing` through A, each after B has answered (and
+ * kept) what the suite reads, each read through B as soon as A acknowledged it. Answers how many
+ * of those reads did not show the new name: a copy B kept past the write.
+ */
+export async function staleReadsAfterRenames(
+  { a, seller }: { a: TestApp; seller: TestUser },
+  listing: Listing,
+  race: RenameRace,
+): Promise<number> {
+  let stale = 0;
+  for (let i = 1; i <= race.count; i += 1) {
+    const name = race.name(i);
+    race.before?.(await race.readOnB(name));
+    const res = await routeCaller(() => a)('POST /api/listing/update/:id', {
+      as: seller,
+      params: { id: listing._id },
+      body: race.course
+        ? listingBody({ ...race.course, name, imageUrls: listing.imageUrls })
+        : listingBody({ name, imageUrls: listing.imageUrls }),
+    });
+    expect(res.status, res.ok ? '' : res.text).toBe(200);
+    if ((await race.readOnB(name)).join() !== name) stale += 1;
+  }
+  return stale;
 }

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { dataOf } from '@campus-books/common/call-route';
 import { routeCaller } from '../../../test/api-caller';
 import { TEST_ENGINE, type TestApp } from '../../../test/helpers';
-import { createListingAs, listingBody } from '../../../test/listing-fixtures';
-import { twoAppServersForSuite } from '../../../test/shared-database';
+import { createListingAs } from '../../../test/listing-fixtures';
+import { staleReadsAfterRenames, twoAppServersForSuite } from '../../../test/shared-database';
 
 /**
  * GET /api/course/{code} is kept in memory until the catalogue changes (courses.routes.ts): two app
@@ -31,25 +31,12 @@ describe(`a course's answer kept in memory, on two app servers (${TEST_ENGINE})`
     expect(await titlesOn(a, 'ECON-101')).toEqual(['Principles of Economics']);
     expect(await titlesOn(b, 'ECON-101')).toEqual(['Principles of Economics']);
 
-    let stale = 0;
-    for (let edition = 1; edition <= 100; edition += 1) {
-      const name = `Principles of Economics, edition ${edition}`;
-      await titlesOn(b, 'ECON-101'); // B answers (and keeps) the course…
-      const res = await a.app.inject({
-        method: 'POST',
-        url: `/api/listing/update/${listing._id}`,
-        headers: { cookie: seller.cookie },
-        payload: listingBody({
-          name,
-          subject: 'ECON',
-          courseNumber: '101',
-          imageUrls: listing.imageUrls,
-        }),
-      });
-      expect(res.statusCode, res.body).toBe(200);
-      // …A acknowledged the rename: B must show it now.
-      if ((await titlesOn(b, 'ECON-101')).join() !== name) stale += 1;
-    }
+    const stale = await staleReadsAfterRenames(servers, listing, {
+      count: 100,
+      name: (edition) => `Principles of Economics, edition ${edition}`,
+      course: { subject: 'ECON', courseNumber: '101' },
+      readOnB: () => titlesOn(b, 'ECON-101'),
+    });
     expect(stale).toBe(0);
   });
 

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { dataOf } from '@campus-books/common/call-route';
 import { routeCaller } from '../../../test/api-caller';
 import { createUser, TEST_ENGINE, type TestApp, type TestUser } from '../../../test/helpers';
-import { createListingAs, listingBody } from '../../../test/listing-fixtures';
-import { twoAppServersForSuite } from '../../../test/shared-database';
+import { createListingAs } from '../../../test/listing-fixtures';
+import { staleReadsAfterRenames, twoAppServersForSuite } from '../../../test/shared-database';
 
 /**
  * GET /api/my-courses/books is kept in memory (course-books-cache.ts): two app servers on one
@@ -35,26 +35,12 @@ describe(`the courses' books kept in memory, on two app servers (${TEST_ENGINE})
     expect(await titlesOn(a, courses)).toEqual(['A People and a Nation']);
     expect(await titlesOn(b, courses)).toEqual(['A People and a Nation']);
 
-    let stale = 0;
-    for (let edition = 1; edition <= 100; edition += 1) {
-      const name = `A People and a Nation, edition ${edition}`;
-      // B answers (and keeps) the courses' books…
-      await titlesOn(b, courses);
-      const res = await a.app.inject({
-        method: 'POST',
-        url: `/api/listing/update/${listing._id}`,
-        headers: { cookie: seller.cookie },
-        payload: listingBody({
-          name,
-          subject: 'HIST',
-          courseNumber: '230',
-          imageUrls: listing.imageUrls,
-        }),
-      });
-      expect(res.statusCode, res.body).toBe(200);
-      // …A acknowledged the rename: B must show it now.
-      if ((await titlesOn(b, courses)).join() !== name) stale += 1;
-    }
+    const stale = await staleReadsAfterRenames(servers, listing, {
+      count: 100,
+      name: (edition) => `A People and a Nation, edition ${edition}`,
+      course: { subject: 'HIST', courseNumber: '230' },
+      readOnB: () => titlesOn(b, courses),
+    });
     expect(stale).toBe(0);
   });
 

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { dataOf } from '@campus-books/common/call-route';
 import { routeCaller } from '../../../test/api-caller';
 import { TEST_ENGINE, type TestApp } from '../../../test/helpers';
-import { createListingAs, listingBody } from '../../../test/listing-fixtures';
-import { twoAppServersForSuite } from '../../../test/shared-database';
+import { createListingAs } from '../../../test/listing-fixtures';
+import { staleReadsAfterRenames, twoAppServersForSuite } from '../../../test/shared-database';
 
 /**
  * Two app servers on one database, each with its own caches: a write acknowledged by one shows in
@@ -27,24 +27,15 @@ describe(`search on another server right after a write (${TEST_ENGINE})`, () => 
   it('200 renames through A, each searched at once through B: none stale', async () => {
     const { a, b, seller } = servers;
     const listing = await createListingAs(a, seller, { name: 'Organic Chemistry' });
-    let stale = 0;
-    for (let i = 0; i < 200; i += 1) {
-      // A word unlike the previous ones (no typo match): 10 random letters.
-      const word = Array.from({ length: 10 }, () => letters[Math.floor(Math.random() * 26)]).join(
-        '',
-      );
-      const name = `Organic Chemistry ${word}`;
-      // B answers (and caches) that nothing holds the word yet…
-      expect(await namesOn(b, word)).toEqual([]);
-      const res = await routeCaller(() => a)('POST /api/listing/update/:id', {
-        as: seller,
-        params: { id: listing._id },
-        body: listingBody({ name, imageUrls: listing.imageUrls }),
-      });
-      expect(res.status, res.ok ? '' : res.text).toBe(200);
-      // …A acknowledged the write: B must find it now.
-      if ((await namesOn(b, word)).join() !== name) stale += 1;
-    }
+    // Each name ends in a word unlike the previous ones (no typo match): 10 random letters.
+    const stale = await staleReadsAfterRenames(servers, listing, {
+      count: 200,
+      name: () =>
+        `Organic Chemistry ${Array.from({ length: 10 }, () => letters[Math.floor(Math.random() * 26)]).join('')}`,
+      readOnB: (name) => namesOn(b, name.split(' ').at(-1)!),
+      // B answers (and keeps) that nothing holds the word yet.
+      before: (names) => expect(names).toEqual([]),
+    });
     expect(stale).toBe(0);
   });
 
