@@ -5,6 +5,7 @@ import {
   blockListSchema,
   conversationListSchema,
   conversationSchema,
+  offerFromListingSchema,
   offerSchema,
   readReceiptsSchema,
   readSchema,
@@ -86,6 +87,8 @@ export const dealRoutes = {
     params: idParams,
     response: bundleCandidatesSchema,
   },
+  'POST /api/conversations/offers': { body: offerFromListingSchema, response: sentEventSchema },
+  'GET /api/listing/:id/bundle-candidates': { params: idParams, response: bundleCandidatesSchema },
   'POST /api/conversations/:id/offers': {
     params: idParams,
     body: offerSchema,

@@ -157,6 +157,22 @@ export const offerSchema = z.object({
 });
 export type OfferInput = z.infer<typeof offerSchema>;
 
+/**
+ * POST /api/conversations/offers: one offer made from a listing's page or its seller's profile
+ * (issue 44), before any conversation: it opens (or finds) the buyer's conversation about
+ * `listingId`, posts the text (if any) and the offer for the set in one transaction. `clientId` is
+ * required: a double tap or a retry answers the first offer and makes nothing more.
+ */
+export const offerFromListingSchema = offerSchema.extend({
+  listingId: z.string({ error: 'Say which listing' }).max(100, 'Say which listing'),
+  text: optionalMessageTextSchema.describe('A message sent before the offer; optional'),
+  clientId: z
+    .string({ error: CLIENT_ID_RULE })
+    .regex(/^[\w.-]{8,100}$/, CLIENT_ID_RULE)
+    .describe('A random id the client makes once per offer (a UUID): sent twice, one offer'),
+});
+export type OfferFromListingInput = z.infer<typeof offerFromListingSchema>;
+
 /** POST /api/conversations/{id}/read: everything up to this event id has been seen. */
 export const readSchema = z.object({
   upTo: z.number({ error: 'upTo is an event id' }).int().min(0).max(Number.MAX_SAFE_INTEGER),

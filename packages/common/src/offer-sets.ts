@@ -72,7 +72,9 @@ export const bundleCandidateSchema = z
     title: z.string(),
     price: z.number(),
     courses: z.array(z.string()).describe('The courses of the book: its own, and the bookstore’s'),
-    suggested: z.boolean().describe('Shares a course with the conversation’s listing'),
+    suggested: z
+      .boolean()
+      .describe('Shares a course with the conversation’s listing (or the page’s, from a listing)'),
     available: z.boolean().describe('Can be added to an offer now'),
     reason: z.string().nullable().describe('Why it cannot (on hold, sold, hidden), else null'),
   })

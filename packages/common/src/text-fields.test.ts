@@ -248,6 +248,13 @@ const FIXTURES: Record<string, Record<string, unknown>> = {
     photos: ['00000000-0000-4000-8000-000000000000'],
   },
   offerSchema: { amount: 10, listingIds: ['00000000-0000-4000-8000-000000000000'] },
+  offerFromListingSchema: {
+    listingId: '00000000-0000-4000-8000-000000000000',
+    amount: 10,
+    listingIds: ['00000000-0000-4000-8000-000000000001'],
+    text: 'Both books?',
+    clientId: 'client-key.1234-abcd',
+  },
   readSchema: { upTo: 3 },
   soldToSchema: { buyerId: '00000000-0000-4000-8000-000000000000' },
   statisticsQuerySchema: { weeks: 12 },

@@ -31,7 +31,7 @@ import holdExpiryPlugin from './features/conversations/hold-expiry';
 import messageMailsPlugin from './features/conversations/message-mails';
 import messagePhotosRoutes from './features/conversations/message-photos.routes';
 import receiptsRoutes from './features/conversations/receipts.routes';
-import offerSetsRoutes from './features/conversations/offer-sets.routes';
+import offerSetsRoutes, { listingBundleRoutes } from './features/conversations/offer-sets.routes';
 import conversationStreamRoutes from './features/conversations/stream.routes';
 import coursesRoutes from './features/courses/courses.routes';
 import { coursePageData } from './features/courses/courses.service';
@@ -173,7 +173,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(compressionPlugin);
   await app.register(nulGuardPlugin);
   await app.register(databasePlugin, { database: options.database });
-  await app.register(jobsPlugin, options.jobs ?? {});
+  await app.register(jobsPlugin, { ...options.jobs, campuses: options.campuses?.campuses });
   await app.register(listingCachesPlugin);
   await app.register(searchMissesPlugin);
   await app.register(cookie);
@@ -223,10 +223,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(statisticsRoutes, { prefix: '/statistics' });
       await api.register(dataExportRoutes, { prefix: '/data-export' });
       await api.register(conversationsRoutes, { prefix: '/conversations' });
-      await api.register(conversationStreamRoutes, { prefix: '/conversations' });
+      await api.register(conversationStreamRoutes, {
+        prefix: '/conversations',
+        campuses: options.campuses?.campuses,
+      });
       await api.register(messagePhotosRoutes, { prefix: '/conversations' });
       await api.register(receiptsRoutes, { prefix: '/conversations' });
       await api.register(offerSetsRoutes, { prefix: '/conversations' });
+      await api.register(listingBundleRoutes, { prefix: '/listing' });
       await api.register(blocksRoutes, { prefix: '/blocks' });
       await api.register(ratingsRoutes, { prefix: '/ratings' });
       await api.register(profileRoutes, { prefix: '/profiles' });
@@ -265,8 +269,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         savedListings: (app, userId) => findSavedListings(app.database.db, userId),
         publicConfig,
         pageCache: {
-          // One cache for the process, keyed by path: off while several campuses share it (024).
-          maxBytes: options.campuses ? 0 : options.config.pageCacheBytes,
+          // One byte budget for the process; each campus's pages are its own (page-cache.ts, 024).
+          maxBytes: options.config.pageCacheBytes,
           ttlMs: PAGE_CACHE_TTL_MS,
           generation: () => app.listingCaches.generation(),
           ensureFresh: (since) => app.listingCaches.ensureFresh(since),

@@ -107,6 +107,38 @@ export const CONVERSATION_SCENARIOS: Record<string, Scenario> = {
       };
     },
   },
+  'POST /api/conversations/offers': {
+    async prepare(w) {
+      const seller = await createUser(w.t);
+      const buyer = await createUser(w.t);
+      const listingId = (await createListingAs(w.t, seller, { regularPrice: 40 }))._id;
+      const other = (await createListingAs(w.t, seller, { regularPrice: 20 }))._id;
+      return {
+        // One device's offer (one client id) from the listing's page, tapped 25 times.
+        request: send('POST', '/api/conversations/offers', buyer, {
+          listingId,
+          amount: 50,
+          listingIds: [other],
+          text: 'Both?',
+          clientId: 'offer-from-page-0001',
+        }),
+        check: async (answers) => {
+          expect(codes(answers)).toEqual(Array(COPIES).fill(201));
+          const rows = await w.t.database.db
+            .select()
+            .from(conversations)
+            .where(eq(conversations.listingId, listingId));
+          expect(rows).toHaveLength(1);
+          expect(await eventsOf(w, rows[0]!.id)).toHaveLength(2);
+          const made = await w.t.database.db
+            .select()
+            .from(offers)
+            .where(eq(offers.conversationId, rows[0]!.id));
+          expect(made).toHaveLength(1);
+        },
+      };
+    },
+  },
   'POST /api/conversations/:id/offers': {
     async prepare(w) {
       const c = await conversationOf(w);

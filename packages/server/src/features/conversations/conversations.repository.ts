@@ -5,6 +5,8 @@ import {
   PHOTO_ONLY_PREVIEW,
   type ConversationEventKind,
 } from '@campus-books/common/conversation.schemas';
+import { currentCampusSchema } from '../../campuses/campus-context';
+import { campusChannel } from '../../campuses/campus-schema';
 import type { Db } from '../../db/database';
 import {
   conversationEvents,
@@ -113,17 +115,24 @@ export async function insertMessageOnce(
     .onConflictDoNothing({ target: [conversationEvents.senderId, conversationEvents.clientId] })
     .returning();
   if (row) return { row, created: true };
-  const [first] = await db
+  const first = await findEventByClientId(db, event.senderId, event.clientId);
+  if (!first) throw new Error('message insert found neither a new nor an existing row');
+  return { row: first, created: false };
+}
+
+/** What a student sent with this client id, if anything (in any conversation). */
+export async function findEventByClientId(
+  db: Db,
+  senderId: string,
+  clientId: string,
+): Promise<ConversationEventRow | undefined> {
+  const [row] = await db
     .select()
     .from(conversationEvents)
     .where(
-      and(
-        eq(conversationEvents.senderId, event.senderId),
-        eq(conversationEvents.clientId, event.clientId),
-      ),
+      and(eq(conversationEvents.senderId, senderId), eq(conversationEvents.clientId, clientId)),
     );
-  if (!first) throw new Error('message insert found neither a new nor an existing row');
-  return { row: first, created: false };
+  return row;
 }
 
 /** The same line in every conversation about a listing (its hold began or ended). */
@@ -222,7 +231,10 @@ export async function findEvents(
     .limit(limit);
 }
 
-/** The channel a moved read mark is NOTIFYd on: `<conversation id> <recipient id> <mark> <time>`. */
+/**
+ * The channel a moved read mark is NOTIFYd on: `<conversation id> <recipient id> <mark> <time>`;
+ * a campus of a many-campus installation's carries its schema (campusChannel, decision 024).
+ */
 export const SEEN_CHANNEL = 'conversation_seen';
 
 /**
@@ -246,7 +258,7 @@ export async function markRead(
         ${at} = ${now.toISOString()}::timestamptz
       WHERE c.id = ${conversation.id} AND ${column} < LEAST(${upTo}::bigint, c.last_event_id)
       RETURNING c.id, c.seller_id, c.buyer_id, c.${column} AS read_id)
-    SELECT pg_notify(${SEEN_CHANNEL}, concat_ws(' ', m.id::text, ${otherPartySql('m', userId)}::text,
+    SELECT pg_notify(${campusChannel(SEEN_CHANNEL, currentCampusSchema())}, concat_ws(' ', m.id::text, ${otherPartySql('m', userId)}::text,
       m.read_id::text, ${now.toISOString()}::text))
     FROM moved m WHERE ${bothShowReceiptsSql('m')}`);
 }

@@ -3,20 +3,35 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '@campus-books/common/api';
 import { apiRoutes } from '@campus-books/common/api-routes';
 import { currentUser, REQUIRE_VERIFIED_USER_ERRORS } from '../../plugins/sessions';
-import { getParticipantConversation, type ConversationDeps } from './conversations.service';
-import { bundleCandidates } from './offer-sets';
+import { tooManyAttempts } from '../../plugins/rate-limit';
+import {
+  getParticipantConversation,
+  toEvent,
+  type ConversationDeps,
+} from './conversations.service';
+import { listingBundleCandidates, offerFromListing } from './offer-from-listing';
+import { bundleCandidates, setsOfEvents } from './offer-sets';
+
+function depsOf(app: FastifyInstance): ConversationDeps {
+  return { db: app.database.db, now: () => app.jobs.now(), config: app.config.conversations };
+}
 
 /**
  * /api/conversations/{id}/bundle-candidates: the seller's other listings a buyer may add to one
- * offer for several books (issue 44), those of the same course first.
+ * offer for several books (issue 44), those of the same course first; /api/conversations/offers:
+ * such an offer made from a listing's page or the seller's profile, opening the conversation.
  */
 export default async function offerSetsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const deps: ConversationDeps = {
-    db: app.database.db,
-    now: () => app.jobs.now(),
-    config: app.config.conversations,
-  };
+  const deps = depsOf(app);
+  const { conversationsPerHour, messagesPerMinute } = app.config.conversations;
+  // The same count as conversations.routes.ts: messages and offers per account and minute.
+  const messageLimit = app.limitAttempts({
+    name: 'conversation-message:account',
+    max: messagesPerMinute,
+    windowMs: 60_000,
+    keyOf: (request) => request.session?.user.id,
+  });
 
   app.get(
     '/:id/bundle-candidates',
@@ -38,5 +53,74 @@ export default async function offerSetsRoutes(fastify: FastifyInstance) {
       const conversation = await getParticipantConversation(deps, user, request.params.id);
       return { listings: await bundleCandidates(deps.db, user, conversation, deps.now()) };
     },
+  );
+
+  app.post(
+    '/offers',
+    {
+      preValidation: app.requireVerifiedUser,
+      preHandler: messageLimit,
+      schema: {
+        body: apiRoutes['POST /api/conversations/offers'].body,
+        response: {
+          201: apiRoutes['POST /api/conversations/offers'].response,
+          ...errorResponses({
+            ...REQUIRE_VERIFIED_USER_ERRORS,
+            400: 'The body is not valid, the offer is above the price of its books, or a listing of the set is unknown or not the seller’s (named)',
+            403: 'E-mail not verified, your own listing, or a block',
+            404: 'No such listing, or not visible',
+            409: 'A listing of the offer is sold, expired, hidden or held (named), the other account was deleted, or the client id was used for something else',
+            429: 'Too many messages this minute, or conversations this hour',
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const result = await offerFromListing(deps, user, request.body, async () => {
+        const hit = await app.limits.take(
+          'conversation-open:account',
+          user.id,
+          conversationsPerHour,
+          60 * 60_000,
+        );
+        if (!hit.allowed) throw tooManyAttempts(reply, hit);
+      });
+      const [listings] = await setsOfEvents(deps.db, result.conversation, [result.event]);
+      return reply.status(201).send({
+        success: true as const,
+        conversationId: result.conversation.id,
+        event: toEvent(result.event, result.conversation, listings),
+      });
+    },
+  );
+}
+
+/**
+ * /api/listing/{id}/bundle-candidates: the same list from a listing's page, before any
+ * conversation (the listing stands for the conversation's).
+ */
+export async function listingBundleRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const deps = depsOf(app);
+  app.get(
+    '/:id/bundle-candidates',
+    {
+      preValidation: app.requireVerifiedUser,
+      schema: {
+        params: apiRoutes['GET /api/listing/:id/bundle-candidates'].params,
+        response: {
+          200: apiRoutes['GET /api/listing/:id/bundle-candidates'].response,
+          ...errorResponses({
+            ...REQUIRE_VERIFIED_USER_ERRORS,
+            403: 'E-mail not verified, or your own listing',
+            404: 'No such listing, or not visible',
+          }),
+        },
+      },
+    },
+    async (request) => ({
+      listings: await listingBundleCandidates(deps, currentUser(request), request.params.id),
+    }),
   );
 }
