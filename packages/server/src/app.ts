@@ -173,7 +173,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(compressionPlugin);
   await app.register(nulGuardPlugin);
   await app.register(databasePlugin, { database: options.database });
-  await app.register(jobsPlugin, { ...options.jobs, campuses: options.campuses?.campuses });
+  await app.register(jobsPlugin, options.jobs ?? {});
   await app.register(listingCachesPlugin);
   await app.register(searchMissesPlugin);
   await app.register(cookie);
@@ -223,10 +223,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(statisticsRoutes, { prefix: '/statistics' });
       await api.register(dataExportRoutes, { prefix: '/data-export' });
       await api.register(conversationsRoutes, { prefix: '/conversations' });
-      await api.register(conversationStreamRoutes, {
-        prefix: '/conversations',
-        campuses: options.campuses?.campuses,
-      });
+      await api.register(conversationStreamRoutes, { prefix: '/conversations' });
       await api.register(messagePhotosRoutes, { prefix: '/conversations' });
       await api.register(receiptsRoutes, { prefix: '/conversations' });
       await api.register(offerSetsRoutes, { prefix: '/conversations' });
@@ -269,8 +266,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         savedListings: (app, userId) => findSavedListings(app.database.db, userId),
         publicConfig,
         pageCache: {
-          // One byte budget for the process; each campus's pages are its own (page-cache.ts, 024).
-          maxBytes: options.config.pageCacheBytes,
+          // One cache for the process, keyed by path: off while several campuses share it (024).
+          maxBytes: options.campuses ? 0 : options.config.pageCacheBytes,
           ttlMs: PAGE_CACHE_TTL_MS,
           generation: () => app.listingCaches.generation(),
           ensureFresh: (since) => app.listingCaches.ensureFresh(since),
