@@ -6,6 +6,7 @@ import type { Db } from '../db/db-type';
 import { ensureListingJson } from '../db/listing-json-trigger';
 import { applyMigrations } from '../db/migrator';
 import * as dbSchema from '../db/schema';
+import { ensureCatalogueNotify } from './campus-catalogue';
 import { runInCampus, type CampusWork } from './campus-context';
 import { pointAt } from './campus-pool';
 import { quoted } from './campus-schema';
@@ -38,8 +39,9 @@ export async function createCampusSchema(client: ClientBase, schema: string): Pr
 /**
  * Applies this code's migrations to a campus's schema, as its role (which so owns every table), and
  * brings its listing JSON and deal triggers up to this code, under the migrations' lock: the same
- * start-up path as the default campus's (db/database.ts). A migrated schema reads its bookkeeping
- * and two comments and does nothing more. Returns the migrations it ran.
+ * start-up path as the default campus's (db/database.ts), its catalogue's NOTIFY naming it
+ * (campus-catalogue.ts). A migrated schema reads its bookkeeping, two comments and one function's
+ * text and does nothing more. Returns the migrations it ran.
  */
 export async function migrateCampus(
   client: ClientBase,
@@ -55,6 +57,7 @@ export async function migrateCampus(
       const ran = await db.transaction((tx) => applyMigrations(tx, undefined, campus.schema));
       await ensureListingJson(db, campus.schema);
       await ensureDealTriggers(db, campus.schema);
+      await ensureCatalogueNotify(db, campus.schema);
       return ran;
     });
   } finally {

@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import { cacheScope, CacheScopes } from '../campuses/campus-cache-scope';
 
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
@@ -55,7 +56,9 @@ export async function compressPage(html: string, status: number): Promise<Cached
  */
 export class PageCache {
   readonly #pages: LRUCache<string, CachedPage, () => Promise<CachedPage | null>>;
-  #generation = -1;
+  /** By campus ('' for a single-campus installation): the generation its pages were rendered in. */
+  readonly #generations = new Map<string, number>();
+  readonly #scopes = new CacheScopes();
 
   constructor(options: { maxBytes: number; ttlMs: number }) {
     this.#pages = new LRUCache<string, CachedPage, () => Promise<CachedPage | null>>({
@@ -78,16 +81,23 @@ export class PageCache {
     return this.#pages.calculatedSize;
   }
 
-  /** The page kept for `key` in this `generation`, else the one `render` gives (null: not rendered). */
+  /**
+   * The page kept for `key` in this `generation`, else the one `render` gives (null: not rendered).
+   * While one process serves several campuses (decision 024) a campus's pages are its own, under
+   * keys of its own (campus-cache-scope.ts), and its generation empties them only; the byte budget
+   * is shared by them all.
+   */
   async page(
-    key: string,
+    path: string,
     generation: number,
     render: () => Promise<CachedPage | null>,
   ): Promise<CachedPage | null> {
-    if (generation !== this.#generation) {
-      this.#generation = generation;
-      this.#pages.clear();
+    const scope = cacheScope();
+    if (generation !== (this.#generations.get(scope) ?? -1)) {
+      this.#generations.set(scope, generation);
+      this.#scopes.empty(this.#pages, scope);
     }
+    const key = this.#scopes.key(scope, path);
     const page = await this.#pages.fetch(key, { context: render });
     // Only a found page is kept: unknown listings are not worth memory.
     if (page && page.status !== 200 && this.#pages.peek(key) === page) this.#pages.delete(key);

@@ -1,3 +1,4 @@
+import { cacheScope } from '../../campuses/campus-cache-scope';
 import type { ListingCaches } from './listing-caches';
 import { CatalogueCache } from './search-cache';
 
@@ -15,13 +16,17 @@ export function keptUntilCatalogueChanges<V>(
   options: { maxEntries: number; ttlMs: number },
 ) {
   const answers = new CatalogueCache<V>(options);
-  let keptFor = caches.generation();
+  // By campus (decision 024; '' for a single-campus installation): the caches' generation its
+  // answers were kept in. A generation is the campus's own, as are its answers' keys.
+  const keptFor = new Map<string, number>();
 
   return async function kept(key: string, load: () => Promise<V>): Promise<V> {
+    const scope = cacheScope();
     const fresh = await caches.ensureFresh(caches.generation());
-    if (!fresh || caches.generation() !== keptFor) {
-      answers.invalidate();
-      keptFor = caches.generation();
+    if (!keptFor.has(scope)) keptFor.set(scope, caches.generation());
+    if (!fresh || caches.generation() !== keptFor.get(scope)) {
+      answers.invalidate(scope);
+      keptFor.set(scope, caches.generation());
     }
     return answers.getOrLoad(key, load);
   };

@@ -2,6 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { rowsOf } from '../../db/rows';
+import { cacheScope } from '../../campuses/campus-cache-scope';
+import { catalogueNotification } from '../../campuses/campus-catalogue';
 import { CatalogueCache } from './search-cache';
 import type { StoredListing } from '../listings/listings.queries';
 import type { SearchCaches } from './caches';
@@ -14,7 +16,7 @@ export type ListingCaches = Required<SearchCaches> & {
   searches: CatalogueCache<SearchPage> | null;
   /** Listings' stored answers by id (GET /api/listing/get/{id}), on the embedded engine only. */
   listings: CatalogueCache<StoredListing | null> | null;
-  /** Empties every cache. */
+  /** Empties the caches of the campus of the work at hand; outside any campus, every cache. */
   invalidate(): void;
 };
 
@@ -69,28 +71,52 @@ export default fp(
       app.database.engine === 'pglite'
         ? new CatalogueCache<StoredListing | null>({ maxEntries: 5_000, ttlMs: 10 * 60_000 })
         : null;
-    /** The highest catalogue version these caches are known to be valid for. */
-    let seen = -1;
-    /** Changes whenever the caches are emptied. */
-    let generation = 0;
-    const invalidate = () => {
-      generation += 1;
-      terms.invalidate();
-      totals.invalidate();
-      searches?.invalidate();
-      byId?.invalidate();
+    /**
+     * Per campus (decision 024; '' for a single-campus installation): the highest catalogue version
+     * its caches are known to be valid for, how many times they were emptied, and its version read.
+     */
+    interface Scope {
+      seen: number;
+      generation: number;
+      reading: Promise<number> | null;
+      nextRead: Promise<number> | null;
+    }
+    const scopes = new Map<string, Scope>();
+    const scopeOf = (key: string): Scope => {
+      let scope = scopes.get(key);
+      if (!scope) {
+        scope = { seen: -1, generation: 0, reading: null, nextRead: null };
+        scopes.set(key, scope);
+      }
+      return scope;
     };
-    const moved = (version: number) => {
-      if (version <= seen) return;
-      seen = version;
-      invalidate();
+    /**
+     * Empties a campus's caches (by default the work at hand's), the others left warm; the scope ''
+     * (outside any campus) empties every campus's.
+     */
+    const invalidate = (key = cacheScope()) => {
+      if (key === '') {
+        scopeOf('');
+        for (const scope of scopes.values()) scope.generation += 1;
+      } else scopeOf(key).generation += 1;
+      terms.invalidate(key);
+      totals.invalidate(key);
+      searches?.invalidate(key);
+      byId?.invalidate(key);
+    };
+    const moved = (version: number, key = cacheScope()) => {
+      const scope = scopeOf(key);
+      if (version <= scope.seen) return;
+      scope.seen = version;
+      invalidate(key);
     };
     const isPostgres = app.database.engine === 'postgres';
     const isFresh = (version: number, since: number) => {
       if (!isPostgres) return true;
       moved(version);
-      return generation === since;
+      return scopeOf(cacheScope()).generation === since;
     };
+    // The work at hand's campus's version: app.database.db is its handle (campus-database.ts).
     const readVersion = async () => {
       const [row] = await rowsOf<{ version: string | number }>(
         app.database.db,
@@ -103,45 +129,44 @@ export default fp(
      * arrives while a read is in flight waits for the next one, which they all share. A read that
      * started before a caller arrived may predate a write its client saw acknowledged, so it is
      * never handed to it; under load one read serves every request of a round trip, not one each.
+     * Each campus has its own reads (a read runs as the campus that started it).
      */
-    let reading: Promise<number> | null = null;
-    let nextRead: Promise<number> | null = null;
-    const currentVersion = (): Promise<number> => {
-      if (!reading) {
+    const currentVersion = (scope: Scope): Promise<number> => {
+      if (!scope.reading) {
         const read = readVersion().finally(() => {
-          if (reading === read) reading = null;
+          if (scope.reading === read) scope.reading = null;
         });
-        reading = read;
+        scope.reading = read;
         return read;
       }
-      nextRead ??= reading
+      scope.nextRead ??= scope.reading
         .catch(() => 0)
         .then(() => {
-          nextRead = null;
-          return currentVersion();
+          scope.nextRead = null;
+          return currentVersion(scope);
         });
-      return nextRead;
+      return scope.nextRead;
     };
     const ensureFresh = async (since: number) => {
       if (!isPostgres) return true;
-      return isFresh(await currentVersion(), since);
+      return isFresh(await currentVersion(scopeOf(cacheScope())), since);
     };
     app.decorate('listingCaches', {
       terms,
       totals,
       searches,
       listings: byId,
-      generation: () => generation,
+      generation: () => scopeOf(cacheScope()).generation,
       isFresh,
       ensureFresh,
-      invalidate,
+      invalidate: () => invalidate(),
     });
 
     /** On PGlite without notifications: the server's own writes are the catalogue's changes. */
     let isEmptiedByEveryWrite = false;
     app.addHook('onSend', async (request) => {
       if (isEmptiedByEveryWrite && request.method !== 'GET' && request.method !== 'HEAD') {
-        invalidate();
+        invalidate('');
       }
     });
 
@@ -150,9 +175,13 @@ export default fp(
       unlisten = await app.database
         .listen(
           'catalogue',
-          (payload) => moved(Number(payload)),
-          // Notifications may have been missed while the connection was down.
-          invalidate,
+          (payload) => {
+            const notification = catalogueNotification(payload);
+            if (notification) moved(notification.version, notification.scope);
+            else invalidate('');
+          },
+          // Notifications may have been missed while the connection was down: every campus's.
+          () => invalidate(''),
         )
         .catch((error: unknown) => {
           isEmptiedByEveryWrite = !isPostgres;

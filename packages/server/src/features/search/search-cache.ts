@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { currentCampusWork } from '../../campuses/campus-context';
+import { cacheScope, CacheScopes } from '../../campuses/campus-cache-scope';
 
 /**
  * Answers that only a change of the catalogue can change, kept in memory until it changes
@@ -8,13 +8,15 @@ import { currentCampusWork } from '../../campuses/campus-context';
  * that was running when the cache was emptied is handed to its waiters but not kept: emptying aborts
  * it, `ignoreFetchAbort` lets it finish, and lru-cache stores an aborted load's value nowhere.
  *
- * While one process serves several campuses (decision 024), a request's work runs as its campus and
- * nothing is kept: one process-wide cache keyed by the query could answer one campus with another's
- * listings. Caches of a campus's own come with the next step of that decision.
+ * While one process serves several campuses (decision 024), each campus's answers are kept under
+ * keys of its own (campus-cache-scope.ts), read only by work done as that campus, and emptied when
+ * its catalogue changes (`invalidate(scope)`), the other campuses' left warm; `maxEntries` bounds
+ * them all together.
  */
 export class CatalogueCache<V> {
   // Boxed: lru-cache keeps no null or undefined values, and a listing that does not exist is an answer.
   readonly #entries: LRUCache<string, { value: V }, () => Promise<V>>;
+  readonly #scopes = new CacheScopes();
 
   constructor(options: { maxEntries: number; ttlMs: number; now?: () => number }) {
     this.#entries = new LRUCache<string, { value: V }, () => Promise<V>>({
@@ -32,14 +34,15 @@ export class CatalogueCache<V> {
     return this.#entries.size;
   }
 
-  invalidate(): void {
-    this.#entries.clear();
+  /** Empties the campus `scope`'s entries (campus-cache-scope.ts); without one, every entry. */
+  invalidate(scope = ''): void {
+    this.#scopes.empty(this.#entries, scope);
   }
 
+  /** The answer kept for `key` for the campus of the work at hand, else the one `load` gives. */
   async getOrLoad(key: string, load: () => Promise<V>): Promise<V> {
-    if (currentCampusWork()) return load();
     // A fetch with a fetchMethod that never answers undefined always gives a box (or throws).
-    const kept = await this.#entries.fetch(key, { context: load });
+    const kept = await this.#entries.fetch(this.#scopes.key(cacheScope(), key), { context: load });
     return kept!.value;
   }
 }

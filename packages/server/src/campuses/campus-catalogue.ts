@@ -1,0 +1,57 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/db-type';
+import { rowsOf } from '../db/rows';
+import { CAMPUS_KEY, quoted } from './campus-schema';
+
+/**
+ * The catalogue's NOTIFY per campus (decision 024). Migration 0008's trigger bumps the one-row
+ * `catalogue_version` of its schema and sends `NOTIFY catalogue, '<version>'` at the commit, and the
+ * search's caches (features/search/listing-caches.ts) empty on it. In a campus's schema the same
+ * function is replaced at start to send `'<schema>:<version>'` on the same channel: one LISTEN
+ * hears every campus's changes, and a write on one campus empties that campus's caches only.
+ */
+const FUNCTION = 'catalogue_version_bump';
+
+function bodyIn(schema: string): string {
+  return `
+DECLARE
+  v bigint;
+BEGIN
+  UPDATE ${quoted(schema)}.catalogue_version SET version = version + 1 WHERE id = 1 RETURNING version INTO v;
+  PERFORM pg_notify('catalogue', '${schema}:' || coalesce(v, 0)::text);
+  RETURN NULL;
+END
+`;
+}
+
+/** Makes a campus schema's catalogue trigger name its campus (one read when it already does). */
+export async function ensureCatalogueNotify(db: Db, schema: string): Promise<void> {
+  if (schema === 'public') return;
+  const body = bodyIn(schema);
+  const [current] = await rowsOf<{ body: string | null }>(
+    db,
+    sql`SELECT prosrc AS body FROM pg_proc
+         WHERE proname = ${FUNCTION} AND pronamespace = to_regnamespace(${quoted(schema)})`,
+  );
+  if (current?.body === body) return;
+  await db.execute(
+    sql.raw(
+      `CREATE OR REPLACE FUNCTION ${quoted(schema)}.${FUNCTION}() RETURNS trigger ` +
+        `LANGUAGE plpgsql AS $$${body}$$`,
+    ),
+  );
+}
+
+/**
+ * What a catalogue notification says: the campus whose catalogue moved ('' the default campus, or a
+ * single-campus installation) and to what version; null for a payload of no such form.
+ */
+export function catalogueNotification(payload: string): { scope: string; version: number } | null {
+  const colon = payload.lastIndexOf(':');
+  const scope = colon < 0 ? '' : payload.slice(0, colon);
+  const version = Number(payload.slice(colon + 1));
+  if (!Number.isSafeInteger(version)) return null;
+  const isCampus = scope.startsWith('campus_') && CAMPUS_KEY.test(scope.slice('campus_'.length));
+  if (scope !== '' && !isCampus) return null;
+  return { scope, version };
+}
