@@ -143,6 +143,12 @@ export function loadAssets(
 
 export { accepts, matchesEtag };
 
+interface VersionedFile {
+  body: string | Buffer;
+  type: string;
+  version: string;
+}
+
 /**
  * GET `address` of one file the server made at start (the campus's stylesheet, logo and icons): the
  * page links it with `?v=<version>`, an address kept forever (a new file is a new address); any
@@ -151,13 +157,15 @@ export { accepts, matchesEtag };
 export function registerVersionedFile(
   app: FastifyInstance,
   address: string,
-  file: { body: string | Buffer; type: string; version: string },
+  fileOrOf: VersionedFile | (() => VersionedFile),
 ) {
-  const etag = `"${file.version}"`;
   app.get(
     address,
     { schema: { hide: true }, logLevel: 'warn' },
     (request: FastifyRequest, reply: FastifyReply) => {
+      // A function: the request's own file (each campus's stylesheet, decision 024).
+      const file = typeof fileOrOf === 'function' ? fileOrOf() : fileOrOf;
+      const etag = `"${file.version}"`;
       const asked = (request.query as { v?: unknown }).v;
       void reply
         .header(
@@ -188,6 +196,11 @@ export interface WebAssetsOptions {
   distDir: string;
   /** Files answered with the campus put into them (web.ts: the manifest, index.html). */
   rewrites?: AssetRewrites;
+  /**
+   * What a rewrite reads besides the file (web.ts: the request's campus, decision 024): a rewritten
+   * file is made again, on its first request, for each value other than the one at start.
+   */
+  rewrittenFor?: () => object;
 }
 
 /**
@@ -202,8 +215,13 @@ export default fp(
     if (skipped.length > 0)
       app.log.warn({ files: skipped }, 'web files with names the router cannot take: not served');
 
+    const startedFor = options.rewrittenFor?.();
     for (const [urlPath, loaded] of assets) {
       let asset = loaded;
+      const isRewritten =
+        options.rewrites !== undefined && Object.hasOwn(options.rewrites, urlPath);
+      /** The file made for each other value of rewrittenFor, with the file's time it was made at. */
+      const madeFor = new WeakMap<object, { asset: Asset; at: number }>();
       // A file the browser checks on every visit (the service worker) is read again when it
       // changes on disk, so a worker deployed beside a running server is found; the rest never do.
       const watched = cacheControlFor(urlPath) === 'no-cache' ? source(urlPath) : undefined;
@@ -221,6 +239,20 @@ export default fp(
         }
         return asset;
       };
+      /** The file as made for `value` (in the request's context: the rewrite reads it), on first use. */
+      const currentFor = (value: object) => {
+        const at = watched ? (statSync(watched.file, { throwIfNoEntry: false })?.mtimeMs ?? 0) : 0;
+        const kept = madeFor.get(value);
+        if (kept && kept.at === at) return kept.asset;
+        try {
+          const made = source(urlPath).reload();
+          madeFor.set(value, { asset: made, at });
+          return made;
+        } catch (error) {
+          if (kept) return kept.asset;
+          throw error;
+        }
+      };
       app.route({
         method: 'GET',
         url: urlPath,
@@ -230,7 +262,12 @@ export default fp(
         // No access-log line per file (a page load asks for dozens); warnings and errors still are.
         logLevel: 'warn',
         handler(request: FastifyRequest, reply: FastifyReply) {
-          const variant = chooseVariant(current(), request.headers['accept-encoding']);
+          const rewrittenFor = isRewritten ? options.rewrittenFor?.() : undefined;
+          const answered =
+            rewrittenFor !== undefined && rewrittenFor !== startedFor
+              ? currentFor(rewrittenFor)
+              : current();
+          const variant = chooseVariant(answered, request.headers['accept-encoding']);
           reply.headers(variant.headers);
           const ifNoneMatch = request.headers['if-none-match'];
           if (ifNoneMatch && matchesEtag(ifNoneMatch, variant.etag)) {

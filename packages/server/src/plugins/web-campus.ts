@@ -1,7 +1,8 @@
 /**
  * The parts of the built web app that name the campus (docs/configuration.md): the shell's title,
  * description and theme colour, the web app manifest and the brand palette (/campus.css), made at
- * start from the campus the server serves, so a restart changes them and a build never has to.
+ * start from the campus the server serves, so a restart changes them and a build never has to (with
+ * several campuses, each campus's on its first request, web.ts).
  */
 import { createHash } from 'node:crypto';
 import type { CampusConfig } from '@campus-books/common/campus-config';
@@ -110,11 +111,16 @@ export function withCampusElement(html: string, campus: CampusConfig): string {
   return html.replace(/<\/head>/i, () => `${element}</head>`);
 }
 
-/** GET /campus.css, the campus's brand palette, linked with the campus's version. */
-export function registerCampusStylesheet(app: FastifyInstance, css: string, version: string) {
-  registerVersionedFile(app, CAMPUS_STYLESHEET_PATH, {
-    body: css,
-    type: 'text/css; charset=utf-8',
-    version,
+/**
+ * GET /campus.css, the campus's brand palette, linked with the campus's version: `of` gives the
+ * palette of the request's campus (several campuses: each its own, decision 024).
+ */
+export function registerCampusStylesheet(
+  app: FastifyInstance,
+  of: () => { css: string; version: string },
+) {
+  registerVersionedFile(app, CAMPUS_STYLESHEET_PATH, () => {
+    const { css, version } = of();
+    return { body: css, type: 'text/css; charset=utf-8', version };
   });
 }

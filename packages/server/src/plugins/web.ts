@@ -1,4 +1,5 @@
 import type { CurrentUser } from '@campus-books/common/account.schemas';
+import type { CampusConfig } from '@campus-books/common/campus-config';
 import { webPaths } from '@campus-books/common/paths';
 import {
   APP_SHELL_MODULES,
@@ -82,6 +83,7 @@ export default fp(
       app.log.warn(`The web app is not built (${indexFile} is missing): run npm run build`);
       return;
     }
+    // Outside any request: the process's campus (a single-campus installation's only one).
     const campus = app.config.campus;
     // Every page carries the campus it is served as, which the web app reads before it renders,
     // and names it: its title, description, theme colour, palette (web-campus.ts) and icons.
@@ -92,8 +94,39 @@ export default fp(
       distDir,
       warn: (message) => app.log.warn(message),
     });
-    const shellOf = (built: string) => withCampusElement(campusShell(built, campus, icons), campus);
-    const indexHtml = shellOf(readFileSync(indexFile, 'utf8'));
+    // The campus of the work at hand: a many-campus installation's request's (decision 024).
+    const shellOf = (built: string) => {
+      const current = app.config.campus;
+      return withCampusElement(campusShell(built, current, icons), current);
+    };
+    const builtIndex = readFileSync(indexFile, 'utf8');
+    const indexHtml = shellOf(builtIndex);
+    /**
+     * The shell and stylesheet naming the campus of the work at hand, made on that campus's first
+     * request and kept (one per campus of the directory; the process's made at start).
+     */
+    const madeFor = new WeakMap<
+      CampusConfig,
+      { indexHtml: string; css: string; version: string }
+    >();
+    madeFor.set(campus, {
+      indexHtml,
+      css: campusStylesheet(campus),
+      version: campusVersion(campus),
+    });
+    const campusWeb = () => {
+      const current = app.config.campus;
+      let made = madeFor.get(current);
+      if (!made) {
+        made = {
+          indexHtml: shellOf(builtIndex),
+          css: campusStylesheet(current),
+          version: campusVersion(current),
+        };
+        madeFor.set(current, made);
+      }
+      return made;
+    };
 
     // The built manifest and shell are answered as the campus makes them (the worker precaches
     // /index.html, the browser installs from the manifest).
@@ -101,10 +134,14 @@ export default fp(
       distDir,
       rewrites: {
         '/index.html': shellOf,
-        [MANIFEST_PATH]: (built) => campusManifest(built, campus, icons),
+        [MANIFEST_PATH]: (built) => campusManifest(built, app.config.campus, icons),
       },
+      rewrittenFor: () => app.config.campus,
     });
-    registerCampusStylesheet(app, campusStylesheet(campus), campusVersion(campus));
+    registerCampusStylesheet(app, () => {
+      const { css, version } = campusWeb();
+      return { css, version };
+    });
     registerCampusIcons(app, icons, app.config.campusLogo);
 
     const manifest = readManifest(distDir);
@@ -118,7 +155,7 @@ export default fp(
         .type('text/html; charset=utf-8')
         .send(appPreloads ? html.replace(/<\/head>/i, () => `${appPreloads}</head>`) : html);
     app.decorate('renderAppShell', async (_request: FastifyRequest, reply: FastifyReply) =>
-      sendShell(reply, indexHtml),
+      sendShell(reply, campusWeb().indexHtml),
     );
 
     const ssr = options.serverRendering;
@@ -136,6 +173,7 @@ export default fp(
 
     // A shared listing link previews the book; an unknown id (or a database hiccup) gets the plain shell.
     async function shellFor(request: FastifyRequest, listingId: string | undefined) {
+      const indexHtml = campusWeb().indexHtml;
       if (listingId === undefined) return indexHtml;
       const findHead = options.listingPageHead ?? (async () => undefined);
       const head = await findHead(app, listingId).catch((error: unknown) => {
