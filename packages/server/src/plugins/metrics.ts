@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
 import { errorResponses } from '@campus-books/common/api';
+import { currentCampusWork } from '../campuses/campus-context';
 import { rowsOf } from '../db/rows';
 import { AppError } from '../lib/errors';
 import { isSameToken, loadOrCreateTokenFile } from '../lib/token-file';
@@ -23,6 +24,9 @@ export interface AppMetrics {
 
 /** The label of requests no route matched: never the raw URL (ids, tokens, typos). */
 export const UNMATCHED_ROUTE = 'unmatched';
+
+/** The campus label of a request no campus answered (an unknown host, the health check). */
+export const NO_CAMPUS = 'none';
 
 const STATUS_CLASSES = ['0xx', '1xx', '2xx', '3xx', '4xx', '5xx'];
 
@@ -47,7 +51,7 @@ const quiet: AppMetrics = { eventStreamOpened() {}, eventStreamClosed() {} };
  * Prometheus metrics (prom-client) at GET /metrics, when METRICS=on, for a bearer token
  * (METRICS_TOKEN or DATA_DIR/metrics-token). Each app server exposes its own; Prometheus scrapes
  * each. Per request: one histogram observation labelled by the route's pattern, its method and its
- * status class. Everything else (pools, jobs, outbox, memory, event loop) is read when scraped.
+ * status class (and its campus, when one process serves several: decision 024). Everything else (pools, jobs, outbox, memory, event loop) is read when scraped.
  * Off, it adds no hook and loads nothing.
  */
 export default fp(
@@ -61,19 +65,34 @@ export default fp(
     // Process memory, CPU, handles and the event loop's delay (nodejs_eventloop_lag_*).
     client.collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
 
+    // Several campuses (decision 024): each request is counted as its campus's too, by key ('none':
+    // a host no campus has, or the health check). A single-campus installation has no such label.
+    const byCampus = app.hasPlugin('campus-routing');
     const requests = new client.Histogram({
       name: 'http_request_duration_seconds',
-      help: 'Time to answer a request, by route pattern, method and status class',
-      labelNames: ['route', 'method', 'status_class'] as const,
+      help: 'Time to answer a request, by route pattern, method and status class (and campus)',
+      labelNames: byCampus
+        ? (['route', 'method', 'status_class', 'campus'] as const)
+        : (['route', 'method', 'status_class'] as const),
       buckets: LATENCY_BUCKETS,
       registers: [registry],
     });
+    const campusOf = new WeakMap<FastifyRequest, string>();
+    if (byCampus) {
+      // After the campus's routing hook: the request's work runs as its campus here.
+      app.addHook('onRequest', (request, _reply, done) => {
+        const work = currentCampusWork();
+        if (work) campusOf.set(request, work.key);
+        done();
+      });
+    }
     app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done) => {
       requests.observe(
         {
           route: request.routeOptions.url ?? UNMATCHED_ROUTE,
           method: request.method,
           status_class: STATUS_CLASSES[Math.floor(reply.statusCode / 100)] ?? 'other',
+          ...(byCampus ? { campus: campusOf.get(request) ?? NO_CAMPUS } : {}),
         },
         reply.elapsedTime / 1000,
       );

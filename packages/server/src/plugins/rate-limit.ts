@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { currentCampusWork } from '../campuses/campus-context';
 import { AppError } from '../lib/errors';
 import {
   createDatabaseStore,
@@ -57,6 +58,12 @@ export function tooManyAttempts(reply: FastifyReply, hit: Hit, now = Date.now())
   return new AppError(429, tooManyAttemptsMessage(ttl));
 }
 
+/** '' outside any campus (a single-campus installation's keys are as they were), else `<schema>:`. */
+function campusKeyPrefix(): string {
+  const schema = currentCampusWork()?.schema;
+  return schema ? `${schema}:` : '';
+}
+
 const SWEEP_INTERVAL_MS = 10 * 60_000;
 
 export interface RateLimitOptions {
@@ -85,8 +92,10 @@ export default fp(
 
     const limits: Limits = {
       store,
+      // A campus's counters carry its schema (decision 024): its own table already holds them, and
+      // the in-memory fallback is the process's, shared by every campus.
       take: (name, key, max, windowMs = defaultWindowMs) =>
-        store.take(`${name}:${key}`, max, windowMs),
+        store.take(`${campusKeyPrefix()}${name}:${key}`, max, windowMs),
     };
     app.decorate('limits', limits);
 
