@@ -1,0 +1,299 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GENEROUS_LIMITS, sessionCookieOf, signUpBody } from '../../test/accounts';
+import { campusCommand, writeCampusFiles } from '../../test/campuses';
+import {
+  createPostgresDatabase,
+  TEST_ENGINE,
+  TEST_WEB_SHELL,
+  type TestApp,
+} from '../../test/helpers';
+import { listingBody } from '../../test/listing-fixtures';
+import { parseScrape } from '../../test/support/prometheus-text';
+import { rendered } from '../../test/support/stand-in-renderer';
+import { createUploadedImage } from '../../test/support/test-uploaded-image';
+import { buildApp } from '../app';
+import { loadConfig } from '../config/config';
+import { openDatabase } from '../db/database';
+import { catalogueNotification } from './campus-catalogue';
+import { runInCampus } from './campus-context';
+import { openCampusInstallation, type CampusInstallation } from './campus-installation';
+
+const STAND_IN = fileURLToPath(new URL('../../test/support/stand-in-renderer.ts', import.meta.url));
+const HOSTS = { alpha: 'books.alpha.example', beta: 'books.beta.example' } as const;
+type Key = keyof typeof HOSTS;
+const KEYS = ['alpha', 'beta'] as const;
+/** Alpha's own product name and colour; beta keeps the test campus's. */
+const ALPHA_PRODUCT = 'Alpha Book Swap';
+const ALPHA_COLOUR = '#1f5130';
+const BUILT_MANIFEST = JSON.stringify({
+  name: 'Built',
+  short_name: 'Built',
+  display: 'standalone',
+});
+
+describe('catalogue notifications name their campus', () => {
+  it("reads a campus's payload and the default campus's", () => {
+    expect(catalogueNotification('17')).toEqual({ scope: '', version: 17 });
+    expect(catalogueNotification('campus_alpha:4')).toEqual({ scope: 'campus_alpha', version: 4 });
+    expect(catalogueNotification('campus_Alpha:4')).toBeNull();
+    expect(catalogueNotification('public:4')).toBeNull();
+    expect(catalogueNotification('campus_alpha:x')).toBeNull();
+  });
+});
+
+// The caches, web shell and metrics of a many-campus installation (decision 024), on PostgreSQL:
+// each campus keeps its own answers and pages, a change on one campus empties its own only.
+describe.skipIf(TEST_ENGINE !== 'postgres')('caches, web shell and metrics per campus', () => {
+  let target: Awaited<ReturnType<typeof createPostgresDatabase>>;
+  let campuses: ReturnType<typeof writeCampusFiles>;
+  let installation: CampusInstallation;
+  let app: FastifyInstance;
+  let admin: pg.Client;
+  let dataDir: string;
+  let distDir: string;
+  const listings = {} as Record<Key, string>;
+  const names = { alpha: 'Alpha Organic Chemistry', beta: 'Beta Organic Chemistry' };
+
+  const get = (key: Key, url: string, headers: Record<string, string> = {}) =>
+    app.inject({ method: 'GET', url, headers: { host: HOSTS[key], ...headers } });
+  const searchNames = async (key: Key) => {
+    const res = await get(key, '/api/listing/get?searchTerm=organic');
+    expect(res.statusCode).toBe(200);
+    return res.json<{ name: string }[]>().map((l) => l.name);
+  };
+  /** The listing names of the signed-out home page (the stand-in renders its data) and its renders. */
+  const homePage = async (key: Key) => {
+    const before = rendered.length;
+    const res = await get(key, '/');
+    expect(res.statusCode).toBe(200);
+    return { body: res.body, renders: rendered.length - before };
+  };
+  /** Renames a listing without moving its campus's catalogue version: only a kept answer hides it. */
+  const renameSilently = async (key: Key, name: string) => {
+    await admin.query(`ALTER TABLE campus_${key}.listings DISABLE TRIGGER catalogue_version_bump`);
+    await admin.query(`UPDATE campus_${key}.listings SET name = $1 WHERE id = $2`, [
+      name,
+      listings[key],
+    ]);
+    await admin.query(`ALTER TABLE campus_${key}.listings ENABLE TRIGGER catalogue_version_bump`);
+  };
+
+  async function sellOn(key: Key): Promise<string> {
+    const body = signUpBody({ email: `seller.${key}@${campuses.domains[key]}` });
+    const signUp = await app.inject({
+      method: 'POST',
+      url: '/api/auth/signup',
+      headers: { host: HOSTS[key] },
+      payload: body,
+    });
+    expect(signUp.statusCode, signUp.body).toBe(201);
+    const { rows } = await admin.query<{ id: string }>(
+      `UPDATE campus_${key}.users SET email_verified_at = now() WHERE email = $1 RETURNING id`,
+      [body.email],
+    );
+    const signIn = await app.inject({
+      method: 'POST',
+      url: '/api/auth/signin',
+      headers: { host: HOSTS[key] },
+      payload: { email: body.email, password: body.password },
+    });
+    const cookie = sessionCookieOf(signIn);
+    const campus = installation.routing.campusOfHost(HOSTS[key])!;
+    const t = { app, database: installation.database } as TestApp;
+    const image = await runInCampus(campus, () => createUploadedImage(t, rows[0]!.id));
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/listing/create',
+      headers: { host: HOSTS[key], cookie },
+      payload: listingBody({ name: names[key], imageUrls: [image] }),
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json<{ _id: string }>()._id;
+  }
+
+  beforeAll(async () => {
+    target = await createPostgresDatabase(true);
+    campuses = writeCampusFiles(KEYS);
+    const alphaFile = JSON.parse(readFileSync(campuses.files.alpha!, 'utf8')) as {
+      productName?: string;
+      theme: { primaryColor?: string };
+    };
+    alphaFile.productName = ALPHA_PRODUCT;
+    alphaFile.theme.primaryColor = ALPHA_COLOUR;
+    writeFileSync(campuses.files.alpha!, JSON.stringify(alphaFile));
+    for (const key of KEYS) {
+      const added = await campusCommand(
+        target.url,
+        'add',
+        key,
+        '--host',
+        HOSTS[key],
+        '--config',
+        campuses.files[key]!,
+      );
+      expect(added.code, added.err).toBe(0);
+    }
+    admin = new pg.Client({ connectionString: target.url });
+    await admin.connect();
+    const home = await openDatabase({ engine: 'postgres', url: target.url, poolSize: 6 });
+    installation = (await openCampusInstallation(home))!;
+    dataDir = mkdtempSync(path.join(tmpdir(), 'cb-test-'));
+    distDir = mkdtempSync(path.join(tmpdir(), 'cb-web-dist-'));
+    writeFileSync(path.join(distDir, 'index.html'), TEST_WEB_SHELL);
+    writeFileSync(path.join(distDir, 'manifest.webmanifest'), BUILT_MANIFEST);
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      BOOK_LOOKUP: 'off',
+      METRICS: 'on',
+      PAGE_CACHE_MB: '4',
+      ...GENEROUS_LIMITS,
+    });
+    app = await buildApp({
+      config,
+      database: installation.database,
+      campuses: installation.routing,
+      jobs: { poll: false },
+      serveWeb: true,
+      webDistDir: distDir,
+      webServerEntry: STAND_IN,
+    });
+    await app.ready();
+    listings.alpha = await sellOn('alpha');
+    listings.beta = await sellOn('beta');
+  });
+  afterAll(async () => {
+    await app?.close();
+    await installation?.close();
+    await admin?.end();
+    await target?.drop();
+    campuses?.remove();
+    for (const dir of [dataDir, distDir]) if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("keeps each campus's searches and signed-out pages, and a write on one empties its own only", async () => {
+    const written = 'Alpha Organic Chemistry, written';
+    // Asked once on each host: each campus's own answer and page.
+    for (const key of KEYS) {
+      expect(await searchNames(key)).toEqual([names[key]]);
+      const page = await homePage(key);
+      expect(page.renders).toBe(1);
+      expect(page.body).toContain(names[key]);
+    }
+    // Changed beneath the caches (no catalogue version moved): what each host answers now is
+    // what it kept, its own, never the other host's.
+    await renameSilently('alpha', 'Alpha renamed unseen');
+    await renameSilently('beta', 'Beta renamed unseen');
+    for (const key of KEYS) {
+      expect(await searchNames(key)).toEqual([names[key]]);
+      const page = await homePage(key);
+      expect(page.renders).toBe(0);
+      expect(page.body).toContain(names[key]);
+    }
+
+    // A write on alpha (outside its search path): its trigger moves alpha's version, not the
+    // default campus's, and names alpha in the notification.
+    const versions = async () =>
+      (
+        await admin.query<{ campus: string; version: string }>(
+          `SELECT 'public' AS campus, version FROM public.catalogue_version UNION ALL
+           SELECT 'alpha', version FROM campus_alpha.catalogue_version UNION ALL
+           SELECT 'beta', version FROM campus_beta.catalogue_version`,
+        )
+      ).rows;
+    const before = await versions();
+    await admin.query('LISTEN catalogue');
+    const heard = new Promise<string>((resolve) =>
+      admin.once('notification', (message) => resolve(message.payload ?? '')),
+    );
+    await admin.query(`UPDATE campus_alpha.listings SET name = $1 WHERE id = $2`, [
+      written,
+      listings.alpha,
+    ]);
+    const after = await versions();
+    const alphaVersion = Number(after[1]!.version);
+    expect(alphaVersion).toBe(Number(before[1]!.version) + 1);
+    expect([after[0], after[2]]).toEqual([before[0], before[2]]);
+    expect(catalogueNotification(await heard)).toEqual({
+      scope: 'campus_alpha',
+      version: alphaVersion,
+    });
+
+    // Alpha's caches are emptied: its next search and page are read and rendered again.
+    expect(await searchNames('alpha')).toEqual([written]);
+    const alphaPage = await homePage('alpha');
+    expect(alphaPage.renders).toBe(1);
+    expect(alphaPage.body).toContain(written);
+    // Beta's stay warm: still what it kept before its silent rename.
+    expect(await searchNames('beta')).toEqual([names.beta]);
+    const betaPage = await homePage('beta');
+    expect(betaPage.renders).toBe(0);
+    expect(betaPage.body).toContain(names.beta);
+  });
+
+  it('answers each host its own shell, manifest and palette', async () => {
+    const shells = {} as Record<Key, string>;
+    for (const key of KEYS) {
+      const shell = await get(key, '/sell');
+      expect(shell.statusCode).toBe(200);
+      shells[key] = shell.body;
+      expect(shell.body).toContain(`students at ${key} University`);
+    }
+    expect(shells.alpha).toContain(`<title>${ALPHA_PRODUCT}</title>`);
+    expect(shells.beta).not.toContain(ALPHA_PRODUCT);
+
+    const manifests = {} as Record<Key, { name: string; theme_color: string }>;
+    for (const key of KEYS) {
+      const res = await get(key, '/manifest.webmanifest');
+      expect(res.statusCode).toBe(200);
+      manifests[key] = res.json();
+      // The one precached by the worker is the same shell.
+      const index = await get(key, '/index.html');
+      expect(index.body).toContain(`students at ${key} University`);
+    }
+    expect(manifests.alpha.name).toBe(`${ALPHA_PRODUCT} · alpha University`);
+    expect(manifests.beta.name).toMatch(/ · beta University$/);
+    expect(manifests.alpha.theme_color).not.toBe(manifests.beta.theme_color);
+
+    const palettes = {} as Record<Key, string>;
+    for (const key of KEYS) {
+      const href = /href="(\/campus\.css\?v=[^"]+)"/.exec(shells[key])![1]!;
+      const css = await get(key, href);
+      expect(css.statusCode).toBe(200);
+      expect(css.headers['cache-control']).toContain('immutable');
+      palettes[key] = css.body;
+    }
+    expect(palettes.alpha).not.toBe(palettes.beta);
+  });
+
+  it('labels each request of /metrics with its campus', async () => {
+    const token = readFileSync(path.join(dataDir, 'metrics-token'), 'utf8').trim();
+    /** Searches counted so far, by campus label. */
+    const counted = async () => {
+      const res = await get('alpha', '/metrics', { authorization: `Bearer ${token}` });
+      expect(res.statusCode).toBe(200);
+      const scrape = parseScrape(res.body);
+      const count = (campus: string) =>
+        scrape
+          .find('http_request_duration_seconds_count', { route: '/api/listing/get', campus })
+          .reduce((sum, sample) => sum + sample.value, 0);
+      return { alpha: count('alpha'), beta: count('beta') };
+    };
+    const before = await counted();
+    await get('alpha', '/api/listing/get');
+    await get('beta', '/api/listing/get');
+    await get('beta', '/api/listing/get');
+    const after = await counted();
+    expect({ alpha: after.alpha - before.alpha, beta: after.beta - before.beta }).toEqual({
+      alpha: 1,
+      beta: 2,
+    });
+  });
+});
