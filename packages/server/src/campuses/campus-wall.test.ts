@@ -93,7 +93,7 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('two campuses, walled off', () => {
 
   it('never serves a search, course page or listing answered for one host to another', async () => {
     // The same addresses on both hosts, one after the other: a process-wide cache keyed by the
-    // query would answer the second host with the first's (search-cache.ts keeps nothing then).
+    // query would answer the second host with the first's (each campus keeps its own: campus-cache-scope.ts).
     const term = 'organic chemistry';
     for (const [first, second] of [
       ['alpha', 'beta'],
