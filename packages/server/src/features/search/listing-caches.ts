@@ -58,6 +58,12 @@ declare module 'fastify' {
  *   resolves, so before the request that wrote can answer; two apps on one handle (tests) both get
  *   it. Were the LISTEN refused, every request but GET and HEAD would empty them, as before.
  * - Code that changes listings outside a request (jobs, links) may call `invalidate()` as well.
+ *
+ * Several campuses in one process (decision 024): each campus's answers are kept under keys of its
+ * own (campuses/campus-cache-scope.ts), with its own catalogue version, reads of it and generation;
+ * its trigger's NOTIFY names it (`campus_<key>:<version>`, campuses/campus-catalogue.ts), so a write
+ * on one campus empties that campus's caches only. A notification without a campus empties every
+ * campus's, as does a reconnect.
  */
 export default fp(
   async function listingCachesPlugin(app: FastifyInstance) {
