@@ -173,7 +173,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(compressionPlugin);
   await app.register(nulGuardPlugin);
   await app.register(databasePlugin, { database: options.database });
-  await app.register(jobsPlugin, options.jobs ?? {});
+  await app.register(jobsPlugin, { ...options.jobs, campuses: options.campuses?.campuses });
   await app.register(listingCachesPlugin);
   await app.register(searchMissesPlugin);
   await app.register(cookie);
@@ -223,7 +223,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(statisticsRoutes, { prefix: '/statistics' });
       await api.register(dataExportRoutes, { prefix: '/data-export' });
       await api.register(conversationsRoutes, { prefix: '/conversations' });
-      await api.register(conversationStreamRoutes, { prefix: '/conversations' });
+      await api.register(conversationStreamRoutes, {
+        prefix: '/conversations',
+        campuses: options.campuses?.campuses,
+      });
       await api.register(messagePhotosRoutes, { prefix: '/conversations' });
       await api.register(receiptsRoutes, { prefix: '/conversations' });
       await api.register(offerSetsRoutes, { prefix: '/conversations' });

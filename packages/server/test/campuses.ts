@@ -7,9 +7,13 @@ import { TEST_CAMPUS_FILE } from './use-default-campus';
 
 /**
  * Campus files for the many-campus tests (decision 024): the test campus under another name and
- * school e-mail domain, written to a temporary folder.
+ * school e-mail domain, written to a temporary folder; `fields` sets more of a campus's file (its
+ * time zone…).
  */
-export function writeCampusFiles(keys: readonly string[]): {
+export function writeCampusFiles(
+  keys: readonly string[],
+  fields: Record<string, Record<string, unknown>> = {},
+): {
   files: Record<string, string>;
   domains: Record<string, string>;
   remove(): void;
@@ -24,7 +28,13 @@ export function writeCampusFiles(keys: readonly string[]): {
     const { logo: _logo, ...theme } = base.theme;
     writeFileSync(
       files[key],
-      JSON.stringify({ ...base, theme, name: `${key} University`, emailDomain: domains[key] }),
+      JSON.stringify({
+        ...base,
+        theme,
+        name: `${key} University`,
+        emailDomain: domains[key],
+        ...fields[key],
+      }),
     );
   }
   return { files, domains, remove: () => rmSync(folder, { recursive: true, force: true }) };

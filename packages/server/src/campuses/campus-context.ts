@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { CampusConfig } from '@campus-books/common/campus-config';
 import type { Db } from '../db/db-type';
+import type { NotificationHandler, Unlisten } from '../db/notifications';
 
 /** A campus's three database handles, each pointing every connection it takes at its schema. */
 export interface CampusHandles {
@@ -17,6 +18,19 @@ export interface CampusWork {
   handles: CampusHandles;
 }
 
+/** A campus an app server serves: its work, and LISTEN on its server (jobs, live streams). */
+export interface ServedCampus extends CampusWork {
+  /**
+   * LISTEN on the campus's PostgreSQL server: its one listening connection, shared by every campus
+   * that server holds (a campus's channels carry its schema: campus-schema.ts, campusChannel).
+   */
+  listen(
+    channel: string,
+    onNotify: NotificationHandler,
+    onReconnect?: () => void,
+  ): Promise<Unlisten>;
+}
+
 const storage = new AsyncLocalStorage<CampusWork>();
 
 /** The campus of the work at hand, or undefined outside any (a single-campus installation). */
@@ -27,4 +41,14 @@ export function currentCampusWork(): CampusWork | undefined {
 /** Runs `work` as the campus's: activeCampus() and the database facade answer as that campus. */
 export function runInCampus<T>(campus: CampusWork, work: () => T): T {
   return storage.run(campus, work);
+}
+
+/** Runs `work` outside every campus's: the default campus's (`public`), the process's configuration. */
+export function runOutsideCampus<T>(work: () => T): T {
+  return storage.exit(work);
+}
+
+/** The schema of the work at hand: its campus's, `public` outside any (the default campus). */
+export function currentCampusSchema(): string {
+  return storage.getStore()?.schema ?? 'public';
 }

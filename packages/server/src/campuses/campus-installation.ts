@@ -1,6 +1,6 @@
 import { openDatabase, type Database } from '../db/database';
 import { campusHandles, campusAwareDatabase } from './campus-database';
-import type { CampusWork } from './campus-context';
+import type { ServedCampus } from './campus-context';
 import { readDirectory, type CampusEntry } from './campus-directory';
 import { migrateCampus } from './campus-provision';
 import type { CampusRouting } from './campus-routing';
@@ -36,7 +36,8 @@ export async function openCampusInstallation(
   if (entries.length === 0) return null;
   const others = new Map<string, Database>();
   const closeOthers = () => Promise.all([...others.values()].map((d) => d.close()));
-  const byHost = new Map<string, CampusWork>();
+  const byHost = new Map<string, ServedCampus>();
+  const works: ServedCampus[] = [];
   try {
     for (const entry of entries) {
       let server = home;
@@ -51,11 +52,12 @@ export async function openCampusInstallation(
           }));
         others.set(entry.server, server);
       }
-      const work: CampusWork = {
+      const work: ServedCampus = {
         key: entry.key,
         schema: entry.schema,
         config: entry.config,
         handles: campusHandles(server, entry.schema),
+        listen: server.listen,
       };
       const connection = await server.pools!.main.connect();
       try {
@@ -63,6 +65,7 @@ export async function openCampusInstallation(
       } finally {
         connection.release();
       }
+      works.push(work);
       for (const host of entry.hosts) byHost.set(host, work);
     }
   } catch (error) {
@@ -75,7 +78,7 @@ export async function openCampusInstallation(
   };
   return {
     database: { ...campusAwareDatabase(home), close },
-    routing: { campusOfHost: (host) => byHost.get(host) },
+    routing: { campusOfHost: (host) => byHost.get(host), campuses: works },
     campuses: entries,
     close,
   };

@@ -2,11 +2,13 @@ import { AsyncResource } from 'node:async_hooks';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/errors';
-import { runInCampus, type CampusWork } from './campus-context';
+import { runInCampus, type CampusWork, type ServedCampus } from './campus-context';
 
 /** Which campus a request's host is (a many-campus installation's directory). */
 export interface CampusRouting {
   campusOfHost(host: string): CampusWork | undefined;
+  /** Every campus of the directory, in its order: the jobs and the live streams serve each. */
+  campuses: readonly ServedCampus[];
 }
 
 /** Paths any host may ask, outside every campus: the balancers' health check. */

@@ -40,6 +40,12 @@ export interface JobsOptions {
    * (its NOTIFY) still wakes the runner at once.
    */
   startDelayMs?: number;
+  /**
+   * Whose jobs this runner runs: each scope's `jobs` table, each in its scope's context (a campus of
+   * a many-campus installation: its schema, its configuration and time zone). Default: one scope,
+   * the database as it is (a single-campus installation).
+   */
+  scopes?: readonly JobScope[];
   log?: {
     info(obj: object, msg: string): void;
     warn(obj: object, msg: string): void;
@@ -58,4 +64,17 @@ export interface JobsDatabase {
     onNotify: NotificationHandler,
     onReconnect?: () => void,
   ): Promise<Unlisten>;
+}
+
+/**
+ * One set of jobs among those a runner serves (decision 024: a campus). Everything the runner does
+ * for it (scheduling, claiming, the handlers, enqueues they make) runs inside `run`, where the
+ * database handle and the configuration answer as this scope.
+ */
+export interface JobScope {
+  /** Names the scope in logs ('' for the default campus). */
+  key: string;
+  run<T>(work: () => T): T;
+  /** Its server's LISTEN, for the enqueues' NOTIFY; default: the runner's database's. */
+  listen?: JobsDatabase['listen'];
 }

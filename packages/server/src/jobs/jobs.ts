@@ -10,7 +10,13 @@ import {
   type JobHandler,
   type JobObserver,
 } from './job-context';
-import type { EnqueueOptions, JobsDatabase, JobsOptions, RegisterOptions } from './job-options';
+import type {
+  EnqueueOptions,
+  JobScope,
+  JobsDatabase,
+  JobsOptions,
+  RegisterOptions,
+} from './job-options';
 
 const DEFAULT_LEASE_MS = 5 * 60_000;
 const DEFAULT_POLL_MS = 5_000;
@@ -61,12 +67,13 @@ export class Jobs {
   readonly #pollMs: number;
   readonly #concurrency: number;
   readonly #startDelayMs: number;
+  readonly #scopes: readonly JobScope[];
   readonly #log: NonNullable<JobsOptions['log']>;
   #started = false;
   #stopping = false;
   #stop = new AbortController();
   #timer: NodeJS.Timeout | null = null;
-  #unlisten: (() => Promise<void>) | null = null;
+  #unlisten: (() => Promise<void>)[] = [];
   #pass: Promise<number> | null = null;
   #again = false;
   #observer: JobObserver | null = null;
@@ -80,6 +87,7 @@ export class Jobs {
     this.#pollMs = options.pollMs ?? DEFAULT_POLL_MS;
     this.#concurrency = options.concurrency ?? 4;
     this.#startDelayMs = options.startDelayMs ?? 0;
+    this.#scopes = options.scopes ?? [{ key: '', run: (work) => work() }];
     const quiet = () => {};
     this.#log = options.log ?? { info: quiet, warn: quiet, error: quiet };
   }
@@ -97,15 +105,33 @@ export class Jobs {
     if (this.#handlers.has(name)) throw new Error(`Job ${name} is registered twice`);
     this.#handlers.set(name, { handler: handler as JobHandler, options });
     if (this.#started && options.every) {
-      this.#schedule(name, options.every, options.at).catch((error: unknown) =>
-        this.#log.error({ err: error, job: name }, 'could not schedule a job'),
-      );
+      const { every, at } = options;
+      for (const scope of this.#scopes) {
+        scope
+          .run(() => this.#schedule(name, every, at))
+          .catch((error: unknown) =>
+            this.#log.error(
+              { err: error, job: name, campus: scope.key },
+              'could not schedule a job',
+            ),
+          );
+      }
     }
   }
 
   /** One listener of every run's end (the metrics); replaces the previous one. */
   observe(observer: JobObserver | null): void {
     this.#observer = observer;
+  }
+
+  /**
+   * Runs `work` in each scope's context in turn (every campus's, for a job whose rule spans them:
+   * the image sweep's shared storage); the answers in the scopes' order.
+   */
+  async inEveryScope<T>(work: () => Promise<T>): Promise<T[]> {
+    const answers: T[] = [];
+    for (const scope of this.#scopes) answers.push(await scope.run(work));
+    return answers;
   }
 
   /** Adds a one-off job; false when a pending job already has this key. */
@@ -131,25 +157,41 @@ export class Jobs {
     return added.length > 0;
   }
 
-  /** Schedules the recurring jobs, then polls (and listens for enqueues) until `stop()`. */
+  /**
+   * Schedules the recurring jobs (in each scope, at its calendar: a campus's digest at its own hour),
+   * then polls (and listens for enqueues) until `stop()`.
+   */
   async start({ poll = true }: { poll?: boolean } = {}): Promise<void> {
     this.#started = true;
-    for (const [name, { options }] of this.#handlers) {
-      if (options.every) await this.#schedule(name, options.every, options.at);
+    for (const scope of this.#scopes) {
+      await scope.run(async () => {
+        for (const [name, { options }] of this.#handlers) {
+          if (options.every) await this.#schedule(name, options.every, options.at);
+        }
+      });
     }
     if (!poll) return;
     // Missed recurring runs wait until the server has warmed up (docs/performance.md, start-up).
-    if (this.#startDelayMs > 0) await this.#deferMissedSlots();
-    try {
-      this.#unlisten = await this.database.listen(
-        CHANNEL,
-        (name) => {
-          if (this.#handlers.has(name)) this.#wake();
-        },
-        () => this.#wake(),
-      );
-    } catch (error) {
-      this.#log.warn({ err: error }, 'jobs: no notifications, polling only');
+    if (this.#startDelayMs > 0) {
+      for (const scope of this.#scopes) await scope.run(() => this.#deferMissedSlots());
+    }
+    // One LISTEN per PostgreSQL server (its one listening connection), whatever its campuses: an
+    // enqueue's NOTIFY wakes one pass over every scope.
+    const listens = new Set(this.#scopes.map((scope) => scope.listen ?? this.database.listen));
+    for (const listen of listens) {
+      try {
+        this.#unlisten.push(
+          await listen(
+            CHANNEL,
+            (name) => {
+              if (this.#handlers.has(name)) this.#wake();
+            },
+            () => this.#wake(),
+          ),
+        );
+      } catch (error) {
+        this.#log.warn({ err: error }, 'jobs: no notifications, polling only');
+      }
     }
     if (this.#startDelayMs === 0) return this.#tick();
     this.#timer = setTimeout(() => this.#tick(), this.#startDelayMs).unref();
@@ -177,7 +219,7 @@ export class Jobs {
   async stop(): Promise<void> {
     this.#stopping = true;
     if (this.#timer) clearTimeout(this.#timer);
-    await this.#unlisten?.().catch(() => {});
+    await Promise.all(this.#unlisten.splice(0).map((unlisten) => unlisten().catch(() => {})));
     const pass = this.#pass;
     if (!pass) return;
     const waited = await Promise.race([
@@ -194,8 +236,10 @@ export class Jobs {
   }
 
   /**
-   * Claims and runs due jobs until none is left; the number run. The poll loop calls it; tests call it
-   * after moving the clock. A call while a pass runs makes that pass look again.
+   * Claims and runs due jobs until none is left, scope after scope (each in its context); the number
+   * run. The poll loop calls it; tests call it after moving the clock. A call while a pass runs
+   * makes that pass look again. A scope whose jobs cannot be claimed (its schema unreachable) is
+   * logged and the pass goes on to the next.
    */
   runDue(): Promise<number> {
     if (this.#pass) {
@@ -206,13 +250,15 @@ export class Jobs {
       let ran = 0;
       do {
         this.#again = false;
-        let claimed: ClaimedRow[];
-        do {
+        for (const scope of this.#scopes) {
           if (this.#stopping) return ran;
-          claimed = await this.#claim(this.#concurrency);
-          await Promise.all(claimed.map((row) => this.#run(row)));
-          ran += claimed.length;
-        } while (claimed.length > 0);
+          try {
+            ran += await scope.run(() => this.#drain());
+          } catch (error) {
+            if (this.#scopes.length === 1) throw error;
+            this.#log.error({ err: error, campus: scope.key }, 'jobs: claiming failed');
+          }
+        }
       } while (this.#again);
       return ran;
     })();
@@ -222,6 +268,19 @@ export class Jobs {
     };
     pass.then(clear, clear);
     return pass;
+  }
+
+  /** Claims and runs the due jobs of the scope at hand until none is left. */
+  async #drain(): Promise<number> {
+    let ran = 0;
+    let claimed: ClaimedRow[];
+    do {
+      if (this.#stopping) return ran;
+      claimed = await this.#claim(this.#concurrency);
+      await Promise.all(claimed.map((row) => this.#run(row)));
+      ran += claimed.length;
+    } while (claimed.length > 0);
+    return ran;
   }
 
   #tick(): void {

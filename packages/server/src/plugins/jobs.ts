@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { runInCampus, runOutsideCampus, type ServedCampus } from '../campuses/campus-context';
+import type { JobScope } from '../jobs/job-options';
 import { Jobs } from '../jobs/jobs';
 
 declare module 'fastify' {
@@ -24,6 +26,23 @@ export interface JobsPluginOptions {
   now?: () => Date;
   /** Look for due jobs by itself; tests leave it off and call `app.jobs.runDue()`. */
   poll?: boolean;
+  /**
+   * A many-campus installation's campuses (decision 024): each campus's jobs run in its context,
+   * from its own `jobs` table, beside the default campus's (`public`).
+   */
+  campuses?: readonly ServedCampus[];
+}
+
+/** The runner's scopes: the default campus, then each campus of the directory in its context. */
+export function jobScopesOf(campuses: readonly ServedCampus[]): JobScope[] {
+  return [
+    { key: '', run: runOutsideCampus },
+    ...campuses.map((campus) => ({
+      key: campus.key,
+      run: <T>(work: () => T) => runInCampus(campus, work),
+      listen: campus.listen,
+    })),
+  ];
 }
 
 /**
@@ -39,6 +58,7 @@ export default fp(
       startDelayMs: poll ? START_DELAY_MS : 0,
       pollMs: app.config.jobs.pollMs,
       leaseMs: app.config.jobs.leaseMs,
+      ...(options.campuses ? { scopes: jobScopesOf(options.campuses) } : {}),
       log: app.log,
     });
     app.decorate('jobs', jobs);

@@ -249,14 +249,18 @@ export default fp(
       },
       { every: SEND_SWEEP_MS },
     );
-    // At ALERT_DIGEST_HOUR in CAMPUS_TIME_ZONE every day (docs/operations.md).
-    const { timeZone, digestHour } = app.config.alerts;
+    // At ALERT_DIGEST_HOUR in CAMPUS_TIME_ZONE every day (docs/operations.md): read when the slot
+    // is worked out, so each campus of a many-campus installation has its own hour (decision 024).
     app.jobs.register(
       DIGEST_JOB,
       async ({ now, signal }) => {
         await sendPending(deps, { now, digest: true, signal });
       },
-      { every: DAY_MS, at: (after) => nextDailyHour(timeZone, digestHour, after) },
+      {
+        every: DAY_MS,
+        at: (after) =>
+          nextDailyHour(app.config.alerts.timeZone, app.config.alerts.digestHour, after),
+      },
     );
   },
   { name: 'alert-jobs', dependencies: ['jobs', 'mail'] },

@@ -5,6 +5,8 @@ import {
   PHOTO_ONLY_PREVIEW,
   type ConversationEventKind,
 } from '@campus-books/common/conversation.schemas';
+import { currentCampusSchema } from '../../campuses/campus-context';
+import { campusChannel } from '../../campuses/campus-schema';
 import type { Db } from '../../db/database';
 import {
   conversationEvents,
@@ -229,7 +231,10 @@ export async function findEvents(
     .limit(limit);
 }
 
-/** The channel a moved read mark is NOTIFYd on: `<conversation id> <recipient id> <mark> <time>`. */
+/**
+ * The channel a moved read mark is NOTIFYd on: `<conversation id> <recipient id> <mark> <time>`;
+ * a campus of a many-campus installation's carries its schema (campusChannel, decision 024).
+ */
 export const SEEN_CHANNEL = 'conversation_seen';
 
 /**
@@ -253,7 +258,7 @@ export async function markRead(
         ${at} = ${now.toISOString()}::timestamptz
       WHERE c.id = ${conversation.id} AND ${column} < LEAST(${upTo}::bigint, c.last_event_id)
       RETURNING c.id, c.seller_id, c.buyer_id, c.${column} AS read_id)
-    SELECT pg_notify(${SEEN_CHANNEL}, concat_ws(' ', m.id::text, ${otherPartySql('m', userId)}::text,
+    SELECT pg_notify(${campusChannel(SEEN_CHANNEL, currentCampusSchema())}, concat_ws(' ', m.id::text, ${otherPartySql('m', userId)}::text,
       m.read_id::text, ${now.toISOString()}::text))
     FROM moved m WHERE ${bothShowReceiptsSql('m')}`);
 }

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '@campus-books/common/api';
+import { currentCampusWork, type ServedCampus } from '../../campuses/campus-context';
+import { campusChannel } from '../../campuses/campus-schema';
 import { currentUser, REQUIRE_VERIFIED_USER_ERRORS } from '../../plugins/sessions';
 import {
   ConversationHub,
@@ -16,9 +18,12 @@ import { SEEN_CHANNEL } from './conversations.repository';
 /** A stream whose client reads too slowly is closed past this much unsent text; it resumes. */
 const MAX_BUFFERED_BYTES = 1_000_000;
 
-const hubs = new WeakMap<object, ConversationHub>();
-/** The hub of an app (tests count its streams and timers). */
-export const hubOf = (app: FastifyInstance) => hubs.get(app.server);
+const hubs = new WeakMap<object, Map<string, ConversationHub>>();
+/**
+ * The hub of an app (tests count its streams and timers): the default campus's, or with `campus`
+ * (a key of a many-campus installation's directory) that campus's.
+ */
+export const hubOf = (app: FastifyInstance, campus = '') => hubs.get(app.server)?.get(campus);
 
 const cursorText = z.string().regex(/^\d{1,18}$/, 'must be a stream event id');
 const streamQuery = z.strictObject(
@@ -32,24 +37,48 @@ const streamQuery = z.strictObject(
  * server). `Last-Event-ID` (sent by the browser when it reconnects) or `?after=` resumes exactly
  * after the last event received; without either the stream starts with the next event.
  */
-export default async function streamRoutes(fastify: FastifyInstance) {
+export default async function streamRoutes(
+  fastify: FastifyInstance,
+  options: { campuses?: readonly ServedCampus[] },
+) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db } = app.database;
-  const hub = new ConversationHub(db, app.log, app.config.conversations.streamHeartbeatMs);
-  hubs.set(app.server, hub);
+  const byCampus = new Map<string, ConversationHub>();
+  hubs.set(app.server, byCampus);
+  const unlistens: (() => Promise<void>)[] = [];
+  /**
+   * A hub per campus (decision 024), fed by the campus's own channels on its server's one LISTEN
+   * connection, reading with the campus's own handle: a campus's events reach its streams only.
+   * The default campus's (`public`) listens on the plain channels.
+   */
+  async function openHub(campus: ServedCampus | null): Promise<void> {
+    const hub = new ConversationHub(
+      campus ? campus.handles.db : db,
+      app.log,
+      app.config.conversations.streamHeartbeatMs,
+    );
+    byCampus.set(campus?.key ?? '', hub);
+    const listen = campus ? campus.listen : app.database.listen;
+    const channel = (name: string) => campusChannel(name, campus?.schema ?? 'public');
+    unlistens.push(
+      await listen(
+        channel(EVENTS_CHANNEL),
+        (payload) => hub.notify(payload),
+        () => hub.reconnected(),
+      ),
+    );
+    // A lost "Seen" is found again when the thread is read (a reconnect reads it), so no resync here.
+    unlistens.push(await listen(channel(SEEN_CHANNEL), (payload) => hub.seen(payload)));
+  }
+  await openHub(null);
+  for (const campus of options.campuses ?? []) await openHub(campus);
   const ends = new Map<Subscriber, () => void>();
-  const unlisten = await app.database.listen(
-    EVENTS_CHANNEL,
-    (payload) => hub.notify(payload),
-    () => hub.reconnected(),
-  );
-  // A lost "Seen" is found again when the thread is read (a reconnect reads it), so no resync here.
-  const unlistenSeen = await app.database.listen(SEEN_CHANNEL, (payload) => hub.seen(payload));
   // A stopping server ends its streams first: the browsers reconnect through the balancer.
-  app.addHook('preClose', async () => hub.closeAll((subscriber) => ends.get(subscriber)?.()));
+  app.addHook('preClose', async () => {
+    for (const hub of byCampus.values()) hub.closeAll((subscriber) => ends.get(subscriber)?.());
+  });
   app.addHook('onClose', async () => {
-    await unlisten();
-    await unlistenSeen();
+    for (const unlisten of unlistens.splice(0)) await unlisten();
   });
 
   app.get(
@@ -73,6 +102,9 @@ export default async function streamRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const user = currentUser(request);
+      // The request's campus's hub; a campus without one is never served another's.
+      const hub = byCampus.get(currentCampusWork()?.key ?? '');
+      if (!hub) throw new Error('no live events hub for this campus');
       const header = request.headers['last-event-id'];
       const resumeFrom = cursorText.safeParse(header).success ? header : request.query.after;
       // A new stream starts after the latest event, read before it subscribes: an event saved

@@ -35,12 +35,19 @@ export interface ListingExpiryDeps {
 
 /** The job's dependencies, from the app that runs it. */
 export function listingExpiryDeps(app: FastifyInstance): ListingExpiryDeps {
-  const { publicUrl, sessionSecret, alerts } = app.config;
+  const { publicUrl, sessionSecret } = app.config;
   return {
     db: app.database.db,
     mailer: app.mailer,
     log: app.log,
-    settings: { publicUrl, sessionSecret, timeZone: alerts.timeZone },
+    settings: {
+      publicUrl,
+      sessionSecret,
+      // Read at each use: the campus's zone when the job runs as a campus (decision 024).
+      get timeZone() {
+        return app.config.alerts.timeZone;
+      },
+    },
     caches: app.listingCaches,
   };
 }

@@ -22,11 +22,21 @@ const MINUTE_MS = 60_000;
  */
 export default fp(
   async function meetupMailsPlugin(app: FastifyInstance) {
-    const when = new Intl.DateTimeFormat('en-US', {
-      dateStyle: 'full',
-      timeStyle: 'short',
-      timeZone: app.config.alerts.timeZone,
-    });
+    // One formatter per time zone, read when a mail goes: a campus's own (decision 024).
+    const formatters = new Map<string, Intl.DateTimeFormat>();
+    const when = () => {
+      const timeZone = app.config.alerts.timeZone;
+      let format = formatters.get(timeZone);
+      if (!format) {
+        format = new Intl.DateTimeFormat('en-US', {
+          dateStyle: 'full',
+          timeStyle: 'short',
+          timeZone,
+        });
+        formatters.set(timeZone, format);
+      }
+      return format;
+    };
     const deliverDeps = { db: app.database.db, mailer: app.mailer };
     const reminderMinutes = Math.round(app.config.ratings.meetupReminderMs / MINUTE_MS);
     app.jobs.register(MEETUP_MAIL_JOB, async ({ payload, now }) => {
@@ -48,7 +58,7 @@ export default fp(
         if (!side.email || !side.id) continue;
         const stop = kindUnsubscribe(app.config, side.id, 'meetups', now);
         const lines = [
-          `${kind === 'accepted' ? 'Your meetup is set' : `Your meetup is in ${lead}`}: ${when.format(startsAt)}`,
+          `${kind === 'accepted' ? 'Your meetup is set' : `Your meetup is in ${lead}`}: ${when().format(startsAt)}`,
           `Where: ${spot.name}, ${spot.place}${spot.note ? ` (${spot.note})` : ''}`,
           `With: ${side.other ?? DELETED_ACCOUNT_NAME}, about "${meetup.listing_name}"`,
           '',

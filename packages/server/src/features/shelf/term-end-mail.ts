@@ -159,7 +159,6 @@ export async function sendTermEndMails(
 /** The daily run, at ALERT_DIGEST_HOUR in CAMPUS_TIME_ZONE (one server runs it: src/jobs). */
 export default fp(
   async function termEndMailPlugin(app: FastifyInstance) {
-    const { timeZone, digestHour } = app.config.alerts;
     const deps: TermEndMailDeps = {
       db: app.database.db,
       mailer: app.mailer,
@@ -171,7 +170,12 @@ export default fp(
       async ({ now }) => {
         await sendTermEndMails(deps, now);
       },
-      { every: DAY_MS, at: (after) => nextDailyHour(timeZone, digestHour, after) },
+      {
+        every: DAY_MS,
+        // Read per slot: a campus's own zone in a many-campus installation (decision 024).
+        at: (after) =>
+          nextDailyHour(app.config.alerts.timeZone, app.config.alerts.digestHour, after),
+      },
     );
   },
   { name: 'term-end-mail', dependencies: ['jobs', 'mail'] },

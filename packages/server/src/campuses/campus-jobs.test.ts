@@ -1,0 +1,365 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { activeCampus } from '@campus-books/common/active-campus';
+import { GENEROUS_LIMITS, sessionCookieOf, signUpBody } from '../../test/accounts';
+import { campusCommand, writeCampusFiles } from '../../test/campuses';
+import { createPostgresDatabase, TEST_ENGINE, type TestApp } from '../../test/helpers';
+import { listingBody } from '../../test/listing-fixtures';
+import { openSse, type SseStream } from '../../test/support/sse-client';
+import { createUploadedImage } from '../../test/support/test-uploaded-image';
+import { buildApp } from '../app';
+import { loadConfig } from '../config/config';
+import { openDatabase } from '../db/database';
+import { rowsOf } from '../db/rows';
+import { DIGEST_JOB } from '../features/alerts/alerts.delivery';
+import { hubOf } from '../features/conversations/stream.routes';
+import { currentCampusWork, runInCampus } from './campus-context';
+import { openCampusInstallation, type CampusInstallation } from './campus-installation';
+
+const HOSTS = { alpha: 'books.alpha.example', beta: 'books.beta.example' } as const;
+type Key = keyof typeof HOSTS;
+const KEYS = ['alpha', 'beta'] as const;
+/** Each campus in its own zone: 07:00 (the digest's hour) falls at different instants. */
+const ZONES = { alpha: 'America/New_York', beta: 'Asia/Tokyo' } as const;
+
+interface Student {
+  id: string;
+  cookie: string;
+}
+
+/** What a probe job saw when it ran. */
+interface ProbeRun {
+  campus: string | undefined;
+  zone: string;
+  changed: number;
+}
+
+// Jobs and live events per campus (decision 024), on PostgreSQL: one installation, two campuses,
+// one job runner and one LISTEN connection serving both.
+describe.skipIf(TEST_ENGINE !== 'postgres')('jobs and live events per campus', () => {
+  let target: Awaited<ReturnType<typeof createPostgresDatabase>>;
+  let campuses: ReturnType<typeof writeCampusFiles>;
+  let installation: CampusInstallation;
+  let app: FastifyInstance;
+  let t: TestApp;
+  let admin: pg.Client;
+  let dataDir: string;
+  let origin: string;
+  let clock = new Date('2026-03-10T12:00:00Z');
+  const probes: ProbeRun[] = [];
+  const sellers = {} as Record<Key, Student>;
+  const buyers = {} as Record<Key, Student>;
+  const conversations = {} as Record<Key, { id: string; messageId: number }>;
+  const open: SseStream[] = [];
+
+  const campusOf = (key: Key) => installation.routing.campusOfHost(HOSTS[key])!;
+  const send = (
+    key: Key,
+    method: 'GET' | 'POST',
+    url: string,
+    options: { payload?: object; cookie?: string } = {},
+  ) =>
+    app.inject({
+      method,
+      url,
+      headers: { host: HOSTS[key], ...(options.cookie ? { cookie: options.cookie } : {}) },
+      ...(options.payload ? { payload: options.payload } : {}),
+    });
+
+  async function studentOf(key: Key, name: string): Promise<Student> {
+    const body = signUpBody({ email: `${name}.${key}@${campuses.domains[key]}` });
+    const signUp = await send(key, 'POST', '/api/auth/signup', { payload: body });
+    expect(signUp.statusCode, signUp.body).toBe(201);
+    const { rows } = await admin.query<{ id: string }>(
+      `UPDATE campus_${key}.users SET email_verified_at = now() WHERE email = $1 RETURNING id`,
+      [body.email],
+    );
+    const signIn = await send(key, 'POST', '/api/auth/signin', {
+      payload: { email: body.email, password: body.password },
+    });
+    expect(signIn.statusCode, signIn.body).toBe(200);
+    return { id: rows[0]!.id, cookie: sessionCookieOf(signIn) };
+  }
+
+  async function conversationOf(key: Key): Promise<{ id: string; messageId: number }> {
+    const image = await runInCampus(campusOf(key), () => createUploadedImage(t, sellers[key].id));
+    const listing = await send(key, 'POST', '/api/listing/create', {
+      cookie: sellers[key].cookie,
+      payload: listingBody({ name: `${key} Organic Chemistry`, imageUrls: [image] }),
+    });
+    expect(listing.statusCode, listing.body).toBe(201);
+    const started = await send(key, 'POST', '/api/conversations', {
+      cookie: buyers[key].cookie,
+      payload: { listingId: listing.json<{ _id: string }>()._id, text: `Hello from ${key}` },
+    });
+    expect(started.statusCode, started.body).toBe(201);
+    const { conversationId, event } = started.json<{
+      conversationId: string;
+      event: { id: number };
+    }>();
+    return { id: conversationId, messageId: event.id };
+  }
+
+  /** A stream of the student's on the campus's host. */
+  async function streamOf(key: Key, student: Student): Promise<SseStream> {
+    const stream = await openSse(`${origin}/api/conversations/events`, {
+      host: HOSTS[key],
+      cookie: student.cookie,
+    });
+    expect(stream.status).toBe(200);
+    open.push(stream);
+    return stream;
+  }
+
+  /** The pending slot of a recurring job in a schema. */
+  async function slotOf(schema: string, job: string): Promise<string> {
+    const { rows } = await admin.query<{ run_at: Date }>(
+      `SELECT run_at FROM ${schema}.jobs WHERE key = $1`,
+      [`every:${job}`],
+    );
+    expect(rows, `${schema} ${job}`).toHaveLength(1);
+    return rows[0]!.run_at.toISOString();
+  }
+
+  beforeAll(async () => {
+    target = await createPostgresDatabase(true);
+    campuses = writeCampusFiles(KEYS, {
+      alpha: { timeZone: ZONES.alpha },
+      beta: { timeZone: ZONES.beta },
+    });
+    for (const key of KEYS) {
+      const added = await campusCommand(
+        target.url,
+        'add',
+        key,
+        '--host',
+        HOSTS[key],
+        '--config',
+        campuses.files[key]!,
+      );
+      expect(added.code, added.err).toBe(0);
+    }
+    admin = new pg.Client({ connectionString: target.url });
+    await admin.connect();
+    const home = await openDatabase({ engine: 'postgres', url: target.url, poolSize: 6 });
+    installation = (await openCampusInstallation(home))!;
+    dataDir = mkdtempSync(path.join(tmpdir(), 'cb-test-'));
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      BOOK_LOOKUP: 'off',
+      ...GENEROUS_LIMITS,
+    });
+    app = await buildApp({
+      config,
+      database: installation.database,
+      campuses: installation.routing,
+      jobs: { poll: false, now: () => clock },
+    });
+    // A job that says where it ran, and changes its student's row where it runs.
+    app.jobs.register<{ userId: string }>('test.probe', async ({ payload }) => {
+      const changed = await rowsOf(
+        app.database.db,
+        sql`UPDATE users SET first_name = 'Probed' WHERE id = ${payload.userId} RETURNING id`,
+      );
+      probes.push({
+        campus: currentCampusWork()?.key,
+        zone: activeCampus().timeZone,
+        changed: changed.length,
+      });
+    });
+    await app.ready();
+    origin = await app.listen({ port: 0, host: '127.0.0.1' });
+    t = { app, database: installation.database, config, dataDir, close: async () => {} };
+    for (const key of KEYS) {
+      sellers[key] = await studentOf(key, 'seller');
+      buyers[key] = await studentOf(key, 'buyer');
+      conversations[key] = await conversationOf(key);
+    }
+  });
+  afterAll(async () => {
+    for (const stream of open) stream.close();
+    await app?.close();
+    await installation?.close();
+    await admin?.end();
+    await target?.drop();
+    campuses?.remove();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("runs a job enqueued as a campus in that campus's context, on its schema only", async () => {
+    for (const [key, other] of [
+      ['alpha', 'beta'],
+      ['beta', 'alpha'],
+    ] as const) {
+      probes.length = 0;
+      const student = buyers[key].id;
+      await runInCampus(campusOf(key), () => app.jobs.enqueue('test.probe', { userId: student }));
+      const { rows: pending } = await admin.query(
+        `SELECT 'alpha' AS campus FROM campus_alpha.jobs WHERE name = 'test.probe' UNION ALL
+         SELECT 'beta' FROM campus_beta.jobs WHERE name = 'test.probe' UNION ALL
+         SELECT 'public' FROM public.jobs WHERE name = 'test.probe'`,
+      );
+      expect(pending).toEqual([{ campus: key }]);
+
+      // The runner is asked outside any campus (as its poll loop is) and finds the job in its schema.
+      expect(await app.jobs.runDue()).toBeGreaterThanOrEqual(1);
+      expect(probes).toEqual([{ campus: key, zone: ZONES[key], changed: 1 }]);
+      const { rows: names } = await admin.query(
+        `SELECT first_name FROM campus_${key}.users WHERE id = $1 UNION ALL
+         SELECT first_name FROM campus_${other}.users WHERE id = $2`,
+        [student, buyers[other].id],
+      );
+      expect(names.map((r: { first_name: string }) => r.first_name)).toEqual([
+        'Probed',
+        expect.not.stringMatching(/^Probed$/),
+      ]);
+      const { rows: left } = await admin.query(
+        `SELECT 1 FROM campus_${key}.jobs WHERE name = 'test.probe'`,
+      );
+      expect(left).toEqual([]);
+      // Put back for the next campus's turn.
+      await admin.query(`UPDATE campus_${key}.users SET first_name = 'Buyer' WHERE id = $1`, [
+        student,
+      ]);
+    }
+  });
+
+  it("schedules the daily digest at each campus's own hour and runs it then", async () => {
+    // 07:00 in New York (EDT since 8 March) and in Tokyo, from 12:00 UTC on 10 March.
+    expect(await slotOf('campus_alpha', DIGEST_JOB)).toBe('2026-03-11T11:00:00.000Z');
+    expect(await slotOf('campus_beta', DIGEST_JOB)).toBe('2026-03-10T22:00:00.000Z');
+
+    clock = new Date('2026-03-10T22:00:00Z');
+    await app.jobs.runDue();
+    // Tokyo's morning came: beta's digest ran and waits for its next morning; alpha's still waits.
+    expect(await slotOf('campus_beta', DIGEST_JOB)).toBe('2026-03-11T22:00:00.000Z');
+    expect(await slotOf('campus_alpha', DIGEST_JOB)).toBe('2026-03-11T11:00:00.000Z');
+
+    clock = new Date('2026-03-11T11:00:00Z');
+    await app.jobs.runDue();
+    expect(await slotOf('campus_alpha', DIGEST_JOB)).toBe('2026-03-12T11:00:00.000Z');
+    expect(await slotOf('campus_beta', DIGEST_JOB)).toBe('2026-03-11T22:00:00.000Z');
+  });
+
+  it("keeps the upload state of every campus's images in the storage they share", async () => {
+    const ids = {} as Record<Key, string>;
+    for (const key of KEYS) {
+      const { rows } = await admin.query<{ id: string }>(
+        `SELECT id FROM campus_${key}.images LIMIT 1`,
+      );
+      ids[key] = rows[0]!.id;
+    }
+    const orphan = '00000000-0000-4000-8000-0000000000aa';
+    for (const id of [ids.alpha, ids.beta, orphan]) {
+      await app.storage.put(`tus/${id}/info`, Buffer.from('{}'));
+    }
+    // Past the hourly sweep's slot: it runs as the default campus and as each campus.
+    clock = new Date(clock.getTime() + 2 * 60 * 60_000);
+    await app.jobs.runDue();
+    const left = (await app.storage.list('tus/')).map((o) => o.key);
+    expect(left).toEqual(expect.arrayContaining([`tus/${ids.alpha}/info`, `tus/${ids.beta}/info`]));
+    expect(left).not.toContain(`tus/${orphan}/info`);
+  });
+
+  it("sends a campus's read marks to its own streams only", async () => {
+    const toAlpha = await streamOf('alpha', buyers.alpha);
+    const toBeta = await streamOf('beta', buyers.beta);
+    const betaSeen = vi.spyOn(hubOf(app, 'beta')!, 'seen');
+    const homeSeen = vi.spyOn(hubOf(app)!, 'seen');
+    try {
+      const read = await send(
+        'alpha',
+        'POST',
+        `/api/conversations/${conversations.alpha.id}/read`,
+        {
+          cookie: sellers.alpha.cookie,
+          payload: { upTo: conversations.alpha.messageId },
+        },
+      );
+      expect(read.statusCode, read.body).toBe(200);
+      const seen = await toAlpha.next();
+      expect(seen.event).toBe('seen');
+      expect(JSON.parse(seen.data)).toMatchObject({
+        conversationId: conversations.alpha.id,
+        seenUpTo: conversations.alpha.messageId,
+      });
+
+      // Beta's own mark is the marker: alpha's would have reached beta's hub before it.
+      const marker = await send(
+        'beta',
+        'POST',
+        `/api/conversations/${conversations.beta.id}/read`,
+        {
+          cookie: sellers.beta.cookie,
+          payload: { upTo: conversations.beta.messageId },
+        },
+      );
+      expect(marker.statusCode, marker.body).toBe(200);
+      const betaMark = await toBeta.next();
+      expect(betaMark.event).toBe('seen');
+      expect(JSON.parse(betaMark.data)).toMatchObject({ conversationId: conversations.beta.id });
+      expect(betaSeen.mock.calls.map(([payload]) => payload.split(' ')[0])).toEqual([
+        conversations.beta.id,
+      ]);
+      expect(homeSeen).not.toHaveBeenCalled();
+    } finally {
+      betaSeen.mockRestore();
+      homeSeen.mockRestore();
+    }
+  });
+
+  it("sends a campus's messages live to its own streams only", async () => {
+    const toAlpha = await streamOf('alpha', buyers.alpha);
+    const toBeta = await streamOf('beta', buyers.beta);
+    const betaNotify = vi.spyOn(hubOf(app, 'beta')!, 'notify');
+    const homeNotify = vi.spyOn(hubOf(app)!, 'notify');
+    try {
+      const said = await send(
+        'alpha',
+        'POST',
+        `/api/conversations/${conversations.alpha.id}/messages`,
+        {
+          cookie: sellers.alpha.cookie,
+          payload: { text: 'Still for sale, alpha' },
+        },
+      );
+      expect(said.statusCode, said.body).toBe(201);
+      const live = await toAlpha.next();
+      expect(live.event).toBe('conversation');
+      expect(JSON.parse(live.data)).toMatchObject({
+        conversationId: conversations.alpha.id,
+        body: 'Still for sale, alpha',
+      });
+
+      const marker = await send(
+        'beta',
+        'POST',
+        `/api/conversations/${conversations.beta.id}/messages`,
+        {
+          cookie: sellers.beta.cookie,
+          payload: { text: 'Marker from beta' },
+        },
+      );
+      expect(marker.statusCode, marker.body).toBe(201);
+      const first = await toBeta.next();
+      expect(first.event).toBe('conversation');
+      expect(JSON.parse(first.data)).toMatchObject({
+        conversationId: conversations.beta.id,
+        body: 'Marker from beta',
+      });
+      // Beta's hub heard beta's event only; the default campus's hub heard nothing.
+      expect(betaNotify).toHaveBeenCalledTimes(1);
+      expect(homeNotify).not.toHaveBeenCalled();
+    } finally {
+      betaNotify.mockRestore();
+      homeNotify.mockRestore();
+    }
+  });
+});
