@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +31,8 @@ const KEYS = ['alpha', 'beta'] as const;
 /** Alpha's own product name and colour; beta keeps the test campus's. */
 const ALPHA_PRODUCT = 'Alpha Book Swap';
 const ALPHA_COLOUR = '#1f5130';
+const PUBLIC_DIR = fileURLToPath(new URL('../../../web/public/', import.meta.url));
+const BUILT_ICONS = ['icons/icon-192.png', 'icons/icon-512.png', 'icons/icon-maskable-512.png'];
 const BUILT_MANIFEST = JSON.stringify({
   name: 'Built',
   short_name: 'Built',
@@ -147,6 +149,10 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('caches, web shell and metrics per c
     distDir = mkdtempSync(path.join(tmpdir(), 'cb-web-dist-'));
     writeFileSync(path.join(distDir, 'index.html'), TEST_WEB_SHELL);
     writeFileSync(path.join(distDir, 'manifest.webmanifest'), BUILT_MANIFEST);
+    // The build's artwork and icons: a campus in another colour gets them drawn in its own.
+    mkdirSync(path.join(distDir, 'icons'));
+    for (const name of ['favicon.svg', ...BUILT_ICONS])
+      copyFileSync(path.join(PUBLIC_DIR, name), path.join(distDir, name));
     const config = loadConfig({
       NODE_ENV: 'test',
       DATA_DIR: dataDir,
@@ -271,6 +277,27 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('caches, web shell and metrics per c
       palettes[key] = css.body;
     }
     expect(palettes.alpha).not.toBe(palettes.beta);
+
+    // Each host's icons: its shell's favicon and its manifest's icons, in its own colours.
+    const icons = {} as Record<Key, string[]>;
+    for (const key of KEYS) {
+      const favicon = /<link rel="icon" href="([^"]+)"/.exec(shells[key])![1]!;
+      const addresses = [
+        favicon,
+        ...(manifests[key] as unknown as { icons: { src: string }[] }).icons.map((i) => i.src),
+      ];
+      expect(addresses.length).toBeGreaterThan(1);
+      icons[key] = [];
+      for (const address of addresses) {
+        expect(address).toMatch(/^\/campus-icons\/[a-z0-9-]+\.(svg|png)\?v=/);
+        const res = await get(key, address);
+        expect(res.statusCode, address).toBe(200);
+        expect(res.headers['cache-control']).toContain('immutable');
+        icons[key].push(res.rawPayload.toString('base64'));
+      }
+    }
+    expect(icons.alpha[0]).not.toBe(icons.beta[0]);
+    expect(icons.alpha[1]).not.toBe(icons.beta[1]);
   });
 
   it('labels each request of /metrics with its campus', async () => {

@@ -157,7 +157,7 @@ interface VersionedFile {
 export function registerVersionedFile(
   app: FastifyInstance,
   address: string,
-  fileOrOf: VersionedFile | (() => VersionedFile),
+  fileOrOf: VersionedFile | (() => VersionedFile | undefined),
 ) {
   app.get(
     address,
@@ -165,6 +165,8 @@ export function registerVersionedFile(
     (request: FastifyRequest, reply: FastifyReply) => {
       // A function: the request's own file (each campus's stylesheet, decision 024).
       const file = typeof fileOrOf === 'function' ? fileOrOf() : fileOrOf;
+      // None for this request (a campus without this icon): as if no route had matched.
+      if (!file) return reply.callNotFound();
       const etag = `"${file.version}"`;
       const asked = (request.query as { v?: unknown }).v;
       void reply

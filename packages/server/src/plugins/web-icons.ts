@@ -253,3 +253,19 @@ export function registerCampusIcons(
     registerVersionedFile(app, iconPath, { body: bytes, type, version: current });
   }
 }
+
+/**
+ * Several campuses (decision 024): GET /campus-icons/<name> answers the icons of the request's
+ * campus (`iconsOf`), at every address any campus's icons can have; one its campus has not is not
+ * found. The addresses' rule is registerCampusIcons's.
+ */
+export function registerIconsPerCampus(app: FastifyInstance, iconsOf: () => readonly CampusIcon[]) {
+  const names = ['favicon.svg', 'favicon.png', ...PNG_ICONS.map((png) => png.name)];
+  for (const name of names) {
+    const iconPath = `${CAMPUS_ICONS_FOLDER}/${name}`;
+    registerVersionedFile(app, iconPath, () => {
+      const found = iconsOf().find((i) => i.path === iconPath);
+      return found && { body: found.bytes, type: found.type, version: version(found.bytes) };
+    });
+  }
+}
