@@ -60,6 +60,7 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('caches, web shell and metrics per c
   let dataDir: string;
   let distDir: string;
   const listings = {} as Record<Key, string>;
+  const cookies = {} as Record<Key, string>;
   const names = { alpha: 'Alpha Organic Chemistry', beta: 'Beta Organic Chemistry' };
 
   const get = (key: Key, url: string, headers: Record<string, string> = {}) =>
@@ -106,6 +107,7 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('caches, web shell and metrics per c
       payload: { email: body.email, password: body.password },
     });
     const cookie = sessionCookieOf(signIn);
+    cookies[key] = cookie;
     const campus = installation.routing.campusOfHost(HOSTS[key])!;
     const t = { app, database: installation.database } as TestApp;
     const image = await runInCampus(campus, () => createUploadedImage(t, rows[0]!.id));
@@ -160,6 +162,8 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('caches, web shell and metrics per c
       BOOK_LOOKUP: 'off',
       METRICS: 'on',
       PAGE_CACHE_MB: '4',
+      // Each campus's seller moderates it (the list is the process's).
+      MODERATOR_EMAILS: KEYS.map((key) => `seller.${key}@${campuses.domains[key]}`).join(','),
       ...GENEROUS_LIMITS,
     });
     app = await buildApp({
@@ -298,6 +302,25 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('caches, web shell and metrics per c
     }
     expect(icons.alpha[0]).not.toBe(icons.beta[0]);
     expect(icons.alpha[1]).not.toBe(icons.beta[1]);
+  });
+
+  it("counts a campus's searches that found nothing in its own statistics only", async () => {
+    const term = 'quantum basketweaving';
+    for (let i = 0; i < 2; i += 1) {
+      const res = await get('alpha', `/api/listing/get?searchTerm=${encodeURIComponent(term)}`);
+      expect(res.json()).toEqual([]);
+    }
+    // Beta's statistics first: they write what this server counted, each campus's into its own.
+    const missed = {} as Record<Key, { term: string; count: number }[]>;
+    for (const key of ['beta', 'alpha'] as const) {
+      const res = await get(key, '/api/statistics', { cookie: cookies[key] });
+      expect(res.statusCode, res.body).toBe(200);
+      missed[key] = res.json<{
+        topMissedSearches: { term: string; count: number }[];
+      }>().topMissedSearches;
+    }
+    expect(missed.alpha).toContainEqual({ term, count: 2 });
+    expect(missed.beta.map((m) => m.term)).not.toContain(term);
   });
 
   it('labels each request of /metrics with its campus', async () => {

@@ -1,6 +1,12 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import {
+  currentCampusWork,
+  runInCampus,
+  runOutsideCampus,
+  type CampusWork,
+} from '../campuses/campus-context';
 import { rowsOf, type Executor } from '../db/rows';
 
 declare module 'fastify' {
@@ -34,25 +40,48 @@ export function normaliseSearchTerm(term: string): string {
  */
 export default fp(
   async function searchMissesPlugin(app: FastifyInstance) {
-    let pending = new Map<string, number>();
+    /**
+     * Counts by campus (decision 024: the campus of the search's work; undefined outside any), each
+     * written into its own campus's table; MAX_PENDING_TERMS bounds them all together.
+     */
+    let pending = new Map<CampusWork | undefined, Map<string, number>>();
+    let pendingTerms = 0;
 
     function record(term: string): void {
       const normalised = normaliseSearchTerm(term);
       if (!normalised) return;
-      const count = pending.get(normalised);
-      if (count !== undefined) pending.set(normalised, count + 1);
-      else if (pending.size < MAX_PENDING_TERMS) pending.set(normalised, 1);
+      const campus = currentCampusWork();
+      let counts = pending.get(campus);
+      const count = counts?.get(normalised);
+      if (counts && count !== undefined) counts.set(normalised, count + 1);
+      else if (pendingTerms < MAX_PENDING_TERMS) {
+        if (!counts) pending.set(campus, (counts = new Map()));
+        counts.set(normalised, 1);
+        pendingTerms += 1;
+      }
     }
 
-    async function flush(): Promise<void> {
-      if (pending.size === 0) return;
-      const batch = pending;
-      pending = new Map();
+    async function write(batch: Map<string, number>): Promise<void> {
       const day = app.jobs.now().toISOString().slice(0, 10);
       const rows = [...batch].map(([term, count]) => sql`(${day}::date, ${term}, ${count})`);
       await app.database.db.execute(sql`
         INSERT INTO search_misses (day, term, count) VALUES ${sql.join(rows, sql`, `)}
         ON CONFLICT (day, term) DO UPDATE SET count = search_misses.count + EXCLUDED.count`);
+    }
+
+    async function flush(): Promise<void> {
+      if (pendingTerms === 0) return;
+      const batches = pending;
+      pending = new Map();
+      pendingTerms = 0;
+      const failures: unknown[] = [];
+      for (const [campus, batch] of batches) {
+        // The campus's own table, whichever campus's request or timer flushes.
+        await (
+          campus ? runInCampus(campus, () => write(batch)) : runOutsideCampus(() => write(batch))
+        ).catch((error: unknown) => failures.push(error));
+      }
+      if (failures.length > 0) throw failures[0];
     }
 
     const timer = setInterval(() => {
