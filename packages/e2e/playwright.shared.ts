@@ -29,6 +29,7 @@ export const TWO_BROWSER_JOURNEYS = [
   '**/journeys/message-photos.spec.ts',
   '**/journeys/ratings.spec.ts',
   '**/journeys/bundle-offer.spec.ts',
+  '**/journeys/bundle-offer-from-listing.spec.ts',
 ];
 /** The balanced configuration's own specs (the balancer's round robin, streams across servers). */
 export const BALANCED_SPECS = ['**/balanced/**/*.spec.ts'];

@@ -54,6 +54,9 @@ export const queryKeys = {
     /** The seller's other listings a buyer may add to one offer (refreshed by every live event). */
     bundleCandidates: (conversationId: string) =>
       ['conversations', 'bundle-candidates', conversationId] as const,
+    /** The same, from a listing's page or its seller's profile, before any conversation. */
+    listingBundleCandidates: (listingId: string) =>
+      ['conversations', 'listing-bundle-candidates', listingId] as const,
     unread: ['conversations', 'unread'] as const,
   },
   blocks: ['blocks'] as const,

@@ -39,6 +39,7 @@ import { ReportListing } from '../../components/report-listing';
 import { ListingConversations } from '../../components/listing-conversations';
 import { RequestReview } from '../../components/request-review';
 import { FirstMessages } from './first-messages';
+import { OfferForSeveral } from '../../components/offer-set/offer-for-several';
 
 function Detail({ term, children }: { term: string; children: ReactNode }) {
   return (
@@ -189,6 +190,16 @@ export default function ListingPage() {
         ) : null}
         {user?.emailVerified && user._id !== listing.userRef && listing.status === 'active' ? (
           <FirstMessages listing={listing} />
+        ) : null}
+        {user?.emailVerified &&
+        user._id !== listing.userRef &&
+        listing.status === 'active' &&
+        !isOnHold(listing) ? (
+          <div>
+            <OfferForSeveral
+              book={{ id: listing._id, title: listing.name, price: listing.regularPrice }}
+            />
+          </div>
         ) : null}
         {user && user._id !== listing.userRef && listing.status === 'active' ? (
           <ReportListing listingId={listing._id} />

@@ -11,7 +11,7 @@ import { useForm } from 'react-hook-form';
 import { Button } from '../../components/ui/button';
 import { TextAreaField } from '../../components/ui/form-field';
 import { RequestError } from '../../components/ui/request-error';
-import { idempotencyKey, newIdempotencyKey } from './idempotency-key';
+import { idempotencyKey, newIdempotencyKey } from '../../lib/idempotency-key';
 import { PhotoAttach } from './photo-attach';
 
 /**

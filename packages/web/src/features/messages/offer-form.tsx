@@ -7,9 +7,14 @@ import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/form-field';
 import { RequestError } from '../../components/ui/request-error';
 import { useBundleCandidates, useMakeOffer } from './api/conversation-api';
-import { BundlePicker } from './bundle-picker';
+import { BundlePicker } from '../../components/offer-set/bundle-picker';
 import { dollars } from './event-line';
-import { chosenBooks, offerFormSchema, offerLimit, refusedBook } from './offer-set';
+import {
+  chosenBooks,
+  offerFormSchema,
+  offerLimit,
+  refusedBook,
+} from '../../components/offer-set/offer-set';
 
 const NONE: never[] = [];
 

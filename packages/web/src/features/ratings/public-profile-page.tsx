@@ -1,4 +1,6 @@
+import { isPending as isOnHold } from '@campus-books/common/display';
 import { RATING_SHARE_MIN_COUNT, RATING_TAG_LABELS } from '@campus-books/common/rating.schemas';
+import type { Listing } from '@campus-books/common/listing.schemas';
 import { useParams } from 'react-router';
 import { usePublicProfile, useReportRating } from '../../api/ratings-api';
 import { ListingCard, PHONE_CARD_SIZES } from '../../components/listing-card';
@@ -6,6 +8,8 @@ import { PageTitle } from '../../components/page-title';
 import { RatingView } from '../../components/rating-view';
 import { Button } from '../../components/ui/button';
 import { RequestError } from '../../components/ui/request-error';
+import { OfferForSeveral, type OfferBook } from '../../components/offer-set/offer-for-several';
+import { useSession } from '../../lib/session';
 
 const month = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric' });
 
@@ -86,6 +90,7 @@ export default function PublicProfilePage() {
         </ul>
       )}
       <h2 className="mb-2 text-lg font-semibold text-slate-900">On sale now</h2>
+      <OfferForSeveralBooks sellerId={data.id} listings={data.listings} />
       {data.listings.length === 0 ? (
         <p className="text-slate-800">Nothing on sale right now.</p>
       ) : (
@@ -101,5 +106,29 @@ export default function PublicProfilePage() {
         </ul>
       )}
     </section>
+  );
+}
+
+/**
+ * A signed-in buyer's one offer for several of the seller's books (issue 44): the books not on
+ * hold, the first of them preselected as the one the offer starts with.
+ */
+function OfferForSeveralBooks({
+  sellerId,
+  listings,
+}: {
+  sellerId: string;
+  listings: readonly Listing[];
+}) {
+  const { user } = useSession();
+  if (!user?.emailVerified || user._id === sellerId) return null;
+  const choices: OfferBook[] = listings
+    .filter((listing) => listing.status === 'active' && !isOnHold(listing))
+    .map((listing) => ({ id: listing._id, title: listing.name, price: listing.regularPrice }));
+  if (choices.length < 2) return null;
+  return (
+    <div className="mb-3">
+      <OfferForSeveral book={choices[0]!} choices={choices} />
+    </div>
   );
 }

@@ -1,10 +1,15 @@
-import { CONVERSATION_MESSAGES as M, offerSchema } from '@campus-books/common/conversation.schemas';
+import {
+  CONVERSATION_MESSAGES as M,
+  offerFromListingSchema,
+  offerSchema,
+} from '@campus-books/common/conversation.schemas';
 import {
   OFFER_SET_MESSAGES as S,
   type BundleCandidate,
   type OfferListing,
 } from '@campus-books/common/offer-sets';
 import { formatPrice } from '@campus-books/common/display';
+import type { z } from 'zod';
 
 /**
  * One offer for several books (issue 44), the buyer's form's arithmetic: which of the chosen books
@@ -78,7 +83,19 @@ export function offerFormSchema(
   counterSet: readonly OfferListing[] | null,
   candidates: readonly BundleCandidate[],
 ) {
-  return offerSchema.superRefine((value, context) => {
+  return offerSchema.superRefine(atMostTheBooks(price, counterSet, candidates));
+}
+
+/** The check both forms share: the amount at most the price of the books chosen together. */
+function atMostTheBooks(
+  price: number,
+  counterSet: readonly OfferListing[] | null,
+  candidates: readonly BundleCandidate[],
+) {
+  return (
+    value: { amount: number; listingIds?: string[] | undefined },
+    context: z.RefinementCtx,
+  ) => {
     const { maximum, books } = offerLimit(price, counterSet, candidates, value.listingIds ?? []);
     if (value.amount > maximum) {
       context.addIssue({
@@ -87,5 +104,16 @@ export function offerFormSchema(
         message: books > 1 ? S.aboveSetPrice : M.offerAbovePrice,
       });
     }
-  });
+  };
+}
+
+/**
+ * The form of an offer made from a listing's page or its seller's profile (before any
+ * conversation): the amount, the other books chosen and an optional message, the amount at most
+ * the books' price together. The page adds the listing and the key.
+ */
+export function pageOfferFormSchema(price: number, candidates: readonly BundleCandidate[]) {
+  return offerFromListingSchema
+    .pick({ amount: true, listingIds: true, text: true })
+    .superRefine(atMostTheBooks(price, null, candidates));
 }

@@ -1,7 +1,7 @@
 import { displayName, formatPrice } from '@campus-books/common/display';
 import type { BundleCandidate } from '@campus-books/common/offer-sets';
 import { useId } from 'react';
-import { Badge } from '../../components/ui/badge';
+import { Badge } from '../ui/badge';
 import { setTotalLine } from './offer-set';
 
 /**

@@ -6,7 +6,14 @@ import {
   type OfferListing,
 } from '@campus-books/common/offer-sets';
 import { describe, expect, it } from 'vitest';
-import { chosenBooks, offerFormSchema, offerLimit, refusedBook, setTotalLine } from './offer-set';
+import {
+  chosenBooks,
+  offerFormSchema,
+  offerLimit,
+  pageOfferFormSchema,
+  refusedBook,
+  setTotalLine,
+} from './offer-set';
 
 const A1 = '00000000-0000-4000-8000-000000000001';
 const A2 = '00000000-0000-4000-8000-000000000002';
@@ -67,6 +74,28 @@ describe('one offer for several books: the form’s total and maximum', () => {
     // A book refused since counts no more.
     expect(messageOf({ amount: 21, listingIds: [A3] })).toEqual([M.offerAbovePrice]);
     expect(offerFormSchema(20, [], []).safeParse({ amount: 20 }).success).toBe(true);
+  });
+});
+
+describe('one offer for several books from a listing’s page or the seller’s profile', () => {
+  const form = pageOfferFormSchema(20.5, candidates);
+  it('takes the amount up to the books chosen together, with or without a message', () => {
+    expect(form.safeParse({ amount: 60, listingIds: [A1, A2], text: 'All three?' }).success).toBe(
+      true,
+    );
+    expect(form.safeParse({ amount: 20, listingIds: [] }).success).toBe(true);
+    expect(form.safeParse({ amount: 20, listingIds: [], text: '' }).success).toBe(true);
+  });
+
+  it('refuses more than the books chosen together (a held book counts for nothing), or a message too long', () => {
+    const above = form.safeParse({ amount: 61, listingIds: [A1, A2] });
+    expect(above.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+      ['amount', S.aboveSetPrice],
+    ]);
+    const held = form.safeParse({ amount: 30, listingIds: [A3] });
+    expect(held.error?.issues.map((issue) => issue.message)).toEqual([M.offerAbovePrice]);
+    const long = form.safeParse({ amount: 10, listingIds: [], text: 'x'.repeat(2001) });
+    expect(long.error?.issues.map((issue) => issue.path.join('.'))).toEqual(['text']);
   });
 });
 
