@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runInCampus, type CampusWork } from '../../campuses/campus-context';
 import type { Database } from '../../db/database';
 import { books } from '../../db/schema';
 import { openTestDatabase, TEST_ENGINE } from '../../../test/helpers';
@@ -123,6 +124,18 @@ describe(`book lookup: providers in turn, cached (${TEST_ENGINE})`, () => {
     );
     expect(answers.every((a) => a.kind === 'found')).toBe(true);
     expect(asked('/api/books')).toBe(1);
+  });
+
+  it("shares a lookup in flight within a campus only: each campus's is saved in its own books", async () => {
+    const lookup = lookupWith();
+    const campus = (key: string) => ({ key, schema: `campus_${key}` }) as CampusWork;
+    const answers = await Promise.all(
+      ['alpha', 'beta', 'alpha', 'beta'].map((key) =>
+        runInCampus(campus(key), () => lookup.lookup(FAKE_ISBNS.hit)),
+      ),
+    );
+    expect(answers.every((a) => a.kind === 'found')).toBe(true);
+    expect(asked('/api/books')).toBe(2);
   });
 
   it('answers off, asking no one, without providers (BOOK_LOOKUP=off)', async () => {

@@ -3,6 +3,7 @@ import type { Db } from '../../db/database';
 import type { BookRow } from '../../db/schema';
 import { LOOKUP_TIMEOUT_MS, type BookProvider, type FoundBook } from './book-lookup';
 import { findCachedBook, saveCachedBook } from './books.repository';
+import { cacheScope } from '../../campuses/campus-cache-scope';
 
 /** A miss is asked again after a day: the provider may have added the book since. */
 export const MISS_TTL_MS = 24 * 60 * 60 * 1000;
@@ -81,10 +82,12 @@ export function createBookLookup(options: BookLookupOptions) {
     providers,
     /** The book of an ISBN-13, from the cache or the providers. */
     lookup(isbn: string): Promise<LookupResult> {
-      const running = inFlight.get(isbn);
+      // By campus too (decision 024): a lookup saves what it found in its own campus's `books`.
+      const key = `${cacheScope()}:${isbn}`;
+      const running = inFlight.get(key);
       if (running) return running;
-      const started = lookup(isbn).finally(() => inFlight.delete(isbn));
-      inFlight.set(isbn, started);
+      const started = lookup(isbn).finally(() => inFlight.delete(key));
+      inFlight.set(key, started);
       return started;
     },
   };
