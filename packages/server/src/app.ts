@@ -269,8 +269,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         savedListings: (app, userId) => findSavedListings(app.database.db, userId),
         publicConfig,
         pageCache: {
-          // One cache for the process, keyed by path: off while several campuses share it (024).
-          maxBytes: options.campuses ? 0 : options.config.pageCacheBytes,
+          // One byte budget for the process; each campus's pages are its own (page-cache.ts, 024).
+          maxBytes: options.config.pageCacheBytes,
           ttlMs: PAGE_CACHE_TTL_MS,
           generation: () => app.listingCaches.generation(),
           ensureFresh: (since) => app.listingCaches.ensureFresh(since),
