@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import { IMAGE_PATH_PREFIX, IMAGE_VARIANTS } from '@campus-books/common/images';
 import type { Db } from '../../db/database';
 import { images, type ImageRow } from '../../db/schema';
@@ -104,12 +104,16 @@ export async function imageStates(
     .where(inArray(images.id, [...ids]));
 }
 
-/** Whether the image is a message's photo, which only the conversation's photo route serves. */
-export async function isMessagePhoto(db: Db, id: string): Promise<boolean> {
+/**
+ * The image may be served at its public address: its row is in this campus's table and no message
+ * carries it (a message's photo only the conversation's photo route serves). Files of every campus share one storage (decision 024), so an id of another campus's
+ * image names no image here, however its files are kept.
+ */
+export async function isPublicImage(db: Db, id: string): Promise<boolean> {
   const rows = await db
     .select({ id: images.id })
     .from(images)
-    .where(and(eq(images.id, id), eq(images.status, 'in_message')));
+    .where(and(eq(images.id, id), ne(images.status, 'in_message')));
   return rows.length > 0;
 }
 

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '@campus-books/common/api';
 import { notFound } from '../../lib/errors';
-import { isMessagePhoto } from './images.repository';
+import { isPublicImage } from './images.repository';
 import { IMAGE_FILE_NAMES, readImageFile } from './images.service';
 
 /**
@@ -21,6 +21,7 @@ const CACHE_STAND_IN = 'public, max-age=86400';
  * GET /api/images/:id/:file: a stored WebP variant. An image stored before a width was added lacks
  * that file: it is answered with the next larger variant it has, never a 404. A message's photo is
  * not served here (404): only its conversation's participants get it, from the conversation's route.
+ * Nor is an image the campus has no row of (404): another campus's, in the storage they share.
  */
 export default async function imagesRoutes(app: FastifyInstance) {
   app.withTypeProvider<ZodTypeProvider>().get(
@@ -40,7 +41,7 @@ export default async function imagesRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const { id, file } = request.params;
       if (!IMAGE_ID.test(id)) throw notFound('Image not found');
-      if (await isMessagePhoto(app.database.db, id)) throw notFound('Image not found');
+      if (!(await isPublicImage(app.database.db, id))) throw notFound('Image not found');
       const found = await readImageFile(app.storage, id, file);
       if (!found) throw notFound('Image not found');
       return (
