@@ -20,6 +20,7 @@ import {
 } from './conversations.service';
 import { reportConversation } from './conversation-reports.service';
 import { setsOfEvents } from './offer-sets';
+import { moderatorsToMail } from '../moderation/moderators';
 import {
   answerOffer,
   checkBuyerOfListing,
@@ -265,7 +266,7 @@ export default async function conversationsRoutes(fastify: FastifyInstance) {
         request.params.id,
         request.body,
       );
-      for (const to of app.config.trust.moderatorEmails) {
+      for (const to of await moderatorsToMail(app)) {
         app.mailer.sendInBackground({
           to,
           subject: `A conversation about "${listingName}" was reported`,

@@ -1,6 +1,8 @@
+import { and, inArray, isNotNull } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { currentCampusWork } from '../../campuses/campus-context';
 import type { TrustConfig } from '../../config/config';
-import type { UserRow } from '../../db/schema';
+import { users, type UserRow } from '../../db/schema';
 import { forbidden, unauthorized } from '../../lib/errors';
 import { NOT_A_MODERATOR } from './moderation.messages';
 
@@ -10,6 +12,23 @@ export function isModerator(
   user: UserRow,
 ): boolean {
   return user.emailVerifiedAt !== null && moderatorEmails.includes(user.email);
+}
+
+/**
+ * Whom to mail about a report: MODERATOR_EMAILS, the installation's list. In a many-campus
+ * installation (decision 024) only the addresses that are verified accounts of the request's
+ * campus, so a report on one campus (a listing's title, a conversation's) never reaches another
+ * campus's moderators. A single campus mails the whole list, accounts or not, as before.
+ */
+export async function moderatorsToMail(app: FastifyInstance): Promise<string[]> {
+  const emails = app.config.trust.moderatorEmails;
+  if (!currentCampusWork() || emails.length === 0) return emails;
+  const accounts = await app.database.db
+    .select({ email: users.email })
+    .from(users)
+    .where(and(inArray(users.email, emails), isNotNull(users.emailVerifiedAt)));
+  const ofCampus = new Set(accounts.map((a) => a.email));
+  return emails.filter((email) => ofCampus.has(email));
 }
 
 /**

@@ -14,6 +14,7 @@ import {
 import { LISTING_NOT_FOUND } from '../listings/listing-visibility';
 import { findUserEmail, insertReport } from './moderation.repository';
 import { ALREADY_REPORTED, OWN_LISTING_REPORT } from './moderation.messages';
+import { moderatorsToMail } from './moderators';
 
 const DAY_MS = 24 * 60 * 60_000;
 
@@ -105,19 +106,19 @@ export async function reportListing(
   });
   if (!hidden) return { hidden: false };
   app.listingCaches.invalidate();
-  mailHidden(app, listingId, hidden.name, hidden.sellerEmail);
+  await mailHidden(app, listingId, hidden.name, hidden.sellerEmail);
   return { hidden: true };
 }
 
 /** A listing hidden by reports: the moderators hear at once, the seller hears how to ask for a review. */
-function mailHidden(
+async function mailHidden(
   app: FastifyInstance,
   listingId: string,
   name: string,
   sellerEmail: string | undefined,
-): void {
+): Promise<void> {
   const base = app.config.publicUrl;
-  for (const to of app.config.trust.moderatorEmails) {
+  for (const to of await moderatorsToMail(app)) {
     app.mailer.sendInBackground({
       to,
       subject: `Reports hid the listing "${name}"`,
