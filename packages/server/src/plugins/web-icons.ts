@@ -269,3 +269,43 @@ export function registerIconsPerCampus(app: FastifyInstance, iconsOf: () => read
     });
   }
 }
+
+/**
+ * The icons of every campus the web plugin serves: the process's campus's, drawn at start, and on
+ * several campuses (decision 024, `perCampus`) each campus's, drawn before its first page, shell,
+ * manifest or icon is answered (an onRequest hook), in its colours (a campus of the directory has
+ * no logo of its own yet). `iconsOf` answers a campus's, the process's until its own are drawn.
+ */
+export async function iconsByCampus(
+  app: FastifyInstance,
+  distDir: string,
+  perCampus: boolean,
+): Promise<{ icons: CampusIcon[]; iconsOf: (of: CampusConfig) => CampusIcon[] }> {
+  const draw = (of: CampusConfig) =>
+    campusIcons({
+      campus: of,
+      logo: app.config.campusLogo,
+      campusFile: app.config.campusFile,
+      distDir,
+      warn: (message) => app.log.warn(message),
+    });
+  // Outside any request: the process's campus (a single-campus installation's only one).
+  const campus = app.config.campus;
+  const icons = await draw(campus);
+  const drawn = new WeakMap<CampusConfig, CampusIcon[]>([[campus, icons]]);
+  const drawing = new WeakMap<CampusConfig, Promise<CampusIcon[]>>();
+  if (perCampus) {
+    app.addHook('onRequest', async (request) => {
+      if (request.url.startsWith('/api/')) return;
+      const current = app.config.campus;
+      if (drawn.has(current)) return;
+      let pending = drawing.get(current);
+      if (!pending) {
+        pending = draw(current);
+        drawing.set(current, pending);
+      }
+      drawn.set(current, await pending);
+    });
+  }
+  return { icons, iconsOf: (of) => drawn.get(of) ?? icons };
+}

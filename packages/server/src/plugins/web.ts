@@ -42,12 +42,7 @@ import {
   registerCampusStylesheet,
   withCampusElement,
 } from './web-campus';
-import {
-  campusIcons,
-  registerCampusIcons,
-  registerIconsPerCampus,
-  type CampusIcon,
-} from './web-icons';
+import { iconsByCampus, registerCampusIcons, registerIconsPerCampus } from './web-icons';
 import type { RenderedPage, WebPluginOptions } from './web-options';
 
 export const WEB_DIST_DIR = path.resolve(
@@ -92,37 +87,8 @@ export default fp(
     const campus = app.config.campus;
     // Every page carries the campus it is served as, which the web app reads before it renders,
     // and names it: its title, description, theme colour, palette (web-campus.ts) and icons.
-    const drawIcons = (of: CampusConfig) =>
-      campusIcons({
-        campus: of,
-        logo: app.config.campusLogo,
-        campusFile: app.config.campusFile,
-        distDir,
-        warn: (message) => app.log.warn(message),
-      });
-    const icons = await drawIcons(campus);
-    /**
-     * Several campuses (decision 024): each campus's icons, drawn before its first page, shell,
-     * manifest or icon is answered (the hook below), in its colours (a campus of the directory has
-     * no logo of its own yet).
-     */
-    const iconsDrawn = new WeakMap<CampusConfig, CampusIcon[]>([[campus, icons]]);
-    const iconsDrawing = new WeakMap<CampusConfig, Promise<CampusIcon[]>>();
-    const iconsOf = (of: CampusConfig) => iconsDrawn.get(of) ?? icons;
     const isPerCampus = app.hasPlugin('campus-routing');
-    if (isPerCampus) {
-      app.addHook('onRequest', async (request) => {
-        if (request.url.startsWith('/api/')) return;
-        const current = app.config.campus;
-        if (iconsDrawn.has(current)) return;
-        let drawing = iconsDrawing.get(current);
-        if (!drawing) {
-          drawing = drawIcons(current);
-          iconsDrawing.set(current, drawing);
-        }
-        iconsDrawn.set(current, await drawing);
-      });
-    }
+    const { icons, iconsOf } = await iconsByCampus(app, distDir, isPerCampus);
     // The campus of the work at hand: a many-campus installation's request's (decision 024).
     const shellOf = (built: string) => {
       const current = app.config.campus;
