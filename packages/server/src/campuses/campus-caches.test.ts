@@ -323,6 +323,29 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('caches, web shell and metrics per c
     expect(missed.beta.map((m) => m.term)).not.toContain(term);
   });
 
+  it("sweeps every campus's finished rate-limit windows, each campus's counters its own", async () => {
+    for (const key of KEYS) {
+      await admin.query(
+        `INSERT INTO campus_${key}.rate_limits (key, window_start, count, expires_at)
+         VALUES ('test:finished', 0, 1, 1), ('test:running', 0, 1, $1)`,
+        [Date.now() + 3_600_000],
+      );
+    }
+    expect(await app.limits.sweep()).toBeGreaterThanOrEqual(2);
+    for (const key of KEYS) {
+      const { rows } = await admin.query<{ key: string }>(
+        `SELECT key FROM campus_${key}.rate_limits WHERE key LIKE 'test:%'`,
+      );
+      expect(rows).toEqual([{ key: 'test:running' }]);
+    }
+    // A campus's limit counts under its schema, in its own table.
+    const { rows } = await admin.query<{ key: string }>(
+      `SELECT key FROM campus_alpha.rate_limits WHERE key NOT LIKE 'test:%'`,
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((row) => row.key.startsWith('campus_alpha:'))).toBe(true);
+  });
+
   it('labels each request of /metrics with its campus', async () => {
     const token = readFileSync(path.join(dataDir, 'metrics-token'), 'utf8').trim();
     /** Searches counted so far, by campus label. */

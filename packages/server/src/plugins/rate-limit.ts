@@ -1,6 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { currentCampusWork } from '../campuses/campus-context';
+import {
+  currentCampusWork,
+  runInCampus,
+  runOutsideCampus,
+  type CampusWork,
+} from '../campuses/campus-context';
 import { AppError } from '../lib/errors';
 import {
   createDatabaseStore,
@@ -27,6 +32,8 @@ export interface Limits {
   /** Counts one attempt of `name` for `key` in the shared store (see LimitStore.take). */
   take(name: string, key: string, max: number, windowMs?: number): Promise<Hit>;
   store: LimitStore & { readonly degraded: boolean };
+  /** Deletes the counters whose window is over, in every campus's table (the timer's; how many). */
+  sweep(): Promise<number>;
 }
 
 declare module 'fastify' {
@@ -69,6 +76,8 @@ const SWEEP_INTERVAL_MS = 10 * 60_000;
 export interface RateLimitOptions {
   /** Reads the time for every window (tests move it); Date.now by default. */
   clock?: Clock;
+  /** A many-campus installation's campuses (decision 024): each has its own counters' table. */
+  campuses?: readonly CampusWork[];
 }
 
 /**
@@ -90,8 +99,14 @@ export default fp(
       onRecovered: () => app.log.info('rate limits: counting in the database again'),
     });
 
+    const campuses = options.campuses ?? [];
     const limits: Limits = {
       store,
+      sweep: async () => {
+        let deleted = await runOutsideCampus(() => store.sweep());
+        for (const campus of campuses) deleted += await runInCampus(campus, () => store.sweep());
+        return deleted;
+      },
       // A campus's counters carry its schema (decision 024): its own table already holds them, and
       // the in-memory fallback is the process's, shared by every campus.
       take: (name, key, max, windowMs = defaultWindowMs) =>
@@ -109,7 +124,7 @@ export default fp(
     });
 
     const timer = setInterval(() => {
-      store.sweep().catch(() => {});
+      limits.sweep().catch(() => {});
     }, SWEEP_INTERVAL_MS);
     timer.unref();
     app.addHook('onClose', async () => clearInterval(timer));
