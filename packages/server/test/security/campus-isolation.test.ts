@@ -10,6 +10,7 @@ import { activeCampus } from '@campus-books/common/active-campus';
 import { apiRoutes } from '@campus-books/common/api-routes';
 import { imageUrl } from '@campus-books/common/images';
 import { runInCampus } from '../../src/campuses/campus-context';
+import { CampusPool } from '../../src/campuses/campus-pool';
 import { signUnsubscribeToken } from '../../src/features/alerts/unsubscribe-token';
 import { signListingLink } from '../../src/features/listings/listing-links';
 import { listingBody } from '../listing-fixtures';
@@ -95,6 +96,8 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('campus isolation across the route t
     accepted: 0,
     refused: 0,
     leaks: 0,
+    secondWallRequests: 0,
+    secondWallConnections: 0,
   };
 
   /**
@@ -481,14 +484,14 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('campus isolation across the route t
   ];
 
   /** Each URL the walk asks for a route: its parameters filled with alpha's values. */
-  function urlsOf(route: RouteEntry): string[] {
+  function urlsOf(route: RouteEntry, everyId = true): string[] {
     const names = [...route.path.matchAll(/:(\w+)|\*/g)].map((m) => m[1] ?? '*');
     const idParams = names.filter((n) => !['file', 'token', 'isbn', 'code', '*'].includes(n));
     let fills: Record<string, string>[] = [{}];
     for (const name of names) {
       // A route naming one thing is tried with every id of alpha's, whatever its table.
       const values =
-        idParams.length === 1 && idParams[0] === name
+        everyId && idParams.length === 1 && idParams[0] === name
           ? [...new Set([...alphaValuesFor(route, name), ...everyAlphaId()])]
           : alphaValuesFor(route, name);
       fills = fills.flatMap((fill) => values.map((value) => ({ ...fill, [name]: value })));
@@ -568,6 +571,94 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('campus isolation across the route t
     signedIn: boolean;
   }
 
+  /**
+   * Asks every route of the app on beta's host as each walker, its parameters, query and body naming
+   * alpha's things (`everyId`: a route of one id with every id of alpha's). What it found wrong: an
+   * answer naming alpha, an id of alpha's accepted, a 5xx (unless the database is to refuse), a
+   * change to alpha's rows.
+   */
+  async function walk(
+    walkers: Walker[],
+    options: { everyId: boolean; refusedByDatabase?: boolean },
+  ): Promise<{ findings: string[]; walked: Set<string> }> {
+    // The figures are the first walk's (every id); the second wall's count its requests only.
+    const tally = options.everyId
+      ? figures
+      : {
+          routes: 0,
+          routesWithParams: 0,
+          requests: 0,
+          refused: 0,
+          accepted: 0,
+          leaks: 0,
+          alphaIdsInPaths: 0,
+        };
+    // Signing out ends the walker's session: last.
+    const last = (r: RouteEntry) => (r.path === '/api/auth/signout' ? 1 : 0);
+    const routes = listRoutes(two.app).sort((a, b) => last(a) - last(b));
+    const alphaBefore = await fingerprintOf('alpha');
+    const findings: string[] = [];
+    const walked = new Set<string>();
+    const alphaTokens = Object.values(worlds.alpha.tokens);
+    for (const route of routes) {
+      const key = `${route.method} ${route.path}`;
+      const urls = urlsOf(route, options.everyId);
+      tally.routes += 1;
+      if (/[:*]/.test(route.path)) tally.routesWithParams += 1;
+      for (const walker of walkers) {
+        // An accepted event stream never ends: the stream's own test below reads it.
+        if (route.path === '/api/conversations/events' && walker.signedIn) continue;
+        for (const url of urls) {
+          const body = bodyOf(route, walker);
+          const tus = route.path.startsWith('/api/uploads');
+          const res = await send('beta', route.method as Method, url, {
+            cookie: walker.cookie,
+            headers: {
+              ...(tus
+                ? {
+                    'tus-resumable': '1.0.0',
+                    'upload-offset': '0',
+                    'upload-length': '1000',
+                    'content-type': 'application/offset+octet-stream',
+                  }
+                : {}),
+              ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+            },
+            ...(body !== undefined ? { payload: body as object } : {}),
+          });
+          const request = `${url} ${JSON.stringify(body) ?? ''} ${walker.cookie}`;
+          const label = `${walker.name}: ${route.method} ${url} -> ${res.statusCode}`;
+          tally.requests += 1;
+          if (res.statusCode >= 400) tally.refused += 1;
+          else tally.accepted += 1;
+          if (res.statusCode >= 500 && !options.refusedByDatabase) {
+            findings.push(`5xx ${label} ${res.body.slice(0, 200)}`);
+          }
+          const leaks = leaksIn(res, request);
+          if (leaks.length > 0) {
+            tally.leaks += 1;
+            findings.push(`leak ${label}: ${leaks.join(', ')} in ${res.body.slice(0, 300)}`);
+          }
+          const namesAlpha =
+            alphaSecrets.some((secret) => request.includes(secret) && secret.length >= 20) ||
+            alphaTokens.some((token) => request.includes(token));
+          if (namesAlpha) tally.alphaIdsInPaths += 1;
+          const accepted = res.statusCode < 400 && !ACCEPTS_ANY_ID.has(key);
+          if (namesAlpha && accepted && !options.refusedByDatabase) {
+            findings.push(`accepted ${label} ${res.body.slice(0, 200)}`);
+          }
+        }
+        walked.add(key);
+      }
+      const alphaNow = await fingerprintOf('alpha');
+      if (alphaNow !== alphaBefore) {
+        findings.push(`alpha's rows changed by ${key}`);
+      }
+    }
+    if (!options.everyId) figures.secondWallRequests += tally.requests;
+    return { findings, walked };
+  }
+
   it(
     "walks every route on beta's host with alpha's ids: no answer names alpha, nothing of alpha's changes",
     { timeout: 600_000 },
@@ -595,66 +686,9 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('campus isolation across the route t
           signedIn: false,
         },
       ];
-      // Signing out ends the walker's session: last.
-      const last = (r: RouteEntry) => (r.path === '/api/auth/signout' ? 1 : 0);
-      const routes = listRoutes(two.app).sort((a, b) => last(a) - last(b));
-      const alphaBefore = await fingerprintOf('alpha');
+      const routes = listRoutes(two.app);
       const mailsBefore = (await readOutbox(two.t)).length;
-      const findings: string[] = [];
-      const walked = new Set<string>();
-      const alphaTokens = Object.values(worlds.alpha.tokens);
-      for (const route of routes) {
-        const key = `${route.method} ${route.path}`;
-        const urls = urlsOf(route);
-        figures.routes += 1;
-        if (/[:*]/.test(route.path)) figures.routesWithParams += 1;
-        for (const walker of walkers) {
-          // An accepted event stream never ends: the stream's own test below reads it.
-          if (route.path === '/api/conversations/events' && walker.signedIn) continue;
-          for (const url of urls) {
-            const body = bodyOf(route, walker);
-            const tus = route.path.startsWith('/api/uploads');
-            const res = await send('beta', route.method as Method, url, {
-              cookie: walker.cookie,
-              headers: {
-                ...(tus
-                  ? {
-                      'tus-resumable': '1.0.0',
-                      'upload-offset': '0',
-                      'upload-length': '1000',
-                      'content-type': 'application/offset+octet-stream',
-                    }
-                  : {}),
-                ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-              },
-              ...(body !== undefined ? { payload: body as object } : {}),
-            });
-            const request = `${url} ${JSON.stringify(body) ?? ''} ${walker.cookie}`;
-            const label = `${walker.name}: ${route.method} ${url} -> ${res.statusCode}`;
-            figures.requests += 1;
-            if (res.statusCode >= 400) figures.refused += 1;
-            else figures.accepted += 1;
-            if (res.statusCode >= 500) findings.push(`5xx ${label} ${res.body.slice(0, 200)}`);
-            const leaks = leaksIn(res, request);
-            if (leaks.length > 0) {
-              figures.leaks += 1;
-              findings.push(`leak ${label}: ${leaks.join(', ')} in ${res.body.slice(0, 300)}`);
-            }
-            const namesAlpha =
-              alphaSecrets.some((secret) => request.includes(secret) && secret.length >= 20) ||
-              alphaTokens.some((token) => request.includes(token));
-            if (namesAlpha) figures.alphaIdsInPaths += 1;
-            if (namesAlpha && res.statusCode < 400 && !ACCEPTS_ANY_ID.has(key)) {
-              findings.push(`accepted ${label} ${res.body.slice(0, 200)}`);
-            }
-          }
-          walked.add(key);
-        }
-        const alphaNow = await fingerprintOf('alpha');
-        if (alphaNow !== alphaBefore) {
-          findings.push(`alpha's rows changed by ${key}`);
-        }
-      }
+      const { findings, walked } = await walk(walkers, { everyId: true });
       expect(findings).toEqual([]);
       // Every route of the app, and so of the route table, was walked.
       expect([...walked].sort()).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
@@ -669,6 +703,55 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('campus isolation across the route t
       // Alpha's spare image and unfinished upload are still alpha's.
       const alpha = worlds.alpha;
       expect((await send('alpha', 'GET', imageUrl(alpha.spareImageId))).statusCode).toBe(200);
+    },
+  );
+
+  it(
+    "second wall: with beta's connections' search path naming alpha's schema, the walk still finds nothing of alpha's",
+    { timeout: 600_000 },
+    async () => {
+      const student = await two.studentOf('beta');
+      const walker: Walker = {
+        name: "beta's student, first wall down",
+        cookie: student.cookie,
+        password: student.password,
+        signedIn: true,
+      };
+      const original = CampusPool.prototype.connect;
+      let searchPath = '';
+      let pointedWrong = 0;
+      // The first wall down: every connection beta's handles take has its search path set to
+      // `searchPath` after it was pointed at beta (beta's role kept), and is closed on release.
+      CampusPool.prototype.connect = async function (this: CampusPool) {
+        const client = await original.call(this);
+        if (this.schema !== 'campus_beta') return client;
+        await client.query(`SET search_path TO ${searchPath}`);
+        pointedWrong += 1;
+        const release = client.release.bind(client);
+        client.release = (error?: Error | boolean) =>
+          release(error ?? new Error('search path changed by the test'));
+        return client;
+      };
+      try {
+        // Alpha's schema first: beta's role may not look in it, so PostgreSQL skips it and every
+        // name finds beta's table. Beta works as before; nothing of alpha's is found.
+        searchPath = 'campus_alpha, campus_beta, public';
+        const own = await send('beta', 'GET', `/api/listing/get/${worlds.beta.listingId}`);
+        expect(own.statusCode, own.body).toBe(200);
+        const { findings } = await walk([walker], { everyId: false });
+        expect(findings).toEqual([]);
+        // Alpha's schema and public only: every table name finds public's, which beta's role may
+        // not read. Each request is refused by the database (a 5xx), and none names alpha.
+        searchPath = 'campus_alpha, public';
+        const refused = await send('beta', 'GET', `/api/listing/get/${worlds.alpha.listingId}`);
+        expect(refused.statusCode).toBe(500);
+        const second = await walk([walker], { everyId: false, refusedByDatabase: true });
+        expect(second.findings).toEqual([]);
+      } finally {
+        CampusPool.prototype.connect = original;
+      }
+      expect(pointedWrong).toBeGreaterThan(100);
+      figures.secondWallConnections = pointedWrong;
     },
   );
 
