@@ -6,7 +6,7 @@ import type { Db } from '../db/db-type';
 import { textLiteral } from '../db/literal';
 import { rowsOf } from '../db/rows';
 import { PUSH_JOB, PUSH_MAX_ATTEMPTS } from '../features/push/push-job';
-import { enqueueInTriggerSql } from '../jobs/jobs';
+import { enqueueInTriggerSql } from '../jobs/job-statements';
 import { FOR_SALE, PRICE_LINE, RELISTED_FROM, RELISTED_LINE, SOLD, STATUS_LINES } from './deal';
 import { DEAL_ROLES } from './deal';
 import { HUMAN_KINDS_SQL, otherPartySql, roleColumns } from './deal.sql';

@@ -55,7 +55,7 @@ export interface JobsOptions {
 
 /**
  * What the jobs use of the database (db/database.ts's `Database`): its queries and LISTEN. Named
- * here, not imported, so that database.ts may generate triggers that enqueue (enqueueInTriggerSql).
+ * here, not imported, so that database.ts may generate triggers that enqueue (enqueueInTriggerSql, in job-statements.ts).
  */
 export interface JobsDatabase {
   db: Db;

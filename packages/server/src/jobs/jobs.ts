@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type SQL } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import type { Db } from '../db/db-type';
-import { textLiteral } from '../db/literal';
-import { rowsOf, type Executor } from '../db/rows';
+import { rowsOf } from '../db/rows';
 import {
   LeaseLostError,
   nextSlot,
@@ -17,41 +16,19 @@ import type {
   JobsOptions,
   RegisterOptions,
 } from './job-options';
+import {
+  claimStatement,
+  deferMissedSlotsStatement,
+  enqueueStatement,
+  scheduleStatement,
+  claimOf,
+  JOBS_CHANNEL,
+  type ClaimedRow,
+} from './job-statements';
 
 const DEFAULT_LEASE_MS = 5 * 60_000;
 const DEFAULT_POLL_MS = 5_000;
 const STOP_WAIT_MS = 30_000;
-const CHANNEL = 'jobs';
-
-interface ClaimedRow {
-  id: string;
-  name: string;
-  payload: unknown;
-  run_at: string | Date;
-  interval_ms: number | null;
-  attempts: number;
-  max_attempts: number;
-  /** This claim's token: the job is this server's while `locked_by` still holds it. */
-  token: string;
-}
-
-const ts = (date: Date) => sql`${date.toISOString()}::timestamptz`;
-
-/**
- * `enqueue` as a trigger's statements (plpgsql): a job `name` due now for each row of `rows` (a
- * `FROM …` clause), its payload `payload`, then the NOTIFY that wakes the servers, so a job a
- * trigger writes is the job runner's own row. Constants only: the trigger's body has no parameter.
- */
-export function enqueueInTriggerSql(
-  name: string,
-  payload: SQL,
-  rows: SQL,
-  maxAttempts: number,
-): SQL {
-  return sql`INSERT INTO public.jobs (name, payload, run_at, max_attempts)
-    SELECT ${textLiteral(name)}, ${payload}, now(), ${sql.raw(String(Math.trunc(maxAttempts)))} ${rows};
-  IF FOUND THEN PERFORM pg_notify(${textLiteral(CHANNEL)}, ${textLiteral(name)}); END IF;`;
-}
 
 /**
  * Jobs on the database, for one app server among several (docs/decisions/006). A due job is claimed
@@ -144,15 +121,11 @@ export class Jobs {
     const runAt = options.runAt ?? this.#now();
     const added = await rowsOf(
       db,
-      sql`
-      WITH added AS (
-        INSERT INTO jobs (name, key, payload, run_at, max_attempts)
-        VALUES (${name}, ${options.key ?? null}, ${JSON.stringify(payload)}::jsonb, ${ts(runAt)},
-          ${options.maxAttempts ?? 10})
-        ON CONFLICT (key) DO NOTHING
-        RETURNING id
-      )
-      SELECT id, pg_notify(${CHANNEL}, ${name}) FROM added`,
+      enqueueStatement(name, payload, {
+        key: options.key ?? null,
+        runAt,
+        maxAttempts: options.maxAttempts ?? 10,
+      }),
     );
     return added.length > 0;
   }
@@ -182,7 +155,7 @@ export class Jobs {
       try {
         this.#unlisten.push(
           await listen(
-            CHANNEL,
+            JOBS_CHANNEL,
             (name) => {
               if (this.#handlers.has(name)) this.#wake();
             },
@@ -205,14 +178,11 @@ export class Jobs {
   async #deferMissedSlots(): Promise<void> {
     const keys = [...this.#handlers]
       .filter(([, { options }]) => options.every)
-      .map(([name]) => sql`${`every:${name}`}`);
+      .map(([name]) => `every:${name}`);
     if (keys.length === 0) return;
     const now = this.#now();
-    const firstLook = ts(new Date(now.getTime() + this.#startDelayMs));
-    await this.database.db.execute(sql`
-      UPDATE jobs SET run_at = ${firstLook}
-      WHERE key IN (${sql.join(keys, sql`, `)}) AND run_at < ${ts(now)}
-        AND locked_by IS NULL AND failed_at IS NULL`);
+    const firstLook = new Date(now.getTime() + this.#startDelayMs);
+    await this.database.db.execute(deferMissedSlotsStatement(keys, now, firstLook));
   }
 
   /** Stops polling and waits (a while) for the jobs this server runs. */
@@ -302,53 +272,16 @@ export class Jobs {
   }
 
   async #schedule(name: string, everyMs: number, at?: (after: Date) => Date): Promise<void> {
-    const now = this.#now();
-    if (at) {
-      // A calendar slot: a pending slot in the future moves to the schedule's (its hour may have
-      // been configured anew); a slot already due stays, so a run missed while no server ran
-      // happens now.
-      await this.database.db.execute(sql`
-        INSERT INTO jobs (name, key, run_at, interval_ms)
-        VALUES (${name}, ${`every:${name}`}, ${ts(at(now))}, ${everyMs})
-        ON CONFLICT (key) DO UPDATE
-          SET interval_ms = EXCLUDED.interval_ms, run_at = EXCLUDED.run_at
-          WHERE jobs.run_at > ${ts(now)} AND jobs.run_at <> EXCLUDED.run_at
-            AND jobs.locked_by IS NULL`);
-      return;
-    }
-    const first = new Date(now.getTime() + everyMs);
-    await this.database.db.execute(sql`
-      INSERT INTO jobs (name, key, run_at, interval_ms)
-      VALUES (${name}, ${`every:${name}`}, ${ts(first)}, ${everyMs})
-      ON CONFLICT (key) DO UPDATE
-        SET interval_ms = EXCLUDED.interval_ms, run_at = LEAST(jobs.run_at, EXCLUDED.run_at)
-        WHERE jobs.interval_ms IS DISTINCT FROM EXCLUDED.interval_ms`);
+    await this.database.db.execute(scheduleStatement(name, everyMs, this.#now(), at));
   }
 
   async #claim(limit: number): Promise<ClaimedRow[]> {
     const names = [...this.#handlers.keys()];
     if (names.length === 0 || limit <= 0) return [];
-    const now = this.#now();
     const token = randomUUID();
     const claimed = await rowsOf<Omit<ClaimedRow, 'token'>>(
       this.database.db,
-      sql`
-      UPDATE jobs
-      SET locked_until = ${ts(new Date(now.getTime() + this.#leaseMs))}, locked_by = ${token},
-        attempts = attempts + 1
-      WHERE id IN (
-        SELECT id FROM jobs
-        WHERE failed_at IS NULL AND run_at <= ${ts(now)}
-          AND (locked_until IS NULL OR locked_until <= ${ts(now)})
-          AND name IN (${sql.join(
-            names.map((n) => sql`${n}`),
-            sql`, `,
-          )})
-        ORDER BY run_at
-        LIMIT ${limit}
-        FOR UPDATE SKIP LOCKED
-      )
-      RETURNING id, name, payload, run_at, interval_ms, attempts, max_attempts`,
+      claimStatement({ names, now: this.#now(), leaseMs: this.#leaseMs, limit, token }),
     );
     return claimed.map((row) => ({ ...row, token }));
   }
@@ -359,14 +292,11 @@ export class Jobs {
     const scheduledFor = new Date(row.run_at);
     const lost = new AbortController();
     const signal = AbortSignal.any([lost.signal, this.#stop.signal]);
-    const mine = sql`id = ${row.id} AND locked_by = ${token}`;
+    const claim = claimOf(row.id, token);
     const renew = setInterval(
       () => {
         const until = new Date(this.#now().getTime() + this.#leaseMs);
-        rowsOf(
-          this.database.db,
-          sql`UPDATE jobs SET locked_until = ${ts(until)} WHERE ${mine} RETURNING id`,
-        ).then(
+        rowsOf(this.database.db, claim.renew(until)).then(
           (renewed) => {
             if (renewed.length === 0) lost.abort();
           },
@@ -379,18 +309,14 @@ export class Jobs {
     const every = row.interval_ms;
     const slotAfter = (time: Date) =>
       registered.options.at ? registered.options.at(time) : nextSlot(scheduledFor, every!, time);
-    const done = (now: Date) =>
-      every
-        ? sql`UPDATE jobs SET run_at = ${ts(slotAfter(now))}, attempts = 0,
-            locked_until = NULL, locked_by = NULL, last_error = NULL WHERE ${mine}`
-        : sql`DELETE FROM jobs WHERE ${mine}`;
+    const done = (now: Date) => (every ? claim.moveTo(slotAfter(now)) : claim.remove());
     let ended = false;
     const once = async <T>(work: (tx: Db) => Promise<T>): Promise<T> => {
       if (ended) throw new Error(`Job ${row.name}: once() runs once per run`);
       const result = await this.database.db.transaction(async (tx) => {
         // The job's row stays locked until the commit: a server whose claim on it runs meanwhile
         // skips it, and one whose claim came first has changed locked_by.
-        const held = await rowsOf(tx, sql`SELECT id FROM jobs WHERE ${mine} FOR UPDATE`);
+        const held = await rowsOf(tx, claim.lock());
         if (held.length === 0) throw new LeaseLostError(row.name);
         const value = await work(tx);
         await tx.execute(done(this.#now()));
@@ -432,8 +358,7 @@ export class Jobs {
       const message = failure instanceof Error ? failure.message : String(failure);
       this.#log.warn({ err: failure, job: row.name, attempt: row.attempts }, 'job failed');
       if (!every && row.attempts >= row.max_attempts) {
-        finish = sql`UPDATE jobs SET failed_at = ${ts(now)}, last_error = ${message},
-          locked_until = NULL, locked_by = NULL WHERE ${mine}`;
+        finish = claim.giveUp(now, message);
         this.#log.error({ job: row.name, id: row.id }, 'job given up');
       } else {
         let retryAt = new Date(now.getTime() + retryDelayMs(row.attempts));
@@ -441,8 +366,7 @@ export class Jobs {
           const next = slotAfter(now);
           if (next < retryAt) retryAt = next;
         }
-        finish = sql`UPDATE jobs SET run_at = ${ts(retryAt)}, last_error = ${message},
-          locked_until = NULL, locked_by = NULL WHERE ${mine}`;
+        finish = claim.retryAt(retryAt, message);
       }
     }
     try {
@@ -452,13 +376,4 @@ export class Jobs {
       this.#log.error({ err: error, job: row.name }, 'could not record the end of a job');
     }
   }
-}
-
-/** Deletes the one-off jobs given up before `before` (the retention policy); how many. */
-export async function deleteFailedJobsBefore(db: Executor, before: Date): Promise<number> {
-  const rows = await rowsOf(
-    db,
-    sql`DELETE FROM jobs WHERE failed_at < ${before.toISOString()}::timestamptz RETURNING id`,
-  );
-  return rows.length;
 }

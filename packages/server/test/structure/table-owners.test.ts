@@ -19,7 +19,7 @@ const OWNERS: Record<string, string> = {
   email_tokens: 'features/accounts/email-tokens.repository.ts',
   exchanges: 'features/ratings/ratings.repository.ts',
   images: 'features/images/images.repository.ts',
-  jobs: 'jobs/jobs.ts',
+  jobs: 'jobs/job-statements.ts',
   listing_drafts: 'features/shelf/drafts.repository.ts',
   listing_reports: 'features/moderation/moderation.repository.ts',
   listings: 'features/listings/listings.repository.ts',
@@ -77,7 +77,7 @@ const TRIGGER_WRITES: Record<string, { module: string; tables: string[] }> = {
     tables: ['listing_words'],
   },
   listings_conversation_lines: { module: 'deal/deal-triggers.ts', tables: ['conversation_events'] },
-  // The job's row is the job runner's (jobs/jobs.ts enqueueInTriggerSql writes it).
+  // The job's row is the job runner's (jobs/job-statements.ts enqueueInTriggerSql writes it).
   push_alert_match: { module: 'db/migrations/0023_push-subscriptions.sql', tables: ['jobs'] },
   push_conversation_event: { module: 'deal/deal-triggers.ts', tables: ['jobs'] },
   record_exchange: { module: 'deal/deal-triggers.ts', tables: ['exchanges'] },

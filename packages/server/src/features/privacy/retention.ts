@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../../config/config';
 import type { Db } from '../../db/database';
 import { deleteExpiredSessions } from '../../db/sessions.repository';
-import { deleteFailedJobsBefore } from '../../jobs/jobs';
+import { deleteFailedJobsBefore } from '../../jobs/job-statements';
 import type { Storage } from '../../lib/storage/storage';
 import { deleteSearchMissesBefore } from '../../plugins/search-misses';
 import { deleteSpentEmailTokens } from '../accounts/email-tokens.repository';
