@@ -11,6 +11,10 @@ import { runInCampus, type CampusWork } from './campus-context';
 import { pointAt } from './campus-pool';
 import { quoted } from './campus-schema';
 
+/** PostgreSQL's codes for a role created by someone else meanwhile. */
+const DUPLICATE_OBJECT = '42710';
+const UNIQUE_VIOLATION = '23505';
+
 /**
  * Creates a campus's role and schema on its PostgreSQL server, if missing (decision 024): the role
  * logs in never and owns its schema only; the login role may SET ROLE to it (on PostgreSQL 16 and
@@ -20,7 +24,14 @@ export async function createCampusSchema(client: ClientBase, schema: string): Pr
   const name = quoted(schema);
   await client.query('CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public');
   const { rows: roles } = await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [schema]);
-  if (roles.length === 0) await client.query(`CREATE ROLE ${name} NOLOGIN`);
+  if (roles.length === 0) {
+    // Roles belong to the whole PostgreSQL server, not to one database: an installation adding the
+    // same campus key to another database at the same moment may create it first.
+    await client.query(`CREATE ROLE ${name} NOLOGIN`).catch((error: unknown) => {
+      const code = (error as { code?: string }).code;
+      if (code !== DUPLICATE_OBJECT && code !== UNIQUE_VIOLATION) throw error;
+    });
+  }
   const { rows } = await client.query<{ rolsuper: boolean; version: number }>(
     `SELECT rolsuper, current_setting('server_version_num')::int AS version
        FROM pg_roles WHERE rolname = current_user`,
