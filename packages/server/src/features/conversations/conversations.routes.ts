@@ -5,7 +5,7 @@ import { apiRoutes } from '@campus-books/common/api-routes';
 import { webPaths } from '@campus-books/common/paths';
 import type { ConversationEventRow, ConversationRow } from '../../db/conversations.schema';
 import { currentUser, REQUIRE_VERIFIED_USER_ERRORS } from '../../plugins/sessions';
-import { tooManyAttempts } from '../../plugins/rate-limit';
+import { conversationLimits } from './conversation-limits';
 import { setMessageMails } from '../accounts/users.repository';
 import { getOwnListing } from '../listings/listings.service';
 import {
@@ -65,14 +65,8 @@ export default async function conversationsRoutes(fastify: FastifyInstance) {
     now: () => app.jobs.now(),
     config: app.config.conversations,
   };
-  const { conversationsPerHour, messagesPerMinute } = app.config.conversations;
   // Messages and offers per account and minute; new conversations per account and hour.
-  const messageLimit = app.limitAttempts({
-    name: 'conversation-message:account',
-    max: messagesPerMinute,
-    windowMs: 60_000,
-    keyOf: (request) => request.session?.user.id,
-  });
+  const { messageLimit, takeConversationOpen } = conversationLimits(app);
   const sent = async (result: { conversation: ConversationRow; event: ConversationEventRow }) => ({
     success: true as const,
     conversationId: result.conversation.id,
@@ -175,15 +169,9 @@ export default async function conversationsRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const user = currentUser(request);
-      const result = await startConversation(deps, user, request.body, async () => {
-        const hit = await app.limits.take(
-          'conversation-open:account',
-          user.id,
-          conversationsPerHour,
-          60 * 60_000,
-        );
-        if (!hit.allowed) throw tooManyAttempts(reply, hit);
-      });
+      const result = await startConversation(deps, user, request.body, () =>
+        takeConversationOpen(reply, user.id),
+      );
       return reply.status(201).send(await sent(result));
     },
   );

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '@campus-books/common/api';
 import { apiRoutes } from '@campus-books/common/api-routes';
 import { currentUser, REQUIRE_VERIFIED_USER_ERRORS } from '../../plugins/sessions';
-import { tooManyAttempts } from '../../plugins/rate-limit';
+import { conversationLimits } from './conversation-limits';
 import {
   getParticipantConversation,
   toEvent,
@@ -24,14 +24,8 @@ function depsOf(app: FastifyInstance): ConversationDeps {
 export default async function offerSetsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const deps = depsOf(app);
-  const { conversationsPerHour, messagesPerMinute } = app.config.conversations;
-  // The same count as conversations.routes.ts: messages and offers per account and minute.
-  const messageLimit = app.limitAttempts({
-    name: 'conversation-message:account',
-    max: messagesPerMinute,
-    windowMs: 60_000,
-    keyOf: (request) => request.session?.user.id,
-  });
+  // Messages and offers per account and minute; new conversations per account and hour.
+  const { messageLimit, takeConversationOpen } = conversationLimits(app);
 
   app.get(
     '/:id/bundle-candidates',
@@ -77,15 +71,9 @@ export default async function offerSetsRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const user = currentUser(request);
-      const result = await offerFromListing(deps, user, request.body, async () => {
-        const hit = await app.limits.take(
-          'conversation-open:account',
-          user.id,
-          conversationsPerHour,
-          60 * 60_000,
-        );
-        if (!hit.allowed) throw tooManyAttempts(reply, hit);
-      });
+      const result = await offerFromListing(deps, user, request.body, () =>
+        takeConversationOpen(reply, user.id),
+      );
       const [listings] = await setsOfEvents(deps.db, result.conversation, [result.event]);
       return reply.status(201).send({
         success: true as const,
