@@ -17,6 +17,7 @@ import {
   runMessageStreams,
 } from './lib/message-streams';
 import { describeMachine } from './lib/machine';
+import { runManyCampuses } from './lib/many-campuses';
 import { MixedWorkload } from './lib/mixed';
 import { parseOptions, type BenchOptions, type Engine } from './lib/options';
 import { renderResults, updateDocs, writeResultFile } from './lib/report';
@@ -172,6 +173,14 @@ async function main() {
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     if (build.status !== 0) throw new Error('npm run build failed');
+  }
+  if (options.campuses !== null) {
+    process.exitCode = await runManyCampuses(
+      { ...options, campuses: options.campuses },
+      pinned,
+      result.command,
+    );
+    return;
   }
   const target = lighthouseTarget(options);
 

@@ -25,6 +25,11 @@ export interface BenchOptions {
   fanOutSamples: number;
   /** The campus file the server serves and the catalogue is made for (CAMPUS_CONFIG), or null: the default campus. */
   campus: string | null;
+  /**
+   * The many-campus run (issue 45, PostgreSQL only): this many campuses of --sizes listings each on
+   * one database and one app server, beside one campus of the same size; null: the ordinary bench.
+   */
+  campuses: number | null;
 }
 
 export const USAGE = `npm run bench -- [options]
@@ -49,7 +54,11 @@ export const USAGE = `npm run bench -- [options]
   --campus FILE               the campus file the server serves and the catalogue is made for
                               (CAMPUS_CONFIG; e.g. packages/server/campus/examples/pacific-crest.yaml;
                               default: the default campus, or CAMPUS_CONFIG when set)
-  --update-docs               rewrite docs/performance.md's results (a full run always does)`;
+  --update-docs               rewrite docs/performance.md's results (a full run always does)
+  --campuses N                the many-campus run (PostgreSQL only): N campuses c001… at
+                              c001.bench.example…, each with --sizes listings (one size, default
+                              10000), one app server, the per-campus scenarios spread over every
+                              host beside one campus's; memory per idle campus, connections held`;
 
 const list = (value: string) =>
   value
@@ -79,6 +88,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'fanout-samples': { type: 'string', default: '15' },
       'update-docs': { type: 'boolean', default: false },
       campus: { type: 'string' },
+      campuses: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -86,10 +96,22 @@ export function parseOptions(argv: string[]): BenchOptions {
     console.log(USAGE);
     process.exit(0);
   }
-  const sizes = list(values.sizes).map(Number);
+  const campuses = values.campuses === undefined ? null : Number(values.campuses);
+  if (campuses !== null && (!Number.isInteger(campuses) || campuses < 2 || campuses > 9999))
+    throw new Error('--campuses: a whole number from 2 to 9,999');
+  const sizesGiven = argv.some((a) => a === '--sizes' || a.startsWith('--sizes='));
+  const sizes = list(campuses !== null && !sizesGiven ? '10000' : values.sizes).map(Number);
+  if (campuses !== null && sizes.length !== 1)
+    throw new Error('--campuses: one size (listings per campus), e.g. --sizes 10000');
+  if (
+    campuses !== null &&
+    list(values.engines).includes('pglite') &&
+    argv.some((a) => a.startsWith('--engines'))
+  )
+    throw new Error('--campuses: PostgreSQL only (PGlite serves one campus)');
   if (sizes.some((s) => !Number.isInteger(s) || s < 100))
     throw new Error('--sizes: whole numbers ≥ 100');
-  const engines = list(values.engines);
+  const engines = campuses !== null ? ['postgres'] : list(values.engines);
   for (const engine of engines) {
     if (engine !== 'pglite' && engine !== 'postgres')
       throw new Error(`--engines: unknown ${engine}`);
@@ -100,12 +122,13 @@ export function parseOptions(argv: string[]): BenchOptions {
     return n;
   };
   const isFullRun =
-    argv.length === 0 ||
-    (sizes.length === 3 &&
-      engines.length === 2 &&
-      !values['no-lighthouse'] &&
-      !values.scenarios &&
-      Number(values['fanout-alerts']) === 1000);
+    campuses === null &&
+    (argv.length === 0 ||
+      (sizes.length === 3 &&
+        engines.length === 2 &&
+        !values['no-lighthouse'] &&
+        !values.scenarios &&
+        Number(values['fanout-alerts']) === 1000));
   return {
     sizes,
     engines: engines as Engine[],
@@ -123,5 +146,6 @@ export function parseOptions(argv: string[]): BenchOptions {
     fanOutAlerts: number('fanout-alerts', values['fanout-alerts'], 1),
     fanOutSamples: number('fanout-samples', values['fanout-samples'], 1),
     campus: values.campus ?? process.env.CAMPUS_CONFIG ?? null,
+    campuses,
   };
 }

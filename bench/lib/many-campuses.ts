@@ -1,0 +1,302 @@
+import http from 'node:http';
+import os from 'node:os';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { readCampusFile } from '../../packages/server/src/config/campus-file';
+import { BENCH_CAMPUS_FILE } from '../generate/campus';
+import {
+  compareCampusRuns,
+  connectionsBounded,
+  memoryPerIdleCampusMb,
+  renderCampusTable,
+  spreadOverHosts,
+  type CampusComparison,
+  type CampusFootprint,
+} from './campus-budgets';
+import {
+  benchCampusHost,
+  benchCampusKeys,
+  dropBenchCampusRoles,
+  provisionBenchCampuses,
+  registerBenchCampuses,
+  serverConnections,
+} from './campuses';
+import { prepareDatabase, type PreparedDatabase } from './databases';
+import { runLoad } from './load';
+import type { BenchOptions } from './options';
+import type { ScenarioRow } from './results';
+import { PAGE_SCENARIOS, SCENARIOS, type Scenario, type ScenarioContext } from './scenarios';
+import { ROOT, startServer, waitUntilIdle, type RunningServer } from './server-process';
+
+const log = (message: string) =>
+  console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+
+/** The per-campus scenarios (issue 45): health (the ceiling), the searches, listing by id, the landing pages. */
+export const CAMPUS_SCENARIOS: Scenario[] = SCENARIOS.filter(
+  (s) =>
+    s.group === 'ceiling' ||
+    s.group === 'search' ||
+    s.group === 'by-id' ||
+    s.group === 'semester' ||
+    PAGE_SCENARIOS.includes(s.name),
+);
+
+export interface ManyCampusesResult {
+  startedAt: string;
+  command: string;
+  campuses: number;
+  size: number;
+  poolSize: number;
+  loadAverage: number[];
+  provisionSeconds: number;
+  readySeconds: { single: number; one: number; many: number };
+  comparisons: CampusComparison[];
+  one: CampusFootprint;
+  many: CampusFootprint;
+  afterLoad: { pooled: number; listening: number };
+  memoryPerIdleCampusMb: number;
+  connectionsBounded: boolean;
+}
+
+/** Resident memory now (VmRSS), MB. */
+function rssMb(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) / 1024 : NaN;
+}
+
+/** One GET with a Host header (fetch will not send one of its own choosing), its body read. */
+function getAt(url: string, pathname: string, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(`${url}${pathname}`, { headers: { host } }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+    });
+    request.on('error', reject);
+  });
+}
+
+/** Each campus once: its landing page, its newest listings and one listing (caches, shells, statements). */
+async function touchEveryCampus(url: string, hosts: readonly string[], listingId: string) {
+  for (const host of hosts) {
+    for (const pathname of ['/', '/api/listing/get', `/api/listing/get/${listingId}`]) {
+      const status = await getAt(url, pathname, host);
+      if (status !== 200) throw new Error(`${host}${pathname} answered ${status}`);
+    }
+  }
+}
+
+async function runScenarios(
+  server: RunningServer,
+  context: ScenarioContext,
+  options: BenchOptions,
+  hosts: readonly string[] | null,
+  label: string,
+): Promise<ScenarioRow[]> {
+  const rows: ScenarioRow[] = [];
+  let healthRps = NaN;
+  for (const scenario of CAMPUS_SCENARIOS) {
+    if (
+      options.scenarios &&
+      scenario.name !== 'health' &&
+      !options.scenarios.includes(scenario.name)
+    )
+      continue;
+    const load = scenario.load(context);
+    if (!load) continue;
+    await waitUntilIdle(server.url);
+    const spec = hosts ? { requests: spreadOverHosts(load, hosts, options.seed) } : load;
+    let cpuMs = NaN;
+    const r = await runLoad(
+      { url: server.url, connections: options.connections, duration: options.duration, ...spec },
+      options.warmup,
+      () => {
+        const before = server.cpuMs();
+        return () => (cpuMs = server.cpuMs() - before);
+      },
+    );
+    if (scenario.name === 'health') healthRps = r.requestsPerSecond;
+    const row: ScenarioRow = {
+      scenario: scenario.name,
+      group: scenario.group,
+      requestsPerSecond: r.requestsPerSecond,
+      requests: r.requests,
+      p50: r.p50,
+      p99: r.p99,
+      errors: r.errors,
+      ratioToHealth: r.requestsPerSecond / healthRps,
+      peakRssMb: server.peakRssMb(),
+      bytesPerResponse: r.bytesPerResponse,
+      serverCpuMsPerRequest: r.requests > 0 ? cpuMs / r.requests : NaN,
+      statusCodes: r.statusCodes,
+      generator: r.generator,
+      loadAverage: os.loadavg()[0]!,
+    };
+    rows.push(row);
+    log(
+      `  ${label} ${scenario.name.padEnd(18)} ${Math.round(row.requestsPerSecond).toString().padStart(6)} req/s  p99 ${row.p99.toFixed(1)} ms  CPU ${row.serverCpuMsPerRequest.toFixed(2)} ms/req  errors ${row.errors}${row.errors ? ` ${JSON.stringify(row.statusCodes)}` : ''}  load ${row.loadAverage.toFixed(1)}`,
+    );
+  }
+  return rows;
+}
+
+/**
+ * A server on the directory as it stands, each campus touched once, its memory and connections
+ * read; then a short burst over every campus (the pools fill as far as they will) and the
+ * connections again.
+ */
+async function footprint(
+  prepared: PreparedDatabase,
+  options: BenchOptions,
+  keys: readonly string[],
+  pinned: boolean,
+): Promise<{ server: RunningServer; footprint: CampusFootprint }> {
+  const server = await startServer({
+    dataDir: prepared.dataDir,
+    env: prepared.env,
+    logLevel: options.logLevel,
+    pin: pinned,
+  });
+  const hosts = keys.map(benchCampusHost);
+  await touchEveryCampus(server.url, hosts, prepared.seed.sampleListingIds[0]!);
+  await sleep(1000);
+  const rss = rssMb(server.pid);
+  const database = new URL(prepared.env.DATABASE_URL!).pathname.slice(1);
+  await runLoad(
+    {
+      url: server.url,
+      connections: options.connections,
+      duration: 3,
+      requests: spreadOverHosts({ path: '/api/listing/get?searchTerm=calclus' }, hosts),
+    },
+    0,
+  );
+  const held = await serverConnections(options.postgresUrl, database);
+  return { server, footprint: { campuses: keys.length, rssMb: rss, ...held } };
+}
+
+/**
+ * `npm run bench -- --campuses N --sizes S` (PostgreSQL): one scratch database seeded with S
+ * listings; the single-campus server on it (no directory: exactly today's installation) runs the
+ * per-campus scenarios; then N campuses, each a schema holding a copy of those S listings, are
+ * registered (first one, then all) and one app server serves them, its memory and connections read
+ * with 1 and with N, and the same scenarios run with every request sent to a campus's host in turn.
+ * Returns 1 when a budget fails.
+ */
+export async function runManyCampuses(
+  options: BenchOptions & { campuses: number },
+  pinned: boolean,
+  command: string,
+): Promise<number> {
+  const size = options.sizes[0]!;
+  const n = options.campuses;
+  const keys = benchCampusKeys(n);
+  const config = readCampusFile(BENCH_CAMPUS_FILE);
+  const poolSize = Number(process.env.DATABASE_POOL_SIZE ?? 30);
+  const startedAt = new Date().toISOString();
+  log(`${n} campuses × ${size.toLocaleString('en-US')} listings: generating the catalogue`);
+  const prepared = await prepareDatabase('postgres', size, options);
+  let server: RunningServer | undefined;
+  const cleanUp = async () => {
+    await server?.stop();
+    server = undefined;
+    await prepared.dispose();
+    await dropBenchCampusRoles(options.postgresUrl, keys);
+  };
+  const interrupt = () => {
+    log('interrupted: cleaning up');
+    void cleanUp().then(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
+  try {
+    log(
+      `  generated in ${prepared.seed.seconds.toFixed(1)} s; copying it into ${n} campus schemas`,
+    );
+    const provisionStart = performance.now();
+    await provisionBenchCampuses(prepared.env.DATABASE_URL!, keys, config, (done) => {
+      if (done % 10 === 0 || done === n) log(`  ${done}/${n} campuses provisioned`);
+    });
+    const provisionSeconds = (performance.now() - provisionStart) / 1000;
+    const context: ScenarioContext = { seed: prepared.seed, mainScript: null, mixed: null };
+
+    server = await startServer({
+      dataDir: prepared.dataDir,
+      env: prepared.env,
+      logLevel: options.logLevel,
+      pin: pinned,
+    });
+    const singleReady = server.readySeconds;
+    log(`single campus (no directory): ready in ${singleReady.toFixed(2)} s`);
+    const single = await runScenarios(server, context, options, null, '1 ');
+    await server.stop();
+    server = undefined;
+
+    await registerBenchCampuses(prepared.env.DATABASE_URL!, keys.slice(0, 1), config);
+    const withOne = await footprint(prepared, options, keys.slice(0, 1), pinned);
+    server = withOne.server;
+    const oneReady = server.readySeconds;
+    await server.stop();
+    server = undefined;
+
+    await registerBenchCampuses(prepared.env.DATABASE_URL!, keys.slice(1), config);
+    const withMany = await footprint(prepared, options, keys, pinned);
+    server = withMany.server;
+    log(
+      `directory of ${n}: ready in ${server.readySeconds.toFixed(2)} s; RSS ${withMany.footprint.rssMb.toFixed(0)} MB (1 campus: ${withOne.footprint.rssMb.toFixed(0)} MB)`,
+    );
+    const many = await runScenarios(server, context, options, keys.map(benchCampusHost), `${n}`);
+    const database = new URL(prepared.env.DATABASE_URL!).pathname.slice(1);
+    const afterLoad = await serverConnections(options.postgresUrl, database);
+
+    const comparisons = compareCampusRuns(single, many);
+    const perCampus = memoryPerIdleCampusMb(withOne.footprint, withMany.footprint);
+    const bounded = connectionsBounded(withOne.footprint, withMany.footprint, poolSize);
+    const result: ManyCampusesResult = {
+      startedAt,
+      command,
+      campuses: n,
+      size,
+      poolSize,
+      loadAverage: os.loadavg(),
+      provisionSeconds,
+      readySeconds: { single: singleReady, one: oneReady, many: server.readySeconds },
+      comparisons,
+      one: withOne.footprint,
+      many: withMany.footprint,
+      afterLoad,
+      memoryPerIdleCampusMb: perCampus,
+      connectionsBounded: bounded && afterLoad.pooled <= poolSize,
+    };
+    const dir = path.join(ROOT, 'bench/results');
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, `campuses-${startedAt.replace(/[:.]/g, '-')}.json`);
+    writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+
+    console.log(`\n${renderCampusTable(comparisons, n, size)}\n`);
+    const mb = (f: CampusFootprint) => `${f.rssMb.toFixed(0)} MB`;
+    const held = (f: { pooled: number; listening: number }) =>
+      `${f.pooled} pooled + ${f.listening} LISTEN`;
+    log(
+      `memory per idle campus: ${perCampus.toFixed(2)} MB (RSS ${mb(withOne.footprint)} with 1 campus, ${mb(withMany.footprint)} with ${n}, each campus asked 3 pages)`,
+    );
+    log(
+      `connections to PostgreSQL: ${held(withOne.footprint)} with 1 campus, ${held(withMany.footprint)} with ${n}, ${held(afterLoad)} after the ${n}-campus scenarios (pool ${poolSize}): ${result.connectionsBounded ? 'bounded' : 'NOT bounded'}`,
+    );
+    log(
+      `ready in ${singleReady.toFixed(2)} s (no directory), ${oneReady.toFixed(2)} s (1 campus), ${server.readySeconds.toFixed(2)} s (${n}); ${n} campuses provisioned in ${provisionSeconds.toFixed(0)} s; load average ${os.loadavg()[0]!.toFixed(1)}`,
+    );
+    const failed = comparisons.filter((c) => c.budgeted && !c.ok);
+    log(
+      failed.length === 0 && result.connectionsBounded
+        ? `PASS: every per-campus scenario within 1.25× of one campus, connections bounded`
+        : `FAIL: ${failed.map((c) => c.scenario).join(', ') || 'connections'}`,
+    );
+    log(`results written to ${file}`);
+    return failed.length === 0 && result.connectionsBounded ? 0 : 1;
+  } finally {
+    process.off('SIGINT', interrupt);
+    process.off('SIGTERM', interrupt);
+    await cleanUp();
+  }
+}
