@@ -168,6 +168,41 @@ export const campusConfigSchema = z
       .default([])
       .superRefine((list, ctx) => uniqueBy(list, (s) => s.id, ctx, 'meetup spot'))
       .describe("The campus safety office's list of safe exchange spots."),
+    publicUrl: z
+      .url({ protocol: /^https?$/ })
+      .refine((url) => new URL(url).pathname === '/' && !/[?#]/.test(url), 'is an origin only')
+      .optional()
+      .describe(
+        "In a many-campus installation, the campus's address in mails and pages (https://books.example.edu); unset, its first host with PUBLIC_URL's scheme. A single campus links to PUBLIC_URL.",
+      ),
+    mail: z
+      .object({
+        from: z
+          .object({
+            name: text(120)
+              .regex(/^[^\p{Cc}]*$/u, 'holds no control characters')
+              .optional()
+              .describe("The sender's name; the campus's name when omitted."),
+            address: z
+              .email()
+              .optional()
+              .describe("The sender's address; MAIL_FROM's when omitted."),
+          })
+          .strict()
+          .default({}),
+      })
+      .strict()
+      .optional()
+      .describe(
+        "The mails' sender. Unset: MAIL_FROM (in a many-campus installation, MAIL_FROM's address with the campus's name).",
+      ),
+    moderators: z
+      .array(z.string().trim().toLowerCase().pipe(z.email()))
+      .max(100)
+      .optional()
+      .describe(
+        "The campus's moderators' school e-mail addresses (verified accounts only). Unset: MODERATOR_EMAILS. Never sent to the web app.",
+      ),
   })
   .strict()
   .superRefine((campus, ctx) => {
@@ -181,6 +216,13 @@ export const campusConfigSchema = z
 export type CampusConfigInput = z.input<typeof campusConfigSchema>;
 /** A campus as the server and the web app use it, every default filled in. */
 export type CampusConfig = z.output<typeof campusConfigSchema>;
+
+/** The campus as it is shown (`GET /api/campus`, a page's state): without its moderators' addresses. */
+export function shownCampus(campus: CampusConfig): CampusConfig {
+  if (campus.moderators === undefined) return campus;
+  const { moderators: _moderators, ...shown } = campus;
+  return shown;
+}
 
 /** The problems of a campus file, one line each with where it is ("schools.2.key: …"). */
 export function campusProblems(error: z.ZodError): string[] {

@@ -79,6 +79,8 @@ export interface TwoCampusesOptions {
   /** Serve a built web app from this folder, rendered by `webServerEntry`. */
   webDistDir?: string;
   webServerEntry?: string;
+  /** More of each campus's file (its sender, moderators…), by key. */
+  campusFields?: Record<string, Record<string, unknown>>;
 }
 
 /**
@@ -88,7 +90,7 @@ export interface TwoCampusesOptions {
  */
 export async function openTwoCampuses(options: TwoCampusesOptions = {}): Promise<TwoCampuses> {
   const target = await createPostgresDatabase(true);
-  const campuses = writeCampusFiles(CAMPUS_KEYS);
+  const campuses = writeCampusFiles(CAMPUS_KEYS, options.campusFields ?? {});
   for (const key of CAMPUS_KEYS) {
     const added = await campusCommand(
       target.url,

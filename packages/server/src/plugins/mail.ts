@@ -75,7 +75,7 @@ function outboxFileName(): string {
 /** Mail over SMTP when SMTP_URL is set; otherwise each mail becomes a `.eml` file in DATA_DIR/outbox. */
 export default fp(
   async function mailPlugin(app: FastifyInstance) {
-    const { smtpUrl, mailFrom, dataDir, env } = app.config;
+    const { smtpUrl, dataDir, env } = app.config;
     const outbox = path.join(dataDir, 'outbox');
     const transport: Transporter = smtpUrl
       ? nodemailer.createTransport(smtpUrl)
@@ -104,7 +104,8 @@ export default fp(
       // Named before any await, so file names follow the order of the calls.
       const file = smtpUrl ? undefined : path.join(outbox, outboxFileName());
       const info = await transport.sendMail({
-        from: mailFrom,
+        // Read at each mail: the sender of the campus it is sent for (decision 024).
+        from: app.config.mailFrom,
         ...mail,
         ...(mail.html === undefined ? {} : { html: wrapMailHtml(mail.html) }),
       });

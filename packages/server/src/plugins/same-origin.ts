@@ -5,7 +5,7 @@ import { forbidden } from '../lib/errors';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** Whether `origin` (an Origin header) is the site's own: PUBLIC_URL's, or the one the request names. */
+/** Whether `origin` (an Origin header) is the site's own: its public address's, or the one the request names. */
 function isOwnOrigin(origin: string, publicUrl: URL, request: FastifyRequest): boolean {
   let url: URL;
   try {
@@ -29,14 +29,21 @@ function isOwnOrigin(origin: string, publicUrl: URL, request: FastifyRequest): b
  * `https://campus.example`.
  */
 export default fp(async function sameOriginPlugin(app: FastifyInstance) {
-  const publicUrl = new URL(app.config.publicUrl);
+  // PUBLIC_URL, or in a many-campus installation the request's campus's address (decision 024):
+  // another campus's origin is foreign on this campus's host.
+  let parsed = { text: app.config.publicUrl, url: new URL(app.config.publicUrl) };
+  const publicUrlOf = () => {
+    const text = app.config.publicUrl;
+    if (text !== parsed.text) parsed = { text, url: new URL(text) };
+    return parsed.url;
+  };
   app.addHook('onRequest', async (request) => {
     if (SAFE_METHODS.has(request.method)) return;
     // A route whose request carries its own authority (a signed token), e.g. RFC 8058 unsubscribe.
     if ((request.routeOptions.config as { crossSite?: boolean } | undefined)?.crossSite) return;
     const origin = request.headers.origin;
     if (origin !== undefined) {
-      if (!isOwnOrigin(origin, publicUrl, request)) {
+      if (!isOwnOrigin(origin, publicUrlOf(), request)) {
         throw forbidden('Cross-site requests are not allowed');
       }
       return;

@@ -21,6 +21,9 @@ export function accountDeps(app: FastifyInstance): AccountDeps {
     db: app.database.db,
     mailer: app.mailer,
     sessions: app.sessions,
-    publicUrl: app.config.publicUrl,
+    // Read at each use: the request's campus's address (decision 024).
+    get publicUrl() {
+      return app.config.publicUrl;
+    },
   };
 }

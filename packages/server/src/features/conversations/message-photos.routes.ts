@@ -24,7 +24,10 @@ export default async function messagePhotosRoutes(fastify: FastifyInstance) {
     db: app.database.db,
     now: () => app.jobs.now(),
     config: app.config.conversations,
-    trust: app.config.trust,
+    // Read at each request: its campus's moderators (decision 024).
+    get trust() {
+      return app.config.trust;
+    },
   };
   app.get(
     '/:id/photos/:imageId/:file',

@@ -26,7 +26,10 @@ export function listingDeps(app: FastifyInstance): ListingDeps {
   return {
     db: app.database.db,
     now: () => app.jobs.now(),
-    trust: app.config.trust,
+    // Read at each use: the request's campus's term ends and moderators (decision 024).
+    get trust() {
+      return app.config.trust;
+    },
     jobs: app.jobs,
     images: app.images,
     caches: app.listingCaches,

@@ -35,15 +35,17 @@ export interface ListingExpiryDeps {
 
 /** The job's dependencies, from the app that runs it. */
 export function listingExpiryDeps(app: FastifyInstance): ListingExpiryDeps {
-  const { publicUrl, sessionSecret } = app.config;
+  const { sessionSecret } = app.config;
   return {
     db: app.database.db,
     mailer: app.mailer,
     log: app.log,
     settings: {
-      publicUrl,
       sessionSecret,
-      // Read at each use: the campus's zone when the job runs as a campus (decision 024).
+      // Read at each use: the campus's address and zone when the job runs as a campus (decision 024).
+      get publicUrl() {
+        return app.config.publicUrl;
+      },
       get timeZone() {
         return app.config.alerts.timeZone;
       },

@@ -87,7 +87,10 @@ export default fp(
       db: app.database.db,
       mailer: app.mailer,
       log: app.log,
-      publicUrl: app.config.publicUrl,
+      // Read at each run: the address of the campus the job runs for (decision 024).
+      get publicUrl() {
+        return app.config.publicUrl;
+      },
     };
     app.jobs.register(
       MAIL_DIGEST_JOB,
