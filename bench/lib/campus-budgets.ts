@@ -9,6 +9,9 @@ import type { ScenarioRow } from './results';
  */
 export const CAMPUS_BUDGET = { minRpsRatio: 0.8, maxP99Ratio: 1.25 } as const;
 
+/** A scenario's row, with the local PostgreSQL server's CPU per request when it was read. */
+export type CampusScenarioRow = ScenarioRow & { postgresCpuMsPerRequest?: number };
+
 export interface CampusComparison {
   scenario: string;
   singleRps: number;
@@ -19,6 +22,12 @@ export interface CampusComparison {
   rpsRatio: number;
   /** N-campus p99 ÷ single-campus p99. */
   p99Ratio: number;
+  /** The server's CPU per answered request, ms (steadier than req/s on a shared machine). */
+  singleCpuMs: number;
+  manyCpuMs: number;
+  /** The PostgreSQL server's processes' CPU per answered request, ms (NaN: not read). */
+  singlePgCpuMs: number;
+  manyPgCpuMs: number;
   errors: number;
   /** Health is the ceiling, shown but not budgeted. */
   budgeted: boolean;
@@ -26,8 +35,8 @@ export interface CampusComparison {
 }
 
 export function compareCampusRuns(
-  single: readonly ScenarioRow[],
-  many: readonly ScenarioRow[],
+  single: readonly CampusScenarioRow[],
+  many: readonly CampusScenarioRow[],
 ): CampusComparison[] {
   return single.flatMap((s) => {
     const m = many.find((r) => r.scenario === s.scenario);
@@ -45,6 +54,10 @@ export function compareCampusRuns(
         manyP99: m.p99,
         rpsRatio,
         p99Ratio,
+        singleCpuMs: s.serverCpuMsPerRequest,
+        manyCpuMs: m.serverCpuMsPerRequest,
+        singlePgCpuMs: s.postgresCpuMsPerRequest ?? NaN,
+        manyPgCpuMs: m.postgresCpuMsPerRequest ?? NaN,
         errors,
         budgeted,
         // NaN (no answer) fails: a comparison that could not be made is not a pass.
@@ -120,12 +133,12 @@ export function renderCampusTable(
   size: number,
 ): string {
   const lines = [
-    `| scenario (${size.toLocaleString('en-US')} listings per campus) | 1 campus req/s | 1 campus p99 ms | ${campuses} campuses req/s | ${campuses} campuses p99 ms | req/s ratio | p99 ratio | within 1.25× |`,
-    '| --- | --: | --: | --: | --: | --: | --: | --- |',
+    `| scenario (${size.toLocaleString('en-US')} listings per campus) | 1 campus req/s | 1 campus p99 ms | ${campuses} campuses req/s | ${campuses} campuses p99 ms | req/s ratio | p99 ratio | server CPU ms/req, 1 → ${campuses} | PostgreSQL CPU ms/req, 1 → ${campuses} | within 1.25× |`,
+    '| --- | --: | --: | --: | --: | --: | --: | --: | --: | --- |',
   ];
   for (const r of rows) {
     lines.push(
-      `| ${r.scenario} | ${fixed(r.singleRps)} | ${fixed(r.singleP99, 1)} | ${fixed(r.manyRps)} | ${fixed(r.manyP99, 1)} | ${fixed(r.rpsRatio, 2)} | ${fixed(r.p99Ratio, 2)} | ${r.budgeted ? (r.ok ? 'yes' : `NO${r.errors ? ` (${r.errors} errors)` : ''}`) : '(ceiling)'} |`,
+      `| ${r.scenario} | ${fixed(r.singleRps)} | ${fixed(r.singleP99, 1)} | ${fixed(r.manyRps)} | ${fixed(r.manyP99, 1)} | ${fixed(r.rpsRatio, 2)} | ${fixed(r.p99Ratio, 2)} | ${fixed(r.singleCpuMs, 2)} → ${fixed(r.manyCpuMs, 2)} | ${fixed(r.singlePgCpuMs, 2)} → ${fixed(r.manyPgCpuMs, 2)} | ${r.budgeted ? (r.ok ? 'yes' : `NO${r.errors ? ` (${r.errors} errors)` : ''}`) : '(ceiling)'} |`,
     );
   }
   return lines.join('\n');

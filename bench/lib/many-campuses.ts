@@ -1,6 +1,6 @@
 import http from 'node:http';
 import os from 'node:os';
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readCampusFile } from '../../packages/server/src/config/campus-file';
@@ -13,6 +13,7 @@ import {
   spreadOverHosts,
   type CampusComparison,
   type CampusFootprint,
+  type CampusScenarioRow,
 } from './campus-budgets';
 import {
   benchCampusHost,
@@ -25,9 +26,8 @@ import {
 import { prepareDatabase, type PreparedDatabase } from './databases';
 import { runLoad } from './load';
 import type { BenchOptions } from './options';
-import type { ScenarioRow } from './results';
 import { PAGE_SCENARIOS, SCENARIOS, type Scenario, type ScenarioContext } from './scenarios';
-import { ROOT, startServer, waitUntilIdle, type RunningServer } from './server-process';
+import { cpuMsOf, ROOT, startServer, waitUntilIdle, type RunningServer } from './server-process';
 
 const log = (message: string) =>
   console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
@@ -65,6 +65,27 @@ function rssMb(pid: number): number {
   return match ? Number(match[1]) / 1024 : NaN;
 }
 
+/**
+ * CPU time every `postgres` process of this machine has used so far, ms: the local PostgreSQL
+ * server's share of a scenario (its backends live as long as the pools keep them). Other work on the
+ * same server is counted too: read it on a quiet machine.
+ */
+function postgresCpuMs(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
+      const ms = cpuMsOf(Number(entry));
+      if (Number.isFinite(ms)) total += ms;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
 /** One GET with a Host header (fetch will not send one of its own choosing), its body read. */
 function getAt(url: string, pathname: string, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -92,8 +113,8 @@ async function runScenarios(
   options: BenchOptions,
   hosts: readonly string[] | null,
   label: string,
-): Promise<ScenarioRow[]> {
-  const rows: ScenarioRow[] = [];
+): Promise<CampusScenarioRow[]> {
+  const rows: CampusScenarioRow[] = [];
   let healthRps = NaN;
   for (const scenario of CAMPUS_SCENARIOS) {
     if (
@@ -107,16 +128,21 @@ async function runScenarios(
     await waitUntilIdle(server.url);
     const spec = hosts ? { requests: spreadOverHosts(load, hosts, options.seed) } : load;
     let cpuMs = NaN;
+    let pgMs = NaN;
     const r = await runLoad(
       { url: server.url, connections: options.connections, duration: options.duration, ...spec },
       options.warmup,
       () => {
         const before = server.cpuMs();
-        return () => (cpuMs = server.cpuMs() - before);
+        const pgBefore = postgresCpuMs();
+        return () => {
+          cpuMs = server.cpuMs() - before;
+          pgMs = postgresCpuMs() - pgBefore;
+        };
       },
     );
     if (scenario.name === 'health') healthRps = r.requestsPerSecond;
-    const row: ScenarioRow = {
+    const row: CampusScenarioRow = {
       scenario: scenario.name,
       group: scenario.group,
       requestsPerSecond: r.requestsPerSecond,
@@ -131,10 +157,11 @@ async function runScenarios(
       statusCodes: r.statusCodes,
       generator: r.generator,
       loadAverage: os.loadavg()[0]!,
+      postgresCpuMsPerRequest: r.requests > 0 ? pgMs / r.requests : NaN,
     };
     rows.push(row);
     log(
-      `  ${label} ${scenario.name.padEnd(18)} ${Math.round(row.requestsPerSecond).toString().padStart(6)} req/s  p99 ${row.p99.toFixed(1)} ms  CPU ${row.serverCpuMsPerRequest.toFixed(2)} ms/req  errors ${row.errors}${row.errors ? ` ${JSON.stringify(row.statusCodes)}` : ''}  load ${row.loadAverage.toFixed(1)}`,
+      `  ${label} ${scenario.name.padEnd(18)} ${Math.round(row.requestsPerSecond).toString().padStart(6)} req/s  p99 ${row.p99.toFixed(1)} ms  CPU ${row.serverCpuMsPerRequest.toFixed(2)} ms/req (PostgreSQL ${row.postgresCpuMsPerRequest!.toFixed(2)})  errors ${row.errors}${row.errors ? ` ${JSON.stringify(row.statusCodes)}` : ''}  load ${row.loadAverage.toFixed(1)}`,
     );
   }
   return rows;
