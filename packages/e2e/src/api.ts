@@ -25,9 +25,25 @@ export class ApiFailure extends Error {
   }
 }
 
-async function jsonOf<T>(response: APIResponse, where: string): Promise<T> {
-  if (!response.ok()) throw new ApiFailure(response.status(), await response.text(), where);
-  return (await response.json()) as T;
+/**
+ * Sends common's callRoute's requests in a Playwright request context (an Api's, or a page's
+ * `page.request`), with its cookies.
+ */
+export function requestInjector(context: APIRequestContext): RouteInjector {
+  return async ({ method, url, headers, payload }) => {
+    const response = await context.fetch(url, {
+      method,
+      headers,
+      ...(payload === undefined ? {} : { data: payload }),
+    });
+    // Each header as the server sent it: headers() joins several Set-Cookie lines with a line
+    // break, which no Headers object accepts.
+    const answerHeaders: Record<string, string[]> = {};
+    for (const { name, value } of response.headersArray()) {
+      (answerHeaders[name.toLowerCase()] ??= []).push(value);
+    }
+    return { statusCode: response.status(), headers: answerHeaders, body: await response.text() };
+  };
 }
 
 const TUS_VERSION = { 'Tus-Resumable': '1.0.0' };
@@ -43,20 +59,7 @@ export class Api {
   }
 
   /** Sends common's callRoute's requests in this client's context, with its cookies. */
-  private readonly inject: RouteInjector = async ({ method, url, headers, payload }) => {
-    const response = await this.context.fetch(url, {
-      method,
-      headers,
-      ...(payload === undefined ? {} : { data: payload }),
-    });
-    // Each header as the server sent it: headers() joins several Set-Cookie lines with a line
-    // break, which no Headers object accepts.
-    const answerHeaders: Record<string, string[]> = {};
-    for (const { name, value } of response.headersArray()) {
-      (answerHeaders[name.toLowerCase()] ??= []).push(value);
-    }
-    return { statusCode: response.status(), headers: answerHeaders, body: await response.text() };
-  };
+  private readonly inject: RouteInjector = (request) => requestInjector(this.context)(request);
 
   /**
    * Calls a route of the table (`'POST /api/listing/create'`), typed by its schemas, and answers its
@@ -77,11 +80,6 @@ export class Api {
     ...options: ApiCallArguments<Route>
   ): Promise<RouteAnswer<Route>> {
     return callRoute(this.inject, route, ...options);
-  }
-
-  /** An untyped POST, for a body the route table's types do not describe; prefer `call`. */
-  post<T>(path: string, data: unknown = {}): Promise<T> {
-    return this.context.post(path, { data }).then((r) => jsonOf<T>(r, `POST ${path}`));
   }
 
   signIn(email: string, password: string) {
@@ -114,7 +112,10 @@ export class Api {
       });
       if (last.status() >= 300) break;
     }
-    const done = await jsonOf<{ url: string }>(last!, 'tus PATCH');
+    // The upload's last answer is tus's, outside the route table: its URL is checked here.
+    if (!last!.ok()) throw new ApiFailure(last!.status(), await last!.text(), 'tus PATCH');
+    const done: { url?: unknown } | null = await last!.json();
+    if (typeof done?.url !== 'string') throw new ApiFailure(last!.status(), 'no url', 'tus PATCH');
     return done.url;
   }
 

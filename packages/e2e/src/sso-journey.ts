@@ -1,4 +1,6 @@
 import { expect, type Page, type TestInfo } from '@playwright/test';
+import { callRoute, dataOf } from '@campus-books/common/call-route';
+import { requestInjector } from './api';
 import { expectNoAxeViolations, screenshot } from './page-check';
 
 /** The campus of the sign-on journeys (tests/sso): its name on the button, its e-mail domain. */
@@ -43,12 +45,16 @@ export async function finishFirstSignOn(
   await page.getByRole('button', { name: 'Create my account' }).click();
 }
 
+/** Our session as the page's cookies hold it (GET /api/auth/session, typed by the route table). */
+async function sessionOf(page: Page) {
+  return dataOf(await callRoute(requestInjector(page.request), 'GET /api/auth/session'));
+}
+
 /** Back on their saved listings, and signed in on our side as `email` (our session, not the provider's). */
 export async function expectSignedInOnSaved(page: Page, email: string) {
   await expect(page).toHaveURL(/\/saved$/);
   await expect(page.getByRole('heading', { name: 'Saved listings' })).toBeVisible();
-  const session = await page.request.get('/api/auth/session');
-  expect(((await session.json()) as { user: { email: string } | null }).user?.email).toBe(email);
+  expect((await sessionOf(page)).user?.email).toBe(email);
 }
 
 /** Every page the tab shows from now on (committed navigations; a redirect passed through is not). */
@@ -71,8 +77,7 @@ export async function signOut(page: Page) {
   await page.getByRole('button', { name: 'Yes, sign out' }).click();
   await expect(page).toHaveURL(/\/$/);
   expect((await signedOut).ok()).toBe(true);
-  const session = await page.request.get('/api/auth/session');
-  expect(((await session.json()) as { user: unknown }).user).toBeNull();
+  expect((await sessionOf(page)).user).toBeNull();
 }
 
 /** The page for someone the provider signed in but the campus does not admit (ours: axe), and no session. */
@@ -83,6 +88,5 @@ export async function expectNotAdmitted(page: Page, testInfo: TestInfo, shot: st
   await expect(page.getByText('! Error !')).toHaveCount(0);
   await expectNoAxeViolations(page);
   await screenshot(page, testInfo, shot);
-  const session = await page.request.get('/api/auth/session');
-  expect(((await session.json()) as { user: unknown }).user).toBeNull();
+  expect((await sessionOf(page)).user).toBeNull();
 }

@@ -1,6 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Listing } from '@campus-books/common/listing.schemas';
 import { expect, test } from '@playwright/test';
 import { ownServer, type OwnServer } from '../src/own-server';
 import {
@@ -67,7 +66,7 @@ test.describe('a second campus, from its configuration alone', () => {
     const seller = await createUser('crestseller', server);
     const buyer = await createUser('crestbuyer', server);
     const cover = await seller.api.uploadImage(await bookCover());
-    const listing = await seller.api.post<Listing>('/api/listing/create', {
+    const listing = await seller.api.createListing({
       name: 'introduction to psychology',
       courseNumber: '101',
       subject: 'OCEA',

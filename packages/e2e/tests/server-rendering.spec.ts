@@ -1,8 +1,10 @@
 import { formatDays, formatMinutes } from '@campus-books/common/durations';
 import { EXPORT_LINK_DAYS } from '@campus-books/common/privacy';
 import type { Listing } from '@campus-books/common/listing.schemas';
+import { callRoute, dataOf } from '@campus-books/common/call-route';
 import type { Page } from '@playwright/test';
 import { expect, signInBrowser, test as base } from '../src/fixtures';
+import { requestInjector } from '../src/api';
 import { createListing, createUser, deleteUser, type TestUser } from '../src/users';
 
 // The landing pages are rendered on the server (docs/decisions/012-server-rendering.md): their HTML
@@ -104,9 +106,9 @@ test.describe('with JavaScript off', () => {
     await expect(page.getByRole('main')).toContainText('student volunteers');
     await expect(page).toHaveTitle(/^About/);
 
-    const { outboxDays, attemptWindowMinutes } = (await (
-      await request.get('/api/privacy')
-    ).json()) as { outboxDays: number; attemptWindowMinutes: number };
+    const { outboxDays, attemptWindowMinutes } = dataOf(
+      await callRoute(requestInjector(request), 'GET /api/privacy'),
+    );
     const privacy = await page.goto('/privacy');
     expect(privacy?.status()).toBe(200);
     await expect(page.getByRole('heading', { level: 1, name: 'Privacy' })).toBeVisible();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
-import { apiCaller } from './api-caller';
+import { dataOf, type ApiCallOptions } from '@campus-books/common/call-route';
+import { apiCaller, routeCaller } from './api-caller';
 import { GENEROUS_LIMITS } from './accounts';
 import { createTestApp, createUser, type TestApp, type TestUser } from './helpers';
 import { campusValues } from './campus-values';
@@ -30,15 +31,19 @@ export function alertSuite() {
   });
 
   const send = apiCaller(() => w.t);
+  const route = routeCaller(() => w.t);
   return {
     w,
     send,
     /** What the alert sender takes from the app. */
     mailDeps: () => ({ db: w.t.app.database.db, mailer: w.t.app.mailer, config: w.t.app.config }),
-    createAlert: async (user: TestUser, body: Record<string, unknown>) => {
-      const res = await send(user, 'POST', '/api/alerts/create', body);
-      expect(res.statusCode, res.body).toBe(201);
-      return res.json() as { _id: string };
+    createAlert: async (
+      user: TestUser,
+      body: ApiCallOptions<'POST /api/alerts/create'>['body'],
+    ) => {
+      const res = await route('POST /api/alerts/create', { as: user, body });
+      expect(res.status, res.ok ? '' : res.text).toBe(201);
+      return dataOf(res);
     },
     /** Runs every due job (the matching, then the mails it asks for). */
     work: () => w.t.app.jobs.runDue(),

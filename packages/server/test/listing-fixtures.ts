@@ -1,10 +1,14 @@
 import type { z } from 'zod';
 import type { Listing, listingCreateSchema } from '@campus-books/common/listing.schemas';
 import { activeCampus } from '@campus-books/common/active-campus';
+import { callRoute, dataOf, type ApiCallOptions } from '@campus-books/common/call-route';
 import { listings } from '../src/db/schema';
 import { campusValues } from './campus-values';
 import { createUploadedImage } from './support/test-uploaded-image';
 import type { TestApp, TestUser } from './helpers';
+import { appInjector } from './api-caller';
+
+type ListingCreateBody = ApiCallOptions<'POST /api/listing/create'>['body'];
 
 const DEFAULT_LISTING_BODY = {
   name: 'Calculus: Early Transcendentals',
@@ -47,14 +51,11 @@ export async function createListingAs(
   overrides: Record<string, unknown> = {},
 ): Promise<Listing> {
   const imageUrls = overrides.imageUrls ?? [await createUploadedImage(t, user.id)];
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/listing/create',
-    headers: { cookie: user.cookie },
-    payload: listingBody({ ...overrides, imageUrls }),
-  });
-  if (res.statusCode !== 201) throw new Error(`create failed: ${res.statusCode} ${res.body}`);
-  return res.json() as Listing;
+  // The overrides may be what the schema refuses (a test's bad value), so the body is not held to it.
+  const body = listingBody({ ...overrides, imageUrls }) as ListingCreateBody;
+  const res = await callRoute(appInjector(t.app), 'POST /api/listing/create', { as: user, body });
+  if (res.status !== 201) throw new Error(`create failed: ${res.status} ${res.ok ? '' : res.text}`);
+  return dataOf(res);
 }
 
 type ListingInsert = typeof listings.$inferInsert;

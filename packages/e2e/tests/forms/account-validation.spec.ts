@@ -1,5 +1,6 @@
 import { PASSWORD_HINT } from '@campus-books/common/account.schemas';
 import { MESSAGES } from '@campus-books/common/messages';
+import type { ApiAnswer } from '@campus-books/common/call-route';
 import { expect, signInBrowser, test } from '../../src/fixtures';
 import { GROUPME_PREFIX, newStudent } from '../../src/users';
 
@@ -44,7 +45,7 @@ test('with SCHOOL_EMAIL_DOMAIN set, sign-up names the campus domain in its label
 }) => {
   // The deployment's rules as GET /api/config gives them to the web app.
   await page.route('**/api/config', async (route) => {
-    const config = (await (await route.fetch()).json()) as Record<string, unknown>;
+    const config: ApiAnswer<'GET /api/config'> = await (await route.fetch()).json();
     await route.fulfill({ json: { ...config, schoolEmailDomain: 'richmond.edu' } });
   });
   await page.goto('/sign-up');

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConversationEvent, SentEvent } from '@campus-books/common/conversation.schemas';
+import { callRoute, callRouteData, dataOf } from '@campus-books/common/call-route';
+import type { ConversationEvent } from '@campus-books/common/conversation.schemas';
 import { openDatabase, type Database } from '../../src/db/database';
 import { openSse, type SseStream } from '../support/sse-client';
 import { insertSellerBuyerAndListing } from './deal-rows';
@@ -65,13 +66,13 @@ export function describeConversationStreams(options: ConversationStreamsOptions)
         .join('; ');
     };
     const say = async (server: ServerProcess, text: string) => {
-      const res = await fetch(`${server.url}/api/conversations/${conversationId}/messages`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', cookie: sellerCookie },
-        body: JSON.stringify({ text }),
+      const res = await callRoute(server.url, 'POST /api/conversations/:id/messages', {
+        as: { cookie: sellerCookie },
+        params: { id: conversationId },
+        body: { text },
       });
       expect(res.status).toBe(201);
-      return ((await res.json()) as SentEvent).event;
+      return dataOf(res).event;
     };
     const bodyOf = async (stream: SseStream) =>
       (JSON.parse((await stream.next(15_000)).data) as ConversationEvent).body;
@@ -131,12 +132,11 @@ export function describeConversationStreams(options: ConversationStreamsOptions)
       );
       sellerCookie = await signIn(seller!.email);
       buyerCookie = await signIn(buyer!.email);
-      const res = await fetch(`${base}/api/conversations`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', cookie: buyerCookie },
-        body: JSON.stringify({ listingId: listing!.id, text: 'Is it available?' }),
+      const sent = await callRouteData(base, 'POST /api/conversations', {
+        as: { cookie: buyerCookie },
+        body: { listingId: listing!.id, text: 'Is it available?' },
       });
-      conversationId = ((await res.json()) as SentEvent).conversationId;
+      conversationId = sent.conversationId;
     }, 180_000);
 
     afterAll(async () => {

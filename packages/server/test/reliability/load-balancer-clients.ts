@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { imageUrl } from '@campus-books/common/images';
+import { callRoute } from '@campus-books/common/call-route';
 import type { Database } from '../../src/db/database';
 import { listings } from '../../src/db/schema';
 import { listingBody } from '../listing-fixtures';
@@ -59,9 +60,9 @@ export function balancerClients(c: () => BalancerWorld) {
     });
 
   const search = async (term: string) => {
-    const res = await fetch(`${c().base}/api/listing/get?searchTerm=${term}`);
+    const res = await callRoute(c().base, 'GET /api/listing/get', { query: { searchTerm: term } });
     if (!res.ok) throw new Error(`search failed: ${res.status}`);
-    const names = ((await res.json()) as { name: string }[]).map((l) => l.name);
+    const names = res.data.map((l) => l.name);
     return { names, server: res.headers.get('x-served-by') };
   };
 

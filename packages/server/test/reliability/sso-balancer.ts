@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callRoute, dataOf } from '@campus-books/common/call-route';
 import {
   signInAtProvider,
   startTestOidcProvider,
@@ -172,8 +173,8 @@ export function describeSsoBalancer(scenario: SsoBalancerScenario) {
 
     /** Who our session (the cb_session cookie in `jar`) says is signed in, asked at `at`. */
     async function signedInAs(at: string, jar: Map<string, string>) {
-      const session = await fetch(`${at}/api/auth/session`, { headers: { cookie: header(jar) } });
-      return ((await session.json()) as { user: { email: string } | null }).user?.email;
+      const session = await callRoute(at, 'GET /api/auth/session', { as: { cookie: header(jar) } });
+      return dataOf(session).user?.email;
     }
 
     it('a sign-on started on one app server finishes on the other', async () => {

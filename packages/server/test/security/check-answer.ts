@@ -8,11 +8,12 @@ export function checkAnswer(res: LightMyRequestResponse, label: string) {
   const isJson = String(res.headers['content-type'] ?? '').includes('application/json');
   // A HEAD answer has the headers of a body but none.
   if (res.statusCode >= 400 && isJson && res.body !== '') {
-    const body = res.json() as { success?: unknown; statusCode?: unknown; message?: unknown };
+    // Read as it is, not through the route table: any route's failure, or a route outside it.
+    const body: unknown = res.json();
     expect(body, `${label} -> ${res.body.slice(0, 300)}`).toMatchObject({
       success: false,
       statusCode: res.statusCode,
+      message: expect.any(String),
     });
-    expect(typeof body.message, label).toBe('string');
   }
 }

@@ -1,7 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import type { SentEvent } from '@campus-books/common/conversation.schemas';
 import {
   conversationEvents,
   conversationReports,
@@ -12,7 +11,7 @@ import {
 import { listings } from '../../src/db/schema';
 import { createUser, type TestUser } from '../helpers';
 import { createListingAs } from '../listing-fixtures';
-import { codes, COPIES, type Scenario } from './duplicate-scenario';
+import { codes, COPIES, setUp, type Scenario } from './duplicate-scenario';
 import type { AttackWorld } from './route-fixtures';
 
 /** 25 copies of each conversation route at once (concurrent-duplicates.test.ts runs them). */
@@ -28,10 +27,10 @@ async function conversationOf(w: AttackWorld, price = 40) {
   const seller = await createUser(w.t);
   const buyer = await createUser(w.t);
   const listingId = (await createListingAs(w.t, seller, { regularPrice: price }))._id;
-  const res = await w.t.app.inject(
-    send('POST', '/api/conversations', buyer, { listingId, text: 'Hello' }),
-  );
-  const conversationId = (res.json() as SentEvent).conversationId;
+  const { conversationId } = await setUp(w, 'POST /api/conversations', {
+    as: buyer,
+    body: { listingId, text: 'Hello' },
+  });
   return { seller, buyer, listingId, conversationId };
 }
 
@@ -43,10 +42,12 @@ async function eventsOf(w: AttackWorld, conversationId: string) {
 }
 
 async function openOfferOf(w: AttackWorld, c: Awaited<ReturnType<typeof conversationOf>>) {
-  const res = await w.t.app.inject(
-    send('POST', `/api/conversations/${c.conversationId}/offers`, c.buyer, { amount: 30 }),
-  );
-  return (res.json() as SentEvent).event.offerId!;
+  const sent = await setUp(w, 'POST /api/conversations/:id/offers', {
+    as: c.buyer,
+    params: { id: c.conversationId },
+    body: { amount: 30 },
+  });
+  return sent.event.offerId!;
 }
 
 function firstMessage(path: string): Scenario {

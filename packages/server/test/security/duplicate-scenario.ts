@@ -1,6 +1,13 @@
 import { eq } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
+import type { ApiRouteKey } from '@campus-books/common/api-routes';
+import {
+  callRouteData,
+  type ApiAnswer,
+  type ApiCallArguments,
+} from '@campus-books/common/call-route';
+import { appInjector } from '../api-caller';
 import { moderationLog } from '../../src/db/moderation.schema';
 import { listings } from '../../src/db/schema';
 import type { TestUser } from '../helpers';
@@ -41,6 +48,27 @@ export const bare = (method: string, url: string, user?: TestUser): InjectOption
   url,
   headers: user ? { cookie: user.cookie } : {},
 });
+
+/** A route of the table called on the scenario's app to set it up: its data, or it throws. */
+export function setUp<Route extends ApiRouteKey>(
+  w: AttackWorld,
+  route: Route,
+  ...options: ApiCallArguments<Route>
+): Promise<ApiAnswer<Route>> {
+  return callRouteData(appInjector(w.t.app), route, ...options);
+}
+
+/**
+ * The JSON of one copy's answer, typed by the route the copies were sent to (the server writes
+ * every answer of a route with its response schema, as common's callRoute takes it).
+ */
+export function copyAnswer<Route extends ApiRouteKey>(
+  _route: Route,
+  answer: LightMyRequestResponse,
+): ApiAnswer<Route> {
+  const data: ApiAnswer<Route> = answer.json();
+  return data;
+}
 
 /** Exactly one audit line for an action done by 25 copies of a request. */
 export async function expectLogged(

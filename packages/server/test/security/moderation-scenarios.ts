@@ -10,6 +10,7 @@ import {
   expectListingStatus,
   expectLogged,
   json,
+  setUp,
   statuses,
   successes,
   type Scenario,
@@ -24,10 +25,11 @@ export const MODERATION_SCENARIOS: Record<string, Scenario> = {
       const seller = await createUser(w.t);
       const buyer = await createUser(w.t);
       const listing = await createListingAs(w.t, seller);
-      const sent = await w.t.app.inject(
-        json('POST', '/api/conversations', { listingId: listing._id, text: 'Hello' }, buyer),
-      );
-      const id = (sent.json() as { conversationId: string }).conversationId;
+      const sent = await setUp(w, 'POST /api/conversations', {
+        as: buyer,
+        body: { listingId: listing._id, text: 'Hello' },
+      });
+      const id = sent.conversationId;
       await w.t.app.inject(
         json('POST', `/api/conversations/${id}/report`, { reason: 'other' }, buyer),
       );

@@ -3,9 +3,6 @@ import { and, eq } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { activeCampus } from '@campus-books/common/active-campus';
-import type { SentEvent } from '@campus-books/common/conversation.schemas';
-import type { Meetup } from '@campus-books/common/meetup.schemas';
-import type { Exchange, ExchangeList } from '@campus-books/common/rating.schemas';
 import { pushSubscriptions } from '../../src/db/push.schema';
 import { meetups, ratingReports, ratings } from '../../src/db/ratings.schema';
 import { userCourses } from '../../src/db/courses.schema';
@@ -14,7 +11,7 @@ import { sessions } from '../../src/db/schema';
 import { listingDrafts, termEndMailSubscribers } from '../../src/db/shelf.schema';
 import { createUser, type TestUser } from '../helpers';
 import { createListingAs } from '../listing-fixtures';
-import { codes, COPIES, type Scenario } from './duplicate-scenario';
+import { codes, copyAnswer, COPIES, setUp, type Scenario } from './duplicate-scenario';
 import { moderatorOf, type AttackWorld } from './route-fixtures';
 
 /**
@@ -41,25 +38,25 @@ async function conversationOf(w: AttackWorld) {
   const seller = await createUser(w.t);
   const buyer = await createUser(w.t);
   const listingId = (await createListingAs(w.t, seller))._id;
-  const res = await expectOk(
-    w,
-    call('POST', '/api/conversations', buyer, { listingId, text: 'Can we meet?' }),
-  );
-  return { seller, buyer, listingId, conversationId: (res.json() as SentEvent).conversationId };
+  const { conversationId } = await setUp(w, 'POST /api/conversations', {
+    as: buyer,
+    body: { listingId, text: 'Can we meet?' },
+  });
+  return { seller, buyer, listingId, conversationId };
 }
 
 /** A meetup the buyer suggested, five hours from now. */
 async function suggestedMeetup(w: AttackWorld) {
   const c = await conversationOf(w);
-  const res = await expectOk(
-    w,
-    call('POST', '/api/meetups', c.buyer, {
+  const { meetup } = await setUp(w, 'POST /api/meetups', {
+    as: c.buyer,
+    body: {
       conversationId: c.conversationId,
       spotId: activeCampus().meetupSpots[0]!.id,
       startsAt: new Date(Date.now() + 5 * HOUR).toISOString(),
-    }),
-  );
-  return { ...c, meetup: (res.json() as { meetup: Meetup }).meetup };
+    },
+  });
+  return { ...c, meetup };
 }
 
 /** A sale to the buyer, rated by both (so revealed): the buyer's rating of the seller. */
@@ -71,26 +68,18 @@ async function revealedRating(w: AttackWorld) {
       buyerId: c.buyer.id,
     }),
   );
-  const list = (
-    await w.t.app.inject({
-      method: 'GET',
-      url: '/api/ratings/exchanges',
-      headers: { cookie: c.buyer.cookie },
-    })
-  ).json() as ExchangeList;
+  const list = await setUp(w, 'GET /api/ratings/exchanges', { as: c.buyer });
   const exchange = list.exchanges.find((e) => e.listing.id === c.listingId)!;
-  const given = await expectOk(
-    w,
-    call('POST', `/api/ratings/exchanges/${exchange.id}`, c.buyer, {
-      positive: false,
-      comment: 'Rude',
-    }),
-  );
+  const given = await setUp(w, 'POST /api/ratings/exchanges/:id', {
+    as: c.buyer,
+    params: { id: exchange.id },
+    body: { positive: false, comment: 'Rude' },
+  });
   await expectOk(
     w,
     call('POST', `/api/ratings/exchanges/${exchange.id}`, c.seller, { positive: true }),
   );
-  return { ...c, ratingId: (given.json() as { exchange: Exchange }).exchange.mine!.id };
+  return { ...c, ratingId: given.exchange.mine!.id };
 }
 
 async function ratingLogLines(w: AttackWorld, ratingId: string, action: string) {
@@ -227,7 +216,7 @@ export const ROUND3_SCENARIOS: Record<string, Scenario> = {
         check: async (answers) => {
           expect(codes(answers)).toEqual(Array(COPIES).fill(200));
           const read = answers.map((a) =>
-            JSON.stringify((a.json() as { courses: unknown }).courses),
+            JSON.stringify(copyAnswer('POST /api/my-courses/calendar', a).courses),
           );
           expect(new Set(read).size).toBe(1);
           expect(read[0]).toContain('101');

@@ -8,14 +8,24 @@ import { savedListings } from '../../src/db/saved.schema';
 import { signUnsubscribeToken } from '../../src/features/alerts/unsubscribe-token';
 import { createUser, type TestUser } from '../helpers';
 import { mailsTo } from '../outbox';
-import { bare, COPIES, json, statuses, successes, type Scenario } from './duplicate-scenario';
+import {
+  bare,
+  copyAnswer,
+  COPIES,
+  json,
+  setUp,
+  statuses,
+  successes,
+  type Scenario,
+} from './duplicate-scenario';
 import type { AttackWorld } from './route-fixtures';
 
 async function createAlertAs(w: AttackWorld, user: TestUser): Promise<string> {
-  const res = await w.t.app.inject(
-    json('POST', '/api/alerts/create', { courseNumber: '101' }, user),
-  );
-  return (res.json() as { _id: string })._id;
+  const alert = await setUp(w, 'POST /api/alerts/create', {
+    as: user,
+    body: { courseNumber: '101' },
+  });
+  return alert._id;
 }
 
 /**
@@ -65,9 +75,8 @@ export const STUDENT_SCENARIOS: Record<string, Scenario> = {
             .from(alerts)
             .where(eq(alerts.userId, user.id));
           expect(rows).toHaveLength(1);
-          expect(new Set(answers.map((a) => (a.json() as { _id: string })._id))).toEqual(
-            new Set([rows[0]!.id]),
-          );
+          const ids = answers.map((a) => copyAnswer('POST /api/alerts/create', a)._id);
+          expect(new Set(ids)).toEqual(new Set([rows[0]!.id]));
         },
       };
     },

@@ -12,27 +12,17 @@ import { readSource, REPO_ROOT } from './source-files';
  * challenge, an upload, another server's page) or a raw answer a security check reads as it is.
  */
 const CASTS_LEFT: Record<string, number> = {
+  // Still to convert (GET /api/listing/get/:id): bench/ is being changed by others at the time.
   'bench/lib/mixed.ts': 1,
-  // The untyped get<T> the issue names, and the SSO journeys' session reads: still to convert.
-  'packages/e2e/src/api.ts': 1,
-  'packages/e2e/src/sso-journey.ts': 3,
-  'packages/e2e/tests/forms/account-validation.spec.ts': 1,
+  // A page's rewrite of altcha's challenge, outside the route table (altcha types it).
   'packages/e2e/tests/forms/challenge.spec.ts': 1,
+  // The web app's manifest, a file and not a route of the API.
   'packages/e2e/tests/second-campus.spec.ts': 1,
-  'packages/e2e/tests/server-rendering.spec.ts': 1,
+  // altcha's challenge, outside the route table; altcha types its answer.
   'packages/server/src/features/accounts/campus-limits.test.ts': 1,
+  // tus's last PATCH of an upload, outside the route table.
   'packages/server/src/ops/backup-live.test.ts': 1,
-  'packages/server/test/alert-fixtures.ts': 1,
-  'packages/server/test/listing-fixtures.ts': 1,
-  'packages/server/test/reliability/conversation-streams.ts': 2,
-  'packages/server/test/reliability/load-balancer-clients.ts': 1,
-  'packages/server/test/reliability/sso-balancer.ts': 1,
-  'packages/server/test/security/check-answer.ts': 1,
-  'packages/server/test/security/conversation-scenarios.ts': 2,
-  'packages/server/test/security/moderation-scenarios.ts': 1,
-  'packages/server/test/security/round3-scenarios.ts': 5,
-  'packages/server/test/security/student-scenarios.ts': 2,
-  'packages/server/test/support/catalogue.ts': 1,
+  // The health route of a previous release's server, outside the route table.
   'packages/server/test/upgrade/previous-release.upgrade.ts': 1,
 };
 

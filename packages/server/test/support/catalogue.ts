@@ -1,5 +1,7 @@
 import sharp from 'sharp';
 import { activeCampus } from '@campus-books/common/active-campus';
+import { callRoute, dataOf } from '@campus-books/common/call-route';
+import { appInjector } from '../api-caller';
 import { listingBody } from '../listing-fixtures';
 import type { TestApp, TestUser } from '../helpers';
 import { uploadImage } from './tus-test-client';
@@ -65,11 +67,9 @@ export async function generateCatalogue(t: TestApp, size: CatalogueSize): Promis
     const own = imagesOf.get(seller.id)!;
     const first = i % own.length;
     const imageUrls = own.slice(first, first + 1 + (i % 3));
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/listing/create',
-      headers: { cookie: seller.cookie },
-      payload: listingBody({
+    const res = await callRoute(appInjector(t.app), 'POST /api/listing/create', {
+      as: seller,
+      body: listingBody({
         name: `${TITLES[i % TITLES.length]} volume ${i}`,
         courseNumber: String(100 + (i % 300)),
         condition: CONDITIONS[i % CONDITIONS.length],
@@ -78,8 +78,9 @@ export async function generateCatalogue(t: TestApp, size: CatalogueSize): Promis
         imageUrls,
       }),
     });
-    if (res.statusCode !== 201) throw new Error(`create failed: ${res.statusCode} ${res.body}`);
-    const id = (res.json() as { _id: string })._id;
+    if (res.status !== 201)
+      throw new Error(`create failed: ${res.status} ${res.ok ? '' : res.text}`);
+    const id = dataOf(res)._id;
     listingIds.push(id);
     if (i % 5 === 4) {
       const sold = await t.app.inject({
