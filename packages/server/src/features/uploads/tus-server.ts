@@ -81,7 +81,9 @@ export function createTusServer(
     maxSize: MAX_IMAGE_BYTES,
     relativeLocation: true,
     respectForwardedHeaders: app.config.trustProxy,
-    allowedOrigins: [new URL(app.config.publicUrl).origin],
+    // Asked at each request: the request's campus's address (decision 024; the server is made on
+    // the first upload, in that request's campus), no other campus's.
+    allowedOrigins: (origin) => origin === new URL(app.config.publicUrl).origin,
     // Names come from the server only; a user's file name never reaches a storage key.
     namingFunction: () => randomUUID(),
     getFileIdFromRequest: (req) => {
