@@ -68,6 +68,7 @@ async function main() {
       const { openCampusInstallation } = await import('./campuses/campus-installation');
       const installation = await openCampusInstallation(database, {
         poolSize: config.databasePoolSize,
+        pollMs: config.campusStatePollMs,
       });
       if (installation) ({ database, routing: campuses } = installation);
     } catch (error) {

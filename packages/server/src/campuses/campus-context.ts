@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { CampusConfig } from '@campus-books/common/campus-config';
 import type { Db } from '../db/db-type';
 import type { NotificationHandler, Unlisten } from '../db/notifications';
+import type { CampusState } from './campus-directory';
 
 /** A campus's three database handles, each pointing every connection it takes at its schema. */
 export interface CampusHandles {
@@ -16,6 +17,12 @@ export interface CampusWork {
   schema: string;
   config: CampusConfig;
   handles: CampusHandles;
+  /**
+   * The directory's state, as this app server last read it (campus-installation.ts polls it):
+   * while `read_only` or `moving` the campus's state-changing requests are refused and its jobs
+   * wait. Unset: active.
+   */
+  state?: CampusState;
 }
 
 /** A campus an app server serves: its work, and LISTEN on its server (jobs, live streams). */

@@ -18,6 +18,8 @@ export interface CampusEntry {
   server: string | null;
   schema: string;
   state: CampusState;
+  /** After a move: the server its old schema stays on ('home' or a URL) until `drop-old`. */
+  movedFrom: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -35,7 +37,12 @@ const DIRECTORY_STATEMENTS = [
     updated_at timestamptz NOT NULL DEFAULT now()
   )`,
   'CREATE INDEX IF NOT EXISTS campuses_hosts ON directory.campuses USING gin (hosts)',
+  // Where a moved campus's old schema stays until `campus drop-old` ('home': the home server).
+  'ALTER TABLE directory.campuses ADD COLUMN IF NOT EXISTS moved_from text',
 ];
+
+/** The channel a directory change is announced on (`campus move`); app servers also poll. */
+export const DIRECTORY_CHANNEL = 'directory';
 
 /** Creates the directory if the home database has none yet (under the migrations' lock). */
 export async function ensureDirectory(home: ClientBase): Promise<void> {
@@ -62,6 +69,7 @@ interface CampusRow {
   server: string | null;
   schema: string;
   state: CampusState;
+  moved_from?: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -81,6 +89,7 @@ export async function readDirectory(home: ClientBase): Promise<CampusEntry[]> {
     server: row.server,
     schema: row.schema,
     state: row.state,
+    movedFrom: row.moved_from ?? null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   }));
@@ -128,4 +137,32 @@ export async function assertFree(home: ClientBase, key: string, hosts: string[])
     const taken = hosts.filter((h) => rows.some((r) => r.hosts.includes(h)));
     throw new CampusTakenError(`${taken.join(', ')} is campus "${rows[0]!.key}"'s already`);
   }
+}
+
+/** Sets a campus's state and announces it on the directory's channel (app servers poll too). */
+export async function setCampusState(
+  home: ClientBase,
+  key: string,
+  state: CampusState,
+): Promise<void> {
+  await home.query('UPDATE directory.campuses SET state = $2, updated_at = now() WHERE key = $1', [
+    key,
+    state,
+  ]);
+  await home.query('SELECT pg_notify($1, $2)', [DIRECTORY_CHANNEL, key]);
+}
+
+/** Points a campus at another server, active again, remembering where its old schema stays. */
+export async function switchCampusServer(
+  home: ClientBase,
+  key: string,
+  server: string | null,
+  movedFrom: string,
+): Promise<void> {
+  await home.query(
+    `UPDATE directory.campuses SET server = $2, state = 'active', moved_from = $3,
+            updated_at = now() WHERE key = $1`,
+    [key, server, movedFrom],
+  );
+  await home.query('SELECT pg_notify($1, $2)', [DIRECTORY_CHANNEL, key]);
 }

@@ -1,7 +1,8 @@
 import { openDatabase, type Database } from '../db/database';
 import { campusHandles, campusAwareDatabase } from './campus-database';
 import type { ServedCampus } from './campus-context';
-import { readDirectory, type CampusEntry } from './campus-directory';
+import { DIRECTORY_CHANNEL, readDirectory, type CampusEntry } from './campus-directory';
+import { pointAt } from './campus-pool';
 import { migrateCampus } from './campus-provision';
 import type { CampusRouting } from './campus-routing';
 
@@ -11,6 +12,13 @@ export interface CampusInstallation {
   database: Database;
   routing: CampusRouting;
   campuses: CampusEntry[];
+  /**
+   * Reads the directory again and applies what changed of the campuses served: a state (a campus
+   * being moved refuses writes) and a server (a moved campus is served from its new server's pools,
+   * opened then). The poll (`pollMs`) and the directory's NOTIFY call it; tests call it. A campus
+   * registered since the start is served after a restart.
+   */
+  refresh(): Promise<void>;
   /** Closes the other servers' pools, then the home database. */
   close(): Promise<void>;
 }
@@ -23,7 +31,11 @@ export interface CampusInstallation {
  */
 export async function openCampusInstallation(
   home: Database,
-  options: { poolSize?: number } = {},
+  options: {
+    poolSize?: number;
+    /** How often the directory is read again (CAMPUS_STATE_POLL_MS); 0 or unset: only on NOTIFY. */
+    pollMs?: number;
+  } = {},
 ): Promise<CampusInstallation | null> {
   if (!home.pools) return null;
   const client = await home.pools.main.connect();
@@ -36,28 +48,27 @@ export async function openCampusInstallation(
   if (entries.length === 0) return null;
   const others = new Map<string, Database>();
   const closeOthers = () => Promise.all([...others.values()].map((d) => d.close()));
+  const serverOf = async (url: string | null) => {
+    if (!url) return home;
+    const server =
+      others.get(url) ??
+      (await openDatabase({ engine: 'postgres', url, poolSize: options.poolSize, migrate: false }));
+    others.set(url, server);
+    return server;
+  };
   const byHost = new Map<string, ServedCampus>();
+  const byKey = new Map<string, { work: ServedCampus; server: string | null }>();
   const works: ServedCampus[] = [];
   try {
     for (const entry of entries) {
-      let server = home;
-      if (entry.server) {
-        server =
-          others.get(entry.server) ??
-          (await openDatabase({
-            engine: 'postgres',
-            url: entry.server,
-            poolSize: options.poolSize,
-            migrate: false,
-          }));
-        others.set(entry.server, server);
-      }
+      const server = await serverOf(entry.server);
       const work: ServedCampus = {
         key: entry.key,
         schema: entry.schema,
         config: entry.config,
         handles: campusHandles(server, entry.schema),
         listen: server.listen,
+        state: entry.state,
       };
       const connection = await server.pools!.main.connect();
       try {
@@ -66,13 +77,54 @@ export async function openCampusInstallation(
         connection.release();
       }
       works.push(work);
+      byKey.set(entry.key, { work, server: entry.server });
       for (const host of entry.hosts) byHost.set(host, work);
     }
   } catch (error) {
     await closeOthers();
     throw error;
   }
+
+  const apply = async () => {
+    const client = await home.pools!.main.connect();
+    let now: CampusEntry[];
+    try {
+      // A pooled connection may be pointed at a campus, whose role cannot read the directory.
+      await pointAt(client, 'public');
+      now = await readDirectory(client);
+    } finally {
+      client.release();
+    }
+    for (const entry of now) {
+      const served = byKey.get(entry.key);
+      if (!served) continue;
+      if (entry.server !== served.server) {
+        // Moved (`campus move`): its requests, jobs and new LISTENs go to the new server's pools
+        // from the next query on; the old server's pools stay open for its other campuses.
+        const server = await serverOf(entry.server);
+        served.work.handles = campusHandles(server, entry.schema);
+        served.work.listen = server.listen;
+        served.server = entry.server;
+      }
+      served.work.state = entry.state;
+    }
+  };
+  // One reading at a time; a call meanwhile waits for the next.
+  let reading: Promise<void> = Promise.resolve();
+  const refresh = () => (reading = reading.then(apply, apply));
+  const onError = (error: unknown) => {
+    console.error(`Could not read the campus directory: ${(error as Error).message}`);
+  };
+  const unlisten = await home.listen(DIRECTORY_CHANNEL, () => void refresh().catch(onError));
+  const timer =
+    options.pollMs && options.pollMs > 0
+      ? setInterval(() => void refresh().catch(onError), options.pollMs)
+      : undefined;
+  timer?.unref();
   const close = async () => {
+    if (timer) clearInterval(timer);
+    await unlisten().catch(() => {});
+    await reading.catch(() => {});
     await closeOthers();
     await home.close();
   };
@@ -80,6 +132,7 @@ export async function openCampusInstallation(
     database: { ...campusAwareDatabase(home), close },
     routing: { campusOfHost: (host) => byHost.get(host), campuses: works },
     campuses: entries,
+    refresh,
     close,
   };
 }

@@ -11,6 +11,12 @@ export interface CampusRouting {
   campuses: readonly ServedCampus[];
 }
 
+/** Methods that change nothing: still answered while a campus is read-only or being moved. */
+const READING = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** How long a refused writer is told to wait while its campus is read-only or moving. */
+export const CAMPUS_MOVING_RETRY_AFTER_S = 60;
+
 /** Paths any host may ask, outside every campus: the balancers' health check. */
 const ANY_HOST = new Set(['/api/health']);
 
@@ -35,11 +41,24 @@ export function campusOfHostHeader(
  */
 export default fp(
   async function campusRoutingPlugin(app: FastifyInstance, options: { routing: CampusRouting }) {
-    app.addHook('onRequest', (request, _reply, done) => {
+    app.addHook('onRequest', (request, reply, done) => {
       const campus = campusOfHostHeader(options.routing, request.host);
       if (!campus) {
         if (ANY_HOST.has(request.url.split('?')[0]!)) return done();
         return done(new AppError(421, `No campus is served at ${request.host ?? 'this host'}`));
+      }
+      // A campus being moved (or set read-only) answers reads and refuses every write: what it
+      // wrote now could be left behind on the server it leaves (`campus move`, docs/operations.md).
+      if (campus.state && campus.state !== 'active' && !READING.has(request.method)) {
+        reply.header('retry-after', String(CAMPUS_MOVING_RETRY_AFTER_S));
+        return done(
+          new AppError(
+            503,
+            campus.state === 'moving'
+              ? 'This campus is being moved; try again in a minute'
+              : 'This campus is read-only for maintenance; try again in a minute',
+          ),
+        );
       }
       runInCampus(campus, () => {
         scopes.set(request, new AsyncResource('campus-request'));

@@ -24,6 +24,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   databasePoolSize: number;
+  /** How often a many-campus app server reads the campus directory again (CAMPUS_STATE_POLL_MS). */
+  campusStatePollMs: number;
   smtpUrl: string | undefined;
   mailFrom: string;
   schoolEmailDomain: string | null;
@@ -227,6 +229,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: env.DATABASE_URL,
     databasePoolSize: env.DATABASE_POOL_SIZE,
+    campusStatePollMs: env.CAMPUS_STATE_POLL_MS,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
     campus,

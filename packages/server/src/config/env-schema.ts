@@ -131,6 +131,15 @@ export const databaseSettings = z.object({
     .describe(
       'Connections each app server opens to `DATABASE_URL` at most: a third for each kind of search, the rest for everything else (docs/operations.md, "Several app servers").',
     ),
+  CAMPUS_STATE_POLL_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(60_000)
+    .default(1000)
+    .describe(
+      'A many-campus installation: how often each app server reads the campus directory again, to see a campus set read-only, being moved or moved to another server (docs/operations.md, "Moving a campus to another PostgreSQL server"); a change is also announced at once.',
+    ),
 });
 
 export const mailSettings = z.object({

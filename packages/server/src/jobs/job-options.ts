@@ -75,6 +75,8 @@ export interface JobScope {
   /** Names the scope in logs ('' for the default campus). */
   key: string;
   run<T>(work: () => T): T;
+  /** True while the scope's campus is read-only or being moved: its due jobs are not claimed. */
+  paused?: () => boolean;
   /** Its server's LISTEN, for the enqueues' NOTIFY; default: the runner's database's. */
   listen?: JobsDatabase['listen'];
 }

@@ -222,6 +222,7 @@ export class Jobs {
         this.#again = false;
         for (const scope of this.#scopes) {
           if (this.#stopping) return ran;
+          if (scope.paused?.()) continue; // its campus is being moved: its jobs wait
           try {
             ran += await scope.run(() => this.#drain());
           } catch (error) {

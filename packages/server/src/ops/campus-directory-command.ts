@@ -17,6 +17,7 @@ import { createCampusSchema, migrateCampus } from '../campuses/campus-provision'
 import { campusSchemaOf, CampusKeyError } from '../campuses/campus-schema';
 import { CampusConfigError, readCampusFile } from '../config/campus-file';
 import { MIGRATION_LOCK } from '../db/database';
+import { CampusMoveError, dropOldSchema, moveCampus } from './campus-move';
 
 /**
  * `npm run campus -- add | list`: the campus directory of a many-campus installation (decision 024).
@@ -27,7 +28,11 @@ type Io = { out: (text: string) => void; err: (text: string) => void };
 
 export const DIRECTORY_USAGE = `  npm run campus -- add <key> --host <host> [--host <host>…] --config <file.yaml> [--server <postgres url>]
                                           registers a campus (DATABASE_URL: PostgreSQL), served at its hosts
-  npm run campus -- list                  the registered campuses: hosts, server, students, listings, last activity`;
+  npm run campus -- list                  the registered campuses: hosts, server, students, listings, last activity
+  npm run campus -- move <key> --to <postgres url> [--settle-ms <ms>]
+                                          copies a campus to another PostgreSQL server (writes refused meanwhile),
+                                          verifies it and switches the app servers to it (docs/operations.md)
+  npm run campus -- drop-old <key>        drops the schema a moved campus left on its old server`;
 
 async function connected(url: string): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
@@ -182,14 +187,60 @@ async function listCampuses(homeUrl: string, io: Io): Promise<number> {
   }
 }
 
-/** `campus add` and `campus list`; null for another subcommand. */
+/** `campus move` and `campus drop-old`: the exit code. */
+async function moveOrDrop(
+  command: 'move' | 'drop-old',
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  homeUrl: string,
+  io: Io,
+): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: false,
+    options: { to: { type: 'string' }, 'settle-ms': { type: 'string' } },
+  });
+  const to = typeof values.to === 'string' ? values.to.trim() : '';
+  // Longer than two of the app servers' polls of the directory (CAMPUS_STATE_POLL_MS, 1 s).
+  const settle = String(values['settle-ms'] ?? 2 * Number(env.CAMPUS_STATE_POLL_MS || 1000) + 500);
+  const usable =
+    positionals.length === 1 &&
+    (command === 'drop-old' ? values.to === undefined : /^postgres(ql)?:\/\//.test(to)) &&
+    /^\d{1,6}$/.test(settle);
+  if (!usable) {
+    io.err(`Usage:\n${DIRECTORY_USAGE}\n`);
+    return 64;
+  }
+  try {
+    if (command === 'drop-old') io.out(await dropOldSchema(homeUrl, positionals[0]!));
+    else {
+      await moveCampus({
+        homeUrl,
+        key: positionals[0]!,
+        to,
+        settleMs: Number(settle),
+        out: io.out,
+      });
+    }
+    return 0;
+  } catch (error) {
+    // A server that cannot be reached, an unreadable URL: said in a line, exit 70.
+    io.err(`${(error as Error).message}\n`);
+    return error instanceof CampusMoveError ? error.code : 70;
+  }
+}
+
+/** `campus add`, `list`, `move` and `drop-old`; null for another subcommand. */
 export async function runCampusDirectoryCommand(
   command: string | undefined,
   args: string[],
   env: NodeJS.ProcessEnv,
   io: Io,
 ): Promise<number | null> {
-  if (command !== 'add' && command !== 'list') return null;
+  if (command !== 'add' && command !== 'list' && command !== 'move' && command !== 'drop-old') {
+    return null;
+  }
   const homeUrl = env.DATABASE_URL?.trim();
   if (!homeUrl) {
     io.err(
@@ -204,6 +255,9 @@ export async function runCampusDirectoryCommand(
       return 64;
     }
     return listCampuses(homeUrl, io);
+  }
+  if (command === 'move' || command === 'drop-old') {
+    return moveOrDrop(command, args, env, homeUrl, io);
   }
   return addCampus(args, homeUrl, io);
 }

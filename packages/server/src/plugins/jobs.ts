@@ -40,6 +40,7 @@ export function jobScopesOf(campuses: readonly ServedCampus[]): JobScope[] {
     ...campuses.map((campus) => ({
       key: campus.key,
       run: <T>(work: () => T) => runInCampus(campus, work),
+      paused: () => (campus.state ?? 'active') !== 'active',
       listen: campus.listen,
     })),
   ];

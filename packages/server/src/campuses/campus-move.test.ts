@@ -1,0 +1,154 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { campusCommand } from '../../test/campuses';
+import { TEST_ENGINE } from '../../test/helpers';
+import {
+  postgresBinaries,
+  startSecondPostgres,
+  type SecondPostgres,
+} from '../../test/support/second-postgres';
+import { openTwoCampuses, type TwoCampuses } from '../../test/two-campuses';
+import { moveCampus } from '../ops/campus-move';
+import { setCampusState } from './campus-directory';
+
+/**
+ * `npm run campus -- move` (docs/operations.md, "Moving a campus to another PostgreSQL server"):
+ * alpha moves from the test server to a second PostgreSQL cluster this suite starts on another
+ * port; writes before, refused during, and after the move; nothing lost.
+ */
+const bin = postgresBinaries();
+if (TEST_ENGINE === 'postgres' && !bin && process.env.CI === 'true') {
+  throw new Error('CI=true but no initdb is installed: the campus move needs a second cluster');
+}
+
+describe.skipIf(TEST_ENGINE !== 'postgres' || !bin)(
+  'moving a campus to another PostgreSQL server (needs PostgreSQL and initdb)',
+  () => {
+    let two: TwoCampuses;
+    let second: SecondPostgres;
+    let target: pg.Client;
+
+    beforeAll(async () => {
+      [two, second] = await Promise.all([openTwoCampuses(), startSecondPostgres(bin!)]);
+      target = new pg.Client({ connectionString: second.url });
+      await target.connect();
+    }, 60_000);
+
+    afterAll(async () => {
+      await target?.end();
+      await two?.close();
+      second?.stop();
+    });
+
+    const listingIdsIn = async (client: pg.Client, schema = 'campus_alpha') =>
+      (
+        await client.query<{ id: string }>(`SELECT id::text FROM ${schema}.listings ORDER BY id`)
+      ).rows.map((r) => r.id);
+
+    it('refuses every write of a read-only campus with a 503 and Retry-After; reads and the other campus go on', async () => {
+      const student = await two.studentOf('alpha');
+      const listing = await two.listingOf('alpha', student);
+      const beta = await two.studentOf('beta');
+      await setCampusState(two.admin, 'alpha', 'read_only');
+      await two.installation.refresh();
+      try {
+        const refused = await two.send('alpha', 'POST', '/api/listing/create', {
+          cookie: student.cookie,
+          payload: {},
+        });
+        expect(refused.statusCode).toBe(503);
+        expect(refused.headers['retry-after']).toBe('60');
+        expect(refused.json()).toMatchObject({
+          success: false,
+          statusCode: 503,
+          message: 'This campus is read-only for maintenance; try again in a minute',
+        });
+        const read = await two.send('alpha', 'GET', `/api/listing/get/${listing}`);
+        expect(read.statusCode, read.body).toBe(200);
+        await two.listingOf('beta', beta);
+      } finally {
+        await setCampusState(two.admin, 'alpha', 'active');
+        await two.installation.refresh();
+      }
+      await two.listingOf('alpha', student);
+    });
+
+    it('copies alpha to the second server in a short read-only window, switches, and loses nothing', async () => {
+      const student = await two.studentOf('alpha');
+      for (let i = 0; i < 3; i += 1) await two.listingOf('alpha', student);
+      const before = await listingIdsIn(two.admin);
+      expect(before.length).toBeGreaterThanOrEqual(3);
+
+      let printed = '';
+      let during: { status: number; message: string; read: number } | undefined;
+      const { windowMs } = await moveCampus({
+        homeUrl: two.url,
+        key: 'alpha',
+        to: second.url,
+        settleMs: 0,
+        out: (text) => (printed += text),
+        // The app server sees the state now (its poll, or the directory's NOTIFY, in production).
+        whileMoving: async () => {
+          await two.installation.refresh();
+          const write = await two.send('alpha', 'POST', '/api/listing/create', {
+            cookie: student.cookie,
+            payload: {},
+          });
+          const read = await two.send('alpha', 'GET', `/api/listing/get/${before[0]}`);
+          during = {
+            status: write.statusCode,
+            message: write.json().message,
+            read: read.statusCode,
+          };
+        },
+      });
+      expect(during).toEqual({
+        status: 503,
+        message: 'This campus is being moved; try again in a minute',
+        read: 200,
+      });
+      expect(printed).toMatch(/copy \(pg_dump \| pg_restore\): \d+ ms/);
+      expect(printed).toMatch(/verify rows and checksums per table: \d+ ms/);
+      expect(printed).toContain(`writes were refused for ${windowMs} ms`);
+
+      // Every row written before is on the target, the directory names it, alpha is active again.
+      expect(await listingIdsIn(target)).toEqual(before);
+      const { rows } = await two.admin.query<{ server: string; state: string; moved: string }>(
+        `SELECT server, state, moved_from AS moved FROM directory.campuses WHERE key = 'alpha'`,
+      );
+      expect(rows[0]).toEqual({ server: second.url, state: 'active', moved: 'home' });
+
+      // The app server opens the target's pools on seeing the switch: writes land there only.
+      await two.installation.refresh();
+      const after = await two.listingOf('alpha', student);
+      expect(await listingIdsIn(target)).toContain(after);
+      expect(await listingIdsIn(two.admin)).toEqual(before);
+      const read = await two.send('alpha', 'GET', `/api/listing/get/${after}`);
+      expect(read.statusCode, read.body).toBe(200);
+      const signIn = await two.send('alpha', 'POST', '/api/auth/signin', {
+        payload: { email: student.email, password: student.password },
+      });
+      expect(signIn.statusCode, signIn.body).toBe(200);
+
+      // The old schema stays until drop-old; a second move waits for it.
+      const again = await campusCommand(two.url, 'move', 'alpha', '--to', two.url);
+      expect(again.code, again.err).toBe(73);
+      const dropped = await campusCommand(two.url, 'drop-old', 'alpha');
+      expect(dropped.code, dropped.err).toBe(0);
+      const { rows: left } = await two.admin.query(
+        `SELECT 1 FROM pg_namespace WHERE nspname = 'campus_alpha'`,
+      );
+      expect(left).toHaveLength(0);
+      expect((await campusCommand(two.url, 'drop-old', 'alpha')).code).toBe(65);
+    }, 60_000);
+
+    it('refuses a move it cannot do, in a line', async () => {
+      const unknown = await campusCommand(two.url, 'move', 'gamma', '--to', second.url);
+      expect(unknown).toMatchObject({ code: 65, err: 'no campus "gamma" is registered\n' });
+      const same = await campusCommand(two.url, 'move', 'beta', '--to', two.url);
+      expect(same).toMatchObject({ code: 65, err: 'campus beta is on that server already\n' });
+      const usage = await campusCommand(two.url, 'move', 'beta', '--to', 'not-a-url');
+      expect(usage.code).toBe(64);
+    });
+  },
+);
