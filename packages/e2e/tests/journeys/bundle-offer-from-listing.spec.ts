@@ -1,19 +1,23 @@
 import { displayName } from '@campus-books/common/display';
 import { OFFER_SET_MESSAGES as S } from '@campus-books/common/offer-sets';
-import { expect, test } from '../../src/fixtures';
 import {
-  expectNoAxeViolations,
-  MIN_TAP_TARGET,
-  screenshot,
-  smallTapTargets,
-} from '../../src/page-check';
+  escape,
+  expectPickerFirstLook,
+  expectSetPending,
+  markSetSold,
+  PICKER,
+  sellersBooks,
+  tickTheSet,
+  visitorPage,
+} from '../../src/bundle-offer';
+import { expect, test } from '../../src/fixtures';
+import { expectNoAxeViolations, screenshot, smallTapTargets } from '../../src/page-check';
 import { messagesLog, openBrowser, runOnceFromLaptop } from '../../src/two-browsers';
 import { createListing } from '../../src/users';
 
 runOnceFromLaptop();
 
 const log = messagesLog;
-const PICKER = 'Add more books from this seller';
 
 test('a buyer on a phone starts from the listing page and makes one offer for three books; the seller accepts live, a visitor sees all three pending, then sold', async ({
   browser,
@@ -22,38 +26,13 @@ test('a buyer on a phone starts from the listing page and makes one offer for th
   test.slow();
   const seller = await makeUser('pageseller');
   const buyer = await makeUser('pagebuyer');
-  const tag = seller.lastName.slice(-5).toLowerCase();
-  const course = { subject: 'ECON', courseNumber: '210' };
-  // Long titles and another script (right to left): the picker wraps, never overflows a phone.
-  const own = await createListing(seller, {
-    ...course,
-    name: `principles of microeconomics, study guide and solutions ${tag}`,
-    regularPrice: 40,
-  });
-  const workbook = await createListing(seller, {
-    ...course,
-    name: `مبادئ الاقتصاد الجزئي: كتاب التمارين والحلول للطلاب ${tag}`,
-    regularPrice: 25.5,
-  });
-  const reader = await createListing(seller, {
-    ...course,
-    name: `readingsineconomicthoughtfromadamsmithtothepresentday ${tag}`,
-    regularPrice: 15,
-  });
-  const other = await createListing(seller, {
-    subject: 'ECON',
-    courseNumber: '305',
-    name: `econometrics ${tag}`,
-    regularPrice: 30,
-  });
-  const set = [own, workbook, reader];
+  const books = await sellersBooks(seller);
+  const { tag, own, set } = books;
   const laptop = await openBrowser(browser, seller, 1280, '/messages');
   const phone = await openBrowser(browser, buyer, 375, `/listing/${own._id}`);
 
   const dialog = phone.getByRole('dialog', { name: 'One offer for several books' });
   const picker = dialog.getByRole('group', { name: PICKER });
-  const box = (name: string) =>
-    picker.getByRole('checkbox', { name: new RegExp(escape(displayName(name))) });
   const amount = dialog.getByLabel('Your offer ($)');
 
   await test.step('the listing page opens the picker: this book first, the same course suggested, none ticked', async () => {
@@ -61,27 +40,11 @@ test('a buyer on a phone starts from the listing page and makes one offer for th
     await phone.getByRole('button', { name: 'Offer for several books' }).click();
     await expect(dialog).toBeVisible();
     await expect(dialog).toContainText(displayName(own.name));
-    await expect(picker.getByRole('checkbox')).toHaveCount(3);
-    const labels = await picker.locator('label').allInnerTexts();
-    expect(labels[2]).toContain(displayName(other.name));
-    for (const book of [workbook, reader]) {
-      await expect(box(book.name)).not.toBeChecked();
-      await expect(box(book.name)).toHaveAccessibleName(/Same course/);
-    }
-    await expect(picker.getByText('This book alone: $40.00')).toBeVisible();
-    await expect(amount).toHaveAttribute('max', '40');
+    await expectPickerFirstLook(picker, amount, books);
   });
 
   await test.step('by keyboard and by tap, two books join; targets are 44 px and nothing overflows 320–375 px', async () => {
-    await box(workbook.name).focus();
-    await phone.keyboard.press('Space');
-    await box(reader.name).click();
-    await expect(picker.getByText('3 books together: $80.50')).toBeVisible();
-    await expect(amount).toHaveAttribute('max', '80');
-    expect(await smallTapTargets(phone)).toEqual([]);
-    for (const label of await picker.locator('label').all()) {
-      expect((await label.boundingBox())!.height).toBeGreaterThanOrEqual(MIN_TAP_TARGET);
-    }
+    await tickTheSet(phone, picker, amount, books);
     for (const width of [320, 375]) {
       await phone.setViewportSize({ width, height: 800 });
       const overflow = await dialog.evaluate((el) => el.scrollWidth - el.clientWidth);
@@ -132,27 +95,13 @@ test('a buyer on a phone starts from the listing page and makes one offer for th
     ).toBeVisible();
   });
 
-  const visitor = await (
-    await browser.newContext({ baseURL: testInfo.project.use.baseURL })
-  ).newPage();
+  const visitor = await visitorPage(browser, testInfo);
   await test.step('a signed-out visitor sees all three books pending', async () => {
-    for (const book of set) {
-      await visitor.goto(`/listing/${book._id}`);
-      await expect(visitor.getByRole('heading', { level: 1 })).toHaveText(displayName(book.name));
-      await expect(visitor.getByRole('main').getByText('Pending', { exact: true })).toBeVisible();
-    }
+    await expectSetPending(visitor, set);
   });
 
   await test.step('the seller marks the set sold to the buyer: every book is sold', async () => {
-    await laptop.getByRole('button', { name: 'Mark sold' }).click();
-    const sold = laptop.getByRole('dialog', { name: 'Sold to whom?' });
-    await expect(sold.getByRole('radio', { name: buyer.username })).toBeChecked();
-    await sold.getByRole('button', { name: 'Mark sold' }).click();
-    await expect(sold).toHaveCount(0);
-    for (const book of set) {
-      await visitor.goto(`/listing/${book._id}`);
-      await expect(visitor.getByText('Sold: this book is no longer available.')).toBeVisible();
-    }
+    await markSetSold(laptop, visitor, buyer, set);
   });
 
   await visitor.context().close();
@@ -210,8 +159,3 @@ test('on the seller’s profile a buyer picks the book the offer starts with, th
   ]);
   await phone.context().close();
 });
-
-/** A title as a pattern of itself. */
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}

@@ -1,15 +1,18 @@
-import { displayName } from '@campus-books/common/display';
 import { OFFER_SET_MESSAGES as S } from '@campus-books/common/offer-sets';
-import type { Page } from '@playwright/test';
-import { expect, test } from '../../src/fixtures';
+import { displayName } from '@campus-books/common/display';
 import {
-  expectNoAxeViolations,
-  MIN_TAP_TARGET,
-  screenshot,
-  smallTapTargets,
-} from '../../src/page-check';
+  bookBox,
+  expectPickerFirstLook,
+  expectSetPending,
+  markSetSold,
+  PICKER,
+  sellersBooks,
+  tickTheSet,
+  visitorPage,
+} from '../../src/bundle-offer';
+import { expect, test } from '../../src/fixtures';
+import { expectNoAxeViolations, screenshot } from '../../src/page-check';
 import { messagesLog, openBrowser, runOnceFromLaptop } from '../../src/two-browsers';
-import { createListing } from '../../src/users';
 
 runOnceFromLaptop();
 
@@ -22,31 +25,8 @@ test('a buyer on a phone makes one offer for three books; the seller accepts liv
   test.slow();
   const seller = await makeUser('setseller');
   const buyer = await makeUser('setbuyer');
-  const tag = seller.lastName.slice(-5).toLowerCase();
-  const course = { subject: 'ECON', courseNumber: '210' };
-  // Long titles and another script (right to left): the lists wrap, never overflow a 375 px phone.
-  const own = await createListing(seller, {
-    ...course,
-    name: `principles of microeconomics, complete with study guide ${tag}`,
-    regularPrice: 40,
-  });
-  const workbook = await createListing(seller, {
-    ...course,
-    name: `مبادئ الاقتصاد الجزئي: كتاب التمارين والحلول ${tag}`,
-    regularPrice: 25.5,
-  });
-  const reader = await createListing(seller, {
-    ...course,
-    name: `readings in economic thought ${tag}`,
-    regularPrice: 15,
-  });
-  const other = await createListing(seller, {
-    subject: 'ECON',
-    courseNumber: '305',
-    name: `econometrics ${tag}`,
-    regularPrice: 30,
-  });
-  const set = [own, workbook, reader];
+  const books = await sellersBooks(seller);
+  const { own, other, set } = books;
   const { conversationId } = await buyer.api.call('POST /api/conversations', {
     body: { listingId: own._id, text: 'Do you have the other books for ECON 210 too?' },
   });
@@ -55,35 +35,15 @@ test('a buyer on a phone makes one offer for three books; the seller accepts liv
   const laptop = await openBrowser(browser, seller, 1280, thread);
   await expect(log(laptop).getByText('Do you have the other books')).toBeVisible();
 
-  const picker = phone.getByRole('group', { name: 'Add more books from this seller' });
-  const box = (page: Page, name: string) =>
-    page
-      .getByRole('group', { name: 'Add more books from this seller' })
-      .getByRole('checkbox', { name: new RegExp(escape(displayName(name))) });
+  const picker = phone.getByRole('group', { name: PICKER });
   const amount = phone.getByLabel('Your offer ($)');
 
   await test.step('the buyer sees the seller’s other books, the same course first and not ticked', async () => {
-    await expect(picker.getByRole('checkbox')).toHaveCount(3);
-    const labels = await picker.locator('label').allInnerTexts();
-    expect(labels[2]).toContain(displayName(other.name));
-    for (const book of [workbook, reader]) {
-      await expect(box(phone, book.name)).not.toBeChecked();
-      await expect(box(phone, book.name)).toHaveAccessibleName(/Same course/);
-    }
-    await expect(picker.getByText('This book alone: $40.00')).toBeVisible();
-    await expect(amount).toHaveAttribute('max', '40');
+    await expectPickerFirstLook(picker, amount, books);
   });
 
   await test.step('by keyboard and by tap, two books join: the total and the maximum follow', async () => {
-    await box(phone, workbook.name).focus();
-    await phone.keyboard.press('Space');
-    await box(phone, reader.name).click();
-    await expect(picker.getByText('3 books together: $80.50')).toBeVisible();
-    await expect(amount).toHaveAttribute('max', '80');
-    expect(await smallTapTargets(phone)).toEqual([]);
-    for (const label of await picker.locator('label').all()) {
-      expect((await label.boundingBox())!.height).toBeGreaterThanOrEqual(MIN_TAP_TARGET);
-    }
+    await tickTheSet(phone, picker, amount, books);
     // Nothing wider than the phone, down to the narrowest (320 px).
     for (const width of [320, 375]) {
       await phone.setViewportSize({ width, height: 800 });
@@ -98,7 +58,7 @@ test('a buyer on a phone makes one offer for three books; the seller accepts liv
   });
 
   await test.step('a book sold meanwhile is refused by name, beside the form and beside its box', async () => {
-    await box(phone, other.name).click();
+    await bookBox(phone, other.name).click();
     await expect(picker.getByText('4 books together: $110.50')).toBeVisible();
     await seller.api.call('POST /api/conversations/listing/:listingId/sold', {
       params: { listingId: other._id },
@@ -107,8 +67,8 @@ test('a buyer on a phone makes one offer for three books; the seller accepts liv
     await amount.fill('70');
     await phone.getByRole('button', { name: 'Make offer for 4 books' }).click();
     await expect(phone.getByRole('alert').filter({ hasText: S.sold(other.name) })).toBeVisible();
-    await expect(box(phone, other.name)).toBeDisabled();
-    await expect(box(phone, other.name)).toHaveAccessibleName(/Sold/);
+    await expect(bookBox(phone, other.name)).toBeDisabled();
+    await expect(bookBox(phone, other.name)).toHaveAccessibleName(/Sold/);
     await expect(picker.getByText('3 books together: $80.50')).toBeVisible();
   });
 
@@ -146,37 +106,16 @@ test('a buyer on a phone makes one offer for three books; the seller accepts liv
     await expectNoAxeViolations(laptop);
   });
 
-  const visitor = await (
-    await browser.newContext({ baseURL: testInfo.project.use.baseURL })
-  ).newPage();
+  const visitor = await visitorPage(browser, testInfo);
   await test.step('a signed-out visitor sees all three books pending', async () => {
-    for (const book of set) {
-      await visitor.goto(`/listing/${book._id}`);
-      await expect(visitor.getByRole('heading', { level: 1 })).toHaveText(displayName(book.name));
-      await expect(visitor.getByRole('main').getByText('Pending', { exact: true })).toBeVisible();
-    }
+    await expectSetPending(visitor, set);
   });
 
   await test.step('the seller marks the set sold to the buyer: every book is sold', async () => {
-    await laptop.getByRole('button', { name: 'Mark sold' }).click();
-    const dialog = laptop.getByRole('dialog', { name: 'Sold to whom?' });
-    await expect(dialog).toContainText('every book of the set is marked sold');
-    await expect(dialog.getByRole('radio', { name: buyer.username })).toBeChecked();
-    await dialog.getByRole('button', { name: 'Mark sold' }).click();
-    await expect(dialog).toHaveCount(0);
-    for (const book of set) {
-      await visitor.goto(`/listing/${book._id}`);
-      await expect(visitor.getByText('Sold: this book is no longer available.')).toBeVisible();
-      await expect(visitor.getByRole('main').getByText('Pending', { exact: true })).toHaveCount(0);
-    }
+    await markSetSold(laptop, visitor, buyer, set);
   });
 
   await visitor.context().close();
   await phone.context().close();
   await laptop.context().close();
 });
-
-/** A title as a pattern of itself. */
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
