@@ -1,4 +1,5 @@
 import { openDatabase, type Database } from '../db/database';
+import type { CampusSite } from './campus-app-config';
 import { campusHandles, campusAwareDatabase } from './campus-database';
 import type { ServedCampus } from './campus-context';
 import { DIRECTORY_CHANNEL, readDirectory, type CampusEntry } from './campus-directory';
@@ -62,10 +63,11 @@ export async function openCampusInstallation(
   try {
     for (const entry of entries) {
       const server = await serverOf(entry.server);
-      const work: ServedCampus = {
+      const work: ServedCampus & CampusSite = {
         key: entry.key,
         schema: entry.schema,
         config: entry.config,
+        hosts: entry.hosts,
         handles: campusHandles(server, entry.schema),
         listen: server.listen,
         state: entry.state,
