@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setActiveCampus } from '@campus-books/common/active-campus';
-import type { CampusConfig } from '@campus-books/common/campus-config';
+import { shownCampus, type CampusConfig } from '@campus-books/common/campus-config';
 import { endOfZonedDay, isTimeZone, parseCalendarDate } from '../jobs/zoned-time';
 import { DEFAULT_MAIL_FROM, envSchema, type Env } from './env-schema';
 import { CampusConfigError, campusFileOf, readCampusFile } from './campus-file';
 import { campusWithLogoAddress, readCampusLogo, type CampusLogo } from './campus-logo';
+import { campusSender } from './mail-sender';
 import { readPushConfig, type PushConfig } from './push-config';
 import { readSsoConfig, type SsoConfig } from './sso-config';
 
@@ -231,8 +232,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     databasePoolSize: env.DATABASE_POOL_SIZE,
     campusStatePollMs: env.CAMPUS_STATE_POLL_MS,
     smtpUrl: env.SMTP_URL,
-    mailFrom: env.MAIL_FROM,
-    campus,
+    // MAIL_FROM when set, else the campus file's sender (mail.from), else the default.
+    mailFrom:
+      source.MAIL_FROM === undefined && campus.mail
+        ? campusSender(campus, env.MAIL_FROM)
+        : env.MAIL_FROM,
+    // Shown as it is (GET /api/campus, pages): the moderators' addresses are kept to trust below.
+    campus: shownCampus(campus),
     campusFile,
     campusLogo,
     schoolEmailDomain: env.SCHOOL_EMAIL_DOMAIN ?? campus.emailDomain,
@@ -289,9 +295,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       reportHideThreshold: env.REPORT_HIDE_THRESHOLD,
       reportMinAccountAgeMs: env.REPORT_MIN_ACCOUNT_AGE_DAYS * 24 * 60 * 60_000,
       reportHidesPerDay: env.REPORT_HIDES_PER_DAY,
-      moderatorEmails: env.MODERATOR_EMAILS.split(',')
-        .map((e) => e.trim().toLowerCase())
-        .filter(Boolean),
+      // MODERATOR_EMAILS when set, else the campus file's `moderators`.
+      moderatorEmails: env.MODERATOR_EMAILS.trim()
+        ? env.MODERATOR_EMAILS.split(',')
+            .map((e) => e.trim().toLowerCase())
+            .filter(Boolean)
+        : (campus.moderators ?? []),
     },
     alerts: { timeZone, digestHour: env.ALERT_DIGEST_HOUR },
     conversations: {
