@@ -7,7 +7,7 @@ import {
   startSecondPostgres,
   type SecondPostgres,
 } from '../../test/support/second-postgres';
-import { openTwoCampuses, type TwoCampuses } from '../../test/two-campuses';
+import { CAMPUS_HOSTS, openTwoCampuses, type TwoCampuses } from '../../test/two-campuses';
 import { moveCampus } from '../ops/campus-move';
 import { setCampusState } from './campus-directory';
 
@@ -45,12 +45,23 @@ describe.skipIf(TEST_ENGINE !== 'postgres' || !bin)(
         await client.query<{ id: string }>(`SELECT id::text FROM ${schema}.listings ORDER BY id`)
       ).rows.map((r) => r.id);
 
+    const probeJob = async () =>
+      (
+        await two.admin.query<{ attempts: number; locked: boolean }>(
+          `SELECT attempts, locked_by IS NOT NULL AS locked FROM campus_alpha.jobs
+            WHERE key = 'campus-move-probe'`,
+        )
+      ).rows;
+
     it('refuses every write of a read-only campus with a 503 and Retry-After; reads and the other campus go on', async () => {
       const student = await two.studentOf('alpha');
       const listing = await two.listingOf('alpha', student);
       const beta = await two.studentOf('beta');
+      // The directory's NOTIFY reaches the app server: no refresh asked, no restart.
       await setCampusState(two.admin, 'alpha', 'read_only');
-      await two.installation.refresh();
+      await expect
+        .poll(() => two.installation.routing.campusOfHost(CAMPUS_HOSTS.alpha)?.state)
+        .toBe('read_only');
       try {
         const refused = await two.send('alpha', 'POST', '/api/listing/create', {
           cookie: student.cookie,
@@ -66,11 +77,20 @@ describe.skipIf(TEST_ENGINE !== 'postgres' || !bin)(
         const read = await two.send('alpha', 'GET', `/api/listing/get/${listing}`);
         expect(read.statusCode, read.body).toBe(200);
         await two.listingOf('beta', beta);
+        // Its due jobs wait: the runner does not claim them (they would write to the old server).
+        await two.admin.query(
+          `INSERT INTO campus_alpha.jobs (name, key, run_at)
+           VALUES ('conversations.message-mails', 'campus-move-probe', now() - interval '1 minute')`,
+        );
+        await two.app.jobs.runDue();
+        expect(await probeJob()).toEqual([{ attempts: 0, locked: false }]);
       } finally {
         await setCampusState(two.admin, 'alpha', 'active');
         await two.installation.refresh();
       }
       await two.listingOf('alpha', student);
+      await two.app.jobs.runDue();
+      expect(await probeJob()).not.toEqual([{ attempts: 0, locked: false }]);
     });
 
     it('copies alpha to the second server in a short read-only window, switches, and loses nothing', async () => {
