@@ -20,6 +20,8 @@ export const FAKE_ISBNS = {
   malformed: '9780000000033',
   /** Open Library does not answer within the lookup's timeout. */
   slow: '9780000000040',
+  /** Open Library answers as it does for `hit`, but only once the test calls `releaseGated()`. */
+  gated: '9780000000088',
   /** Open Library's cover id leads to a redirect to another host. */
   coverRedirects: '9780000000057',
   /** Open Library's cover is no image. */
@@ -56,6 +58,8 @@ export interface FakeBookProviders {
   url: string;
   /** Requests received per path (without the query string), e.g. '/api/books'. */
   requests: Map<string, number>;
+  /** Answers the held requests for `FAKE_ISBNS.gated`, as for `hit`. */
+  releaseGated(): void;
   /** Configuration pointing the app at this server (Google Books with a key). */
   env: Record<string, string>;
   close(): Promise<void>;
@@ -69,6 +73,7 @@ function json(res: ServerResponse, status: number, body: unknown) {
 export async function startFakeBookProviders(port = 0): Promise<FakeBookProviders> {
   const requests = new Map<string, number>();
   const held: ServerResponse[] = [];
+  const gated: ServerResponse[] = [];
   const cover = await sharp({
     create: { width: 300, height: 450, channels: 3, background: { r: 160, g: 30, b: 40 } },
   })
@@ -90,6 +95,7 @@ export async function startFakeBookProviders(port = 0): Promise<FakeBookProvider
       if (isbn === FAKE_ISBNS.rateLimited) return json(res, 429, { error: 'Too Many Requests' });
       if (isbn === FAKE_ISBNS.malformed) return json(res, 200, '<html>Service unavailable</html>');
       if (isbn === FAKE_ISBNS.slow) return void held.push(res);
+      if (isbn === FAKE_ISBNS.gated) return void gated.push(res);
       const book = OPEN_LIBRARY_BOOKS[isbn];
       return json(res, 200, book ? { [`ISBN:${isbn}`]: book } : {});
     }
@@ -145,6 +151,11 @@ export async function startFakeBookProviders(port = 0): Promise<FakeBookProvider
   return {
     url: base,
     requests,
+    releaseGated: () => {
+      for (const res of gated.splice(0)) {
+        json(res, 200, { [`ISBN:${FAKE_ISBNS.gated}`]: OPEN_LIBRARY_BOOKS[FAKE_ISBNS.hit] });
+      }
+    },
     env: {
       BOOK_LOOKUP: 'on',
       OPEN_LIBRARY_URL: base,
@@ -154,7 +165,7 @@ export async function startFakeBookProviders(port = 0): Promise<FakeBookProvider
       GOOGLE_BOOKS_API_KEY: 'fake-key',
     },
     close: async () => {
-      for (const res of held) res.destroy();
+      for (const res of [...held, ...gated]) res.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
