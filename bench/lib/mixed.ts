@@ -1,4 +1,5 @@
 import type { Request } from 'autocannon';
+import { callRoute } from '@campus-books/common/call-route';
 import { SeededRandom } from '../generate/random';
 
 /** The 95 / 5 mix of the "mixed" scenario: reads as visitors make them, writes by one signed-in seller. */
@@ -191,8 +192,8 @@ export class MixedWorkload {
     for (let i = 0; i < entries.length; i += 20) {
       await Promise.all(
         entries.slice(i, i + 20).map(async ([id, want]) => {
-          const res = await fetch(`${baseUrl}/api/listing/get/${id}`);
-          const got = res.ok ? ((await res.json()) as Partial<Expected>) : undefined;
+          const res = await callRoute(baseUrl, 'GET /api/listing/get/:id', { params: { id } });
+          const got = res.ok ? res.data : undefined;
           const same =
             got !== undefined &&
             got.status === want.status &&

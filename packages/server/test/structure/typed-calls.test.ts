@@ -12,8 +12,6 @@ import { readSource, REPO_ROOT } from './source-files';
  * challenge, an upload, another server's page) or a raw answer a security check reads as it is.
  */
 const CASTS_LEFT: Record<string, number> = {
-  // Still to convert (GET /api/listing/get/:id): bench/ is being changed by others at the time.
-  'bench/lib/mixed.ts': 1,
   // A page's rewrite of altcha's challenge, outside the route table (altcha types it).
   'packages/e2e/tests/forms/challenge.spec.ts': 1,
   // The web app's manifest, a file and not a route of the API.
@@ -24,13 +22,26 @@ const CASTS_LEFT: Record<string, number> = {
   'packages/server/src/ops/backup-live.test.ts': 1,
   // The health route of a previous release's server, outside the route table.
   'packages/server/test/upgrade/previous-release.upgrade.ts': 1,
+  // Generic reads (`.json<X>()`), counted the same. Answers on a campus's host (app.inject with a
+  // Host header, which the typed caller does not send yet): still to convert.
+  'packages/server/src/campuses/campus-caches.test.ts': 3,
+  'packages/server/src/campuses/campus-jobs.test.ts': 2,
+  'packages/server/src/campuses/campus-wall.test.ts': 3,
+  'packages/server/test/two-campuses.ts': 1,
+  'packages/server/test/security/campus-isolation.test.ts': 6,
+  // A search's answer read with its X-Total-Count header, as the shapes' plans are compared.
+  'packages/server/src/features/search/search.shapes.test.ts': 1,
+  // The web app's manifest, a file and not a route of the API.
+  'packages/server/src/plugins/web-icons.test.ts': 1,
+  // Whichever route the walk is on: its id, from any route's answer.
+  'packages/server/test/security/id-params.test.ts': 1,
 };
 
 /** Where the API is called from: the server's tests and helpers, the e2e tests, the bench. */
 const CALLERS = ['packages/server/src', 'packages/server/test', 'packages/e2e', 'bench'];
 
-/** An answer's JSON read and cast: `res.json() as X`, `(await res.json()) as X`. */
-const CAST = /\.json\(\)\)? as /g;
+/** An answer's JSON read and cast: `res.json() as X`, `(await res.json()) as X`, `res.json<X>()`. */
+const CAST = /\.json\(\)\)? as |\.json</g;
 
 /** This file names the cast it counts. */
 const THIS_FILE = 'packages/server/test/structure/typed-calls.test.ts';
