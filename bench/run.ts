@@ -9,7 +9,7 @@ import { budgetLine, summarizeBudgets } from './lib/budget-limits';
 import { checkBudgets } from './lib/budgets';
 import { prepareDatabase, type PreparedDatabase } from './lib/databases';
 import { auditPage } from './lib/lighthouse';
-import { runLoad } from './lib/load';
+import { runLoad, scenarioRow } from './lib/load';
 import { FANOUT_SCENARIO, isFanOutSelected, runFanOut } from './lib/fanout';
 import {
   MESSAGE_STREAMS_SCENARIO,
@@ -93,22 +93,7 @@ async function runScenarios(
       },
     );
     if (scenario.name === 'health') healthRps = r.requestsPerSecond;
-    const row: ScenarioRow = {
-      scenario: scenario.name,
-      group: scenario.group,
-      requestsPerSecond: r.requestsPerSecond,
-      requests: r.requests,
-      p50: r.p50,
-      p99: r.p99,
-      errors: r.errors,
-      ratioToHealth: r.requestsPerSecond / healthRps,
-      peakRssMb: server.peakRssMb(),
-      bytesPerResponse: r.bytesPerResponse,
-      serverCpuMsPerRequest: r.requests > 0 ? cpuMs / r.requests : NaN,
-      statusCodes: r.statusCodes,
-      generator: r.generator,
-      loadAverage: os.loadavg()[0]!,
-    };
+    const row = scenarioRow(scenario, r, { healthRps, peakRssMb: server.peakRssMb(), cpuMs });
     rows.push(row);
     log(
       `  ${scenario.name.padEnd(18)} ${Math.round(row.requestsPerSecond).toString().padStart(6)} req/s  p50 ${row.p50.toFixed(1)} ms  p99 ${row.p99.toFixed(1)} ms  CPU ${row.serverCpuMsPerRequest.toFixed(2)} ms/req  errors ${row.errors}${row.errors ? ` ${JSON.stringify(row.statusCodes)}` : ''}  load ${row.loadAverage.toFixed(1)}  RSS ${Math.round(row.peakRssMb)} MB${row.generator === 'autocannon' ? '' : `  (${row.generator})`}`,

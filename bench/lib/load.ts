@@ -1,7 +1,10 @@
 import autocannon, { type Options, type Request } from 'autocannon';
 import { spawnSync } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ScenarioRow } from './results';
+import type { ScenarioGroup } from './scenarios';
 
 /** What a browser sends; without it the server is measured on a path no visitor takes. */
 export const BROWSER_HEADERS = { 'accept-encoding': 'br, gzip', accept: '*/*' };
@@ -149,5 +152,32 @@ export async function runLoad(
     ),
     bytesPerResponse: requests > 0 ? r.throughput.total / requests : 0,
     generator: wrkWanted ? 'autocannon (wrk not installed)' : 'autocannon',
+  };
+}
+
+/**
+ * One scenario's row from its load run: the figures every bench run reports, the server's CPU per
+ * answered request from `cpuMs` (the server's CPU over the measured run) and the machine's load at the end.
+ */
+export function scenarioRow(
+  scenario: { name: string; group: ScenarioGroup },
+  r: LoadResult,
+  { healthRps, peakRssMb, cpuMs }: { healthRps: number; peakRssMb: number; cpuMs: number },
+): ScenarioRow {
+  return {
+    scenario: scenario.name,
+    group: scenario.group,
+    requestsPerSecond: r.requestsPerSecond,
+    requests: r.requests,
+    p50: r.p50,
+    p99: r.p99,
+    errors: r.errors,
+    ratioToHealth: r.requestsPerSecond / healthRps,
+    peakRssMb,
+    bytesPerResponse: r.bytesPerResponse,
+    serverCpuMsPerRequest: r.requests > 0 ? cpuMs / r.requests : NaN,
+    statusCodes: r.statusCodes,
+    generator: r.generator,
+    loadAverage: os.loadavg()[0]!,
   };
 }

@@ -24,7 +24,7 @@ import {
   serverConnections,
 } from './campuses';
 import { prepareDatabase, type PreparedDatabase } from './databases';
-import { runLoad } from './load';
+import { runLoad, scenarioRow } from './load';
 import type { BenchOptions } from './options';
 import { PAGE_SCENARIOS, SCENARIOS, type Scenario, type ScenarioContext } from './scenarios';
 import { cpuMsOf, ROOT, startServer, waitUntilIdle, type RunningServer } from './server-process';
@@ -143,20 +143,7 @@ async function runScenarios(
     );
     if (scenario.name === 'health') healthRps = r.requestsPerSecond;
     const row: CampusScenarioRow = {
-      scenario: scenario.name,
-      group: scenario.group,
-      requestsPerSecond: r.requestsPerSecond,
-      requests: r.requests,
-      p50: r.p50,
-      p99: r.p99,
-      errors: r.errors,
-      ratioToHealth: r.requestsPerSecond / healthRps,
-      peakRssMb: server.peakRssMb(),
-      bytesPerResponse: r.bytesPerResponse,
-      serverCpuMsPerRequest: r.requests > 0 ? cpuMs / r.requests : NaN,
-      statusCodes: r.statusCodes,
-      generator: r.generator,
-      loadAverage: os.loadavg()[0]!,
+      ...scenarioRow(scenario, r, { healthRps, peakRssMb: server.peakRssMb(), cpuMs }),
       postgresCpuMsPerRequest: r.requests > 0 ? pgMs / r.requests : NaN,
     };
     rows.push(row);
