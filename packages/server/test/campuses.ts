@@ -5,10 +5,13 @@ import { runCampusDirectoryCommand } from '../src/ops/campus-directory-command';
 import { readCampusFile } from '../src/config/campus-file';
 import { TEST_CAMPUS_FILE } from './use-default-campus';
 
+/** The school e-mail domain of a many-campus test's campus `key` (writeCampusFiles). */
+export const campusDomainOf = (key: string): string => `${key}.example.edu`;
+
 /**
  * Campus files for the many-campus tests (decision 024): the test campus under another name and
  * school e-mail domain, written to a temporary folder; `fields` sets more of a campus's file (its
- * time zone…).
+ * time zone…; its `theme` fields over the test campus's theme).
  */
 export function writeCampusFiles(
   keys: readonly string[],
@@ -23,17 +26,18 @@ export function writeCampusFiles(
   const files: Record<string, string> = {};
   const domains: Record<string, string> = {};
   for (const key of keys) {
-    domains[key] = `${key}.example.edu`;
+    domains[key] = campusDomainOf(key);
     files[key] = path.join(folder, `${key}.yaml`);
     const { logo: _logo, ...theme } = base.theme;
+    const { theme: themeFields, ...more } = fields[key] ?? {};
     writeFileSync(
       files[key],
       JSON.stringify({
         ...base,
-        theme,
+        theme: { ...theme, ...(themeFields as Record<string, unknown> | undefined) },
         name: `${key} University`,
         emailDomain: domains[key],
-        ...fields[key],
+        ...more,
       }),
     );
   }

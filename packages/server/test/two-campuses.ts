@@ -81,6 +81,8 @@ export interface TwoCampusesOptions {
   webServerEntry?: string;
   /** More of each campus's file (its sender, moderators…), by key. */
   campusFields?: Record<string, Record<string, unknown>>;
+  /** The job runner's clock (tests run the jobs, at the times they set). */
+  now?: () => Date;
 }
 
 /**
@@ -132,7 +134,7 @@ export async function openTwoCampuses(options: TwoCampusesOptions = {}): Promise
       config: configOf(env),
       database: installation.database,
       campuses: installation.routing,
-      jobs: { poll: false },
+      jobs: { poll: false, ...(options.now ? { now: options.now } : {}) },
       ...web,
     });
     apps.push(built);

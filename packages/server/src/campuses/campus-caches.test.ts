@@ -3,31 +3,21 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GENEROUS_LIMITS, sessionCookieOf, signUpBody } from '../../test/accounts';
-import { campusCommand, writeCampusFiles } from '../../test/campuses';
-import {
-  createPostgresDatabase,
-  TEST_ENGINE,
-  TEST_WEB_SHELL,
-  type TestApp,
-} from '../../test/helpers';
-import { listingBody } from '../../test/listing-fixtures';
+import { campusDomainOf } from '../../test/campuses';
+import { TEST_ENGINE, TEST_WEB_SHELL } from '../../test/helpers';
 import { parseScrape } from '../../test/support/prometheus-text';
 import { rendered } from '../../test/support/stand-in-renderer';
-import { createUploadedImage } from '../../test/support/test-uploaded-image';
-import { buildApp } from '../app';
-import { loadConfig } from '../config/config';
-import { openDatabase } from '../db/database';
+import {
+  CAMPUS_KEYS,
+  openTwoCampuses,
+  type CampusKey,
+  type TwoCampuses,
+} from '../../test/two-campuses';
 import { catalogueNotification } from './campus-catalogue';
-import { runInCampus } from './campus-context';
-import { openCampusInstallation, type CampusInstallation } from './campus-installation';
 
 const STAND_IN = fileURLToPath(new URL('../../test/support/stand-in-renderer.ts', import.meta.url));
-const HOSTS = { alpha: 'books.alpha.example', beta: 'books.beta.example' } as const;
-type Key = keyof typeof HOSTS;
-const KEYS = ['alpha', 'beta'] as const;
 /** Alpha's own product name and colour; beta keeps the test campus's. */
 const ALPHA_PRODUCT = 'Alpha Book Swap';
 const ALPHA_COLOUR = '#1f5130';
@@ -52,33 +42,30 @@ describe('catalogue notifications name their campus', () => {
 // The caches, web shell and metrics of a many-campus installation (decision 024), on PostgreSQL:
 // each campus keeps its own answers and pages, a change on one campus empties its own only.
 describe.skipIf(TEST_ENGINE !== 'postgres')('caches, web shell and metrics per campus', () => {
-  let target: Awaited<ReturnType<typeof createPostgresDatabase>>;
-  let campuses: ReturnType<typeof writeCampusFiles>;
-  let installation: CampusInstallation;
+  let two: TwoCampuses;
   let app: FastifyInstance;
   let admin: pg.Client;
-  let dataDir: string;
   let distDir: string;
-  const listings = {} as Record<Key, string>;
-  const cookies = {} as Record<Key, string>;
+  const listings = {} as Record<CampusKey, string>;
+  const cookies = {} as Record<CampusKey, string>;
   const names = { alpha: 'Alpha Organic Chemistry', beta: 'Beta Organic Chemistry' };
 
-  const get = (key: Key, url: string, headers: Record<string, string> = {}) =>
-    app.inject({ method: 'GET', url, headers: { host: HOSTS[key], ...headers } });
-  const searchNames = async (key: Key) => {
+  const get = (key: CampusKey, url: string, headers: Record<string, string> = {}) =>
+    two.send(key, 'GET', url, { headers });
+  const searchNames = async (key: CampusKey) => {
     const res = await get(key, '/api/listing/get?searchTerm=organic');
     expect(res.statusCode).toBe(200);
     return res.json<{ name: string }[]>().map((l) => l.name);
   };
   /** The listing names of the signed-out home page (the stand-in renders its data) and its renders. */
-  const homePage = async (key: Key) => {
+  const homePage = async (key: CampusKey) => {
     const before = rendered.length;
     const res = await get(key, '/');
     expect(res.statusCode).toBe(200);
     return { body: res.body, renders: rendered.length - before };
   };
   /** Renames a listing without moving its campus's catalogue version: only a kept answer hides it. */
-  const renameSilently = async (key: Key, name: string) => {
+  const renameSilently = async (key: CampusKey, name: string) => {
     await admin.query(`ALTER TABLE campus_${key}.listings DISABLE TRIGGER catalogue_version_bump`);
     await admin.query(`UPDATE campus_${key}.listings SET name = $1 WHERE id = $2`, [
       name,
@@ -86,68 +73,10 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('caches, web shell and metrics per c
     ]);
     await admin.query(`ALTER TABLE campus_${key}.listings ENABLE TRIGGER catalogue_version_bump`);
   };
-
-  async function sellOn(key: Key): Promise<string> {
-    const body = signUpBody({ email: `seller.${key}@${campuses.domains[key]}` });
-    const signUp = await app.inject({
-      method: 'POST',
-      url: '/api/auth/signup',
-      headers: { host: HOSTS[key] },
-      payload: body,
-    });
-    expect(signUp.statusCode, signUp.body).toBe(201);
-    const { rows } = await admin.query<{ id: string }>(
-      `UPDATE campus_${key}.users SET email_verified_at = now() WHERE email = $1 RETURNING id`,
-      [body.email],
-    );
-    const signIn = await app.inject({
-      method: 'POST',
-      url: '/api/auth/signin',
-      headers: { host: HOSTS[key] },
-      payload: { email: body.email, password: body.password },
-    });
-    const cookie = sessionCookieOf(signIn);
-    cookies[key] = cookie;
-    const campus = installation.routing.campusOfHost(HOSTS[key])!;
-    const t = { app, database: installation.database } as TestApp;
-    const image = await runInCampus(campus, () => createUploadedImage(t, rows[0]!.id));
-    const res = await app.inject({
-      method: 'POST',
-      url: '/api/listing/create',
-      headers: { host: HOSTS[key], cookie },
-      payload: listingBody({ name: names[key], imageUrls: [image] }),
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    return res.json<{ _id: string }>()._id;
-  }
+  /** Each campus's seller moderates it (the list is the process's). */
+  const sellerOf = (key: CampusKey) => `seller.${key}@${campusDomainOf(key)}`;
 
   beforeAll(async () => {
-    target = await createPostgresDatabase(true);
-    campuses = writeCampusFiles(KEYS);
-    const alphaFile = JSON.parse(readFileSync(campuses.files.alpha!, 'utf8')) as {
-      productName?: string;
-      theme: { primaryColor?: string };
-    };
-    alphaFile.productName = ALPHA_PRODUCT;
-    alphaFile.theme.primaryColor = ALPHA_COLOUR;
-    writeFileSync(campuses.files.alpha!, JSON.stringify(alphaFile));
-    for (const key of KEYS) {
-      const added = await campusCommand(
-        target.url,
-        'add',
-        key,
-        '--host',
-        HOSTS[key],
-        '--config',
-        campuses.files[key]!,
-      );
-      expect(added.code, added.err).toBe(0);
-    }
-    admin = new pg.Client({ connectionString: target.url });
-    await admin.connect();
-    const home = await openDatabase({ engine: 'postgres', url: target.url, poolSize: 6 });
-    installation = (await openCampusInstallation(home))!;
-    dataDir = mkdtempSync(path.join(tmpdir(), 'cb-test-'));
     distDir = mkdtempSync(path.join(tmpdir(), 'cb-web-dist-'));
     writeFileSync(path.join(distDir, 'index.html'), TEST_WEB_SHELL);
     writeFileSync(path.join(distDir, 'manifest.webmanifest'), BUILT_MANIFEST);
@@ -155,43 +84,34 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('caches, web shell and metrics per c
     mkdirSync(path.join(distDir, 'icons'));
     for (const name of ['favicon.svg', ...BUILT_ICONS])
       copyFileSync(path.join(PUBLIC_DIR, name), path.join(distDir, name));
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
-      BOOK_LOOKUP: 'off',
-      METRICS: 'on',
-      PAGE_CACHE_MB: '4',
-      // Each campus's seller moderates it (the list is the process's).
-      MODERATOR_EMAILS: KEYS.map((key) => `seller.${key}@${campuses.domains[key]}`).join(','),
-      ...GENEROUS_LIMITS,
-    });
-    app = await buildApp({
-      config,
-      database: installation.database,
-      campuses: installation.routing,
-      jobs: { poll: false },
-      serveWeb: true,
+    two = await openTwoCampuses({
+      env: {
+        METRICS: 'on',
+        PAGE_CACHE_MB: '4',
+        MODERATOR_EMAILS: CAMPUS_KEYS.map(sellerOf).join(','),
+      },
       webDistDir: distDir,
       webServerEntry: STAND_IN,
+      campusFields: {
+        alpha: { productName: ALPHA_PRODUCT, theme: { primaryColor: ALPHA_COLOUR } },
+      },
     });
-    await app.ready();
-    listings.alpha = await sellOn('alpha');
-    listings.beta = await sellOn('beta');
+    ({ app, admin } = two);
+    for (const key of CAMPUS_KEYS) {
+      const seller = await two.studentOf(key, { email: sellerOf(key) });
+      cookies[key] = seller.cookie;
+      listings[key] = await two.listingOf(key, seller, { name: names[key] });
+    }
   });
   afterAll(async () => {
-    await app?.close();
-    await installation?.close();
-    await admin?.end();
-    await target?.drop();
-    campuses?.remove();
-    for (const dir of [dataDir, distDir]) if (dir) rmSync(dir, { recursive: true, force: true });
+    await two?.close();
+    if (distDir) rmSync(distDir, { recursive: true, force: true });
   });
 
   it("keeps each campus's searches and signed-out pages, and a write on one empties its own only", async () => {
     const written = 'Alpha Organic Chemistry, written';
     // Asked once on each host: each campus's own answer and page.
-    for (const key of KEYS) {
+    for (const key of CAMPUS_KEYS) {
       expect(await searchNames(key)).toEqual([names[key]]);
       const page = await homePage(key);
       expect(page.renders).toBe(1);
@@ -201,7 +121,7 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('caches, web shell and metrics per c
     // what it kept, its own, never the other host's.
     await renameSilently('alpha', 'Alpha renamed unseen');
     await renameSilently('beta', 'Beta renamed unseen');
-    for (const key of KEYS) {
+    for (const key of CAMPUS_KEYS) {
       expect(await searchNames(key)).toEqual([names[key]]);
       const page = await homePage(key);
       expect(page.renders).toBe(0);
@@ -249,8 +169,8 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('caches, web shell and metrics per c
   });
 
   it('answers each host its own shell, manifest and palette', async () => {
-    const shells = {} as Record<Key, string>;
-    for (const key of KEYS) {
+    const shells = {} as Record<CampusKey, string>;
+    for (const key of CAMPUS_KEYS) {
       const shell = await get(key, '/sell');
       expect(shell.statusCode).toBe(200);
       shells[key] = shell.body;
@@ -259,8 +179,8 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('caches, web shell and metrics per c
     expect(shells.alpha).toContain(`<title>${ALPHA_PRODUCT}</title>`);
     expect(shells.beta).not.toContain(ALPHA_PRODUCT);
 
-    const manifests = {} as Record<Key, { name: string; theme_color: string }>;
-    for (const key of KEYS) {
+    const manifests = {} as Record<CampusKey, { name: string; theme_color: string }>;
+    for (const key of CAMPUS_KEYS) {
       const res = await get(key, '/manifest.webmanifest');
       expect(res.statusCode).toBe(200);
       manifests[key] = res.json();
@@ -272,8 +192,8 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('caches, web shell and metrics per c
     expect(manifests.beta.name).toMatch(/ · beta University$/);
     expect(manifests.alpha.theme_color).not.toBe(manifests.beta.theme_color);
 
-    const palettes = {} as Record<Key, string>;
-    for (const key of KEYS) {
+    const palettes = {} as Record<CampusKey, string>;
+    for (const key of CAMPUS_KEYS) {
       const href = /href="(\/campus\.css\?v=[^"]+)"/.exec(shells[key])![1]!;
       const css = await get(key, href);
       expect(css.statusCode).toBe(200);
@@ -283,8 +203,8 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('caches, web shell and metrics per c
     expect(palettes.alpha).not.toBe(palettes.beta);
 
     // Each host's icons: its shell's favicon and its manifest's icons, in its own colours.
-    const icons = {} as Record<Key, string[]>;
-    for (const key of KEYS) {
+    const icons = {} as Record<CampusKey, string[]>;
+    for (const key of CAMPUS_KEYS) {
       const favicon = /<link rel="icon" href="([^"]+)"/.exec(shells[key])![1]!;
       const addresses = [
         favicon,
@@ -311,7 +231,7 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('caches, web shell and metrics per c
       expect(res.json()).toEqual([]);
     }
     // Beta's statistics first: they write what this server counted, each campus's into its own.
-    const missed = {} as Record<Key, { term: string; count: number }[]>;
+    const missed = {} as Record<CampusKey, { term: string; count: number }[]>;
     for (const key of ['beta', 'alpha'] as const) {
       const res = await get(key, '/api/statistics', { cookie: cookies[key] });
       expect(res.statusCode, res.body).toBe(200);
@@ -324,7 +244,7 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('caches, web shell and metrics per c
   });
 
   it("sweeps every campus's finished rate-limit windows, each campus's counters its own", async () => {
-    for (const key of KEYS) {
+    for (const key of CAMPUS_KEYS) {
       await admin.query(
         `INSERT INTO campus_${key}.rate_limits (key, window_start, count, expires_at)
          VALUES ('test:finished', 0, 1, 1), ('test:running', 0, 1, $1)`,
@@ -332,7 +252,7 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('caches, web shell and metrics per c
       );
     }
     expect(await app.limits.sweep()).toBeGreaterThanOrEqual(2);
-    for (const key of KEYS) {
+    for (const key of CAMPUS_KEYS) {
       const { rows } = await admin.query<{ key: string }>(
         `SELECT key FROM campus_${key}.rate_limits WHERE key LIKE 'test:%'`,
       );
@@ -347,7 +267,7 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('caches, web shell and metrics per c
   });
 
   it('labels each request of /metrics with its campus', async () => {
-    const token = readFileSync(path.join(dataDir, 'metrics-token'), 'utf8').trim();
+    const token = readFileSync(path.join(two.t.dataDir, 'metrics-token'), 'utf8').trim();
     /** Searches counted so far, by campus label. */
     const counted = async () => {
       const res = await get('alpha', '/metrics', { authorization: `Bearer ${token}` });

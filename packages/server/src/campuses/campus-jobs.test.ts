@@ -1,36 +1,26 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { activeCampus } from '@campus-books/common/active-campus';
-import { GENEROUS_LIMITS, sessionCookieOf, signUpBody } from '../../test/accounts';
-import { campusCommand, writeCampusFiles } from '../../test/campuses';
-import { createPostgresDatabase, TEST_ENGINE, type TestApp } from '../../test/helpers';
-import { listingBody } from '../../test/listing-fixtures';
+import { campusDomainOf } from '../../test/campuses';
+import { TEST_ENGINE } from '../../test/helpers';
 import { openSse, type SseStream } from '../../test/support/sse-client';
-import { createUploadedImage } from '../../test/support/test-uploaded-image';
-import { buildApp } from '../app';
-import { loadConfig } from '../config/config';
-import { openDatabase } from '../db/database';
+import {
+  CAMPUS_HOSTS,
+  CAMPUS_KEYS,
+  openTwoCampuses,
+  type CampusKey,
+  type CampusStudent,
+  type TwoCampuses,
+} from '../../test/two-campuses';
 import { rowsOf } from '../db/rows';
 import { DIGEST_JOB } from '../features/alerts/alerts.delivery';
 import { hubOf } from '../features/conversations/stream.routes';
 import { currentCampusWork, runInCampus } from './campus-context';
-import { openCampusInstallation, type CampusInstallation } from './campus-installation';
 
-const HOSTS = { alpha: 'books.alpha.example', beta: 'books.beta.example' } as const;
-type Key = keyof typeof HOSTS;
-const KEYS = ['alpha', 'beta'] as const;
 /** Each campus in its own zone: 07:00 (the digest's hour) falls at different instants. */
 const ZONES = { alpha: 'America/New_York', beta: 'Asia/Tokyo' } as const;
-
-interface Student {
-  id: string;
-  cookie: string;
-}
 
 /** What a probe job saw when it ran. */
 interface ProbeRun {
@@ -42,60 +32,27 @@ interface ProbeRun {
 // Jobs and live events per campus (decision 024), on PostgreSQL: one installation, two campuses,
 // one job runner and one LISTEN connection serving both.
 describe.skipIf(TEST_ENGINE !== 'postgres')('jobs and live events per campus', () => {
-  let target: Awaited<ReturnType<typeof createPostgresDatabase>>;
-  let campuses: ReturnType<typeof writeCampusFiles>;
-  let installation: CampusInstallation;
+  let two: TwoCampuses;
   let app: FastifyInstance;
-  let t: TestApp;
   let admin: pg.Client;
-  let dataDir: string;
   let origin: string;
   let clock = new Date('2026-03-10T12:00:00Z');
   const probes: ProbeRun[] = [];
-  const sellers = {} as Record<Key, Student>;
-  const buyers = {} as Record<Key, Student>;
-  const conversations = {} as Record<Key, { id: string; messageId: number }>;
+  const sellers = {} as Record<CampusKey, CampusStudent>;
+  const buyers = {} as Record<CampusKey, CampusStudent>;
+  const conversations = {} as Record<CampusKey, { id: string; messageId: number }>;
   const open: SseStream[] = [];
 
-  const campusOf = (key: Key) => installation.routing.campusOfHost(HOSTS[key])!;
-  const send = (
-    key: Key,
-    method: 'GET' | 'POST',
-    url: string,
-    options: { payload?: object; cookie?: string } = {},
-  ) =>
-    app.inject({
-      method,
-      url,
-      headers: { host: HOSTS[key], ...(options.cookie ? { cookie: options.cookie } : {}) },
-      ...(options.payload ? { payload: options.payload } : {}),
-    });
+  const campusOf = (key: CampusKey) => two.campusOf(key);
+  const send: TwoCampuses['send'] = (...args) => two.send(...args);
+  const studentOf = (key: CampusKey, name: string) =>
+    two.studentOf(key, { email: `${name}.${key}@${campusDomainOf(key)}` });
 
-  async function studentOf(key: Key, name: string): Promise<Student> {
-    const body = signUpBody({ email: `${name}.${key}@${campuses.domains[key]}` });
-    const signUp = await send(key, 'POST', '/api/auth/signup', { payload: body });
-    expect(signUp.statusCode, signUp.body).toBe(201);
-    const { rows } = await admin.query<{ id: string }>(
-      `UPDATE campus_${key}.users SET email_verified_at = now() WHERE email = $1 RETURNING id`,
-      [body.email],
-    );
-    const signIn = await send(key, 'POST', '/api/auth/signin', {
-      payload: { email: body.email, password: body.password },
-    });
-    expect(signIn.statusCode, signIn.body).toBe(200);
-    return { id: rows[0]!.id, cookie: sessionCookieOf(signIn) };
-  }
-
-  async function conversationOf(key: Key): Promise<{ id: string; messageId: number }> {
-    const image = await runInCampus(campusOf(key), () => createUploadedImage(t, sellers[key].id));
-    const listing = await send(key, 'POST', '/api/listing/create', {
-      cookie: sellers[key].cookie,
-      payload: listingBody({ name: `${key} Organic Chemistry`, imageUrls: [image] }),
-    });
-    expect(listing.statusCode, listing.body).toBe(201);
+  async function conversationOf(key: CampusKey): Promise<{ id: string; messageId: number }> {
+    const listingId = await two.listingOf(key, sellers[key], { name: `${key} Organic Chemistry` });
     const started = await send(key, 'POST', '/api/conversations', {
       cookie: buyers[key].cookie,
-      payload: { listingId: listing.json<{ _id: string }>()._id, text: `Hello from ${key}` },
+      payload: { listingId, text: `Hello from ${key}` },
     });
     expect(started.statusCode, started.body).toBe(201);
     const { conversationId, event } = started.json<{
@@ -106,9 +63,9 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('jobs and live events per campus', (
   }
 
   /** A stream of the student's on the campus's host. */
-  async function streamOf(key: Key, student: Student): Promise<SseStream> {
+  async function streamOf(key: CampusKey, student: CampusStudent): Promise<SseStream> {
     const stream = await openSse(`${origin}/api/conversations/events`, {
-      host: HOSTS[key],
+      host: CAMPUS_HOSTS[key],
       cookie: student.cookie,
     });
     expect(stream.status).toBe(200);
@@ -127,41 +84,11 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('jobs and live events per campus', (
   }
 
   beforeAll(async () => {
-    target = await createPostgresDatabase(true);
-    campuses = writeCampusFiles(KEYS, {
-      alpha: { timeZone: ZONES.alpha },
-      beta: { timeZone: ZONES.beta },
+    two = await openTwoCampuses({
+      campusFields: { alpha: { timeZone: ZONES.alpha }, beta: { timeZone: ZONES.beta } },
+      now: () => clock,
     });
-    for (const key of KEYS) {
-      const added = await campusCommand(
-        target.url,
-        'add',
-        key,
-        '--host',
-        HOSTS[key],
-        '--config',
-        campuses.files[key]!,
-      );
-      expect(added.code, added.err).toBe(0);
-    }
-    admin = new pg.Client({ connectionString: target.url });
-    await admin.connect();
-    const home = await openDatabase({ engine: 'postgres', url: target.url, poolSize: 6 });
-    installation = (await openCampusInstallation(home))!;
-    dataDir = mkdtempSync(path.join(tmpdir(), 'cb-test-'));
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
-      BOOK_LOOKUP: 'off',
-      ...GENEROUS_LIMITS,
-    });
-    app = await buildApp({
-      config,
-      database: installation.database,
-      campuses: installation.routing,
-      jobs: { poll: false, now: () => clock },
-    });
+    ({ app, admin } = two);
     // A job that says where it ran, and changes its student's row where it runs.
     app.jobs.register<{ userId: string }>('test.probe', async ({ payload }) => {
       const changed = await rowsOf(
@@ -174,10 +101,8 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('jobs and live events per campus', (
         changed: changed.length,
       });
     });
-    await app.ready();
     origin = await app.listen({ port: 0, host: '127.0.0.1' });
-    t = { app, database: installation.database, config, dataDir, close: async () => {} };
-    for (const key of KEYS) {
+    for (const key of CAMPUS_KEYS) {
       sellers[key] = await studentOf(key, 'seller');
       buyers[key] = await studentOf(key, 'buyer');
       conversations[key] = await conversationOf(key);
@@ -185,12 +110,7 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('jobs and live events per campus', (
   });
   afterAll(async () => {
     for (const stream of open) stream.close();
-    await app?.close();
-    await installation?.close();
-    await admin?.end();
-    await target?.drop();
-    campuses?.remove();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await two?.close();
   });
 
   it("runs a job enqueued as a campus in that campus's context, on its schema only", async () => {
@@ -249,8 +169,8 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('jobs and live events per campus', (
   });
 
   it("keeps the upload state of every campus's images in the storage they share", async () => {
-    const ids = {} as Record<Key, string>;
-    for (const key of KEYS) {
+    const ids = {} as Record<CampusKey, string>;
+    for (const key of CAMPUS_KEYS) {
       const { rows } = await admin.query<{ id: string }>(
         `SELECT id FROM campus_${key}.images LIMIT 1`,
       );
