@@ -47,3 +47,10 @@ export const GENEROUS_LIMITS = {
   RATE_LIMIT_MAIL_PER_ADDRESS: '10000',
   RATE_LIMIT_LISTINGS_PER_ACCOUNT: '10000',
 };
+
+/** The generous limits and the conversation and message limits out of the way too. */
+export const CONVERSATION_LIMITS = {
+  ...GENEROUS_LIMITS,
+  RATE_LIMIT_CONVERSATIONS_PER_HOUR: '10000',
+  RATE_LIMIT_MESSAGES_PER_MINUTE: '10000',
+};

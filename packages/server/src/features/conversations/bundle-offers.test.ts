@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activeCampus } from '@campus-books/common/active-campus';
 import { dataOf, errorOf, type RouteAnswer } from '@campus-books/common/call-route';
 import { BUNDLE_REASONS, OFFER_SET_MESSAGES as S } from '@campus-books/common/offer-sets';
-import { GENEROUS_LIMITS } from '../../../test/accounts';
+import { CONVERSATION_LIMITS } from '../../../test/accounts';
 import { routeCaller } from '../../../test/api-caller';
 import {
   createTestApp,
@@ -27,14 +27,7 @@ describe(`one offer for several books (${TEST_ENGINE})`, () => {
   let rival: TestUser;
   let third: TestUser;
   beforeAll(async () => {
-    t = await createTestApp(
-      {
-        ...GENEROUS_LIMITS,
-        RATE_LIMIT_CONVERSATIONS_PER_HOUR: '10000',
-        RATE_LIMIT_MESSAGES_PER_MINUTE: '10000',
-      },
-      { now: () => clock },
-    );
+    t = await createTestApp(CONVERSATION_LIMITS, { now: () => clock });
     [seller, buyer, rival, third] = (await Promise.all([1, 2, 3, 4].map(() => createUser(t)))) as [
       TestUser,
       TestUser,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callRoute, dataOf, errorOf } from '@campus-books/common/call-route';
-import { GENEROUS_LIMITS } from '../../../test/accounts';
+import { CONVERSATION_LIMITS, GENEROUS_LIMITS } from '../../../test/accounts';
 import {
   createTestApp,
   createUser,
@@ -12,12 +12,6 @@ import { appInjector, routeCaller } from '../../../test/api-caller';
 import { createListingAs, listingBody } from '../../../test/listing-fixtures';
 import { users } from '../../db/schema';
 import { eq } from 'drizzle-orm';
-
-export const CONVERSATION_LIMITS = {
-  ...GENEROUS_LIMITS,
-  RATE_LIMIT_CONVERSATIONS_PER_HOUR: '10000',
-  RATE_LIMIT_MESSAGES_PER_MINUTE: '10000',
-};
 
 describe(`conversations and messages (${TEST_ENGINE})`, () => {
   let t: TestApp;

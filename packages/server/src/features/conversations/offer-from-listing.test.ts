@@ -5,7 +5,7 @@ import { activeCampus } from '@campus-books/common/active-campus';
 import { dataOf, errorOf, type RouteAnswer } from '@campus-books/common/call-route';
 import { CONVERSATION_MESSAGES as M } from '@campus-books/common/conversation.schemas';
 import { BUNDLE_REASONS, OFFER_SET_MESSAGES as S } from '@campus-books/common/offer-sets';
-import { GENEROUS_LIMITS } from '../../../test/accounts';
+import { CONVERSATION_LIMITS } from '../../../test/accounts';
 import { routeCaller } from '../../../test/api-caller';
 import {
   createTestApp,
@@ -25,14 +25,7 @@ describe(`one offer for several books from a listing's page (${TEST_ENGINE})`, (
   let buyer: TestUser;
   let rival: TestUser;
   beforeAll(async () => {
-    t = await createTestApp(
-      {
-        ...GENEROUS_LIMITS,
-        RATE_LIMIT_CONVERSATIONS_PER_HOUR: '10000',
-        RATE_LIMIT_MESSAGES_PER_MINUTE: '10000',
-      },
-      { now: () => clock },
-    );
+    t = await createTestApp(CONVERSATION_LIMITS, { now: () => clock });
     [buyer, rival] = (await Promise.all([1, 2].map(() => createUser(t)))) as [TestUser, TestUser];
   });
   afterAll(() => t.close());

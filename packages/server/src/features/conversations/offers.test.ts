@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataOf, errorOf, type RouteAnswer } from '@campus-books/common/call-route';
-import { GENEROUS_LIMITS } from '../../../test/accounts';
+import { CONVERSATION_LIMITS } from '../../../test/accounts';
 import {
   createTestApp,
   createUser,
@@ -23,14 +23,7 @@ describe(`offers and the pending hold (${TEST_ENGINE})`, () => {
   let rival: TestUser;
   let third: TestUser;
   beforeAll(async () => {
-    t = await createTestApp(
-      {
-        ...GENEROUS_LIMITS,
-        RATE_LIMIT_CONVERSATIONS_PER_HOUR: '10000',
-        RATE_LIMIT_MESSAGES_PER_MINUTE: '10000',
-      },
-      { now: () => clock },
-    );
+    t = await createTestApp(CONVERSATION_LIMITS, { now: () => clock });
     seller = await createUser(t);
     buyer = await createUser(t);
     rival = await createUser(t);
