@@ -1,6 +1,6 @@
 import type { Browser, Locator, Page, TestInfo } from '@playwright/test';
 import { displayName } from '@campus-books/common/display';
-import { expect } from './fixtures';
+import { expect, type Fixtures } from './fixtures';
 import { MIN_TAP_TARGET, smallTapTargets } from './page-check';
 import { createListing, type TestUser } from './users';
 
@@ -54,6 +54,16 @@ export async function sellersBooks(seller: TestUser): Promise<SellersBooks> {
     regularPrice: 30,
   });
   return { tag, own, workbook, reader, other, set: [own, workbook, reader] };
+}
+
+/**
+ * The deal's seller and buyer (made by the test's `makeUser`, named `<label>seller` and
+ * `<label>buyer`) and the seller's books.
+ */
+export async function sellerBuyerAndBooks(makeUser: Fixtures['makeUser'], label: string) {
+  const seller = await makeUser(`${label}seller`);
+  const buyer = await makeUser(`${label}buyer`);
+  return { seller, buyer, books: await sellersBooks(seller) };
 }
 
 /** A title as a pattern of itself. */

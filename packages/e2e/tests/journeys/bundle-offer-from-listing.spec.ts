@@ -6,27 +6,23 @@ import {
   expectSetPending,
   markSetSold,
   PICKER,
-  sellersBooks,
+  sellerBuyerAndBooks,
   tickTheSet,
   visitorPage,
 } from '../../src/bundle-offer';
 import { expect, test } from '../../src/fixtures';
 import { expectNoAxeViolations, screenshot, smallTapTargets } from '../../src/page-check';
-import { messagesLog, openBrowser, runOnceFromLaptop } from '../../src/two-browsers';
+import { messagesLog as log, openBrowser, runOnceFromLaptop } from '../../src/two-browsers';
 import { createListing } from '../../src/users';
 
 runOnceFromLaptop();
-
-const log = messagesLog;
 
 test('a buyer on a phone starts from the listing page and makes one offer for three books; the seller accepts live, a visitor sees all three pending, then sold', async ({
   browser,
   makeUser,
 }, testInfo) => {
   test.slow();
-  const seller = await makeUser('pageseller');
-  const buyer = await makeUser('pagebuyer');
-  const books = await sellersBooks(seller);
+  const { seller, buyer, books } = await sellerBuyerAndBooks(makeUser, 'page');
   const { tag, own, set } = books;
   const laptop = await openBrowser(browser, seller, 1280, '/messages');
   const phone = await openBrowser(browser, buyer, 375, `/listing/${own._id}`);

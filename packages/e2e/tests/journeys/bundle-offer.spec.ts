@@ -6,26 +6,22 @@ import {
   expectSetPending,
   markSetSold,
   PICKER,
-  sellersBooks,
+  sellerBuyerAndBooks,
   tickTheSet,
   visitorPage,
 } from '../../src/bundle-offer';
 import { expect, test } from '../../src/fixtures';
 import { expectNoAxeViolations, screenshot } from '../../src/page-check';
-import { messagesLog, openBrowser, runOnceFromLaptop } from '../../src/two-browsers';
+import { messagesLog as log, openBrowser, runOnceFromLaptop } from '../../src/two-browsers';
 
 runOnceFromLaptop();
-
-const log = messagesLog;
 
 test('a buyer on a phone makes one offer for three books; the seller accepts live, a visitor sees all three pending, then sold', async ({
   browser,
   makeUser,
 }, testInfo) => {
   test.slow();
-  const seller = await makeUser('setseller');
-  const buyer = await makeUser('setbuyer');
-  const books = await sellersBooks(seller);
+  const { seller, buyer, books } = await sellerBuyerAndBooks(makeUser, 'set');
   const { own, other, set } = books;
   const { conversationId } = await buyer.api.call('POST /api/conversations', {
     body: { listingId: own._id, text: 'Do you have the other books for ECON 210 too?' },
