@@ -11,7 +11,7 @@ import { DEAL_ROLES, otherRole, type DealRole } from '../../deal/deal';
 import { HUMAN_KINDS_SQL, roleColumns } from '../../deal/deal.sql';
 import type { Mailer } from '../../plugins/mail';
 import { signUnsubscribeToken } from '../alerts/unsubscribe-token';
-import { deliverMail } from '../notifications/deliver';
+import { deliverMail, registerMailRun } from '../notifications/deliver';
 import { claimMessageMail, releaseMessageMail } from './conversations.repository';
 
 export const MESSAGE_MAILS_JOB = 'conversations.message-mails';
@@ -197,19 +197,9 @@ export async function sendMessageMails(deps: MessageMailDeps, now: Date): Promis
 /** The recurring run, every MESSAGE_MAIL_CHECK_MS (one server per slot: src/jobs). */
 export default fp(
   async function messageMailsPlugin(app: FastifyInstance) {
-    const deps: MessageMailDeps = {
-      db: app.database.db,
-      mailer: app.mailer,
-      log: app.log,
-      config: app.config,
-    };
-    app.jobs.register(
-      MESSAGE_MAILS_JOB,
-      async ({ now }) => {
-        await sendMessageMails(deps, now);
-      },
-      { every: app.config.conversations.messageMailCheckMs },
-    );
+    registerMailRun(app, MESSAGE_MAILS_JOB, sendMessageMails, {
+      every: app.config.conversations.messageMailCheckMs,
+    });
   },
   { name: 'message-mails', dependencies: ['jobs', 'mail'] },
 );

@@ -5,7 +5,9 @@ import type {
   NotificationSettings,
   QuietHours,
 } from '@campus-books/common/notification.schemas';
+import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/database';
+import type { RegisterOptions } from '../../jobs/job-options';
 import type { Mail, Mailer } from '../../plugins/mail';
 import { loadNotificationSettings } from './notification-settings';
 import { holdNotification } from './notifications.repository';
@@ -86,4 +88,34 @@ export async function deliverPush(
     await holdNotification(db, item, now);
   }
   return delivery;
+}
+
+/** What a recurring mail run reads of the app: its database, mailer, log and configuration. */
+export interface MailRunDeps {
+  db: FastifyInstance['database']['db'];
+  mailer: FastifyInstance['mailer'];
+  log: FastifyInstance['log'];
+  config: FastifyInstance['config'];
+}
+
+/** Registers a recurring mail run: `send` with the app's database, mailer, log and configuration. */
+export function registerMailRun(
+  app: FastifyInstance,
+  job: string,
+  send: (deps: MailRunDeps, now: Date) => Promise<unknown>,
+  schedule: RegisterOptions,
+): void {
+  const deps: MailRunDeps = {
+    db: app.database.db,
+    mailer: app.mailer,
+    log: app.log,
+    config: app.config,
+  };
+  app.jobs.register(
+    job,
+    async ({ now }) => {
+      await send(deps, now);
+    },
+    schedule,
+  );
 }

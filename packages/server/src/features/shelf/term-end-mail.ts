@@ -8,7 +8,7 @@ import { rowsOf } from '../../db/rows';
 import { nextDailyHour } from '../../jobs/zoned-time';
 import type { Mailer } from '../../plugins/mail';
 import { signUnsubscribeToken } from '../alerts/unsubscribe-token';
-import { deliverMail } from '../notifications/deliver';
+import { deliverMail, registerMailRun } from '../notifications/deliver';
 import {
   claimTermEndMail,
   findTermEndRecipients,
@@ -159,24 +159,11 @@ export async function sendTermEndMails(
 /** The daily run, at ALERT_DIGEST_HOUR in CAMPUS_TIME_ZONE (one server runs it: src/jobs). */
 export default fp(
   async function termEndMailPlugin(app: FastifyInstance) {
-    const deps: TermEndMailDeps = {
-      db: app.database.db,
-      mailer: app.mailer,
-      log: app.log,
-      config: app.config,
-    };
-    app.jobs.register(
-      TERM_END_JOB,
-      async ({ now }) => {
-        await sendTermEndMails(deps, now);
-      },
-      {
-        every: DAY_MS,
-        // Read per slot: a campus's own zone in a many-campus installation (decision 024).
-        at: (after) =>
-          nextDailyHour(app.config.alerts.timeZone, app.config.alerts.digestHour, after),
-      },
-    );
+    registerMailRun(app, TERM_END_JOB, sendTermEndMails, {
+      every: DAY_MS,
+      // Read per slot: a campus's own zone in a many-campus installation (decision 024).
+      at: (after) => nextDailyHour(app.config.alerts.timeZone, app.config.alerts.digestHour, after),
+    });
   },
   { name: 'term-end-mail', dependencies: ['jobs', 'mail'] },
 );
