@@ -156,8 +156,8 @@ export async function runLoad(
 }
 
 /**
- * One scenario's row from its load run: the figures every bench run reports, the server's CPU per
- * answered request from `cpuMs` (the server's CPU over the measured run) and the machine's load at the end.
+ * One scenario's row from its load run: the figures every bench run reports, the server's CPU
+ * per answered request from `cpuMs` (its CPU over the measured run), the machine's load at the end.
  */
 export function scenarioRow(
   scenario: { name: string; group: ScenarioGroup },

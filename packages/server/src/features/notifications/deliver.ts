@@ -98,7 +98,7 @@ export interface MailRunDeps {
   config: FastifyInstance['config'];
 }
 
-/** Registers a recurring mail run: `send` with the app's database, mailer, log and configuration. */
+/** Registers a recurring mail run: `send`, given the app's database, mailer, log and config. */
 export function registerMailRun(
   app: FastifyInstance,
   job: string,
