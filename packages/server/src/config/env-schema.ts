@@ -140,6 +140,16 @@ export const databaseSettings = z.object({
     .describe(
       'A many-campus installation: how often each app server reads the campus directory again, to see a campus set read-only, being moved or moved to another server (docs/operations.md, "Moving a campus to another PostgreSQL server"); a change is also announced at once.',
     ),
+  PG_DUMP: z.string().trim().min(1).optional().meta({
+    unset: '`pg_dump` on the PATH',
+    description:
+      "`npm run campus -- move`: the `pg_dump` that copies a campus (of the servers' major version or later).",
+  }),
+  PG_RESTORE: z.string().trim().min(1).optional().meta({
+    unset: '`pg_restore` on the PATH',
+    description:
+      '`npm run campus -- move`: the `pg_restore` that writes the copy on the new server (the same version as `PG_DUMP`).',
+  }),
 });
 
 export const mailSettings = z.object({
