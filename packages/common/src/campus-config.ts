@@ -228,6 +228,11 @@ export function shownCampus(campus: CampusConfig): CampusConfig {
 export function campusProblems(error: z.ZodError): string[] {
   return error.issues.map((issue) => {
     const where = issue.path.map(String).join('.');
-    return where === '' ? issue.message : `${where}: ${issue.message}`;
+    // An operator editing the file needs the key itself, whatever wording the schema's messages use.
+    const message =
+      issue.code === 'unrecognized_keys'
+        ? `not a field of the campus file: ${issue.keys.map((key) => `"${key}"`).join(', ')}`
+        : issue.message;
+    return where === '' ? message : `${where}: ${message}`;
   });
 }
