@@ -8,9 +8,9 @@ import type { CampusConfig } from '@campus-books/common/campus-config';
  * has at least three schools and five subjects and majors (the second campus has no more).
  */
 export const campusValues = {
-  /** The school e-mail domain: the campus's, or, for a campus that admits any address, the seed's. */
+  /** The school e-mail domain: the campus's, or, for a campus that admits any address, one reserved for examples. */
   emailDomain(): string {
-    return activeCampus().config.emailDomain ?? 'richmond.edu';
+    return activeCampus().config.emailDomain ?? 'example.edu';
   },
   /** An address at the campus's school domain. */
   email(local: string): string {

@@ -32,10 +32,10 @@ describe('push settings', () => {
       SESSION_SECRET: 'x'.repeat(32),
       VAPID_PUBLIC_KEY: keys.publicKey,
       VAPID_PRIVATE_KEY: keys.privateKey,
-      VAPID_SUBJECT: 'https://books.richmond.edu/contact',
+      VAPID_SUBJECT: 'https://books.example.edu/contact',
     });
     expect(config.push.vapid).toEqual(keys);
-    expect(config.push.subject).toBe('https://books.richmond.edu/contact');
+    expect(config.push.subject).toBe('https://books.example.edu/contact');
   });
 
   it('lists every problem: half a pair, keys that are not a pair, a bad contact, test endpoints in production', () => {

@@ -59,9 +59,12 @@ export function demoDataDir(env: Record<string, string | undefined>, cwd = proce
   return demo;
 }
 
+/** The domain of a campus that admits any school address: reserved for examples, no one's campus. */
+const ANY_CAMPUS_DOMAIN = 'example.edu';
+
 /** The demo account's e-mail, on the campus's own domain when one is configured. */
 export function demoEmail(schoolEmailDomain: string | null): string {
-  return `demo@${schoolEmailDomain ?? 'richmond.edu'}`;
+  return `demo@${schoolEmailDomain ?? ANY_CAMPUS_DOMAIN}`;
 }
 
 /** A deterministic pseudo-random sequence, so every run of the demo makes the same campus. */
@@ -182,7 +185,7 @@ export async function seedDemo(
   const count = options.count ?? DEMO_LISTINGS;
   const now = options.now ?? new Date();
   const { db } = app.database;
-  const domain = app.config.schoolEmailDomain ?? 'richmond.edu';
+  const domain = app.config.schoolEmailDomain ?? ANY_CAMPUS_DOMAIN;
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   const campus = activeCampus();
   // The campus's safe meetup spots, else places any campus has.

@@ -30,7 +30,7 @@ describe(`message mails (${TEST_ENGINE})`, () => {
         RATE_LIMIT_CONVERSATIONS_PER_HOUR: '10000',
         RATE_LIMIT_MESSAGES_PER_MINUTE: '10000',
         MESSAGE_MAIL_DELAY_MINUTES: '5',
-        MODERATOR_EMAILS: 'mail-moderator@richmond.edu',
+        MODERATOR_EMAILS: 'mail-moderator@example.edu',
       },
       { now: () => clock },
     );
@@ -138,7 +138,7 @@ describe(`message mails (${TEST_ENGINE})`, () => {
       params: { userId: blocked.buyer.id },
     });
     const suspended = await conversation();
-    const moderator = await createUser(t, { email: 'mail-moderator@richmond.edu' });
+    const moderator = await createUser(t, { email: 'mail-moderator@example.edu' });
     await route('POST /api/moderation/users/:userId/suspend', {
       as: moderator,
       params: { userId: suspended.buyer.id },

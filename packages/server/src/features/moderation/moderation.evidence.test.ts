@@ -17,7 +17,7 @@ import { createListingAs } from '../../../test/listing-fixtures';
 import { mailsTo } from '../../../test/outbox';
 import { findSavedListings } from '../saved/saved.repository';
 
-const MODERATOR = `evidence.moderator.${Date.now()}@richmond.edu`;
+const MODERATOR = `evidence.moderator.${Date.now()}@example.edu`;
 const DAY = 24 * 60 * 60_000;
 
 /** Issue 26 items 3 and 4: a reported seller cannot erase the evidence; few accounts cannot hide. */

@@ -18,8 +18,8 @@ import { mailsTo } from '../../../test/outbox';
 import { findListingPageHead } from '../listings/listing-page-meta';
 import { ACCOUNT_SUSPENDED } from './moderation.messages';
 
-const MODERATOR = `moderator.${Date.now()}@richmond.edu`;
-const UNVERIFIED_MODERATOR = `unverified.moderator.${Date.now()}@richmond.edu`;
+const MODERATOR = `moderator.${Date.now()}@example.edu`;
+const UNVERIFIED_MODERATOR = `unverified.moderator.${Date.now()}@example.edu`;
 const SPAM: ReportInput = { reason: 'spam_or_scam' };
 
 describe(`reports, moderators, suspension and the audit log (${TEST_ENGINE})`, () => {
