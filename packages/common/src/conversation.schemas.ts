@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { apiSchemas, dateTimeSchema } from './api';
 import { PRICE_MAX } from './constants';
-import { formatCount, formatPrice } from './display';
+import { formatCount } from './display';
 import { messagePhotoIdsSchema, messagePhotoSchema } from './message-photos';
 import { MAX_OFFER_SET_EXTRA, offerListingIdsSchema, offerListingsSchema } from './offer-sets';
 import { cleanText } from './text';
@@ -62,21 +62,7 @@ export const CONVERSATION_MESSAGES = {
   clientIdReused: 'This message id was already used for another message',
 } as const;
 
-/**
- * The first messages a listing's page offers a buyer in one tap: the text opens in the message box,
- * ready to send or edit. `{price}` stands for the listing's price, which the student edits into
- * their offer.
- */
-export const FIRST_MESSAGES = [
-  'Is this still available?',
-  'Would you take {price}?',
-  'When could we meet?',
-] as const;
-
-/** A first message with the listing's price in place of `{price}`. */
-export function firstMessageText(template: string, price: number | null): string {
-  return template.replace('{price}', price === null ? '$…' : formatPrice(price));
-}
+export { FIRST_MESSAGES, firstMessageText } from './first-messages';
 
 const CLIENT_ID_RULE = 'clientId is 8 to 100 letters, digits, dots, dashes or underscores';
 

@@ -1,4 +1,4 @@
-import { FIRST_MESSAGES, firstMessageText } from '@campus-books/common/conversation.schemas';
+import { FIRST_MESSAGES, firstMessageText } from '@campus-books/common/first-messages';
 import type { Listing } from '@campus-books/common/listing.schemas';
 import { useNavigate } from 'react-router';
 import { Button } from '../../components/ui/button';
