@@ -12,8 +12,13 @@ import { SelectField, TextAreaField, TextField } from '../ui/form-field';
 import { RequestError } from '../ui/request-error';
 import { Loading } from '../ui/spinner';
 import { BundlePicker } from './bundle-picker';
-import { chosenBooks, offerLimit, pageOfferFormSchema, refusedBook } from './offer-set';
-import type { OfferBook } from './offer-for-several';
+import {
+  chosenBooks,
+  offerLimit,
+  pageOfferFormSchema,
+  refusedBook,
+  type OfferBook,
+} from './offer-set';
 
 const NONE: never[] = [];
 

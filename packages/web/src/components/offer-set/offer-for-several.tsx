@@ -1,15 +1,9 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { Button } from '../ui/button';
 import { Loading } from '../ui/spinner';
+import type { OfferBook } from './offer-set';
 
 const OfferForSeveralForm = lazy(() => import('./offer-for-several-form'));
-
-/** A book an offer may be about: its id, title and price. */
-export interface OfferBook {
-  id: string;
-  title: string;
-  price: number;
-}
 
 /**
  * "Offer for several books" on a listing's page or its seller's profile (issue 44): a dialog with

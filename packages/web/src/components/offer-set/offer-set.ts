@@ -16,6 +16,13 @@ import type { z } from 'zod';
  * still go in the offer, the most it may be, and which book a refusal names. Pure, for the tests.
  */
 
+/** A book an offer may be about: its id, title and price. */
+export interface OfferBook {
+  id: string;
+  title: string;
+  price: number;
+}
+
 /** The chosen books that can still be added: one that became unavailable since is left out. */
 export function chosenBooks(
   candidates: readonly BundleCandidate[],

@@ -8,7 +8,8 @@ import { PageTitle } from '../../components/page-title';
 import { RatingView } from '../../components/rating-view';
 import { Button } from '../../components/ui/button';
 import { RequestError } from '../../components/ui/request-error';
-import { OfferForSeveral, type OfferBook } from '../../components/offer-set/offer-for-several';
+import { OfferForSeveral } from '../../components/offer-set/offer-for-several';
+import type { OfferBook } from '../../components/offer-set/offer-set';
 import { useSession } from '../../lib/session';
 
 const month = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric' });
