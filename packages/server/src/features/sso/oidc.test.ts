@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validate } from '@readme/openapi-parser';
@@ -138,7 +139,7 @@ describe('OIDC sign-on against a real OpenID provider (oidc-provider)', () => {
   });
 
   it('links a verified password account of the same address on first sign-on', async () => {
-    const body = signUpBody();
+    const body = signUpBody({ email: `linked.${randomUUID().slice(0, 8)}@richmond.edu` });
     expect((await post(t, '/api/auth/signup', body)).statusCode).toBe(201);
     await t.database.db
       .update(users)
@@ -160,7 +161,7 @@ describe('OIDC sign-on against a real OpenID provider (oidc-provider)', () => {
   });
 
   it('replaces an unverified account of the address, never merging into it', async () => {
-    const body = signUpBody();
+    const body = signUpBody({ email: `squatter.${randomUUID().slice(0, 8)}@richmond.edu` });
     expect((await post(t, '/api/auth/signup', body)).statusCode).toBe(201);
     const [squatter] = await t.database.db.select().from(users).where(eq(users.email, body.email));
     const login = student({ email: body.email });
