@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { apiSchemas } from './api';
+import { campusConsortiumSchema } from './campus-consortium';
 import { normalizeHostName } from './host-name';
 import { contrastProblem } from './contrast';
 import { isTimeZone } from './time-zone';
@@ -202,6 +203,11 @@ export const campusConfigSchema = z
       .optional()
       .describe(
         "The campus's moderators' school e-mail addresses (verified accounts only). Unset: MODERATOR_EMAILS. Never sent to the web app.",
+      ),
+    consortium: campusConsortiumSchema
+      .optional()
+      .describe(
+        'In a many-campus installation, the campuses this one shares listings and students with (campus-consortium.ts). Unset: none.',
       ),
   })
   .strict()
