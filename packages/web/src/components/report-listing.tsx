@@ -1,7 +1,8 @@
-import { REPORT_REASON_LABELS, REPORT_REASONS } from '@campus-books/common/constants';
-import { reportSchema } from '@campus-books/common/moderation.schemas';
+import { lazy } from 'react';
 import { useReportListing } from '../api/report-listing';
 import { ReportDialog } from './report-dialog';
+
+const ReportListingForm = lazy(() => import('./report-listing-form'));
 
 /** "Report" on a listing page: a reason from the fixed list and an optional note, in a dialog. */
 export function ReportListing({ listingId }: { listingId: string }) {
@@ -10,14 +11,8 @@ export function ReportListing({ listingId }: { listingId: string }) {
     <ReportDialog
       opener={{ label: 'Report', variant: 'secondary', className: 'min-h-11 w-full sm:w-auto' }}
       title="Report this listing"
-      reasons={REPORT_REASONS}
-      labels={REPORT_REASON_LABELS}
-      schema={reportSchema}
       isPending={report.isPending}
-      error={report.error}
-      send={(input, onSent) =>
-        report.mutate({ listingId, ...input }, { onSuccess: (answer) => onSent(answer.message) })
-      }
+      form={(end) => <ReportListingForm listingId={listingId} report={report} {...end} />}
     />
   );
 }

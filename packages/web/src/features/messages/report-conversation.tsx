@@ -4,6 +4,7 @@ import {
   conversationReportSchema,
 } from '@campus-books/common/moderation.schemas';
 import { ReportDialog } from '../../components/report-dialog';
+import { ReportForm } from '../../components/report-dialog-form';
 import { useReportConversation } from './api/report-conversation';
 
 /**
@@ -17,17 +18,23 @@ export function ReportConversation({ conversationId }: { conversationId: string 
       opener={{ label: 'Report conversation', variant: 'ghost', className: 'min-h-11' }}
       title="Report this conversation"
       hint="The campus moderators will be able to read this conversation while they look at your report. The other student is not told about it."
-      reasons={CONVERSATION_REPORT_REASONS}
-      labels={REPORT_REASON_LABELS}
-      schema={conversationReportSchema}
       isPending={report.isPending}
-      error={report.error}
-      send={(input, onSent) =>
-        report.mutate(
-          { conversationId, ...input },
-          { onSuccess: (answer) => onSent(answer.message) },
-        )
-      }
+      form={(end) => (
+        <ReportForm
+          reasons={CONVERSATION_REPORT_REASONS}
+          labels={REPORT_REASON_LABELS}
+          schema={conversationReportSchema}
+          isPending={report.isPending}
+          error={report.error}
+          send={(input, sent) =>
+            report.mutate(
+              { conversationId, ...input },
+              { onSuccess: (answer) => sent(answer.message) },
+            )
+          }
+          {...end}
+        />
+      )}
     />
   );
 }
