@@ -183,7 +183,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // GET /metrics when METRICS=on; its request timing hook covers every route registered after it.
   await app.register(metricsPlugin);
   await app.register(rateLimitPlugin, { campuses: options.campuses?.campuses });
-  await app.register(storagePlugin);
+  await app.register(storagePlugin, { perCampus: Boolean(options.campuses) });
   // Scheduled and background work (app.jobs), run by one app server per job.
   await app.register(listingExpiryPlugin);
   await app.register(alertJobsPlugin);

@@ -168,7 +168,7 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('jobs and live events per campus', (
     expect(await slotOf('campus_beta', DIGEST_JOB)).toBe('2026-03-11T22:00:00.000Z');
   });
 
-  it("keeps the upload state of every campus's images in the storage they share", async () => {
+  it("sweeps each campus's upload state in its own folder of the store, by its own rows", async () => {
     const ids = {} as Record<CampusKey, string>;
     for (const key of CAMPUS_KEYS) {
       const { rows } = await admin.query<{ id: string }>(
@@ -177,15 +177,27 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('jobs and live events per campus', (
       ids[key] = rows[0]!.id;
     }
     const orphan = '00000000-0000-4000-8000-0000000000aa';
-    for (const id of [ids.alpha, ids.beta, orphan]) {
-      await app.storage.put(`tus/${id}/info`, Buffer.from('{}'));
+    const inCampus = <T>(key: CampusKey, work: () => Promise<T>) =>
+      runInCampus(campusOf(key), work);
+    // Each campus holds state of its own image, of the other campus's image and of no image.
+    for (const key of CAMPUS_KEYS) {
+      for (const id of [ids.alpha, ids.beta, orphan]) {
+        await inCampus(key, () => app.storage.put(`tus/${id}/info`, Buffer.from('{}')));
+      }
     }
     // Past the hourly sweep's slot: it runs as the default campus and as each campus.
     clock = new Date(clock.getTime() + 2 * 60 * 60_000);
     await app.jobs.runDue();
-    const left = (await app.storage.list('tus/')).map((o) => o.key);
-    expect(left).toEqual(expect.arrayContaining([`tus/${ids.alpha}/info`, `tus/${ids.beta}/info`]));
-    expect(left).not.toContain(`tus/${orphan}/info`);
+    for (const key of CAMPUS_KEYS) {
+      const left = (await inCampus(key, () => app.storage.list('tus/'))).map((o) => o.key);
+      // The other campus's image is no image of this campus's: its state here was an orphan.
+      expect(left).toEqual([`tus/${ids[key]}/info`]);
+      const { rows } = await admin.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM campus_${key}.images WHERE id = $1`,
+        [ids[key]],
+      );
+      expect(rows[0]!.n).toBe(1);
+    }
   });
 
   it("sends a campus's read marks to its own streams only", async () => {

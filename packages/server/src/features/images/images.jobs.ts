@@ -1,7 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { currentCampusWork } from '../../campuses/campus-context';
-import { existingImageIds } from './images.repository';
 import { retryImageDeletion, sweepImages, type ImageDeps } from './images.service';
 
 declare module 'fastify' {
@@ -29,19 +27,9 @@ export default fp(
     app.decorate('images', images);
     app.jobs.register(
       'sweep-images',
+      // Each campus's run sees its own images and its own folder of the store (decision 024).
       async ({ now }) => {
-        // The campuses of an installation share one storage (decision 024): an upload's state is
-        // an orphan only when no campus has its image, so the default campus's run (the only one
-        // of a single-campus installation) looks in every campus and a campus's run leaves it.
-        const known = currentCampusWork()
-          ? null
-          : async (ids: readonly string[]) =>
-              new Set(
-                (await app.jobs.inEveryScope(() => existingImageIds(app.database.db, ids))).flatMap(
-                  (found) => [...found],
-                ),
-              );
-        await sweepImages(images, now, known);
+        await sweepImages(images, now);
       },
       { every: SWEEP_INTERVAL_MS },
     );

@@ -209,22 +209,15 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /**
  * Deletes tus state whose upload has no row any more (a cancel that raced a PATCH writing bytes).
  * The row is inserted before tus writes any state, so state without a row is never a new upload.
+ * Several campuses: the store and the database are the campus's at work, so each campus's sweep
+ * looks at its own folder and its own rows.
  */
-/**
- * Which of these image ids have a row: in this database, or (a many-campus installation, whose
- * campuses share one storage) in any campus's.
- */
-export type KnownImageIds = (ids: readonly string[]) => Promise<Set<string>>;
-
-async function deleteOrphanTusState(
-  { storage, log }: ImageDeps,
-  knownImageIds: KnownImageIds,
-): Promise<void> {
+async function deleteOrphanTusState({ db, storage, log }: ImageDeps): Promise<void> {
   const ids = [
     ...new Set((await storage.list('tus/')).map((o) => o.key.split('/')[1] ?? '')),
   ].filter((id) => UUID.test(id));
   if (ids.length === 0) return;
-  const known = await knownImageIds(ids);
+  const known = await existingImageIds(db, ids);
   for (const id of ids.filter((i) => !known.has(i))) {
     await deletePrefix(storage, `tus/${id}/`).catch((error: unknown) =>
       log.warn({ err: error, imageId: id }, 'deleting orphan tus state failed'),
@@ -235,16 +228,11 @@ async function deleteOrphanTusState(
 /**
  * Deletes images nobody needs: uploads never attached within a day, attached ones no longer used
  * for a day, ones whose owner was deleted, and deletions that failed earlier; and the upload
- * state (`tus/`) of images no row names, as `knownImageIds` says (default: this database's rows;
- * null leaves the upload state alone, for a sweep that sees one campus of several).
+ * state (`tus/`) of images no row names.
  */
-export async function sweepImages(
-  images: ImageDeps,
-  now = new Date(),
-  knownImageIds: KnownImageIds | null = (ids) => existingImageIds(images.db, ids),
-): Promise<number> {
+export async function sweepImages(images: ImageDeps, now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - UNATTACHED_IMAGE_TTL_MS);
-  if (knownImageIds) await deleteOrphanTusState(images, knownImageIds);
+  await deleteOrphanTusState(images);
   const { deleted } = await markAndDelete(images, sweepableImages(cutoff));
   return deleted;
 }
