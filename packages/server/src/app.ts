@@ -269,8 +269,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         savedListings: (app, userId) => findSavedListings(app.database.db, userId),
         publicConfig,
         pageCache: {
-          // One byte budget for the process; each campus's pages are its own (page-cache.ts, 024).
+          // Each campus's pages are its own, within this budget, in the room they share (024).
           maxBytes: options.config.pageCacheBytes,
+          room: app.listingCaches.room,
           ttlMs: PAGE_CACHE_TTL_MS,
           generation: () => app.listingCaches.generation(),
           ensureFresh: (since) => app.listingCaches.ensureFresh(since),

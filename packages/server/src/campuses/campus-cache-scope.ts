@@ -1,5 +1,8 @@
-import type { LRUCache } from 'lru-cache';
+import { LRUCache } from 'lru-cache';
 import { currentCampusWork } from './campus-context';
+
+/** CACHE_MEMORY_MB's default: the caches of a many-campus installation's campuses together. */
+export const DEFAULT_CACHE_MEMORY_MB = 1024;
 
 /**
  * The campus whose answers the work at hand may keep and read in memory: its schema, or '' outside
@@ -9,29 +12,126 @@ export function cacheScope(): string {
   return currentCampusWork()?.schema ?? '';
 }
 
-/**
- * The campuses' parts of one shared LRU (decision 024): one size limit for them all, so memory is
- * bounded whatever the number of campuses, and each campus's keys carry its schema and how many
- * times its part was emptied. Emptying a campus's part drops its kept entries and moves its keys on,
- * so a load that was running then (lru-cache's `keys()` skips loads in flight) is kept under a key
- * nothing asks for again. The scope '' keeps plain keys and is emptied with `clear()`, as before.
- */
-export class CacheScopes {
-  readonly #emptied = new Map<string, number>();
+/** What the room needs of a campus's part of a cache: the bytes it holds (lru-cache's count). */
+interface KeptPart {
+  readonly calculatedSize: number;
+  clear(): void;
+}
 
-  /** `key` as kept for `scope`. */
-  key(scope: string, key: string): string {
-    return scope === '' ? key : `${scope}\u0000${this.#emptied.get(scope) ?? 0}\u0000${key}`;
+/**
+ * The memory the caches of a many-campus installation's campuses share (CACHE_MEMORY_MB, decision
+ * 024): every cache's part for each campus of the directory is one entry of an LRU (lru-cache)
+ * whose `maxSize` is the ceiling and whose `sizeCalculation` is the bytes the part holds, measured
+ * again after each use. Past the ceiling the least recently used campus's part is dropped whole.
+ * So the room grows with the campuses served, each keeping one campus's limits, up to the ceiling;
+ * a part bigger than the ceiling alone is not kept. The default campus's parts (scope '') are not
+ * in it: they keep their own limits, as in a single-campus installation.
+ */
+export class CacheRoom {
+  // Boxed: lru-cache measures an entry again only when it is set to another value.
+  readonly #parts: LRUCache<string, { part: KeptPart }>;
+  readonly #dropped = new Map<string, (scope: string, part: KeptPart) => void>();
+
+  constructor(maxBytes: number) {
+    this.#parts = new LRUCache<string, { part: KeptPart }>({
+      maxSize: Math.max(1, maxBytes),
+      sizeCalculation: ({ part }) => Math.max(1, part.calculatedSize),
+      dispose: ({ part }, key, reason) => {
+        if (reason === 'set') return; // measured again: the same part in a new box
+        part.clear();
+        const [cache = '', scope = ''] = key.split('\u0000');
+        this.#dropped.get(cache)?.(scope, part);
+      },
+    });
   }
 
-  /** Empties `scope`'s part of `cache`; the scope '' empties the whole cache. */
-  empty<V extends NonNullable<unknown>, C>(cache: LRUCache<string, V, C>, scope: string): void {
-    if (scope === '') {
-      cache.clear();
+  /** Bytes held by the campuses' parts, as last measured. */
+  get bytes(): number {
+    return this.#parts.calculatedSize;
+  }
+
+  /** Campuses' parts kept, every cache's. */
+  get parts(): number {
+    return this.#parts.size;
+  }
+
+  /** A name for a cache's parts in the room; `dropped` hears each part the room lets go. */
+  register(dropped: (scope: string, part: KeptPart) => void): string {
+    const name = String(this.#dropped.size);
+    this.#dropped.set(name, dropped);
+    return name;
+  }
+
+  /** Keeps (or keeps again, measured anew, as the most recently used) `part`. */
+  keep(name: string, scope: string, part: KeptPart): void {
+    this.#parts.set(`${name}\u0000${scope}`, { part });
+  }
+
+  /** Measures `part` again if it is still kept (a load into it has settled). */
+  measure(name: string, scope: string, part: KeptPart): void {
+    const key = `${name}\u0000${scope}`;
+    if (this.#parts.peek(key)?.part === part) this.#parts.set(key, { part });
+  }
+
+  drop(name: string, scope: string): void {
+    this.#parts.delete(`${name}\u0000${scope}`);
+  }
+}
+
+/**
+ * One cache's parts, one LRU per campus (decision 024), each made by `make` with the limits one
+ * campus has always had: a busy campus evicts its own answers, never another's. Keys need no
+ * campus: a part is read only by work done as its campus. The campuses' parts are kept in `room`;
+ * emptying a campus's part drops it whole, so a load that was running then lands in a part nothing
+ * reads again. The scope '' (outside any campus) is the default campus's part, always kept, and
+ * emptying it empties every campus's part too, as a notification without a campus asks.
+ */
+export class CampusParts<P extends KeptPart> {
+  readonly #make: () => P;
+  readonly #room: CacheRoom;
+  readonly #name: string;
+  readonly #default: P;
+  readonly #campuses = new Map<string, P>();
+
+  constructor(make: () => P, room: CacheRoom) {
+    this.#make = make;
+    this.#room = room;
+    this.#default = make();
+    this.#name = room.register((scope, part) => {
+      if (this.#campuses.get(scope) === part) this.#campuses.delete(scope);
+    });
+  }
+
+  /** `scope`'s part, made if missing, now its room's most recently used. */
+  of(scope: string): P {
+    if (scope === '') return this.#default;
+    let part = this.#campuses.get(scope);
+    if (!part) {
+      part = this.#make();
+      this.#campuses.set(scope, part);
+    }
+    this.#room.keep(this.#name, scope, part);
+    return part;
+  }
+
+  /** Tells the room what `scope`'s part holds now (after a load settled into it). */
+  measure(scope: string, part: P): void {
+    if (scope !== '') this.#room.measure(this.#name, scope, part);
+  }
+
+  /** Empties `scope`'s part; the scope '' empties every part. */
+  empty(scope: string): void {
+    if (scope !== '') {
+      this.#room.drop(this.#name, scope);
       return;
     }
-    this.#emptied.set(scope, (this.#emptied.get(scope) ?? 0) + 1);
-    const prefix = `${scope}\u0000`;
-    for (const key of [...cache.keys()]) if (key.startsWith(prefix)) cache.delete(key);
+    this.#default.clear();
+    for (const campus of [...this.#campuses.keys()]) this.#room.drop(this.#name, campus);
+  }
+
+  /** Every part kept, the default campus's first. */
+  *parts(): Iterable<P> {
+    yield this.#default;
+    yield* this.#campuses.values();
   }
 }

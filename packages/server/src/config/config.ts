@@ -67,8 +67,10 @@ export interface Config {
   clockOffsetMs: number;
   /** Prometheus metrics: `token` null means the one in DATA_DIR/metrics-token. */
   metrics: { enabled: boolean; token: string | null };
-  /** Bytes of signed-out visitors' rendered pages kept in memory (0: none). */
+  /** Bytes of signed-out visitors' rendered pages kept in memory (0: none), per campus. */
   pageCacheBytes: number;
+  /** Bytes the caches of a many-campus installation's campuses share (campus-cache-scope.ts). */
+  cacheMemoryBytes: number;
   /** What the retention job keeps, in days (features/privacy/retention.ts). */
   retention: { outboxDays: number; searchTermsDays: number };
   /** Single sign-on (SSO_PROTOCOL and its settings, config/sso-config.ts); null when off. */
@@ -320,6 +322,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     clockOffsetMs: (env.TEST_CLOCK_OFFSET_DAYS ?? 0) * 24 * 60 * 60_000,
     metrics: { enabled: env.METRICS === 'on', token: env.METRICS_TOKEN ?? null },
     pageCacheBytes: env.PAGE_CACHE_MB * 1024 * 1024,
+    cacheMemoryBytes: env.CACHE_MEMORY_MB * 1024 * 1024,
     retention: {
       outboxDays: env.RETENTION_OUTBOX_DAYS,
       searchTermsDays: env.RETENTION_SEARCH_TERMS_DAYS,

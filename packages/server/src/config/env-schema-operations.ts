@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_CACHE_MEMORY_MB } from '../campuses/campus-cache-scope';
 import { DEFAULT_PASSWORD_THREAD_NICE } from '../features/accounts/password';
 
 // The settings of running the product (limits, jobs, retention, performance, observability, and the
@@ -127,6 +128,15 @@ export const retentionSettings = z.object({
 });
 
 export const performanceSettings = z.object({
+  CACHE_MEMORY_MB: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(262_144)
+    .default(DEFAULT_CACHE_MEMORY_MB)
+    .describe(
+      "Several campuses (decision 024): memory the in-memory caches (search and course answers, signed-out pages…) of the directory's campuses share. Each campus keeps one campus's limits (`PAGE_CACHE_MB` for its pages); past this, the least recently served campus's part of a cache is dropped. The default campus's caches keep their own limits, as in a single-campus installation.",
+    ),
   PAGE_CACHE_MB: z.coerce
     .number()
     .int()

@@ -3,6 +3,12 @@ import { LRUCache } from 'lru-cache';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { z } from 'zod';
+import {
+  cacheScope,
+  CacheRoom,
+  CampusParts,
+  DEFAULT_CACHE_MEMORY_MB,
+} from '../campuses/campus-cache-scope';
 import { accepts, matchesEtag } from './content-negotiation';
 
 /** Encodings a kept answer is sent in, the client's first accepted one chosen (br before gzip). */
@@ -78,6 +84,14 @@ export class ReadyAnswer {
     return bytes;
   }
 
+  /**
+   * What a cache's room counts for it (campus-cache-scope.ts), from its first keeping on: its text
+   * twice (the string and its bytes) and about half again for its compressed copies, made later.
+   */
+  get roomBytes(): number {
+    return Math.ceil(this.#identity.length * 2.5);
+  }
+
   /** The body in `coding`, made (and kept) the first time it is asked for. */
   variant(coding: Coding): Variant {
     const kept = this.#variants[coding];
@@ -114,19 +128,30 @@ export class ReadyAnswer {
 /**
  * Ready answers by key for a route whose text comes from elsewhere (a listing's stored answer, read
  * again on PostgreSQL): the one kept for a key is used while the text is the same, else made anew.
+ * Each campus keeps `maxEntries` of its own (decision 024), in the cache room they share.
  */
 export class ReadyAnswersByText {
-  readonly #entries: LRUCache<string, ReadyAnswer>;
+  readonly #parts: CampusParts<LRUCache<string, ReadyAnswer>>;
 
-  constructor(maxEntries: number) {
-    this.#entries = new LRUCache<string, ReadyAnswer>({ max: maxEntries });
+  constructor(maxEntries: number, room = new CacheRoom(DEFAULT_CACHE_MEMORY_MB * 1024 * 1024)) {
+    const make = () =>
+      new LRUCache<string, ReadyAnswer>({
+        max: maxEntries,
+        // Counted for the room only: the limit is `max` entries.
+        maxEntrySize: Number.MAX_SAFE_INTEGER,
+        sizeCalculation: (answer) => answer.roomBytes,
+      });
+    this.#parts = new CampusParts(make, room);
   }
 
   for(key: string, json: string): ReadyAnswer {
-    const kept = this.#entries.get(key);
+    const scope = cacheScope();
+    const entries = this.#parts.of(scope);
+    const kept = entries.get(key);
     if (kept?.json === json) return kept;
     const made = new ReadyAnswer(json);
-    this.#entries.set(key, made);
+    entries.set(key, made);
+    this.#parts.measure(scope, entries);
     return made;
   }
 }

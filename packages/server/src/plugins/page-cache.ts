@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import { cacheScope, CacheScopes } from '../campuses/campus-cache-scope';
+import { cacheScope, CampusParts, type CacheRoom } from '../campuses/campus-cache-scope';
 
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
@@ -55,37 +55,44 @@ export async function compressPage(html: string, status: number): Promise<Cached
  * then is handed to its waiters but not kept (`ignoreFetchAbort`, as in features/search/search-cache.ts).
  */
 export class PageCache {
-  readonly #pages: LRUCache<string, CachedPage, () => Promise<CachedPage | null>>;
+  readonly #pages: CampusParts<LRUCache<string, CachedPage, () => Promise<CachedPage | null>>>;
   /** By campus ('' for a single-campus installation): the generation its pages were rendered in. */
   readonly #generations = new Map<string, number>();
-  readonly #scopes = new CacheScopes();
 
-  constructor(options: { maxBytes: number; ttlMs: number }) {
-    this.#pages = new LRUCache<string, CachedPage, () => Promise<CachedPage | null>>({
-      maxSize: Math.max(1, options.maxBytes),
-      maxEntrySize: Math.max(1, Math.floor(options.maxBytes / 8)),
-      sizeCalculation: (page) => page.bytes,
-      ttl: options.ttlMs,
-      ignoreFetchAbort: true,
-      // A failed render (null) answers the shell and is not kept.
-      fetchMethod: async (_key, _stale, { context: render }) => (await render()) ?? undefined,
-    });
+  /** `maxBytes` is each campus's; `room` is what the campuses' parts share (campus-cache-scope.ts). */
+  constructor(options: { maxBytes: number; ttlMs: number; room: CacheRoom }) {
+    const make = () =>
+      new LRUCache<string, CachedPage, () => Promise<CachedPage | null>>({
+        maxSize: Math.max(1, options.maxBytes),
+        maxEntrySize: Math.max(1, Math.floor(options.maxBytes / 8)),
+        sizeCalculation: (page) => page.bytes,
+        ttl: options.ttlMs,
+        ignoreFetchAbort: true,
+        // A failed render (null) answers the shell and is not kept.
+        fetchMethod: async (_key, _stale, { context: render }) => (await render()) ?? undefined,
+      });
+    this.#pages = new CampusParts(make, options.room);
   }
 
+  /** Pages kept, every campus's. */
   get size(): number {
-    return this.#pages.size;
+    let size = 0;
+    for (const part of this.#pages.parts()) size += part.size;
+    return size;
   }
 
-  /** Bytes of the pages kept. */
+  /** Bytes of the pages kept, every campus's. */
   get bytes(): number {
-    return this.#pages.calculatedSize;
+    let bytes = 0;
+    for (const part of this.#pages.parts()) bytes += part.calculatedSize;
+    return bytes;
   }
 
   /**
    * The page kept for `key` in this `generation`, else the one `render` gives (null: not rendered).
-   * While one process serves several campuses (decision 024) a campus's pages are its own, under
-   * keys of its own (campus-cache-scope.ts), and its generation empties them only; the byte budget
-   * is shared by them all.
+   * While one process serves several campuses (decision 024) a campus's pages are its own, in an
+   * LRU of its own with `maxBytes` (campus-cache-scope.ts), and its generation empties them only;
+   * the campuses' LRUs share the cache room (CACHE_MEMORY_MB).
    */
   async page(
     path: string,
@@ -95,12 +102,16 @@ export class PageCache {
     const scope = cacheScope();
     if (generation !== (this.#generations.get(scope) ?? -1)) {
       this.#generations.set(scope, generation);
-      this.#scopes.empty(this.#pages, scope);
+      this.#pages.empty(scope);
     }
-    const key = this.#scopes.key(scope, path);
-    const page = await this.#pages.fetch(key, { context: render });
-    // Only a found page is kept: unknown listings are not worth memory.
-    if (page && page.status !== 200 && this.#pages.peek(key) === page) this.#pages.delete(key);
-    return page ?? null;
+    const pages = this.#pages.of(scope);
+    try {
+      const page = await pages.fetch(path, { context: render });
+      // Only a found page is kept: unknown listings are not worth memory.
+      if (page && page.status !== 200 && pages.peek(path) === page) pages.delete(path);
+      return page ?? null;
+    } finally {
+      this.#pages.measure(scope, pages);
+    }
   }
 }

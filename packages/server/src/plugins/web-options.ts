@@ -4,6 +4,7 @@ import type { PublicConfig } from '@campus-books/common/api';
 import type { Listing } from '@campus-books/common/listing.schemas';
 import type { LandingPage, LandingPageData } from '@campus-books/common/server-rendering';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { CacheRoom } from '../campuses/campus-cache-scope';
 import type { PageHead } from './web-shell';
 
 /** Loads a landing page's data with the API's own service functions (features; app.ts wires them). */
@@ -33,8 +34,10 @@ export interface ServerRenderingOptions {
 
 /** Where the catalogue's changes are followed (the listing caches of features/search/listing-caches.ts). */
 export interface PageCacheOptions {
-  /** Bytes of pages (every encoding) kept at most; 0 keeps none. */
+  /** Bytes of pages (every encoding) kept at most, per campus; 0 keeps none. */
   maxBytes: number;
+  /** The memory the campuses' parts of every cache share (campuses/campus-cache-scope.ts). */
+  room: CacheRoom;
   /** How long a page is kept at most (its demand line and "listed 3 days ago" age with it). */
   ttlMs: number;
   /** Moves whenever the catalogue changed (a write of listings, features/search/listing-caches.ts). */

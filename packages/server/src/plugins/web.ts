@@ -255,9 +255,9 @@ export default fp(
     // Addresses the web app itself writes, and the rest (a tracking parameter, an attacker's
     // variations): the rest can never push the first out. Each shares a render of one address in
     // flight with the visitors who ask meanwhile.
-    const canonicalPages = pages && new PageCache({ maxBytes: pages.maxBytes, ttlMs: pages.ttlMs });
+    const canonicalPages = pages && new PageCache(pages);
     const otherPages =
-      pages && new PageCache({ maxBytes: Math.floor(pages.maxBytes / 16), ttlMs: pages.ttlMs });
+      pages && new PageCache({ ...pages, maxBytes: Math.floor(pages.maxBytes / 16) });
 
     /** Whether a page's address is one the web app writes (a search's filters in their order…). */
     function isCanonical(pathname: string, search: string, page: RenderedPage): boolean {

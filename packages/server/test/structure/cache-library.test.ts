@@ -43,7 +43,9 @@ const MAPS: Record<string, Record<string, string>> = {
     '#generations': 'one entry per campus: the generation its pages were rendered in',
   },
   'packages/server/src/campuses/campus-cache-scope.ts': {
-    '#emptied': 'one entry per campus: when its caches were last emptied',
+    '#campuses':
+      "a cache's LRU per campus, each an lru-cache, let go when the room (an lru-cache of them) drops it",
+    '#dropped': 'one entry per cache sharing the room: whom to tell when it drops a part',
   },
 };
 

@@ -16,6 +16,7 @@ export default async function coursesRoutes(fastify: FastifyInstance) {
   const answers = keptUntilCatalogueChanges<ReadyAnswer>(app.listingCaches, {
     maxEntries: 2_000,
     ttlMs: 60_000,
+    sizeOf: (ready) => ready.roomBytes,
   });
   app.get(
     '/:code',

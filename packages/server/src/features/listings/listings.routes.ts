@@ -49,7 +49,7 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
     ],
   };
 
-  const readyById = new ReadyAnswersByText(5_000);
+  const readyById = new ReadyAnswersByText(5_000, app.listingCaches.room);
   app.get(
     '/get/:id',
     {

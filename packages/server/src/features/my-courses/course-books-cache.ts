@@ -19,7 +19,11 @@ export function courseBooksCache(
   app: FastifyInstance,
   options = { maxEntries: 1_000, ttlMs: 60_000 },
 ) {
-  const kept = keptUntilCatalogueChanges<CourseBooks>(app.listingCaches, options);
+  const kept = keptUntilCatalogueChanges<CourseBooks>(app.listingCaches, {
+    ...options,
+    // Its text's length twice (UTF-16 at worst): about what the objects hold.
+    sizeOf: (books) => 2 * JSON.stringify(books).length,
+  });
   return async function courseBooks(
     courses: SubjectCourse[],
     viewer: ListingViewer | null,

@@ -1,6 +1,6 @@
 import { cacheScope } from '../../campuses/campus-cache-scope';
 import type { ListingCaches } from './listing-caches';
-import { CatalogueCache } from './search-cache';
+import { CatalogueCache, type CatalogueCacheOptions } from './search-cache';
 
 /**
  * Answers kept in memory by key until the catalogue changes, with the search caches' rule
@@ -12,10 +12,10 @@ import { CatalogueCache } from './search-cache';
  * within `ttlMs`.
  */
 export function keptUntilCatalogueChanges<V>(
-  caches: Pick<ListingCaches, 'generation' | 'ensureFresh'>,
-  options: { maxEntries: number; ttlMs: number },
+  caches: Pick<ListingCaches, 'generation' | 'ensureFresh' | 'room'>,
+  options: Pick<CatalogueCacheOptions<V>, 'maxEntries' | 'ttlMs' | 'sizeOf'>,
 ) {
-  const answers = new CatalogueCache<V>(options);
+  const answers = new CatalogueCache<V>({ ...options, room: caches.room });
   // By campus (decision 024; '' for a single-campus installation): the caches' generation its
   // answers were kept in. A generation is the campus's own, as are its answers' keys.
   const keptFor = new Map<string, number>();

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { rowsOf } from '../../db/rows';
-import { cacheScope } from '../../campuses/campus-cache-scope';
+import { cacheScope, CacheRoom } from '../../campuses/campus-cache-scope';
 import { catalogueNotification } from '../../campuses/campus-catalogue';
 import { CatalogueCache } from './search-cache';
 import type { StoredListing } from '../listings/listings.queries';
@@ -18,6 +18,8 @@ export type ListingCaches = Required<SearchCaches> & {
   listings: CatalogueCache<StoredListing | null> | null;
   /** Empties the caches of the campus of the work at hand; outside any campus, every cache. */
   invalidate(): void;
+  /** The memory every cache's campuses share (CACHE_MEMORY_MB, campuses/campus-cache-scope.ts). */
+  room: CacheRoom;
 };
 
 declare module 'fastify' {
@@ -67,8 +69,10 @@ declare module 'fastify' {
  */
 export default fp(
   async function listingCachesPlugin(app: FastifyInstance) {
-    const terms = new CatalogueCache<TermResolution>({ maxEntries: 2_000, ttlMs: 60_000 });
-    const totals = new CatalogueCache<number>({ maxEntries: 2_000, ttlMs: 10 * 60_000 });
+    const room = new CacheRoom(app.config.cacheMemoryBytes);
+    const terms = new CatalogueCache<TermResolution>({ maxEntries: 2_000, ttlMs: 60_000, room });
+    const totals = new CatalogueCache<number>({ maxEntries: 2_000, ttlMs: 10 * 60_000, room });
+    // PGlite serves one campus: these two never have a campus's part.
     const searches =
       app.database.engine === 'pglite'
         ? new CatalogueCache<SearchPage>({ maxEntries: 500, ttlMs: 10 * 60_000 })
@@ -166,6 +170,7 @@ export default fp(
       isFresh,
       ensureFresh,
       invalidate: () => invalidate(),
+      room,
     });
 
     /** On PGlite without notifications: the server's own writes are the catalogue's changes. */

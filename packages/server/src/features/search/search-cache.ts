@@ -1,5 +1,24 @@
 import { LRUCache } from 'lru-cache';
-import { cacheScope, CacheScopes } from '../../campuses/campus-cache-scope';
+import {
+  cacheScope,
+  CacheRoom,
+  CampusParts,
+  DEFAULT_CACHE_MEMORY_MB,
+} from '../../campuses/campus-cache-scope';
+
+/** What an entry is counted as in the campuses' cache room when its cache says nothing else. */
+const ENTRY_BYTES = 512;
+
+export interface CatalogueCacheOptions<V> {
+  /** Entries kept per campus (a single-campus installation's limit). */
+  maxEntries: number;
+  ttlMs: number;
+  now?: () => number;
+  /** The room the campuses' parts share (campus-cache-scope.ts); without one, a room of its own. */
+  room?: CacheRoom;
+  /** An entry's bytes, as the room counts them (about: an answer's text and what it holds). */
+  sizeOf?: (value: V, key: string) => number;
+}
 
 /**
  * Answers that only a change of the catalogue can change, kept in memory until it changes
@@ -8,41 +27,57 @@ import { cacheScope, CacheScopes } from '../../campuses/campus-cache-scope';
  * that was running when the cache was emptied is handed to its waiters but not kept: emptying aborts
  * it, `ignoreFetchAbort` lets it finish, and lru-cache stores an aborted load's value nowhere.
  *
- * While one process serves several campuses (decision 024), each campus's answers are kept under
- * keys of its own (campus-cache-scope.ts), read only by work done as that campus, and emptied when
- * its catalogue changes (`invalidate(scope)`), the other campuses' left warm; `maxEntries` bounds
- * them all together.
+ * While one process serves several campuses (decision 024), each campus has an LRU of its own with
+ * `maxEntries` (campus-cache-scope.ts), read only by work done as that campus, emptied when its
+ * catalogue changes (`invalidate(scope)`), the other campuses' left warm; the campuses' LRUs share
+ * the installation's cache room (CACHE_MEMORY_MB), which drops the least recently used campus's.
  */
 export class CatalogueCache<V> {
   // Boxed: lru-cache keeps no null or undefined values, and a listing that does not exist is an answer.
-  readonly #entries: LRUCache<string, { value: V }, () => Promise<V>>;
-  readonly #scopes = new CacheScopes();
+  readonly #parts: CampusParts<LRUCache<string, { value: V }, () => Promise<V>>>;
 
-  constructor(options: { maxEntries: number; ttlMs: number; now?: () => number }) {
-    this.#entries = new LRUCache<string, { value: V }, () => Promise<V>>({
-      max: options.maxEntries,
-      ttl: options.ttlMs,
-      ignoreFetchAbort: true,
-      fetchMethod: async (_key, _stale, { context: load }) => ({ value: await load() }),
-      // A test's clock, read at every look (no 1 ms reuse of the last reading).
-      ...(options.now ? { perf: { now: options.now }, ttlResolution: 0 } : {}),
-    });
+  constructor(options: CatalogueCacheOptions<V>) {
+    const { sizeOf } = options;
+    const make = () =>
+      new LRUCache<string, { value: V }, () => Promise<V>>({
+        max: options.maxEntries,
+        ttl: options.ttlMs,
+        ignoreFetchAbort: true,
+        fetchMethod: async (_key, _stale, { context: load }) => ({ value: await load() }),
+        // Counted for the room only: the limit is `max` entries.
+        maxEntrySize: Number.MAX_SAFE_INTEGER,
+        sizeCalculation: sizeOf
+          ? (box, key) => Math.max(1, Math.ceil(sizeOf(box.value, key)))
+          : (_box, key) => ENTRY_BYTES + 2 * key.length,
+        // A test's clock, read at every look (no 1 ms reuse of the last reading).
+        ...(options.now ? { perf: { now: options.now }, ttlResolution: 0 } : {}),
+      });
+    const room = options.room ?? new CacheRoom(DEFAULT_CACHE_MEMORY_MB * 1024 * 1024);
+    this.#parts = new CampusParts(make, room);
   }
 
-  /** Entries kept, loads in flight included. */
+  /** Entries kept, every campus's, loads in flight included. */
   get size(): number {
-    return this.#entries.size;
+    let size = 0;
+    for (const part of this.#parts.parts()) size += part.size;
+    return size;
   }
 
   /** Empties the campus `scope`'s entries (campus-cache-scope.ts); without one, every entry. */
   invalidate(scope = ''): void {
-    this.#scopes.empty(this.#entries, scope);
+    this.#parts.empty(scope);
   }
 
   /** The answer kept for `key` for the campus of the work at hand, else the one `load` gives. */
   async getOrLoad(key: string, load: () => Promise<V>): Promise<V> {
-    // A fetch with a fetchMethod that never answers undefined always gives a box (or throws).
-    const kept = await this.#entries.fetch(this.#scopes.key(cacheScope(), key), { context: load });
-    return kept!.value;
+    const scope = cacheScope();
+    const part = this.#parts.of(scope);
+    try {
+      // A fetch with a fetchMethod that never answers undefined always gives a box (or throws).
+      const kept = await part.fetch(key, { context: load });
+      return kept!.value;
+    } finally {
+      this.#parts.measure(scope, part);
+    }
   }
 }

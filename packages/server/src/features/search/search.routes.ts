@@ -26,6 +26,7 @@ export default async function searchRoutes(fastify: FastifyInstance) {
   const answers = keptUntilCatalogueChanges<KeptSearch>(app.listingCaches, {
     maxEntries: 500,
     ttlMs: 10 * 60_000,
+    sizeOf: (kept) => kept.ready.roomBytes,
   });
 
   // The answer stays an array (the spec's contract); the search's total travels in headers.

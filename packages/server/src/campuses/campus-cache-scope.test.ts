@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { CatalogueCache } from '../features/search/search-cache';
+import { ReadyAnswersByText } from '../lib/ready-answer';
+import { compressPage, PageCache } from '../plugins/page-cache';
+import { CacheRoom } from './campus-cache-scope';
+import { runInCampus, type CampusWork } from './campus-context';
+
+// Only the schema names a campus's part of a cache (cacheScope); nothing else of its work is read.
+const campus = (key: string) => ({ key, schema: `campus_${key}` }) as CampusWork;
+const as = <T>(key: string, work: () => T): T => runInCampus(campus(key), work);
+
+/** A cache whose loads are counted: `get` answers the kept value, else loads `key` anew. */
+function countedCache(options: { maxEntries: number; room: CacheRoom; entryBytes?: number }) {
+  let loads = 0;
+  const cache = new CatalogueCache<string>({
+    maxEntries: options.maxEntries,
+    ttlMs: 60_000,
+    room: options.room,
+    sizeOf: () => options.entryBytes ?? 100,
+  });
+  return {
+    cache,
+    get loads() {
+      return loads;
+    },
+    get: (key: string) =>
+      cache.getOrLoad(key, async () => {
+        loads += 1;
+        return key;
+      }),
+  };
+}
+
+const MB = 1024 * 1024;
+
+describe("the campuses' cache room (decision 024)", () => {
+  it("a campus filling its cache with distinct searches evicts none of another campus's answers", async () => {
+    const c = countedCache({ maxEntries: 10, room: new CacheRoom(64 * MB) });
+    await as('beta', () => c.get('hot'));
+    await as('gamma', () => c.get('hot'));
+    for (let i = 0; i < 500; i += 1) await as('alpha', () => c.get(`search ${i}`));
+    const loads = c.loads;
+    // Beta's and gamma's hot answers are still kept: no load.
+    expect(await as('beta', () => c.get('hot'))).toBe('hot');
+    expect(await as('gamma', () => c.get('hot'))).toBe('hot');
+    expect(c.loads).toBe(loads);
+    // Each campus has its own room: three campuses keep more than one campus's limit together.
+    expect(c.cache.size).toBe(12);
+    // Alpha's own limit is a campus's: its oldest searches went.
+    await as('alpha', () => c.get('search 0'));
+    expect(c.loads).toBe(loads + 1);
+  });
+
+  it("keeps a single campus's limits as they were", async () => {
+    const c = countedCache({ maxEntries: 10, room: new CacheRoom(1) });
+    // Outside any campus (a single-campus installation): the room, however small, takes nothing.
+    for (let i = 0; i < 11; i += 1) await c.get(`search ${i}`);
+    expect(c.cache.size).toBe(10);
+    await c.get('search 10');
+    expect(c.loads).toBe(11);
+    await c.get('search 0');
+    expect(c.loads).toBe(12);
+
+    const pages = new PageCache({ maxBytes: 64 * 1024, ttlMs: 60_000, room: new CacheRoom(1) });
+    const page = await compressPage('<p>a page</p>'.repeat(100), 200);
+    for (let i = 0; i < 200; i += 1) await pages.page(`/listing/${i}`, 1, async () => page);
+    expect(pages.bytes).toBeLessThanOrEqual(64 * 1024);
+    expect(pages.bytes).toBeGreaterThan(64 * 1024 - page.bytes);
+  });
+
+  it('stays under its ceiling with 200 campuses, dropping the least recently served first', async () => {
+    // 10 entries of 1,000 bytes per campus: 10,000 bytes a campus, about six campuses in the room.
+    const room = new CacheRoom(64_000);
+    const c = countedCache({ maxEntries: 10, room, entryBytes: 1_000 });
+    const pages = new PageCache({ maxBytes: 20_000, ttlMs: 60_000, room });
+    const page = await compressPage('<p>a page</p>'.repeat(40), 200);
+    for (let n = 0; n < 200; n += 1) {
+      for (let i = 0; i < 10; i += 1) await as(`c${n}`, () => c.get(`search ${i}`));
+      await as(`c${n}`, () => pages.page('/', 1, async () => page));
+      expect(room.bytes).toBeLessThanOrEqual(64_000);
+    }
+    // Every campus kept holds a campus's full part; none beyond the ceiling.
+    expect(c.cache.size * 1_000 + pages.bytes).toBeLessThanOrEqual(64_000);
+    expect(c.cache.size).toBeGreaterThanOrEqual(40);
+    expect(room.parts).toBeLessThan(20);
+    // The campus served last is kept, the first one was dropped.
+    const loads = c.loads;
+    await as('c199', () => c.get('search 0'));
+    expect(c.loads).toBe(loads);
+    await as('c0', () => c.get('search 0'));
+    expect(c.loads).toBe(loads + 1);
+  });
+
+  it("empties one campus's part, or every part outside any campus", async () => {
+    const c = countedCache({ maxEntries: 10, room: new CacheRoom(64 * MB) });
+    for (const key of ['alpha', 'beta']) await as(key, () => c.get('hot'));
+    await c.get('hot');
+    c.cache.invalidate('campus_alpha');
+    expect(c.cache.size).toBe(2);
+    await as('beta', () => c.get('hot'));
+    expect(c.loads).toBe(3);
+    await as('alpha', () => c.get('hot'));
+    expect(c.loads).toBe(4);
+    c.cache.invalidate();
+    expect(c.cache.size).toBe(0);
+  });
+
+  it("keeps each campus's ready answers by id apart, within its own limit", () => {
+    const answers = new ReadyAnswersByText(2, new CacheRoom(64 * MB));
+    const beta = as('beta', () => answers.for('id-1', '{"b":1}'));
+    for (let i = 0; i < 50; i += 1) as('alpha', () => answers.for(`id-${i}`, `{"a":${i}}`));
+    expect(as('beta', () => answers.for('id-1', '{"b":1}'))).toBe(beta);
+  });
+});
