@@ -3,6 +3,8 @@ import {
   type NotificationKind,
 } from '@campus-books/common/notification.schemas';
 import { webPaths } from '@campus-books/common/paths';
+import { hkdfSync } from 'node:crypto';
+import { currentCampusSchema } from '../../campuses/campus-context';
 import { readSignedToken, signToken } from '../../lib/signed-token';
 
 /** How long an unsubscribe link in a mail keeps working. */
@@ -41,8 +43,22 @@ interface TokenBody {
 const LABEL = 'alert-unsubscribe';
 
 /**
+ * The secret a campus signs and reads its links with (decision 024): a campus of the directory's is
+ * derived from the server's and its schema (HKDF-SHA256), so a link minted for one campus's student
+ * is refused on every other campus's host, even for an id that exists there. The default campus
+ * (`public`: a single-campus installation) keeps the server's own, so links already mailed work.
+ * Both ends run as the campus (a request on its host, its mail job in its context).
+ */
+function campusSecret(secret: string): string {
+  const schema = currentCampusSchema();
+  if (schema === 'public') return secret;
+  const key = hkdfSync('sha256', secret, schema, 'campus-books unsubscribe links', 32);
+  return Buffer.from(key).toString('base64url');
+}
+
+/**
  * The token of a mail's unsubscribe links (alert matches and saved-listing news, docs/decisions/010):
- * what it stops and its owner, signed with the server's secret, with an expiry.
+ * what it stops and its owner, signed with the campus's secret (`campusSecret`), with an expiry.
  */
 export function signUnsubscribeToken(
   secret: string,
@@ -65,7 +81,7 @@ export function signUnsubscribeToken(
     u: userId,
     x: Math.floor(now.getTime() / 1000) + UNSUBSCRIBE_LINK_DAYS * 86_400,
   };
-  return signToken(secret, LABEL, body);
+  return signToken(campusSecret(secret), LABEL, body);
 }
 
 /** What a token stops and for whom; null when it is forged, malformed or expired. */
@@ -74,7 +90,7 @@ export function readUnsubscribeToken(
   token: string,
   now: Date,
 ): ({ userId: string } & UnsubscribeScope) | null {
-  const body = readSignedToken(secret, LABEL, token) as TokenBody | null;
+  const body = readSignedToken(campusSecret(secret), LABEL, token) as TokenBody | null;
   if (!body) return null;
   if (typeof body.x !== 'number' || body.x * 1000 <= now.getTime()) return null;
   if (typeof body.u !== 'string' || !Array.isArray(body.a)) return null;
