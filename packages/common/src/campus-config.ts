@@ -3,6 +3,7 @@ import { apiSchemas } from './api';
 import { campusConsortiumSchema } from './campus-consortium';
 import { normalizeHostName } from './host-name';
 import { contrastProblem } from './contrast';
+import { campusSsoSchema } from './campus-sso';
 import { isTimeZone } from './time-zone';
 
 /**
@@ -204,6 +205,11 @@ export const campusConfigSchema = z
       .describe(
         "The campus's moderators' school e-mail addresses (verified accounts only). Unset: MODERATOR_EMAILS. Never sent to the web app.",
       ),
+    sso: campusSsoSchema
+      .optional()
+      .describe(
+        "In a many-campus installation, the campus's own sign-on provider (docs/sso.md). Unset: none (the default campus: the SSO_* settings). Never sent to the web app.",
+      ),
     consortium: campusConsortiumSchema
       .optional()
       .describe(
@@ -223,10 +229,13 @@ export type CampusConfigInput = z.input<typeof campusConfigSchema>;
 /** A campus as the server and the web app use it, every default filled in. */
 export type CampusConfig = z.output<typeof campusConfigSchema>;
 
-/** The campus as it is shown (`GET /api/campus`, a page's state): without its moderators' addresses. */
+/**
+ * The campus as it is shown (`GET /api/campus`, a page's state): without its moderators' addresses
+ * or its sign-on provider's settings.
+ */
 export function shownCampus(campus: CampusConfig): CampusConfig {
-  if (campus.moderators === undefined) return campus;
-  const { moderators: _moderators, ...shown } = campus;
+  if (campus.moderators === undefined && campus.sso === undefined) return campus;
+  const { moderators: _moderators, sso: _sso, ...shown } = campus;
   return shown;
 }
 

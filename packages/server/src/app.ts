@@ -237,7 +237,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(meetupsRoutes, { prefix: '/meetups' });
       await api.register(pushRoutes, { prefix: '/push' });
       await api.register(notificationsRoutes, { prefix: '/notifications' });
-      if (options.config.sso) await api.register(ssoRoutes, { prefix: '/sso' });
+      // Campuses: each its own provider or none (its sign-on routes answer 404).
+      if (options.config.sso || options.campuses)
+        await api.register(ssoRoutes, { prefix: '/sso', campuses: options.campuses?.campuses });
       await api.register(docsRoutes);
       api.setNotFoundHandler(sendRouteNotFound);
     },

@@ -45,7 +45,16 @@ export function writeCampusFiles(
 }
 
 /** `npm run campus -- <args>` on the home database `url`: exit code and what it printed. */
-export async function campusCommand(
+export function campusCommand(
+  url: string | undefined,
+  ...args: string[]
+): Promise<{ code: number; out: string; err: string }> {
+  return campusCommandWithEnv({}, url, ...args);
+}
+
+/** The same with more environment variables (a campus file's secret's, `sso`). */
+export async function campusCommandWithEnv(
+  env: Record<string, string>,
   url: string | undefined,
   ...args: string[]
 ): Promise<{ code: number; out: string; err: string }> {
@@ -54,7 +63,7 @@ export async function campusCommand(
   const code = await runCampusDirectoryCommand(
     args[0],
     args.slice(1),
-    { DATABASE_URL: url },
+    { ...env, DATABASE_URL: url },
     {
       out: (text) => (out += text),
       err: (text) => (err += text),

@@ -13,7 +13,7 @@ import {
 import { loadConfig } from '../src/config/config';
 import { openDatabase } from '../src/db/database';
 import { GENEROUS_LIMITS, sessionCookieOf, signUpBody } from './accounts';
-import { campusCommand, writeCampusFiles } from './campuses';
+import { campusCommandWithEnv, writeCampusFiles } from './campuses';
 import { createPostgresDatabase, type TestApp } from './helpers';
 import { listingBody } from './listing-fixtures';
 import { createUploadedImage } from './support/test-uploaded-image';
@@ -83,6 +83,8 @@ export interface TwoCampusesOptions {
   campusFields?: Record<string, Record<string, unknown>>;
   /** The job runner's clock (tests run the jobs, at the times they set). */
   now?: () => Date;
+  /** Environment variables `campus add` sees (those a campus file names: its `sso` secret). */
+  commandEnv?: Record<string, string>;
 }
 
 /**
@@ -94,7 +96,8 @@ export async function openTwoCampuses(options: TwoCampusesOptions = {}): Promise
   const target = await createPostgresDatabase(true);
   const campuses = writeCampusFiles(CAMPUS_KEYS, options.campusFields ?? {});
   for (const key of CAMPUS_KEYS) {
-    const added = await campusCommand(
+    const added = await campusCommandWithEnv(
+      options.commandEnv ?? {},
       target.url,
       'add',
       key,

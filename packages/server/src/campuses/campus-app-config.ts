@@ -1,5 +1,6 @@
 import { shownCampus, type CampusConfig } from '@campus-books/common/campus-config';
 import type { Config } from '../config/config';
+import { campusSignOn } from '../config/campus-sso';
 import { campusSender } from '../config/mail-sender';
 import { endOfZonedDay, parseCalendarDate } from '../jobs/zoned-time';
 import { currentCampusWork, type CampusWork } from './campus-context';
@@ -27,7 +28,7 @@ export function publicUrlOfCampus(base: Pick<Config, 'publicUrl'>, work: CampusS
 /**
  * The server's configuration as a campus of the directory sees it: the process's settings with the
  * campus's own (its file, school e-mail domain, GroupMe rule, time zone, term ends, public address,
- * mail sender, moderators). The settings that override the process's campus file
+ * mail sender, moderators, sign-on provider). The settings that override the process's campus file
  * (SCHOOL_EMAIL_DOMAIN, CAMPUS_TIME_ZONE…) are that campus's, never another's.
  */
 export function configOfCampus(base: Config, work: CampusSite): Config {
@@ -35,6 +36,11 @@ export function configOfCampus(base: Config, work: CampusSite): Config {
   const kept = perCampus.get(campus);
   if (kept) return kept;
   const publicUrl = publicUrlOfCampus(base, work);
+  // Its own provider (its file's `sso`), its addresses at its publicUrl; none without one.
+  const { sso, passwordSignUp } = campusSignOn(campus, {
+    production: base.env === 'production',
+    publicUrl,
+  });
   const config: Config = {
     ...base,
     campus: shownCampus(campus),
@@ -45,6 +51,8 @@ export function configOfCampus(base: Config, work: CampusSite): Config {
     mailFrom: campusSender(campus, base.mailFrom),
     schoolEmailDomain: campus.emailDomain,
     groupmeLinkPrefix: campus.groupme.linkPrefix,
+    sso,
+    passwordSignUp,
     trust: {
       ...base.trust,
       termEnds: campus.termEndDates

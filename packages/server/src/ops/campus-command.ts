@@ -12,6 +12,7 @@ import {
 import { contrastRatio } from '@campus-books/common/contrast';
 import { campusFileOf, DEFAULT_CAMPUS_FILE, readCampusFile } from '../config/campus-file';
 import { readCampusLogo } from '../config/campus-logo';
+import { checkCampusSso } from '../config/campus-sso';
 import { DIRECTORY_USAGE, runCampusDirectoryCommand } from './campus-directory-command';
 import { runCampusImport } from './campus-import';
 
@@ -232,6 +233,7 @@ export async function runCampusCommand(
       const campus = readCampusFile(file);
       // The logo as the server checks it at start: there, readable, an image of sensible size.
       readCampusLogo(campus, file);
+      checkCampusSso(campus, file, env);
       io.out(`${describeCampus(campus, file)}\n`);
       return 0;
     } catch (error) {

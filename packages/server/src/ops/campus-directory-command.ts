@@ -16,6 +16,7 @@ import { pointAt } from '../campuses/campus-pool';
 import { createCampusSchema, migrateCampus } from '../campuses/campus-provision';
 import { campusSchemaOf, CampusKeyError } from '../campuses/campus-schema';
 import { CampusConfigError, readCampusFile } from '../config/campus-file';
+import { checkCampusSso } from '../config/campus-sso';
 import { MIGRATION_LOCK } from '../db/database';
 import { CampusMoveError, dropOldSchema, moveCampus } from './campus-move';
 
@@ -51,7 +52,12 @@ export function serverName(url: string | null): string {
   }
 }
 
-async function addCampus(args: string[], homeUrl: string, io: Io): Promise<number> {
+async function addCampus(
+  args: string[],
+  homeUrl: string,
+  io: Io,
+  env: NodeJS.ProcessEnv,
+): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -79,6 +85,8 @@ async function addCampus(args: string[], homeUrl: string, io: Io): Promise<numbe
   let config: CampusConfig;
   try {
     config = readCampusFile(file);
+    // Its sign-on provider as app servers check it at start (a secret's variable set here too).
+    checkCampusSso(config, file, env);
   } catch (error) {
     if (!(error instanceof CampusConfigError)) throw error;
     io.err(`${error.message}\n`);
@@ -113,7 +121,7 @@ async function addCampus(args: string[], homeUrl: string, io: Io): Promise<numbe
     io.out(
       `Added campus ${key} (${config.name}) at ${hosts.join(', ')}: schema ${schema} on ` +
         `${serverName(server)}, ${ran.length} migrations applied.\n` +
-        'Restart the app servers to serve it.\n',
+        'The running app servers serve it now (at the latest at their next reading of the directory).\n',
     );
     return 0;
   } catch (error) {
@@ -259,5 +267,5 @@ export async function runCampusDirectoryCommand(
   if (command === 'move' || command === 'drop-old') {
     return moveOrDrop(command, args, env, homeUrl, io);
   }
-  return addCampus(args, homeUrl, io);
+  return addCampus(args, homeUrl, io, env);
 }

@@ -40,14 +40,21 @@ export interface SsoCookieSettings {
   sessionSecret: string;
   secureCookies: boolean;
   protocol: SsoConfig['protocol'];
+  /**
+   * The campus's schema (decision 024): another campus's cookies are signed with another key, so a
+   * flow or a first sign-in started on one campus's host is refused on every other's. `public`
+   * (the default campus) keeps the key of a single-campus installation.
+   */
+  campus?: string;
 }
 
 /**
- * The sign-on's cookies, with their key derived once from SESSION_SECRET: the flow between a start
- * and its callback, and a first sign-in's pending step.
+ * The sign-on's cookies, with their key derived once from SESSION_SECRET (and the campus): the flow
+ * between a start and its callback, and a first sign-in's pending step.
  */
-export function ssoCookies({ sessionSecret, secureCookies, protocol }: SsoCookieSettings) {
-  const key = createHmac('sha256', sessionSecret).update('sso-state').digest();
+export function ssoCookies({ sessionSecret, secureCookies, protocol, campus }: SsoCookieSettings) {
+  const purpose = campus && campus !== 'public' ? `sso-state:${campus}` : 'sso-state';
+  const key = createHmac('sha256', sessionSecret).update(purpose).digest();
   const flowAudience = `flow:${protocol}`;
 
   function cookieOptions(crossSitePost: boolean, maxAge?: number) {
