@@ -30,8 +30,16 @@ export interface JobsOptions {
   now?: () => Date;
   /** How long a claim holds a job; renewed every third of it while the job runs. */
   leaseMs?: number;
-  /** How often a server looks for due jobs (a NOTIFY on enqueue wakes it sooner). */
+  /**
+   * How often a server looks for due jobs (a NOTIFY on enqueue wakes it sooner): at each look, the
+   * scopes a NOTIFY named and those whose next job (remembered from their last look) is due.
+   */
   pollMs?: number;
+  /**
+   * How often a look visits every scope all the same (JOBS_IDLE_SCAN_MS; job-scopes.ts). Default:
+   * `pollMs` (a single-campus installation looks at its one scope at every poll, as it always did).
+   */
+  idleScanMs?: number;
   /** Jobs one server runs at once. */
   concurrency?: number;
   /**
@@ -74,9 +82,14 @@ export interface JobsDatabase {
 export interface JobScope {
   /** Names the scope in logs ('' for the default campus). */
   key: string;
+  /** The schema of its `jobs` table, which its enqueues' NOTIFY names; default `public`. */
+  schema?: string;
   run<T>(work: () => T): T;
   /** True while the scope's campus is read-only or being moved: its due jobs are not claimed. */
   paused?: () => boolean;
-  /** Its server's LISTEN, for the enqueues' NOTIFY; default: the runner's database's. */
-  listen?: JobsDatabase['listen'];
+  /**
+   * Its server's LISTEN, for the enqueues' NOTIFY; default: the runner's database's. Read at each
+   * use: a campus moved to another server listens there (`Jobs.scopeMoved`).
+   */
+  readonly listen?: JobsDatabase['listen'];
 }

@@ -7,8 +7,19 @@ import { rowsOf, type Executor } from '../db/rows';
  * database, kept apart from when it says it.
  */
 
-/** The NOTIFY channel an enqueue wakes the servers on. */
+/**
+ * The NOTIFY channel an enqueue wakes the servers on. Its payload is `<schema>:<job name>`: the
+ * schema of the `jobs` table written (a campus's, decision 024), so a runner looks at that scope
+ * only. A payload without a schema (a server of an earlier version) wakes every scope.
+ */
 export const JOBS_CHANNEL = 'jobs';
+
+/** An enqueue's NOTIFY payload read: the job's name and, when it says, the schema of its table. */
+export function parseJobNotice(payload: string): { schema?: string; name: string } {
+  const cut = payload.indexOf(':');
+  if (cut < 0) return { name: payload };
+  return { schema: payload.slice(0, cut), name: payload.slice(cut + 1) };
+}
 
 /** A claimed job as the claim returns it, with the claim's token. */
 export interface ClaimedRow {
@@ -37,9 +48,12 @@ export function enqueueStatement(
         VALUES (${name}, ${options.key}, ${JSON.stringify(payload)}::jsonb, ${ts(options.runAt)},
           ${options.maxAttempts})
         ON CONFLICT (key) DO NOTHING
-        RETURNING id
+        RETURNING id, tableoid
       )
-      SELECT id, pg_notify(${JOBS_CHANNEL}, ${name}) FROM added`;
+      SELECT id, pg_notify(${JOBS_CHANNEL},
+        (SELECT nspname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+          WHERE c.oid = added.tableoid) || ${`:${name}`})
+      FROM added`;
 }
 
 /**
@@ -55,7 +69,9 @@ export function enqueueInTriggerSql(
 ): SQL {
   return sql`INSERT INTO public.jobs (name, payload, run_at, max_attempts)
     SELECT ${textLiteral(name)}, ${payload}, now(), ${sql.raw(String(Math.trunc(maxAttempts)))} ${rows};
-  IF FOUND THEN PERFORM pg_notify(${textLiteral(JOBS_CHANNEL)}, ${textLiteral(name)}); END IF;`;
+  IF FOUND THEN
+    PERFORM pg_notify(${textLiteral(JOBS_CHANNEL)}, TG_TABLE_SCHEMA || ${textLiteral(`:${name}`)});
+  END IF;`;
 }
 
 /** A recurring job's one row, scheduled (or its interval changed) at a server's start. */
@@ -98,6 +114,19 @@ export function deferMissedSlotsStatement(keys: string[], now: Date, firstLook: 
         sql`, `,
       )}) AND run_at < ${ts(now)}
         AND locked_by IS NULL AND failed_at IS NULL`;
+}
+
+/**
+ * When the next of the jobs of these names can be claimed (its `run_at`, or its lease's end while a
+ * server holds it); null when there is none. A runner remembers it per scope (job-scopes.ts).
+ */
+export function nextDueStatement(names: string[]): SQL {
+  return sql`
+      SELECT min(GREATEST(run_at, COALESCE(locked_until, run_at))) AS due FROM jobs
+      WHERE failed_at IS NULL AND name IN (${sql.join(
+        names.map((n) => sql`${n}`),
+        sql`, `,
+      )})`;
 }
 
 /** Up to `limit` due jobs of these names, claimed for a lease (`FOR UPDATE SKIP LOCKED`). */

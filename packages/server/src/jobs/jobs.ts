@@ -1,14 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { SQL } from 'drizzle-orm';
-import type { Db } from '../db/db-type';
 import { rowsOf } from '../db/rows';
-import {
-  LeaseLostError,
-  nextSlot,
-  retryDelayMs,
-  type JobHandler,
-  type JobObserver,
-} from './job-context';
+import type { JobHandler, JobObserver } from './job-context';
 import type {
   EnqueueOptions,
   JobScope,
@@ -16,12 +8,15 @@ import type {
   JobsOptions,
   RegisterOptions,
 } from './job-options';
+import { runClaimedJob, type RegisteredJob } from './job-run';
+import { JobScopeSet } from './job-scopes';
 import {
   claimStatement,
   deferMissedSlotsStatement,
   enqueueStatement,
+  nextDueStatement,
+  parseJobNotice,
   scheduleStatement,
-  claimOf,
   JOBS_CHANNEL,
   type ClaimedRow,
 } from './job-statements';
@@ -38,19 +33,23 @@ const STOP_WAIT_MS = 30_000;
  * a growing delay. A recurring schedule is one row per job name, moved to its next slot after each run.
  */
 export class Jobs {
-  readonly #handlers = new Map<string, { handler: JobHandler; options: RegisterOptions }>();
+  readonly #handlers = new Map<string, RegisteredJob>();
   readonly #now: () => Date;
   readonly #leaseMs: number;
   readonly #pollMs: number;
   readonly #concurrency: number;
   readonly #startDelayMs: number;
-  readonly #scopes: readonly JobScope[];
+  readonly #idleScanMs: number;
+  readonly #scopes: JobScopeSet;
   readonly #log: NonNullable<JobsOptions['log']>;
   #started = false;
   #stopping = false;
   #stop = new AbortController();
   #timer: NodeJS.Timeout | null = null;
   #unlisten: (() => Promise<void>)[] = [];
+  /** The LISTENs (one per PostgreSQL server) this runner hears enqueues on, once it polls. */
+  readonly #heard = new Set<JobsDatabase['listen']>();
+  #polling = false;
   #pass: Promise<number> | null = null;
   #again = false;
   #observer: JobObserver | null = null;
@@ -64,7 +63,8 @@ export class Jobs {
     this.#pollMs = options.pollMs ?? DEFAULT_POLL_MS;
     this.#concurrency = options.concurrency ?? 4;
     this.#startDelayMs = options.startDelayMs ?? 0;
-    this.#scopes = options.scopes ?? [{ key: '', run: (work) => work() }];
+    this.#idleScanMs = options.idleScanMs ?? this.#pollMs;
+    this.#scopes = new JobScopeSet(options.scopes ?? [{ key: '', run: (work) => work() }]);
     const quiet = () => {};
     this.#log = options.log ?? { info: quiet, warn: quiet, error: quiet };
   }
@@ -83,7 +83,7 @@ export class Jobs {
     this.#handlers.set(name, { handler: handler as JobHandler, options });
     if (this.#started && options.every) {
       const { every, at } = options;
-      for (const scope of this.#scopes) {
+      for (const scope of this.#scopes.all) {
         scope
           .run(() => this.#schedule(name, every, at))
           .catch((error: unknown) =>
@@ -107,8 +107,33 @@ export class Jobs {
    */
   async inEveryScope<T>(work: () => Promise<T>): Promise<T[]> {
     const answers: T[] = [];
-    for (const scope of this.#scopes) answers.push(await scope.run(work));
+    for (const scope of this.#scopes.all) answers.push(await scope.run(work));
     return answers;
+  }
+
+  /**
+   * Serves one more scope (a campus registered while running, decision 024): schedules its
+   * recurring jobs, listens on its server if no scope did yet, and looks at its jobs.
+   */
+  async addScope(scope: JobScope): Promise<void> {
+    if (!this.#scopes.add(scope)) return;
+    if (!this.#started) return;
+    await scope.run(() => this.#scheduleAll());
+    await this.#listenOnServers();
+    this.#wake(scope);
+  }
+
+  /** Stops serving a scope (a campus no longer registered); a run of its jobs under way ends. */
+  removeScope(key: string): void {
+    this.#scopes.remove(key);
+  }
+
+  /** A scope's server changed (a campus moved): its LISTEN is heard there, its jobs looked at. */
+  async scopeMoved(key: string): Promise<void> {
+    const scope = this.#scopes.byKey(key);
+    if (!scope) return;
+    await this.#listenOnServers();
+    this.#wake(scope);
   }
 
   /** Adds a one-off job; false when a pending job already has this key. */
@@ -136,28 +161,45 @@ export class Jobs {
    */
   async start({ poll = true }: { poll?: boolean } = {}): Promise<void> {
     this.#started = true;
-    for (const scope of this.#scopes) {
-      await scope.run(async () => {
-        for (const [name, { options }] of this.#handlers) {
-          if (options.every) await this.#schedule(name, options.every, options.at);
-        }
-      });
-    }
+    for (const scope of this.#scopes.all) await scope.run(() => this.#scheduleAll());
     if (!poll) return;
     // Missed recurring runs wait until the server has warmed up (docs/performance.md, start-up).
     if (this.#startDelayMs > 0) {
-      for (const scope of this.#scopes) await scope.run(() => this.#deferMissedSlots());
+      for (const scope of this.#scopes.all) await scope.run(() => this.#deferMissedSlots());
     }
-    // One LISTEN per PostgreSQL server (its one listening connection), whatever its campuses: an
-    // enqueue's NOTIFY wakes one pass over every scope.
-    const listens = new Set(this.#scopes.map((scope) => scope.listen ?? this.database.listen));
-    for (const listen of listens) {
+    this.#polling = true;
+    await this.#listenOnServers();
+    if (this.#startDelayMs === 0) return this.#tick();
+    this.#timer = setTimeout(() => this.#tick(), this.#startDelayMs).unref();
+  }
+
+  async #scheduleAll(): Promise<void> {
+    for (const [name, { options }] of this.#handlers) {
+      if (options.every) await this.#schedule(name, options.every, options.at);
+    }
+  }
+
+  /**
+   * One LISTEN per PostgreSQL server (its one listening connection), whatever its campuses, made
+   * for the servers of scopes added or moved too: an enqueue's NOTIFY names its scope's schema and
+   * wakes that scope only; a reconnection (NOTIFYs may have been lost meanwhile) wakes every one.
+   */
+  async #listenOnServers(): Promise<void> {
+    if (!this.#polling || this.#stopping) return;
+    for (const scope of this.#scopes.all) {
+      const listen = scope.listen ?? this.database.listen;
+      if (this.#heard.has(listen)) continue;
+      this.#heard.add(listen);
       try {
         this.#unlisten.push(
           await listen(
             JOBS_CHANNEL,
-            (name) => {
-              if (this.#handlers.has(name)) this.#wake();
+            (payload) => {
+              const { schema, name } = parseJobNotice(payload);
+              if (!this.#handlers.has(name)) return;
+              if (schema === undefined) return this.#wake();
+              const woken = this.#scopes.bySchema(schema);
+              if (woken) this.#wake(woken);
             },
             () => this.#wake(),
           ),
@@ -166,8 +208,6 @@ export class Jobs {
         this.#log.warn({ err: error }, 'jobs: no notifications, polling only');
       }
     }
-    if (this.#startDelayMs === 0) return this.#tick();
-    this.#timer = setTimeout(() => this.#tick(), this.#startDelayMs).unref();
   }
 
   /**
@@ -206,12 +246,23 @@ export class Jobs {
   }
 
   /**
-   * Claims and runs due jobs until none is left, scope after scope (each in its context); the number
-   * run. The poll loop calls it; tests call it after moving the clock. A call while a pass runs
-   * makes that pass look again. A scope whose jobs cannot be claimed (its schema unreachable) is
-   * logged and the pass goes on to the next.
+   * Claims and runs due jobs until none is left, in every scope in turn (each in its context); the
+   * number run. Tests call it after moving the clock. A call while a pass runs makes that pass look
+   * again.
    */
   runDue(): Promise<number> {
+    this.#scopes.wakeAll();
+    return this.poll();
+  }
+
+  /**
+   * What each poll does (every `pollMs`, and on an enqueue's NOTIFY): claims and runs the due jobs of
+   * the scopes a NOTIFY named, of those whose next job is due by what their last look found, and
+   * of every scope once per `idleScanMs` (job-scopes.ts); the number run. An idle runner so asks
+   * nothing at most polls, whatever the number of campuses. A scope whose jobs cannot be claimed
+   * (its schema unreachable) is logged and the pass goes on to the next.
+   */
+  poll(): Promise<number> {
     if (this.#pass) {
       this.#again = true;
       return this.#pass;
@@ -220,13 +271,18 @@ export class Jobs {
       let ran = 0;
       do {
         this.#again = false;
-        for (const scope of this.#scopes) {
+        for (const scope of this.#scopes.toVisit(this.#now().getTime(), this.#idleScanMs)) {
           if (this.#stopping) return ran;
-          if (scope.paused?.()) continue; // its campus is being moved: its jobs wait
+          if (scope.paused?.()) {
+            // Its campus is being moved: its jobs wait, looked at again once it is active.
+            this.#scopes.wake(scope);
+            continue;
+          }
           try {
-            ran += await scope.run(() => this.#drain());
+            ran += await scope.run(() => this.#visit(scope));
           } catch (error) {
-            if (this.#scopes.length === 1) throw error;
+            this.#scopes.forget(scope);
+            if (this.#scopes.all.length === 1) throw error;
             this.#log.error({ err: error, campus: scope.key }, 'jobs: claiming failed');
           }
         }
@@ -239,6 +295,31 @@ export class Jobs {
     };
     pass.then(clear, clear);
     return pass;
+  }
+
+  /**
+   * Looks at the scope at hand: when its next job is due, and if it is, claims and runs its due
+   * jobs; remembers when its next one falls due.
+   */
+  async #visit(scope: JobScope): Promise<number> {
+    const names = [...this.#handlers.keys()];
+    if (names.length === 0) return 0;
+    let due = await this.#nextDue(names);
+    let ran = 0;
+    if (due !== null && due <= this.#now().getTime()) {
+      ran = await this.#drain();
+      due = await this.#nextDue(names);
+    }
+    this.#scopes.remember(scope, due);
+    return ran;
+  }
+
+  async #nextDue(names: string[]): Promise<number | null> {
+    const [row] = await rowsOf<{ due: string | Date | null }>(
+      this.database.db,
+      nextDueStatement(names),
+    );
+    return row?.due ? new Date(row.due).getTime() : null;
   }
 
   /** Claims and runs the due jobs of the scope at hand until none is left. */
@@ -256,7 +337,7 @@ export class Jobs {
 
   #tick(): void {
     if (this.#stopping) return;
-    this.runDue()
+    this.poll()
       .catch((error: unknown) => this.#log.error({ err: error }, 'jobs: claiming failed'))
       .finally(() => {
         if (this.#stopping) return;
@@ -266,8 +347,11 @@ export class Jobs {
       });
   }
 
-  #wake(): void {
+  /** An enqueue's NOTIFY: the scope it names (none named: every scope) is looked at now. */
+  #wake(scope?: JobScope): void {
     if (this.#stopping) return;
+    if (scope) this.#scopes.wake(scope);
+    else this.#scopes.wakeAll();
     if (this.#pass) this.#again = true;
     else this.#tick();
   }
@@ -287,94 +371,18 @@ export class Jobs {
     return claimed.map((row) => ({ ...row, token }));
   }
 
-  async #run(row: ClaimedRow): Promise<void> {
-    const { token } = row;
-    const registered = this.#handlers.get(row.name)!;
-    const scheduledFor = new Date(row.run_at);
-    const lost = new AbortController();
-    const signal = AbortSignal.any([lost.signal, this.#stop.signal]);
-    const claim = claimOf(row.id, token);
-    const renew = setInterval(
-      () => {
-        const until = new Date(this.#now().getTime() + this.#leaseMs);
-        rowsOf(this.database.db, claim.renew(until)).then(
-          (renewed) => {
-            if (renewed.length === 0) lost.abort();
-          },
-          () => {},
-        );
+  #run(row: ClaimedRow): Promise<void> {
+    return runClaimedJob(
+      {
+        db: this.database.db,
+        now: this.#now,
+        leaseMs: this.#leaseMs,
+        stopped: this.#stop.signal,
+        observer: this.#observer,
+        log: this.#log,
       },
-      Math.max(1000, this.#leaseMs / 3),
+      this.#handlers.get(row.name)!,
+      row,
     );
-    renew.unref();
-    const every = row.interval_ms;
-    const slotAfter = (time: Date) =>
-      registered.options.at ? registered.options.at(time) : nextSlot(scheduledFor, every!, time);
-    const done = (now: Date) => (every ? claim.moveTo(slotAfter(now)) : claim.remove());
-    let ended = false;
-    const once = async <T>(work: (tx: Db) => Promise<T>): Promise<T> => {
-      if (ended) throw new Error(`Job ${row.name}: once() runs once per run`);
-      const result = await this.database.db.transaction(async (tx) => {
-        // The job's row stays locked until the commit: a server whose claim on it runs meanwhile
-        // skips it, and one whose claim came first has changed locked_by.
-        const held = await rowsOf(tx, claim.lock());
-        if (held.length === 0) throw new LeaseLostError(row.name);
-        const value = await work(tx);
-        await tx.execute(done(this.#now()));
-        return value;
-      });
-      ended = true;
-      return result;
-    };
-    let failure: unknown = null;
-    const started = this.#now();
-    try {
-      await registered.handler({
-        id: row.id,
-        name: row.name,
-        payload: row.payload,
-        attempt: row.attempts,
-        scheduledFor,
-        now: started,
-        signal,
-        once,
-      });
-    } catch (error) {
-      failure = error;
-    } finally {
-      clearInterval(renew);
-    }
-    this.#observer?.(row.name, started.getTime() - scheduledFor.getTime(), failure !== null);
-    // Ended inside once(), or taken over by another server: nothing is left to record here.
-    if (ended) return;
-    if (failure instanceof LeaseLostError) {
-      this.#log.info({ job: row.name, id: row.id }, 'job taken over by another server');
-      return;
-    }
-    const now = this.#now();
-    let finish: SQL;
-    if (failure === null) {
-      finish = done(now);
-    } else {
-      const message = failure instanceof Error ? failure.message : String(failure);
-      this.#log.warn({ err: failure, job: row.name, attempt: row.attempts }, 'job failed');
-      if (!every && row.attempts >= row.max_attempts) {
-        finish = claim.giveUp(now, message);
-        this.#log.error({ job: row.name, id: row.id }, 'job given up');
-      } else {
-        let retryAt = new Date(now.getTime() + retryDelayMs(row.attempts));
-        if (every) {
-          const next = slotAfter(now);
-          if (next < retryAt) retryAt = next;
-        }
-        finish = claim.retryAt(retryAt, message);
-      }
-    }
-    try {
-      await this.database.db.execute(finish);
-    } catch (error) {
-      // The lease expires and the job runs again: at least once, never lost.
-      this.#log.error({ err: error, job: row.name }, 'could not record the end of a job');
-    }
   }
 }
