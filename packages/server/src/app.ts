@@ -173,7 +173,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(compressionPlugin);
   await app.register(nulGuardPlugin);
   await app.register(databasePlugin, { database: options.database });
-  await app.register(jobsPlugin, { ...options.jobs, campuses: options.campuses?.campuses });
+  await app.register(jobsPlugin, {
+    ...options.jobs,
+    campuses: options.campuses?.campuses,
+    watch: options.campuses?.watch,
+  });
   await app.register(listingCachesPlugin);
   await app.register(searchMissesPlugin);
   await app.register(cookie);
@@ -226,6 +230,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(conversationStreamRoutes, {
         prefix: '/conversations',
         campuses: options.campuses?.campuses,
+        watch: options.campuses?.watch,
       });
       await api.register(messagePhotosRoutes, { prefix: '/conversations' });
       await api.register(receiptsRoutes, { prefix: '/conversations' });

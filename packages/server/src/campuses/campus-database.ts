@@ -3,7 +3,7 @@ import type { Database } from '../db/database';
 import { CURRENT_HANDLE, nameStatementsOf } from '../db/current-handle';
 import type { Db } from '../db/db-type';
 import * as schema from '../db/schema';
-import { currentCampusWork, type CampusHandles } from './campus-context';
+import { currentCampusWork, type CampusHandles, type CampusWork } from './campus-context';
 import { CampusPool } from './campus-pool';
 
 /** A campus's handles on a PostgreSQL server's shared pools (the default campus: `public`). */
@@ -35,6 +35,14 @@ function delegating(pick: () => Db): Db {
     },
     has: (_, property) => Reflect.has(pick(), property),
   });
+}
+
+/**
+ * A campus's `db` wherever it is now: a campus moved to another server (`campus move`) is read there
+ * from the next query on (the live-event hub of a campus keeps one).
+ */
+export function followingDb(campus: CampusWork): Db {
+  return delegating(() => campus.handles.db);
 }
 
 /**

@@ -41,7 +41,7 @@ const DIRECTORY_STATEMENTS = [
   'ALTER TABLE directory.campuses ADD COLUMN IF NOT EXISTS moved_from text',
 ];
 
-/** The channel a directory change is announced on (`campus move`); app servers also poll. */
+/** The channel a directory change is announced on (`campus add`, `move`); app servers also poll. */
 export const DIRECTORY_CHANNEL = 'directory';
 
 /** Creates the directory if the home database has none yet (under the migrations' lock). */
@@ -105,7 +105,8 @@ export class CampusTakenError extends Error {
 
 /**
  * Registers a campus, in one statement after checking (under the migrations' lock, which `campus
- * add` holds) that neither its key nor any of its hosts is another campus's.
+ * add` holds) that neither its key nor any of its hosts is another campus's, and announces it: the
+ * running app servers serve it from then on (campus-installation.ts, `refresh`).
  */
 export async function registerCampus(
   home: ClientBase,
@@ -123,6 +124,7 @@ export async function registerCampus(
       campusSchemaOf(campus.key),
     ],
   );
+  await home.query('SELECT pg_notify($1, $2)', [DIRECTORY_CHANNEL, campus.key]);
 }
 
 /** Throws CampusTakenError when the key or a host is registered already. */

@@ -5,19 +5,24 @@ import type { ServedCampus } from './campus-context';
 import { DIRECTORY_CHANNEL, readDirectory, type CampusEntry } from './campus-directory';
 import { pointAt } from './campus-pool';
 import { migrateCampus } from './campus-provision';
-import type { CampusRouting } from './campus-routing';
+import type { CampusChange, CampusRouting, CampusWatcher } from './campus-routing';
+
+/** A campus as served here: its hosts are always known. */
+type Served = CampusSite & { hosts: readonly string[] };
 
 /** What an app server of a many-campus installation serves with. */
 export interface CampusInstallation {
   /** The database facade the app gets: the request's campus's handles (campus-database.ts). */
   database: Database;
   routing: CampusRouting;
+  /** The directory as read at start. */
   campuses: CampusEntry[];
   /**
-   * Reads the directory again and applies what changed of the campuses served: a state (a campus
-   * being moved refuses writes) and a server (a moved campus is served from its new server's pools,
-   * opened then). The poll (`pollMs`) and the directory's NOTIFY call it; tests call it. A campus
-   * registered since the start is served after a restart.
+   * Reads the directory again and applies what changed of the campuses served: a campus registered
+   * (served from then on, its jobs and live events included) or no longer registered, its hosts, its
+   * state (a campus being moved refuses writes) and its server (a moved campus is served from its
+   * new server's pools, opened then). The poll (`pollMs`) and the directory's NOTIFY call it;
+   * tests call it. The routing's watchers are told of each campus added, removed or moved.
    */
   refresh(): Promise<void>;
   /** Closes the other servers' pools, then the home database. */
@@ -58,35 +63,54 @@ export async function openCampusInstallation(
     return server;
   };
   const byHost = new Map<string, ServedCampus>();
-  const byKey = new Map<string, { work: ServedCampus; server: string | null }>();
+  const byKey = new Map<string, { work: ServedCampus & Served; server: string | null }>();
   const works: ServedCampus[] = [];
+  const mapHosts = () => {
+    byHost.clear();
+    for (const { work } of byKey.values()) for (const host of work.hosts) byHost.set(host, work);
+  };
+  /** A campus served from now on: its handles on its server's pools, its schema migrated. */
+  const serve = async (entry: CampusEntry) => {
+    const server = await serverOf(entry.server);
+    const work: ServedCampus & Served = {
+      key: entry.key,
+      schema: entry.schema,
+      config: entry.config,
+      hosts: entry.hosts,
+      handles: campusHandles(server, entry.schema),
+      listen: server.listen,
+      state: entry.state,
+    };
+    const connection = await server.pools!.main.connect();
+    try {
+      await migrateCampus(connection, work);
+    } finally {
+      connection.release();
+    }
+    return work;
+  };
   try {
     for (const entry of entries) {
-      const server = await serverOf(entry.server);
-      const work: ServedCampus & CampusSite = {
-        key: entry.key,
-        schema: entry.schema,
-        config: entry.config,
-        hosts: entry.hosts,
-        handles: campusHandles(server, entry.schema),
-        listen: server.listen,
-        state: entry.state,
-      };
-      const connection = await server.pools!.main.connect();
-      try {
-        await migrateCampus(connection, work);
-      } finally {
-        connection.release();
-      }
+      const work = await serve(entry);
       works.push(work);
       byKey.set(entry.key, { work, server: entry.server });
-      for (const host of entry.hosts) byHost.set(host, work);
     }
+    mapHosts();
   } catch (error) {
     await closeOthers();
     throw error;
   }
 
+  const watchers = new Set<CampusWatcher>();
+  const tell = async (change: CampusChange) => {
+    for (const watcher of watchers) {
+      try {
+        await watcher(change);
+      } catch (error) {
+        console.error(`Campus ${change.campus.key} ${change.kind}: ${(error as Error).message}`);
+      }
+    }
+  };
   const apply = async () => {
     const client = await home.pools!.main.connect();
     let now: CampusEntry[];
@@ -97,18 +121,49 @@ export async function openCampusInstallation(
     } finally {
       client.release();
     }
+    const registered = new Set(now.map((entry) => entry.key));
+    for (const [key, served] of byKey) {
+      if (registered.has(key)) continue;
+      // No longer registered: its hosts are refused (421) from now on, then its jobs and hub end.
+      byKey.delete(key);
+      works.splice(works.indexOf(served.work), 1);
+      mapHosts();
+      await tell({ kind: 'removed', campus: served.work });
+    }
     for (const entry of now) {
       const served = byKey.get(entry.key);
-      if (!served) continue;
+      if (!served) {
+        // Registered since (`campus add`, which migrated it: this reads three rows): its jobs
+        // scope and live-event hub are made before its hosts answer. A failure is tried again
+        // at the next reading.
+        let work: ServedCampus & Served;
+        try {
+          work = await serve(entry);
+        } catch (error) {
+          console.error(`Could not serve campus ${entry.key}: ${(error as Error).message}`);
+          continue;
+        }
+        await tell({ kind: 'added', campus: work });
+        works.push(work);
+        byKey.set(entry.key, { work, server: entry.server });
+        mapHosts();
+        continue;
+      }
       if (entry.server !== served.server) {
         // Moved (`campus move`): its requests, jobs and new LISTENs go to the new server's pools
-        // from the next query on; the old server's pools stay open for its other campuses.
+        // from the next query on; the old server's pools stay open for its other campuses. Its
+        // jobs and live streams then LISTEN on the new server too.
         const server = await serverOf(entry.server);
         served.work.handles = campusHandles(server, entry.schema);
         served.work.listen = server.listen;
         served.server = entry.server;
+        await tell({ kind: 'moved', campus: served.work });
       }
       served.work.state = entry.state;
+      if (entry.hosts.join(' ') !== served.work.hosts.join(' ')) {
+        served.work.hosts = entry.hosts;
+        mapHosts();
+      }
     }
   };
   // One reading at a time; a call meanwhile waits for the next.
@@ -132,7 +187,14 @@ export async function openCampusInstallation(
   };
   return {
     database: { ...campusAwareDatabase(home), close },
-    routing: { campusOfHost: (host) => byHost.get(host), campuses: works },
+    routing: {
+      campusOfHost: (host) => byHost.get(host),
+      campuses: works,
+      watch: (watcher) => {
+        watchers.add(watcher);
+        return () => void watchers.delete(watcher);
+      },
+    },
     campuses: entries,
     refresh,
     close,

@@ -4,11 +4,29 @@ import fp from 'fastify-plugin';
 import { AppError } from '../lib/errors';
 import { runInCampus, type CampusWork, type ServedCampus } from './campus-context';
 
+/**
+ * What a reading of the directory changed of the campuses served (campus-installation.ts): a campus
+ * registered since (`campus add`), one no longer registered, or one now on another server (`campus
+ * move`: its handles and LISTEN are the new server's).
+ */
+export interface CampusChange {
+  kind: 'added' | 'removed' | 'moved';
+  campus: ServedCampus;
+}
+
+/** Told of each change, awaited: an added campus's host answers once every watcher is done. */
+export type CampusWatcher = (change: CampusChange) => Promise<void> | void;
+
 /** Which campus a request's host is (a many-campus installation's directory). */
 export interface CampusRouting {
   campusOfHost(host: string): CampusWork | undefined;
-  /** Every campus of the directory, in its order: the jobs and the live streams serve each. */
+  /**
+   * Every campus of the directory, in its order: the jobs and the live streams serve each. The same
+   * array all along, changed in place as campuses are added or removed.
+   */
   campuses: readonly ServedCampus[];
+  /** Calls `watcher` on each campus added, removed or moved while running; returns its undo. */
+  watch(watcher: CampusWatcher): () => void;
 }
 
 /** Methods that change nothing: still answered while a campus is read-only or being moved. */

@@ -51,7 +51,7 @@ export interface Config {
   rateLimits: RateLimits;
   /** The proof-of-work challenge an address past its ceiling solves (features/accounts/challenge.ts). */
   challenge: { cost: number; maxCounter: number };
-  jobs: { pollMs: number; leaseMs: number; heartbeatMs: number | null };
+  jobs: { pollMs: number; idleScanMs: number; leaseMs: number; heartbeatMs: number | null };
   /** How long SIGTERM waits for requests in flight before the process exits anyway. */
   shutdownGraceMs: number;
   /** How long SIGTERM keeps serving with /api/health at 503 before it stops accepting. */
@@ -272,6 +272,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     challenge: { cost: env.ALTCHA_COST, maxCounter: env.ALTCHA_MAX_COUNTER },
     jobs: {
       pollMs: env.JOBS_POLL_MS,
+      idleScanMs: env.JOBS_IDLE_SCAN_MS,
       leaseMs: env.JOBS_LEASE_MS,
       heartbeatMs: env.JOBS_HEARTBEAT_MS ?? null,
     },

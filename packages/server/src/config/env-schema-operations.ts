@@ -53,6 +53,15 @@ export const jobSettings = z.object({
     .max(3_600_000)
     .default(5_000)
     .describe('How often a server looks for due background jobs (src/jobs).'),
+  JOBS_IDLE_SCAN_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .max(3_600_000)
+    .default(30_000)
+    .describe(
+      "A many-campus installation: how often a server looks at every campus's jobs all the same. Between those looks it asks only the campuses an enqueue's NOTIFY named and those whose next job is due by what it last read (decision 024).",
+    ),
   JOBS_LEASE_MS: z.coerce
     .number()
     .int()

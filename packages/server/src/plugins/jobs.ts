@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { runInCampus, runOutsideCampus, type ServedCampus } from '../campuses/campus-context';
+import type { CampusRouting } from '../campuses/campus-routing';
 import type { JobScope } from '../jobs/job-options';
 import { Jobs } from '../jobs/jobs';
 
@@ -31,19 +32,26 @@ export interface JobsPluginOptions {
    * from its own `jobs` table, beside the default campus's (`public`).
    */
   campuses?: readonly ServedCampus[];
+  /** The directory's changes: a campus added or moved while running is served, one removed not. */
+  watch?: CampusRouting['watch'];
+}
+
+/** A campus's scope: its jobs in its context, on the server it is on now. */
+function campusScope(campus: ServedCampus): JobScope {
+  return {
+    key: campus.key,
+    schema: campus.schema,
+    run: <T>(work: () => T) => runInCampus(campus, work),
+    paused: () => (campus.state ?? 'active') !== 'active',
+    get listen() {
+      return campus.listen;
+    },
+  };
 }
 
 /** The runner's scopes: the default campus, then each campus of the directory in its context. */
 export function jobScopesOf(campuses: readonly ServedCampus[]): JobScope[] {
-  return [
-    { key: '', run: runOutsideCampus },
-    ...campuses.map((campus) => ({
-      key: campus.key,
-      run: <T>(work: () => T) => runInCampus(campus, work),
-      paused: () => (campus.state ?? 'active') !== 'active',
-      listen: campus.listen,
-    })),
-  ];
+  return [{ key: '', schema: 'public', run: runOutsideCampus }, ...campuses.map(campusScope)];
 }
 
 /**
@@ -59,10 +67,17 @@ export default fp(
       startDelayMs: poll ? START_DELAY_MS : 0,
       pollMs: app.config.jobs.pollMs,
       leaseMs: app.config.jobs.leaseMs,
-      ...(options.campuses ? { scopes: jobScopesOf(options.campuses) } : {}),
+      ...(options.campuses
+        ? { scopes: jobScopesOf(options.campuses), idleScanMs: app.config.jobs.idleScanMs }
+        : {}),
       log: app.log,
     });
     app.decorate('jobs', jobs);
+    const unwatch = options.watch?.(async ({ kind, campus }) => {
+      if (kind === 'added') await jobs.addScope(campusScope(campus));
+      else if (kind === 'removed') jobs.removeScope(campus.key);
+      else await jobs.scopeMoved(campus.key);
+    });
 
     const heartbeatMs = app.config.jobs.heartbeatMs;
     if (heartbeatMs) {
@@ -85,7 +100,10 @@ export default fp(
     }
 
     app.addHook('onReady', async () => jobs.start({ poll }));
-    app.addHook('onClose', async () => jobs.stop());
+    app.addHook('onClose', async () => {
+      unwatch?.();
+      await jobs.stop();
+    });
   },
   { name: 'jobs', dependencies: ['database'] },
 );

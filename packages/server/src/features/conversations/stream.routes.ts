@@ -1,8 +1,11 @@
+import { AsyncResource } from 'node:async_hooks';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '@campus-books/common/api';
 import { currentCampusWork, type ServedCampus } from '../../campuses/campus-context';
+import { followingDb } from '../../campuses/campus-database';
+import type { CampusRouting } from '../../campuses/campus-routing';
 import { campusChannel } from '../../campuses/campus-schema';
 import { currentUser, REQUIRE_VERIFIED_USER_ERRORS } from '../../plugins/sessions';
 import {
@@ -39,28 +42,28 @@ const streamQuery = z.strictObject(
  */
 export default async function streamRoutes(
   fastify: FastifyInstance,
-  options: { campuses?: readonly ServedCampus[] },
+  options: { campuses?: readonly ServedCampus[]; watch?: CampusRouting['watch'] },
 ) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db } = app.database;
   const byCampus = new Map<string, ConversationHub>();
   hubs.set(app.server, byCampus);
-  const unlistens: (() => Promise<void>)[] = [];
+  /** Each hub's LISTENs, by campus key ('' the default campus's). */
+  const unlistens = new Map<string, (() => Promise<void>)[]>();
+  const stopListening = async (key: string) => {
+    for (const unlisten of unlistens.get(key)?.splice(0) ?? []) await unlisten();
+  };
   /**
-   * A hub per campus (decision 024), fed by the campus's own channels on its server's one LISTEN
-   * connection, reading with the campus's own handle: a campus's events reach its streams only.
-   * The default campus's (`public`) listens on the plain channels.
+   * A hub's LISTENs: its campus's own channels on its server's one LISTEN connection (the default
+   * campus's, `public`, are the plain channels). Made again on the new server when the campus moves.
    */
-  async function openHub(campus: ServedCampus | null): Promise<void> {
-    const hub = new ConversationHub(
-      campus ? campus.handles.db : db,
-      app.log,
-      app.config.conversations.streamHeartbeatMs,
-    );
-    byCampus.set(campus?.key ?? '', hub);
+  async function listenFor(campus: ServedCampus | null, hub: ConversationHub): Promise<void> {
+    const key = campus?.key ?? '';
     const listen = campus ? campus.listen : app.database.listen;
     const channel = (name: string) => campusChannel(name, campus?.schema ?? 'public');
-    unlistens.push(
+    const made = unlistens.get(key) ?? [];
+    unlistens.set(key, made);
+    made.push(
       await listen(
         channel(EVENTS_CHANNEL),
         (payload) => hub.notify(payload),
@@ -68,17 +71,51 @@ export default async function streamRoutes(
       ),
     );
     // A lost "Seen" is found again when the thread is read (a reconnect reads it), so no resync here.
-    unlistens.push(await listen(channel(SEEN_CHANNEL), (payload) => hub.seen(payload)));
+    made.push(await listen(channel(SEEN_CHANNEL), (payload) => hub.seen(payload)));
+  }
+  /**
+   * A hub per campus (decision 024), fed by its campus's channels, reading with the campus's own
+   * handle wherever the campus is: a campus's events reach its streams only.
+   */
+  async function openHub(campus: ServedCampus | null): Promise<void> {
+    const hub = new ConversationHub(
+      campus ? followingDb(campus) : db,
+      app.log,
+      app.config.conversations.streamHeartbeatMs,
+    );
+    byCampus.set(campus?.key ?? '', hub);
+    await listenFor(campus, hub);
   }
   await openHub(null);
   for (const campus of options.campuses ?? []) await openHub(campus);
   const ends = new Map<Subscriber, () => void>();
+  const endStreams = (hub: ConversationHub) =>
+    hub.closeAll((subscriber) => ends.get(subscriber)?.());
+  // A campus added while running gets its hub before its host answers. A moved campus's hub
+  // listens on its new server instead, and its streams read what they missed meanwhile (from the
+  // new server): they go on, unbroken. A campus no longer registered has its streams ended.
+  const unwatch = options.watch?.(async ({ kind, campus }) => {
+    const hub = byCampus.get(campus.key);
+    if (kind === 'added') {
+      if (!hub) await openHub(campus);
+    } else if (kind === 'moved' && hub) {
+      await stopListening(campus.key);
+      await listenFor(campus, hub);
+      hub.reconnected();
+    } else if (kind === 'removed' && hub) {
+      byCampus.delete(campus.key);
+      await stopListening(campus.key);
+      unlistens.delete(campus.key);
+      endStreams(hub);
+    }
+  });
   // A stopping server ends its streams first: the browsers reconnect through the balancer.
   app.addHook('preClose', async () => {
-    for (const hub of byCampus.values()) hub.closeAll((subscriber) => ends.get(subscriber)?.());
+    for (const hub of byCampus.values()) endStreams(hub);
   });
   app.addHook('onClose', async () => {
-    for (const unlisten of unlistens.splice(0)) await unlisten();
+    unwatch?.();
+    for (const key of unlistens.keys()) await stopListening(key);
   });
 
   app.get(
@@ -139,7 +176,9 @@ export default async function streamRoutes(
         seen: (mark) => {
           if (!closed) res.write(`event: seen\ndata: ${JSON.stringify(mark)}\n\n`);
         },
-        resync: () => void catchUp(),
+        // Called from a LISTEN's reconnection or a campus's move: it reads as this request's
+        // campus, in the request's context (outside it the database facade is the default campus's).
+        resync: AsyncResource.bind(() => void catchUp()),
         heartbeat: () => {
           if (!closed) res.write(': ping\n\n');
         },

@@ -1,0 +1,135 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sessionCookieOf, signUpBody } from '../../test/accounts';
+import { campusCommand, writeCampusFiles } from '../../test/campuses';
+import { TEST_ENGINE } from '../../test/helpers';
+import { openSse, type SseStream } from '../../test/support/sse-client';
+import { openTwoCampuses, type TwoCampuses } from '../../test/two-campuses';
+import { hubOf } from '../features/conversations/stream.routes';
+import { currentCampusWork, runInCampus } from './campus-context';
+import { DIRECTORY_CHANNEL } from './campus-directory';
+import { campusChannel } from './campus-schema';
+
+const GAMMA = 'books.gamma.example';
+const GAMMA_AGAIN = 'books.gamma-two.example';
+
+/**
+ * A campus registered while the app servers run (`npm run campus -- add`) is served without a
+ * restart: its NOTIFY (or the next reading of the directory) makes its host answer, its jobs run
+ * in its context with its recurring ones scheduled, its live-event hub listen. A host changed or a
+ * campus no longer registered likewise (decision 024).
+ */
+describe.skipIf(TEST_ENGINE !== 'postgres')('a campus added while running', () => {
+  let two: TwoCampuses;
+  let app: FastifyInstance;
+  let origin: string;
+  const files = writeCampusFiles(['gamma']);
+  const ran: (string | undefined)[] = [];
+  const streams: SseStream[] = [];
+
+  beforeAll(async () => {
+    two = await openTwoCampuses();
+    app = two.app;
+    app.jobs.register('test.where', async () => {
+      ran.push(currentCampusWork()?.key);
+    });
+    origin = await app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    for (const stream of streams) stream.close();
+    await two?.close();
+    files.remove();
+  });
+
+  const campusName = async (host: string) => {
+    const res = await two.send(host, 'GET', '/api/campus');
+    return res.statusCode === 200 ? res.json<{ name: string }>().name : res.statusCode;
+  };
+  const recurringIn = async (schema: string) =>
+    (
+      await two.admin.query<{ key: string }>(
+        `SELECT key FROM ${schema}.jobs WHERE key LIKE 'every:%' ORDER BY key`,
+      )
+    ).rows.map((r) => r.key);
+
+  it('serves a campus added with the command on the directory NOTIFY: host, jobs, live events', async () => {
+    expect(await campusName(GAMMA)).toBe(421);
+    const added = await campusCommand(
+      two.url,
+      'add',
+      'gamma',
+      '--host',
+      GAMMA,
+      '--config',
+      files.files.gamma!,
+    );
+    expect(added.code, added.err).toBe(0);
+    expect(added.out).toContain('The running app servers serve it now');
+    // No refresh asked and no poll set up: the directory's NOTIFY alone brings it.
+    await vi.waitFor(async () => expect(await campusName(GAMMA)).toBe('gamma University'));
+
+    // A student signs up and in on its host, into its own schema.
+    const body = signUpBody({ email: `new.student@${files.domains.gamma}` });
+    const signUp = await two.send(GAMMA, 'POST', '/api/auth/signup', { payload: body });
+    expect(signUp.statusCode, signUp.body).toBe(201);
+    const { rows } = await two.admin.query(
+      'UPDATE campus_gamma.users SET email_verified_at = now() WHERE email = $1 RETURNING id',
+      [body.email],
+    );
+    expect(rows).toHaveLength(1);
+    const signIn = await two.send(GAMMA, 'POST', '/api/auth/signin', {
+      payload: { email: body.email, password: body.password },
+    });
+    expect(signIn.statusCode, signIn.body).toBe(200);
+
+    // Its recurring jobs are scheduled as every other campus's; its jobs run in its context.
+    const alphaRecurring = await recurringIn('campus_alpha');
+    expect(alphaRecurring.length).toBeGreaterThan(0);
+    expect(await recurringIn('campus_gamma')).toEqual(alphaRecurring);
+    const gamma = two.installation.routing.campusOfHost(GAMMA)!;
+    await runInCampus(gamma, () => app.jobs.enqueue('test.where'));
+    await app.jobs.runDue();
+    expect(ran).toEqual(['gamma']);
+
+    // Its live-event hub listens on its own channel; a stream on its host joins it.
+    const hub = hubOf(app, 'gamma');
+    expect(hub).toBeDefined();
+    const stream = await openSse(`${origin}/api/conversations/events`, {
+      host: GAMMA,
+      cookie: sessionCookieOf(signIn),
+    });
+    streams.push(stream);
+    expect(stream.status).toBe(200);
+    expect(hub!.streams).toBe(1);
+    const notify = vi.spyOn(hub!, 'notify');
+    await two.admin.query('SELECT pg_notify($1, $2)', [
+      campusChannel('conversation_events', 'campus_gamma'),
+      '0 - -',
+    ]);
+    await vi.waitFor(() => expect(notify).toHaveBeenCalledWith('0 - -'));
+  });
+
+  it('follows a host changed, then a campus no longer registered', async () => {
+    await two.admin.query(`UPDATE directory.campuses SET hosts = $1 WHERE key = 'gamma'`, [
+      [GAMMA_AGAIN],
+    ]);
+    await two.admin.query('SELECT pg_notify($1, $2)', [DIRECTORY_CHANNEL, 'gamma']);
+    await vi.waitFor(async () => expect(await campusName(GAMMA_AGAIN)).toBe('gamma University'));
+    expect(await campusName(GAMMA)).toBe(421);
+
+    await two.admin.query(`DELETE FROM directory.campuses WHERE key = 'gamma'`);
+    await two.admin.query('SELECT pg_notify($1, $2)', [DIRECTORY_CHANNEL, 'gamma']);
+    await vi.waitFor(async () => expect(await campusName(GAMMA_AGAIN)).toBe(421));
+    // Its hub is gone with its streams; its jobs are no longer looked at.
+    expect(hubOf(app, 'gamma')).toBeUndefined();
+    await expect(streams[0]!.next(5000)).rejects.toThrow('the stream ended');
+    const where = await app.jobs.inEveryScope(async () => currentCampusWork()?.key ?? '');
+    expect(where).toEqual(['', 'alpha', 'beta']);
+    await two.admin.query(
+      `INSERT INTO campus_gamma.jobs (name, run_at) VALUES ('test.where', now())`,
+    );
+    ran.length = 0;
+    await app.jobs.runDue();
+    expect(ran).toEqual([]);
+  });
+});
