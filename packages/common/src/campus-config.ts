@@ -208,7 +208,7 @@ export const campusConfigSchema = z
     sso: campusSsoSchema
       .optional()
       .describe(
-        "In a many-campus installation, the campus's own sign-on provider (docs/sso.md). Unset: none (the default campus: the SSO_* settings). Never sent to the web app.",
+        "The campus's own sign-on provider (docs/sso.md). Unset: none (a single campus: the SSO_* settings); on a single campus SSO_PROTOCOL, when set, wins. Never sent to the web app.",
       ),
     consortium: campusConsortiumSchema
       .optional()

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   campusConfigSchema,
   campusProblems,
@@ -10,6 +10,7 @@ import {
 import { TEST_CAMPUS_FILE } from '../../test/use-default-campus';
 import { readCampusFile } from './campus-file';
 import { campusSignOn } from './campus-sso';
+import { loadConfig } from './config';
 
 const PUBLIC_URL = 'https://books.example.edu';
 
@@ -124,6 +125,41 @@ describe("a campus file's sso section", () => {
         'sso.oidc.clientSecretEnv: is the name of an environment variable (LAKESIDE_OIDC_SECRET)',
         'sso.cas: a section of protocol cas, but the protocol is oidc',
       ]),
+    );
+  });
+});
+
+// A single campus's file may name its provider too: SSO_PROTOCOL, when set, wins over it.
+describe("the single campus's sso section", () => {
+  const folder = mkdtempSync(path.join(tmpdir(), 'cb-campus-sso-config-'));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+  const file = path.join(folder, 'campus.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      ...readCampusFile(TEST_CAMPUS_FILE),
+      sso: {
+        protocol: 'oidc',
+        name: 'Lakeside Sign-On',
+        oidc: { issuer: 'https://login.example.edu', clientId: 'books', clientSecretEnv: 'SECRET' },
+      },
+    }),
+  );
+  const load = (env: Record<string, string>) =>
+    loadConfig({ DATA_DIR: folder, CAMPUS_CONFIG: file, ...env });
+
+  it('is its provider while SSO_PROTOCOL is unset, and off when SSO_PROTOCOL says off', () => {
+    expect(load({ SECRET: 's' }).sso).toMatchObject({
+      name: 'Lakeside Sign-On',
+      oidc: { clientId: 'books', clientSecret: 's' },
+    });
+    expect(load({ SECRET: 's' }).campus).not.toHaveProperty('sso');
+    expect(load({ SSO_PROTOCOL: 'off' }).sso).toBeNull();
+  });
+
+  it('stops the start naming the file and the variable that is not set', () => {
+    expect(() => load({})).toThrow(
+      `campus file ${file}: sso.oidc.clientSecretEnv: the environment variable SECRET is not set`,
     );
   });
 });

@@ -9,6 +9,7 @@ import { CampusConfigError, campusFileOf, readCampusFile } from './campus-file';
 import { campusWithLogoAddress, readCampusLogo, type CampusLogo } from './campus-logo';
 import { campusSender } from './mail-sender';
 import { readPushConfig, type PushConfig } from './push-config';
+import { campusSignOn } from './campus-sso';
 import { readSsoConfig, type SsoConfig } from './sso-config';
 
 export interface Config {
@@ -162,7 +163,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(source);
   const problems: string[] = [];
   const ssoPublicUrl = (source.PUBLIC_URL ?? `http://localhost:${source.PORT ?? 3000}`).trim();
-  const { sso, passwordSignUp } = readSsoConfig(
+  let { sso, passwordSignUp } = readSsoConfig(
     source,
     { production: source.NODE_ENV === 'production', publicUrl: ssoPublicUrl.replace(/\/+$/, '') },
     problems,
@@ -215,6 +216,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     .filter(Boolean);
   for (const date of termEndDates) {
     if (!parseCalendarDate(date)) problems.push(`TERM_END_DATES: ${date} is not a date`);
+  }
+  // SSO_PROTOCOL unset: the campus file's own provider, when it names one (config/campus-sso.ts).
+  if (campus?.sso && source.SSO_PROTOCOL === undefined) {
+    const production = source.NODE_ENV === 'production';
+    const publicUrl = ssoPublicUrl.replace(/\/+$/, '');
+    const fromFile = campusSignOn(campus, { production, publicUrl }, source);
+    problems.push(...fromFile.problems.map((problem) => `campus file ${campusFile}: ${problem}`));
+    ({ sso, passwordSignUp } = fromFile);
   }
   if (problems.length > 0 || !campus) throw new ConfigError(problems);
 
