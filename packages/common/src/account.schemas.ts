@@ -15,6 +15,11 @@ export interface AccountRules {
   groupmeLinkPrefix: string;
   /** Whether sign-up needs a GroupMe link; the active campus's groupme.required when absent. */
   groupmeRequired?: boolean;
+  /**
+   * The school domains of the campuses this one shares with (consortium sharing, both sides opting
+   * in): their students may sign up here with their own school address too.
+   */
+  partnerEmailDomains?: readonly string[];
 }
 
 export function isSchoolEmail(email: string, domain: string | null): boolean {
@@ -84,9 +89,10 @@ const emailFormat = emailFormatWith(MESSAGES.schoolEmail);
  */
 export function schoolEmailSchema(rules: AccountRules) {
   const message = () => schoolEmailMessage(rules.schoolEmailDomain);
-  return emailFormatWith(message).refine((email) => isSchoolEmail(email, rules.schoolEmailDomain), {
-    error: message,
-  });
+  const isAdmitted = (email: string) =>
+    isSchoolEmail(email, rules.schoolEmailDomain) ||
+    (rules.partnerEmailDomains ?? []).some((domain) => isSchoolEmail(email, domain));
+  return emailFormatWith(message).refine(isAdmitted, { error: message });
 }
 
 export function groupmeLinkSchema(rules: AccountRules) {

@@ -14,6 +14,7 @@ import {
 } from './account.schemas';
 import { apiMessageSchema, publicConfigSchema, succeeded } from './api';
 import { campusConfigSchema } from './campus-config';
+import { searchedListingSchema } from './consortium-listing';
 import { dealRoutes } from './api-routes-deal';
 import type { ApiRouteContract } from './api-route-contract';
 
@@ -262,7 +263,7 @@ export const apiRoutes = {
     response: apiMessageSchema,
   },
   // Listings
-  'GET /api/listing/get': { query: listingSearchSchema, response: z.array(listingSchema) },
+  'GET /api/listing/get': { query: listingSearchSchema, response: z.array(searchedListingSchema) },
   'GET /api/listing/get/:id': { params: idParams, response: listingSchema },
   'POST /api/listing/create': { body: listingCreateSchema, response: savedListingAnswer },
   'POST /api/listing/update/:id': {

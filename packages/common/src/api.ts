@@ -35,6 +35,8 @@ export type ApiMessage = z.infer<typeof apiMessageSchema>;
 /** GET /api/config: what the web app needs to validate like the server. */
 export const publicConfigSchema = z.object({
   schoolEmailDomain: z.string().nullable(),
+  /** The school domains of the campuses this one shares with: their students may sign up here too. */
+  partnerEmailDomains: z.array(z.string()).optional(),
   groupmeLinkPrefix: z.string(),
   donationUrl: z.string().nullable(),
   publicUrl: z.string(),

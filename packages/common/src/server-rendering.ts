@@ -3,6 +3,7 @@ import type { CampusConfig } from './campus-config';
 import type { WantedCourse } from './alert.schemas';
 import type { PublicConfig } from './api';
 import type { CourseAnswer } from './book.schemas';
+import type { SearchedListing } from './consortium-listing';
 import type { Listing } from './listing.schemas';
 import type { PrivacySettings } from './privacy';
 
@@ -25,7 +26,8 @@ export type LandingPage =
 
 /** One page of search results as the web app holds it: the answer and its X-Total-Count. */
 export interface SearchResultPage {
-  listings: Listing[];
+  /** A partner campus's listings carry their campus (consortium sharing). */
+  listings: SearchedListing[];
   total: number | null;
   /** More match than `total` (the server counts up to a cap). */
   isTotalCapped: boolean;
@@ -35,7 +37,7 @@ export interface SearchResultPage {
 export type LandingPageData =
   | {
       kind: 'home';
-      recent: Listing[];
+      recent: SearchedListing[];
       /** "Most wanted this week", as GET /api/alerts/most-wanted answers its courses. */
       mostWanted: WantedCourse[];
     }

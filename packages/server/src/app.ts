@@ -8,6 +8,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { campusAwareConfig } from './campuses/campus-app-config';
 import { currentCampusWork } from './campuses/campus-context';
+import consortiumPlugin from './campuses/campus-consortium';
 import campusRoutingPlugin, { type CampusRouting } from './campuses/campus-routing';
 import type { Config } from './config/config';
 import { configurePasswordThreads } from './features/accounts/password';
@@ -166,6 +167,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(errorsPlugin);
   // Before every other hook: a request's campus is known (or its host refused) before any work.
   if (options.campuses) await app.register(campusRoutingPlugin, { routing: options.campuses });
+  // Which campuses the request's campus shares with (none without a directory): app.consortium.
+  await app.register(consortiumPlugin, { routing: options.campuses });
   // Before any route: it records each route's schemas for /api/openapi.json.
   await app.register(apiDocsPlugin);
   // First of the hooks: even an answer refused by a later one carries the headers.

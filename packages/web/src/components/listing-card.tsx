@@ -6,8 +6,8 @@ import {
   formatPrice,
   isPending,
 } from '@campus-books/common/display';
-import type { Listing } from '@campus-books/common/listing.schemas';
-import type { ReactNode } from 'react';
+import type { SearchedListing } from '@campus-books/common/consortium-listing';
+import type { ComponentProps, ReactNode } from 'react';
 import { Link } from 'react-router';
 import { CourseBadge } from './course-badge';
 import { ListingImage } from './listing-image';
@@ -46,10 +46,24 @@ function priceSizeClass(price: string): string {
 export const FIRST_SCREEN_CARDS = 2;
 
 /**
+ * A link to the listing's page: on this site, or, for a partner campus's listing (consortium
+ * sharing), on that campus's own site, where its students view it, write to the seller and offer.
+ */
+function ListingLink({
+  listing,
+  ...rest
+}: { listing: SearchedListing } & Omit<ComponentProps<'a'>, 'href'>) {
+  const path = paths.listing(listing._id);
+  if (listing.campus) return <a href={`${listing.campus.url}${path}`} {...rest} />;
+  return <Link to={path} {...rest} />;
+}
+
+/**
  * A listing in a grid: cover, name, condition and course badges, price, and optional actions.
  * `sizes` is the cover's rendered width in that grid, so a phone downloads a small variant.
  * `isFirstScreen` marks a card a phone shows without scrolling: its cover is fetched at once and
- * first (the page's largest image), not lazily once laid out.
+ * first (the page's largest image), not lazily once laid out. A partner campus's listing (a
+ * search's answer marks it with its `campus`) shows that campus's name and links to its own site.
  */
 export function ListingCard({
   listing,
@@ -57,24 +71,31 @@ export function ListingCard({
   actions,
   isFirstScreen = false,
 }: {
-  listing: Listing;
+  listing: SearchedListing;
   sizes: string;
   actions?: ReactNode;
   isFirstScreen?: boolean;
 }) {
   const cover = listing.imageUrls[0];
-  const href = paths.listing(listing._id);
   const name = displayName(listing.name);
   const price = formatPrice(listing.regularPrice);
   const now = useNow();
   return (
     <article className={`${CARD} relative transition-shadow hover:shadow-md`}>
-      <SaveButton
-        listingId={listing._id}
-        listingName={name}
-        className="absolute top-2 right-2 z-10"
-      />
-      <Link to={href} tabIndex={-1} aria-hidden="true" className="block bg-slate-100">
+      {/* A partner's listing is saved on its own site, by its campus's accounts. */}
+      {listing.campus ? null : (
+        <SaveButton
+          listingId={listing._id}
+          listingName={name}
+          className="absolute top-2 right-2 z-10"
+        />
+      )}
+      <ListingLink
+        listing={listing}
+        tabIndex={-1}
+        aria-hidden="true"
+        className="block bg-slate-100"
+      >
         {cover ? (
           <ListingImage
             url={cover}
@@ -92,22 +113,23 @@ export function ListingCard({
             No image
           </div>
         )}
-      </Link>
+      </ListingLink>
       <div className="@container flex flex-1 flex-col gap-2 p-3">
         {/* Two lines of title at most, then an ellipsis; the full title is the link's tooltip. */}
         <h3 className="text-base leading-snug font-semibold wrap-anywhere">
-          <Link
-            to={href}
+          <ListingLink
+            listing={listing}
             className="line-clamp-2 min-h-11 text-slate-900 no-underline hover:underline"
             title={name}
           >
             {name}
-          </Link>
+          </ListingLink>
         </h3>
         {listing.edition ? (
           <p className="-mt-1 truncate text-sm text-slate-600">{editionLabel(listing.edition)}</p>
         ) : null}
         <div className="flex flex-wrap gap-1.5">
+          {listing.campus ? <Badge color="blue">{listing.campus.name}</Badge> : null}
           <Badge color={conditionColor(listing.condition)}>
             {conditionLabel(listing.condition)}
           </Badge>

@@ -27,12 +27,13 @@ export function useAccountRules(): AccountRules {
   const campus = useCampus().config;
   const domain = config?.schoolEmailDomain;
   const prefix = config?.groupmeLinkPrefix;
+  const partners = config?.partnerEmailDomains;
   // A stable object, so forms can memoise the zod schema built from it.
   return useMemo(
     () =>
       prefix === undefined || domain === undefined
         ? { schoolEmailDomain: campus.emailDomain, groupmeLinkPrefix: campus.groupme.linkPrefix }
-        : { schoolEmailDomain: domain, groupmeLinkPrefix: prefix },
-    [domain, prefix, campus],
+        : { schoolEmailDomain: domain, groupmeLinkPrefix: prefix, partnerEmailDomains: partners },
+    [domain, prefix, partners, campus],
   );
 }

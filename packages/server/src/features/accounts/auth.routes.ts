@@ -40,6 +40,10 @@ export default async function authRoutes(fastify: FastifyInstance) {
     get groupmeLinkPrefix() {
       return app.config.groupmeLinkPrefix;
     },
+    // Consortium sharing: the students of the campuses this one shares with may sign up here.
+    get partnerEmailDomains() {
+      return app.consortium.partnerEmailDomains();
+    },
   };
   // IP limits count every attempt (onRequest); per-address limits need the validated body.
   const perIp = (route: string, max: number) =>

@@ -63,6 +63,10 @@ export default async function userRoutes(fastify: FastifyInstance) {
     get groupmeLinkPrefix() {
       return app.config.groupmeLinkPrefix;
     },
+    // Consortium sharing: a partner campus's student keeps an address of their own school.
+    get partnerEmailDomains() {
+      return app.consortium.partnerEmailDomains();
+    },
   };
   const limits = app.config.rateLimits;
   const userIdOf = (request: FastifyRequest) => request.session?.user.id;

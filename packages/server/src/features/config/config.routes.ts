@@ -8,6 +8,7 @@ export function publicConfig(app: FastifyInstance): PublicConfig {
   const { config } = app;
   return {
     schoolEmailDomain: config.schoolEmailDomain,
+    partnerEmailDomains: app.consortium.partnerEmailDomains(),
     groupmeLinkPrefix: config.groupmeLinkPrefix,
     donationUrl: config.donationUrl,
     publicUrl: config.publicUrl,

@@ -1,10 +1,7 @@
 import { toIsbn13 } from '@campus-books/common/isbn';
-import {
-  DEFAULT_SEARCH_LIMIT,
-  type ListingSearchQuery,
-} from '@campus-books/common/listing.schemas';
+import { DEFAULT_SEARCH_LIMIT } from '@campus-books/common/listing.schemas';
 import { searchTotalKey, type SearchCaches } from './caches';
-import { searchShape, type SearchShape } from './shapes';
+import { searchShape, type SearchQuery, type SearchShape } from './shapes';
 import {
   runCount,
   runPage,
@@ -38,7 +35,7 @@ function cappedTotal(counted: number): Pick<SearchPage, 'total' | 'isTotalCapped
  */
 export async function searchListings(
   database: SearchDatabase,
-  query: ListingSearchQuery,
+  query: SearchQuery,
   caches: SearchCaches = {},
 ): Promise<SearchPage> {
   const attempt = await searchOnce(database, query, caches);
@@ -47,7 +44,7 @@ export async function searchListings(
 
 async function searchOnce(
   database: SearchDatabase,
-  query: ListingSearchQuery,
+  query: SearchQuery,
   caches: SearchCaches,
 ): Promise<{ page: SearchPage; isFresh: boolean }> {
   const offset = query.startIndex ?? 0;
@@ -96,7 +93,7 @@ async function searchOnce(
 
 async function pageOfGroups(
   database: SearchDatabase,
-  query: ListingSearchQuery,
+  query: SearchQuery,
   shape: SearchShape,
   offset: number,
   limit: number,

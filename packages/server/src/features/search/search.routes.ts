@@ -7,12 +7,20 @@ import { foldSchoolParams } from '@campus-books/common/listing.schemas';
 import { notModifiedResponse, ReadyAnswer } from '../../lib/ready-answer';
 import { jsonArray } from '../listings/listing-json-answer';
 import { keptUntilCatalogueChanges } from './catalogue-kept';
+import type { SearchPage } from './search-listings';
 import { searchDeps, searchListings } from './search.service';
 
 /** A search's answer as bytes ready to send, and its total (the count of searches that found nothing). */
 interface KeptSearch {
   ready: ReadyAnswer;
   total: number;
+}
+
+/** A page's answer: its listings' JSON, written by the database (db/listing-json-trigger.ts), and its total. */
+function readyPage(page: SearchPage): ReadyAnswer {
+  const headers: Record<string, string> = { [TOTAL_COUNT_HEADER]: String(page.total) };
+  if (page.isTotalCapped) headers[TOTAL_COUNT_CAPPED_HEADER] = 'true';
+  return new ReadyAnswer(jsonArray(page.listings), headers);
 }
 
 /** GET /api/listing/get: the search (registered under /api/listing beside the listings' routes). */
@@ -47,15 +55,17 @@ export default async function searchRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const query = request.query;
+      if (deps.consortium.partners().length > 0) {
+        // Across partner campuses (consortium-search.ts): each campus's part is kept under its own
+        // keys, emptied by its own catalogue's changes; the merged answer is built for each request.
+        return readyPage(await searchListings(deps, query)).send(request, reply);
+      }
       let isLoaded = false;
       // The parsed query lists its keys in the schema's order, so equal searches give equal keys.
       const kept = await answers(JSON.stringify(query), async () => {
         isLoaded = true;
         const page = await searchListings(deps, query);
-        const headers: Record<string, string> = { [TOTAL_COUNT_HEADER]: String(page.total) };
-        if (page.isTotalCapped) headers[TOTAL_COUNT_CAPPED_HEADER] = 'true';
-        // The listings' JSON is written by the database (db/listing-json-trigger.ts).
-        return { ready: new ReadyAnswer(jsonArray(page.listings), headers), total: page.total };
+        return { ready: readyPage(page), total: page.total };
       });
       // The search counted its own miss; an answer from memory is a search all the same.
       if (!isLoaded && kept.total === 0 && query.searchTerm && !query.startIndex) {

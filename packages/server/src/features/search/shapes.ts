@@ -1,4 +1,4 @@
-import { and, eq, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { parseCourseCode } from '@campus-books/common/course';
 import { toIsbn13 } from '@campus-books/common/isbn';
 import {
@@ -15,8 +15,15 @@ import { matchTerm, type TermMatch } from './terms';
 /** A listing for sale (a literal: the unfiltered search's statement has no parameter). */
 const activeListing = () => sql`${listings.status} = ${textLiteral('active')}`;
 
+/**
+ * A search as the server runs it: the API's query, and for a partner campus's part of a consortium
+ * search (consortium-search.ts) `isPartnerSearch`, which leaves out listings on hold for a buyer
+ * (another campus's students see only what they could still ask for).
+ */
+export type SearchQuery = ListingSearchQuery & { isPartnerSearch?: boolean };
+
 /** The search's filters: the names of those it has (its shape), their values, and their SQL. */
-function filtersOf(query: ListingSearchQuery): {
+function filtersOf(query: SearchQuery): {
   key: string;
   values: Record<string, unknown>;
   where: () => SQL[];
@@ -45,6 +52,10 @@ function filtersOf(query: ListingSearchQuery): {
   // The price an alert's maxPrice is held against too (alerts.delivery.ts): the regular price.
   if (query.maxPrice !== undefined) {
     add('maxPrice', query.maxPrice, () => lte(listings.regularPrice, p('maxPrice')));
+  }
+  if (query.isPartnerSearch) {
+    // Pending, as the card shows it (common/display.ts, isPending): held until the hold ends.
+    add('unheld', true, () => isNull(listings.heldUntil));
   }
   return { key: Object.keys(values).join(','), values, where: () => builders.map((b) => b()) };
 }
@@ -103,7 +114,7 @@ const single = (where: Build): SearchGroups => ({ kind: 'single', single: where,
  */
 export async function searchShape(
   db: Db,
-  query: ListingSearchQuery,
+  query: SearchQuery,
   caches: SearchCaches = {},
 ): Promise<SearchShape> {
   const filters = filtersOf(query);
