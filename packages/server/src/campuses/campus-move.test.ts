@@ -2,12 +2,14 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campusCommand } from '../../test/campuses';
 import { TEST_ENGINE } from '../../test/helpers';
+import { openSse, type SseStream } from '../../test/support/sse-client';
 import {
   postgresBinaries,
   startSecondPostgres,
   type SecondPostgres,
 } from '../../test/support/second-postgres';
 import { CAMPUS_HOSTS, openTwoCampuses, type TwoCampuses } from '../../test/two-campuses';
+import { hubOf } from '../features/conversations/stream.routes';
 import { moveCampus } from '../ops/campus-move';
 import { setCampusState } from './campus-directory';
 
@@ -27,14 +29,18 @@ describe.skipIf(TEST_ENGINE !== 'postgres' || !bin)(
     let two: TwoCampuses;
     let second: SecondPostgres;
     let target: pg.Client;
+    let origin: string;
+    let stream: SseStream | undefined;
 
     beforeAll(async () => {
       [two, second] = await Promise.all([openTwoCampuses(), startSecondPostgres(bin!)]);
       target = new pg.Client({ connectionString: second.url });
       await target.connect();
+      origin = await two.app.listen({ port: 0, host: '127.0.0.1' });
     }, 60_000);
 
     afterAll(async () => {
+      stream?.close();
       await target?.end();
       await two?.close();
       second?.stop();
@@ -96,6 +102,19 @@ describe.skipIf(TEST_ENGINE !== 'postgres' || !bin)(
     it('copies alpha to the second server in a short read-only window, switches, and loses nothing', async () => {
       const student = await two.studentOf('alpha');
       for (let i = 0; i < 3; i += 1) await two.listingOf('alpha', student);
+      // A buyer's live stream, opened before the move, in a conversation with the student.
+      const buyer = await two.studentOf('alpha');
+      const started = await two.send('alpha', 'POST', '/api/conversations', {
+        cookie: buyer.cookie,
+        payload: { listingId: await two.listingOf('alpha', student), text: 'Is it still there?' },
+      });
+      expect(started.statusCode, started.body).toBe(201);
+      const conversationId = started.json<{ conversationId: string }>().conversationId;
+      stream = await openSse(`${origin}/api/conversations/events`, {
+        host: CAMPUS_HOSTS.alpha,
+        cookie: buyer.cookie,
+      });
+      expect(stream.status).toBe(200);
       const before = await listingIdsIn(two.admin);
       expect(before.length).toBeGreaterThanOrEqual(3);
 
@@ -145,6 +164,26 @@ describe.skipIf(TEST_ENGINE !== 'postgres' || !bin)(
       expect(await listingIdsIn(two.admin)).toEqual(before);
       const read = await two.send('alpha', 'GET', `/api/listing/get/${after}`);
       expect(read.statusCode, read.body).toBe(200);
+
+      // The stream opened before the move goes on: alpha's hub now LISTENs on the new server, so
+      // a message written there reaches it live, unbroken.
+      expect(hubOf(two.app, 'alpha')!.streams).toBe(1);
+      const said = await two.send(
+        'alpha',
+        'POST',
+        `/api/conversations/${conversationId}/messages`,
+        {
+          cookie: student.cookie,
+          payload: { text: 'Yes, on the new server' },
+        },
+      );
+      expect(said.statusCode, said.body).toBe(201);
+      const live = await stream.next();
+      expect(live.event).toBe('conversation');
+      expect(JSON.parse(live.data)).toMatchObject({
+        conversationId,
+        body: 'Yes, on the new server',
+      });
       const signIn = await two.send('alpha', 'POST', '/api/auth/signin', {
         payload: { email: student.email, password: student.password },
       });
