@@ -77,6 +77,14 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('consortium sharing, both campuses o
     }
   });
 
+  it("serves a partner's listing's cover on this campus's host, as the card shows it", async () => {
+    const { listings: found } = await search(two, 'alpha');
+    const cover = found.find((l) => l._id === listings.beta)!.imageUrls[0]!;
+    const image = await two.send('alpha', 'GET', cover);
+    expect(image.statusCode).toBe(200);
+    expect(image.headers['content-type']).toBe('image/webp');
+  });
+
   it('pages through the merged results in the search order, the total the sum', async () => {
     const first = await search(two, 'alpha', `searchTerm=${WORD}&limit=1`);
     const second = await search(two, 'alpha', `searchTerm=${WORD}&limit=1&startIndex=1`);
@@ -174,6 +182,17 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('consortium sharing, one side only',
       const { listings: found, total } = await search(two, key);
       expect(found.map((l) => l._id)).toEqual([listings[key]]);
       expect(total).toBe(1);
+    }
+  });
+
+  it("serves neither campus's covers on the other's host", async () => {
+    for (const [host, other] of [
+      ['alpha', 'beta'],
+      ['beta', 'alpha'],
+    ] as const) {
+      const { listings: found } = await search(two, other);
+      const image = await two.send(host, 'GET', found[0]!.imageUrls[0]!);
+      expect(image.statusCode).toBe(404);
     }
   });
 

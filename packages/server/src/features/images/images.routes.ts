@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '@campus-books/common/api';
+import { runInCampus } from '../../campuses/campus-context';
 import { notFound } from '../../lib/errors';
 import { isPublicImage } from './images.repository';
 import { IMAGE_FILE_NAMES, readImageFile } from './images.service';
@@ -21,9 +22,27 @@ const CACHE_STAND_IN = 'public, max-age=86400';
  * GET /api/images/:id/:file: a stored WebP variant. An image stored before a width was added lacks
  * that file: it is answered with the next larger variant it has, never a 404. A message's photo is
  * not served here (404): only its conversation's participants get it, from the conversation's route.
- * Nor is an image the campus has no row of (404): another campus's, in the storage they share.
+ * Nor is an image the campus has no row of (404): another campus's, in the storage they share,
+ * unless that campus shares with this one (a partner's listing's cover in this campus's search).
  */
 export default async function imagesRoutes(app: FastifyInstance) {
+  /** The campus's public image, read as the campus of the work at hand: its rows, its files. */
+  const readOwnPublicImage = async (id: string, file: string) =>
+    (await isPublicImage(app.database.db, id)) ? readImageFile(app.storage, id, file) : null;
+  /**
+   * This campus's image, else a partner campus's (consortium sharing: its listings' covers show in
+   * this campus's search), read as that campus (its rows under its role, its files), as its own
+   * host would serve it.
+   */
+  const readPublicImage = async (id: string, file: string) => {
+    const own = await readOwnPublicImage(id, file);
+    if (own) return own;
+    for (const { work } of app.consortium.partners()) {
+      const found = await runInCampus(work, () => readOwnPublicImage(id, file));
+      if (found) return found;
+    }
+    return null;
+  };
   app.withTypeProvider<ZodTypeProvider>().get(
     '/:id/:file',
     {
@@ -41,8 +60,7 @@ export default async function imagesRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const { id, file } = request.params;
       if (!IMAGE_ID.test(id)) throw notFound('Image not found');
-      if (!(await isPublicImage(app.database.db, id))) throw notFound('Image not found');
-      const found = await readImageFile(app.storage, id, file);
+      const found = await readPublicImage(id, file);
       if (!found) throw notFound('Image not found');
       return (
         reply
