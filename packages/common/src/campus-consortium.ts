@@ -64,14 +64,13 @@ export function sharingPartners<T extends ConsortiumMember>(campus: T, all: read
  * nothing until the other names it back).
  */
 export function consortiumProblems(all: readonly ConsortiumMember[]): string[] {
-  const keys = new Set(all.map((c) => c.key));
   const problems: string[] = [];
   for (const campus of all) {
     for (const named of campus.config.consortium?.share ?? []) {
       const other = all.find((c) => c.key === named);
       if (named === campus.key)
         problems.push(`campus "${campus.key}" names itself in consortium.share`);
-      else if (!keys.has(named) || !other)
+      else if (!other)
         problems.push(`campus "${campus.key}" shares with "${named}", which is no campus here`);
       else if (!isSharing(campus, other))
         problems.push(
