@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sessionCookieOf, signUpBody } from '../../test/accounts';
 import { campusCommand, writeCampusFiles } from '../../test/campuses';
 import { TEST_ENGINE } from '../../test/helpers';
+import { parseScrape } from '../../test/support/prometheus-text';
 import { openSse, type SseStream } from '../../test/support/sse-client';
 import { openTwoCampuses, type TwoCampuses } from '../../test/two-campuses';
 import { hubOf } from '../features/conversations/stream.routes';
@@ -12,6 +13,7 @@ import { campusChannel } from './campus-schema';
 
 const GAMMA = 'books.gamma.example';
 const GAMMA_AGAIN = 'books.gamma-two.example';
+const METRICS_TOKEN = 'campus-directory-live-metrics-token-0123456789';
 
 /**
  * A campus registered while the app servers run (`npm run campus -- add`) is served without a
@@ -28,7 +30,7 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('a campus added while running', () =
   const streams: SseStream[] = [];
 
   beforeAll(async () => {
-    two = await openTwoCampuses();
+    two = await openTwoCampuses({ env: { METRICS: 'on', METRICS_TOKEN } });
     app = two.app;
     app.jobs.register('test.where', async () => {
       ran.push(currentCampusWork()?.key);
@@ -45,12 +47,53 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('a campus added while running', () =
     const res = await two.send(host, 'GET', '/api/campus');
     return res.statusCode === 200 ? res.json<{ name: string }>().name : res.statusCode;
   };
+  /** The job queue gauges of each campus, by its label. */
+  const queues = async () => {
+    const res = await two.send('alpha', 'GET', '/metrics', {
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    expect(res.statusCode).toBe(200);
+    const scrape = parseScrape(res.body);
+    const byCampus = (name: string) =>
+      Object.fromEntries(scrape.find(name).map((s) => [s.labels.campus, s.value]));
+    return {
+      overdue: byCampus('jobs_overdue'),
+      givenUp: byCampus('jobs_given_up'),
+      outbox: Object.fromEntries(
+        scrape
+          .find('mail_outbox_depth', { queue: 'immediate' })
+          .map((s) => [s.labels.campus, s.value]),
+      ),
+    };
+  };
   const recurringIn = async (schema: string) =>
     (
       await two.admin.query<{ key: string }>(
         `SELECT key FROM ${schema}.jobs WHERE key LIKE 'every:%' ORDER BY key`,
       )
     ).rows.map((r) => r.key);
+
+  it("labels the job queue and outbox gauges with each campus's key", async () => {
+    await two.admin.query(
+      `INSERT INTO campus_alpha.jobs (name, run_at) VALUES ('test.where', now() - interval '1 hour'),
+         ('test.where', now() - interval '1 hour');
+       INSERT INTO campus_beta.jobs (name, run_at, failed_at) VALUES ('test.where', now(), now());
+       INSERT INTO public.jobs (name, run_at) VALUES ('test.where', now() - interval '1 hour')`,
+    );
+    try {
+      expect(await queues()).toEqual({
+        overdue: { default: 1, alpha: 2, beta: 0 },
+        givenUp: { default: 0, alpha: 0, beta: 1 },
+        outbox: { default: 0, alpha: 0, beta: 0 },
+      });
+    } finally {
+      await two.admin.query(
+        `DELETE FROM campus_alpha.jobs WHERE name = 'test.where';
+         DELETE FROM campus_beta.jobs WHERE name = 'test.where';
+         DELETE FROM public.jobs WHERE name = 'test.where'`,
+      );
+    }
+  });
 
   it('serves a campus added with the command on the directory NOTIFY: host, jobs, live events', async () => {
     expect(await campusName(GAMMA)).toBe(421);
@@ -101,6 +144,7 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('a campus added while running', () =
     streams.push(stream);
     expect(stream.status).toBe(200);
     expect(hub!.streams).toBe(1);
+    expect((await queues()).overdue).toEqual({ default: 0, alpha: 0, beta: 0, gamma: 0 });
     const notify = vi.spyOn(hub!, 'notify');
     await two.admin.query('SELECT pg_notify($1, $2)', [
       campusChannel('conversation_events', 'campus_gamma'),
@@ -125,6 +169,7 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('a campus added while running', () =
     await expect(streams[0]!.next(5000)).rejects.toThrow('the stream ended');
     const where = await app.jobs.inEveryScope(async () => currentCampusWork()?.key ?? '');
     expect(where).toEqual(['', 'alpha', 'beta']);
+    expect((await queues()).overdue).toEqual({ default: 0, alpha: 0, beta: 0 });
     await two.admin.query(
       `INSERT INTO campus_gamma.jobs (name, run_at) VALUES ('test.where', now())`,
     );

@@ -28,6 +28,9 @@ export const UNMATCHED_ROUTE = 'unmatched';
 /** The campus label of a request no campus answered (an unknown host, the health check). */
 export const NO_CAMPUS = 'none';
 
+/** The campus label of the default campus's queues (`public`, which no host of the directory serves). */
+export const DEFAULT_CAMPUS = 'default';
+
 const STATUS_CLASSES = ['0xx', '1xx', '2xx', '3xx', '4xx', '5xx'];
 
 /** Seconds; the budgets are milliseconds (docs/performance.md), the slow tail a few seconds. */
@@ -141,45 +144,59 @@ export default fp(
       jobRuns.inc({ job, result: failed ? 'failed' : 'ok' });
       jobLag.observe({ job }, Math.max(0, lagMs) / 1000);
     });
-    let queueState: Promise<QueueState> | null = null;
-    /** One query per scrape for the gauges below (they share it). */
-    const readQueue = () => (queueState ??= readQueueState(app).finally(() => (queueState = null)));
-    new client.Gauge({
-      name: 'jobs_overdue',
-      help: 'Jobs due and not taken by any server',
-      registers: [registry],
-      async collect() {
-        this.set((await readQueue()).overdue);
-      },
-    });
-    new client.Gauge({
-      name: 'jobs_oldest_overdue_seconds',
-      help: 'How long the oldest job due and not taken has waited (the runners lag), 0 if none',
-      registers: [registry],
-      async collect() {
-        this.set((await readQueue()).oldestOverdueSeconds);
-      },
-    });
-    new client.Gauge({
-      name: 'jobs_given_up',
-      help: 'Jobs that failed their last attempt and are kept for inspection',
-      registers: [registry],
-      async collect() {
-        this.set((await readQueue()).givenUp);
-      },
-    });
+    // The queues of each campus (its own tables: one query per campus per scrape), labelled with
+    // its key (the default campus's `default`); a single-campus installation has no such label.
+    let queueStates: Promise<CampusQueueState[]> | null = null;
+    const readQueues = () =>
+      (queueStates ??= (
+        byCampus
+          ? app.jobs.inEveryScope(async () => ({
+              labels: { campus: currentCampusWork()?.key ?? DEFAULT_CAMPUS },
+              state: await readQueueState(app),
+            }))
+          : readQueueState(app).then((state) => [{ labels: {}, state }])
+      ).finally(() => (queueStates = null)));
+    /** A gauge of each campus's queues, read at each scrape: a campus gone has no series left. */
+    const queueGauge = (name: string, help: string, of: (state: QueueState) => number) =>
+      new client.Gauge({
+        name,
+        help,
+        labelNames: byCampus ? (['campus'] as const) : [],
+        registers: [registry],
+        async collect() {
+          const states = await readQueues();
+          this.reset();
+          for (const { labels, state } of states) this.set(labels, of(state));
+        },
+      });
+    queueGauge('jobs_overdue', 'Jobs due and not taken by any server', (s) => s.overdue);
+    queueGauge(
+      'jobs_oldest_overdue_seconds',
+      'How long the oldest job due and not taken has waited (the runners lag), 0 if none',
+      (s) => s.oldestOverdueSeconds,
+    );
+    queueGauge(
+      'jobs_given_up',
+      'Jobs that failed their last attempt and are kept for inspection',
+      (s) => s.givenUp,
+    );
 
     // Mail: the alert mails' outbox (shared), this server's sends and failures.
     new client.Gauge({
       name: 'mail_outbox_depth',
       help: 'Alert mails waiting in the outbox (alert_deliveries), immediate or for the digest',
-      labelNames: ['queue'] as const,
+      labelNames: byCampus ? (['queue', 'campus'] as const) : (['queue'] as const),
       registers: [registry],
       async collect() {
-        const state = await readQueue();
-        this.set({ queue: 'immediate' }, state.outboxImmediate);
-        this.set({ queue: 'digest' }, state.outboxDigest);
-        this.set({ queue: 'in_process' }, app.mailer.stats.pending);
+        const states = await readQueues();
+        this.reset();
+        for (const { labels, state } of states) {
+          this.set({ queue: 'immediate', ...labels }, state.outboxImmediate);
+          this.set({ queue: 'digest', ...labels }, state.outboxDigest);
+        }
+        // The mails this process is sending: no campus's queue.
+        const process = byCampus ? { campus: NO_CAMPUS } : {};
+        this.set({ queue: 'in_process', ...process }, app.mailer.stats.pending);
       },
     });
     let seen = { sent: 0, failed: 0 };
@@ -240,6 +257,11 @@ export default fp(
   },
   { name: 'metrics', dependencies: ['database', 'jobs', 'mail'] },
 );
+
+interface CampusQueueState {
+  labels: { campus?: string };
+  state: QueueState;
+}
 
 interface QueueState {
   overdue: number;
