@@ -29,6 +29,10 @@ const MAPS: Record<string, Record<string, string>> = {
   'packages/server/src/features/search/catalogue-kept.ts': {
     keptFor: 'one entry per campus: the generation its answers were kept in',
   },
+  'packages/server/src/features/search/consortium-search.ts': {
+    keptPagesOf:
+      "one entry per app (its listing caches): the campuses' parts of searches across campuses, kept in an lru-cache",
+  },
   'packages/server/src/features/search/terms.ts': {
     words: "one search's words while its term is resolved, dropped with it",
   },
