@@ -130,7 +130,13 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('a campus added while running', () =
     expect(alphaRecurring.length).toBeGreaterThan(0);
     expect(await recurringIn('campus_gamma')).toEqual(alphaRecurring);
     const gamma = two.installation.routing.campusOfHost(GAMMA)!;
+    // The enqueue's NOTIFY names gamma's schema: the runners wake gamma's scope only.
+    const heard: string[] = [];
+    two.admin.on('notification', (message) => heard.push(message.payload ?? ''));
+    await two.admin.query('LISTEN jobs');
     await runInCampus(gamma, () => app.jobs.enqueue('test.where'));
+    await vi.waitFor(() => expect(heard).toContain('campus_gamma:test.where'));
+    await two.admin.query('UNLISTEN jobs');
     await app.jobs.runDue();
     expect(ran).toEqual(['gamma']);
 
