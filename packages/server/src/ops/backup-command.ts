@@ -10,6 +10,7 @@ import { DataDirInUseError } from '../db/data-dir-lock';
 import { adminTokenFile } from '../features/admin/admin-token';
 import { verifyArchive } from './archive-reader';
 import { writeBackup } from './backup';
+import { campusStorageFor, connectCampus, findCampus } from './backup-campus';
 import { formatBytes, summaryLine } from './manifest';
 import type { Progress } from './progress';
 import { connectPostgres, embeddedDbDir, storageFor } from './targets';
@@ -26,6 +27,8 @@ export interface BackupRun {
   now?: () => Date;
   /** Base URL of a running server on the embedded database (default http://127.0.0.1:$PORT). */
   serverUrl?: string;
+  /** A campus of the directory (decision 024): its rows, read as its role, and its files only. */
+  campus?: string;
   progress: Progress;
   log: (line: string) => void;
 }
@@ -44,16 +47,24 @@ export async function runBackup(run: BackupRun): Promise<string> {
   if (existsSync(file)) throw new Error(`${file} already exists: choose another file name`);
   const partial = `${file}.partial`;
   try {
-    const database = await openSource(run.config);
+    const campus = run.campus === undefined ? null : await findCampus(run.config, run.campus);
+    const database = campus ? await connectCampus(campus) : await openSource(run.config);
     if (database) {
-      run.log(`Backing up the ${database.engine} database and ${storeName(run.config)}…`);
-      const storage = storageFor(run.config);
+      run.log(
+        campus
+          ? `Backing up campus ${campus.campus.key} (schema ${campus.campus.schema}) and its files in ${storeName(run.config)}…`
+          : `Backing up the ${database.engine} database and ${storeName(run.config)}…`,
+      );
+      const storage = campus
+        ? campusStorageFor(run.config, campus.campus.key)
+        : storageFor(run.config);
       try {
         await writeBackup({
           database,
           storage,
           output: createWriteStream(partial, { mode: 0o600 }),
           progress: run.progress,
+          ...(campus ? { campus: campus.campus } : {}),
         });
       } finally {
         await storage.close();

@@ -42,7 +42,10 @@ const MAX_SNAPSHOT_ROUNDS = 10;
 
 export interface BackupOptions {
   database: Database;
+  /** The store as the campus sees it (campuses/campus-storage.ts): its keys are the archive's. */
   storage: Storage;
+  /** A campus of a many-campus installation (decision 024): its key and schema; default `public`. */
+  campus?: { key: string; schema: string };
   output: Writable;
   progress?: Progress;
 }
@@ -67,7 +70,7 @@ export async function writeBackup(options: BackupOptions): Promise<Manifest> {
     let rounds = 0;
     for (;;) {
       rounds += 1;
-      snapshot = await takeSnapshot(database.db);
+      snapshot = await takeSnapshot(database.db, options.campus?.schema);
       const previouslyMissing = missing;
       const toCopy = snapshot.images
         .filter(hasFiles)
@@ -107,6 +110,7 @@ export async function writeBackup(options: BackupOptions): Promise<Manifest> {
       version: ARCHIVE_VERSION,
       createdAt: new Date().toISOString(),
       source: { engine: database.engine, store: storage.kind },
+      ...(options.campus ? { campus: options.campus.key } : {}),
       schema: snapshot.schema,
       tables,
       counts: {

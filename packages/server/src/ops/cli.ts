@@ -12,7 +12,8 @@ import { VerificationError } from './verify';
 const USAGE = `Usage (from the repository root, with the server's environment):
   npm run backup -- <file> [--server http://127.0.0.1:<port>]
   npm run backup -- --dir <folder> [--keep <n>] [--server …]   (a dated name; keeps the newest n)
-  npm run restore -- <file>
+  npm run backup -- <file> | --dir <folder> … --campus <key>   (one campus of the directory)
+  npm run restore -- <file> [--campus <key>]   (--campus: replaces that campus only)
   npm run migrate-data -- --to postgres://user:pass@host/db [--to-s3]
   npm run import-required-books -- <file.csv>
   npm run campus -- init | check [<file>] | schema | import subjects|majors <file.csv> [--dry-run]
@@ -46,6 +47,7 @@ async function main(argv: string[]): Promise<number> {
       dir: { type: 'string' },
       keep: { type: 'string' },
       to: { type: 'string' },
+      campus: { type: 'string' },
       'to-s3': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -70,11 +72,18 @@ async function main(argv: string[]): Promise<number> {
       config,
       ...backupTarget,
       serverUrl: values.server,
+      campus: values.campus,
       progress,
       log,
     });
   } else if (command === 'restore' && positionals.length === 1) {
-    summary = await runRestore({ config, file: positionals[0]!, progress, log });
+    summary = await runRestore({
+      config,
+      file: positionals[0]!,
+      campus: values.campus,
+      progress,
+      log,
+    });
   } else if (command === 'migrate-data' && values.to && positionals.length === 0) {
     summary = await runMigrateData({ config, to: values.to, toS3: values['to-s3'], progress, log });
   } else if (command === 'import-required-books' && positionals.length === 1) {

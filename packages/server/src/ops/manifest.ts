@@ -20,6 +20,8 @@ export const manifestSchema = z.object({
   version: z.literal(ARCHIVE_VERSION),
   createdAt: z.string(),
   source: z.object({ engine: z.enum(['pglite', 'postgres']), store: z.enum(['local', 's3']) }),
+  /** The campus backed up alone (`npm run backup -- --campus <key>`); none: the default campus. */
+  campus: z.string().optional(),
   /** Migrations applied to the source: a restore needs code that has at least these. */
   schema: z.object({ migrations: z.number().int().min(0), lastMigrationAt: z.number() }),
   tables: z.array(
@@ -98,7 +100,8 @@ export function summaryLine(verb: string, manifest: Manifest, seconds: number, b
     `${c.files} files (${formatBytes(c.fileBytes)})`,
   ];
   if (bytes !== undefined) parts.push(`archive ${formatBytes(bytes)}`);
-  return `${verb}: ${parts.join(', ')} in ${seconds.toFixed(1)} s`;
+  const campus = manifest.campus === undefined ? '' : ` of campus ${manifest.campus}`;
+  return `${verb}${campus}: ${parts.join(', ')} in ${seconds.toFixed(1)} s`;
 }
 
 export function formatBytes(bytes: number): string {

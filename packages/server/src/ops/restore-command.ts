@@ -6,6 +6,8 @@ import { verifyArchive } from './archive-reader';
 import { RestoreRefusedError, summaryLine } from './manifest';
 import type { Progress } from './progress';
 import { restoreBackup } from './restore';
+import { campusStorageFor, findCampus } from './backup-campus';
+import { restoreCampus } from './restore-campus';
 import { describeUrl, embeddedDbDir, openRestoreTarget, storageFor } from './targets';
 import { describeVerification } from './verify';
 
@@ -14,6 +16,8 @@ export interface RestoreRun {
   file: string;
   progress: Progress;
   log: (line: string) => void;
+  /** A campus of the directory (decision 024): replaced by the archive, its files too; no other. */
+  campus?: string;
 }
 
 /**
@@ -35,6 +39,7 @@ export async function runRestore(run: RestoreRun): Promise<string> {
   run.log(
     `archive checked: ${checked.files.length} files and ${checked.tables.length} tables match their sha256`,
   );
+  if (run.campus !== undefined) return restoreIntoCampus(run, file, started);
   const storage = storageFor(run.config);
   const existing = await storage.list('');
   if (existing.length > 0) {
@@ -74,5 +79,39 @@ export async function runRestore(run: RestoreRun): Promise<string> {
     if (!restored && createdDbDir && !dbDirExisted) {
       await rm(createdDbDir, { recursive: true, force: true });
     }
+  }
+}
+
+/**
+ * `npm run restore -- <file> --campus <key>`: replaces that campus's rows and files by the
+ * archive's (restore-campus.ts); the other campuses are not touched. Unlike a whole installation's
+ * restore it does not want an empty target: restoring a campus is going back to its backup.
+ */
+async function restoreIntoCampus(run: RestoreRun, file: string, started: number): Promise<string> {
+  const target = await findCampus(run.config, run.campus!);
+  const storage = campusStorageFor(run.config, target.campus.key);
+  run.log(
+    `Replacing campus ${target.campus.key} (schema ${target.campus.schema} on ` +
+      `${describeUrl(target.url)}) and its files by the archive's…`,
+  );
+  try {
+    const restored = await restoreCampus({
+      archive: file,
+      target,
+      storage,
+      progress: run.progress,
+    });
+    if (restored.upgradedBy.length > 0) {
+      run.log(`brought up to this version by ${restored.upgradedBy.length} migrations`);
+    }
+    run.log(describeVerification(restored.verification));
+    run.log(`removed ${restored.removedFiles} files of the campus the archive does not hold`);
+    return summaryLine(
+      `restore into campus ${target.campus.key}`,
+      { ...restored.manifest, campus: undefined },
+      (Date.now() - started) / 1000,
+    );
+  } finally {
+    await storage.close();
   }
 }

@@ -69,7 +69,7 @@ export async function assertEmptyTarget(db: Executor, storage: Storage | null): 
 }
 
 /** This code must know the migration the archive was written at. */
-function assertKnownArchiveLevel(manifest: Manifest): void {
+export function assertKnownArchiveLevel(manifest: Manifest): void {
   const known = knownMigrations();
   if (!known.some((m) => m.createdAt === manifest.schema.lastMigrationAt)) {
     throw new RestoreRefusedError(
@@ -80,9 +80,13 @@ function assertKnownArchiveLevel(manifest: Manifest): void {
 }
 
 /** The target's schema, once at the archive's level, has every table and column the archive has. */
-async function assertCompatibleSchema(db: Executor, manifest: Manifest): Promise<void> {
+export async function assertCompatibleSchema(
+  db: Executor,
+  manifest: Manifest,
+  schema = 'public',
+): Promise<void> {
   for (const table of manifest.tables) {
-    const columns = new Set(await columnsOf(db, table.name));
+    const columns = new Set(await columnsOf(db, table.name, schema));
     const unknown = table.columns.filter((c) => !columns.has(c));
     if (columns.size === 0 || unknown.length > 0) {
       throw new RestoreRefusedError(
@@ -164,7 +168,7 @@ export async function restoreBackup(
 }
 
 /** Writes the archive's files to the store; `written` collects each key as it is attempted. */
-async function writeFiles(
+export async function writeFiles(
   dir: string,
   manifest: Manifest,
   storage: Storage,
@@ -193,15 +197,22 @@ async function writeFiles(
  * (the restore's transaction). Each batch runs in a savepoint: when the database refuses one, its
  * rows are tried one by one to name the row it refused (RestoreFailedError).
  */
-export async function insertRows(dir: string, manifest: Manifest, tx: Db, progress: Progress) {
+export async function insertRows(
+  dir: string,
+  manifest: Manifest,
+  tx: Db,
+  progress: Progress,
+  schema = 'public',
+) {
   for (const [index, table] of manifest.tables.entries()) {
     const text = await readFile(path.join(dir, tableEntry(table.name)), 'utf8');
     const rows = text.split('\n').filter((line) => line.length > 0);
     const columns = table.columns.map(quote).join(', ');
+    const name = sql.raw(`${quote(schema)}.${quote(table.name)}`);
     const insert = (db: Executor, json: string) =>
       db.execute(
-        sql`INSERT INTO ${sql.raw(quote(table.name))} (${sql.raw(columns)})
-            SELECT ${sql.raw(columns)} FROM json_populate_recordset(NULL::${sql.raw(quote(table.name))}, ${json}::json)`,
+        sql`INSERT INTO ${name} (${sql.raw(columns)})
+            SELECT ${sql.raw(columns)} FROM json_populate_recordset(NULL::${name}, ${json}::json)`,
       );
     for (let start = 0; start < rows.length; start += INSERT_BATCH_ROWS) {
       const batch = rows.slice(start, start + INSERT_BATCH_ROWS);
@@ -214,7 +225,7 @@ export async function insertRows(dir: string, manifest: Manifest, tx: Db, progre
     progress({ phase: 'tables', done: index + 1, total: manifest.tables.length });
   }
   // Rows came with their ids: each id sequence (conversation_events) continues after the largest.
-  await tx.execute(sql.raw(RESET_SEQUENCES));
+  await tx.execute(sql.raw(resetSequences(schema)));
 }
 
 /** Inserts a refused batch's rows one by one, each in a savepoint; throws for the first refused. */
@@ -247,20 +258,21 @@ function rowKey(json: string, line: number): string {
   return `line ${line}`;
 }
 
-const RESET_SEQUENCES = `DO $$
+/** `schema` is the default campus's `public` or a campus's, both checked names (campus-schema.ts). */
+const resetSequences = (schema: string) => `DO $$
 DECLARE r record;
 BEGIN
   FOR r IN
     SELECT c.relname AS tbl, a.attname AS col,
-           pg_get_serial_sequence(quote_ident(c.relname), a.attname) AS seq
+           pg_get_serial_sequence(format('%I.%I', n.nspname, c.relname), a.attname) AS seq
     FROM pg_class c
-    JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = 'public'
+    JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = '${schema}'
     JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
     WHERE c.relkind = 'r'
-      AND pg_get_serial_sequence(quote_ident(c.relname), a.attname) IS NOT NULL
+      AND pg_get_serial_sequence(format('%I.%I', n.nspname, c.relname), a.attname) IS NOT NULL
   LOOP
-    EXECUTE format('SELECT setval(%L, coalesce((SELECT max(%I) FROM %I), 0) + 1, false)',
-                   r.seq, r.col, r.tbl);
+    EXECUTE format('SELECT setval(%L, coalesce((SELECT max(%I) FROM %I.%I), 0) + 1, false)',
+                   r.seq, r.col, '${schema}', r.tbl);
   END LOOP;
 END
 $$`;

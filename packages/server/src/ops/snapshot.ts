@@ -1,23 +1,26 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
+import { appliedMigrationTimes } from '../db/migrator';
 import { rowsOf, type Executor } from '../db/rows';
 
 /**
- * Tables of the public schema in an order that inserts parents before children (foreign keys), so a
- * table added by a later migration is backed up without this code knowing it.
+ * Tables of a schema (the default campus's `public`, or a campus's) in an order that inserts parents
+ * before children (foreign keys), so a table added by a later migration is backed up without this
+ * code knowing it.
  */
-export async function tablesInRestoreOrder(db: Executor): Promise<string[]> {
+export async function tablesInRestoreOrder(db: Executor, schema = 'public'): Promise<string[]> {
   const tables = await rowsOf<{ name: string }>(
     db,
     sql`SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-        WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') ORDER BY c.relname`,
+        WHERE n.nspname = ${schema} AND c.relkind IN ('r', 'p') AND c.relname <> '__drizzle_migrations'
+        ORDER BY c.relname`,
   );
   const edges = await rowsOf<{ child: string; parent: string }>(
     db,
     sql`SELECT ch.relname AS child, pa.relname AS parent FROM pg_constraint k
         JOIN pg_class ch ON ch.oid = k.conrelid JOIN pg_class pa ON pa.oid = k.confrelid
         JOIN pg_namespace n ON n.oid = ch.relnamespace
-        WHERE k.contype = 'f' AND n.nspname = 'public' AND ch.oid <> pa.oid`,
+        WHERE k.contype = 'f' AND n.nspname = ${schema} AND ch.oid <> pa.oid`,
   );
   const ordered: string[] = [];
   const pending = new Set(tables.map((t) => t.name));
@@ -35,25 +38,21 @@ export async function tablesInRestoreOrder(db: Executor): Promise<string[]> {
 }
 
 /** A table's columns, except generated ones (a restore cannot write them; they are recomputed). */
-export async function columnsOf(db: Executor, table: string): Promise<string[]> {
+export async function columnsOf(db: Executor, table: string, schema = 'public'): Promise<string[]> {
   const rows = await rowsOf<{ name: string }>(
     db,
     sql`SELECT a.attname AS name FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
         JOIN pg_namespace n ON n.oid = c.relnamespace
-        WHERE n.nspname = 'public' AND c.relname = ${table} AND a.attnum > 0 AND NOT a.attisdropped
+        WHERE n.nspname = ${schema} AND c.relname = ${table} AND a.attnum > 0 AND NOT a.attisdropped
           AND a.attgenerated = ''
         ORDER BY a.attnum`,
   );
   return rows.map((r) => r.name);
 }
 
-/** Migrations drizzle recorded as applied (its own bookkeeping table). */
-export async function appliedMigrations(db: Executor) {
-  const rows = await rowsOf<{ created_at: string | number }>(
-    db,
-    sql`SELECT created_at FROM drizzle.__drizzle_migrations ORDER BY created_at`,
-  );
-  const times = rows.map((r) => Number(r.created_at));
+/** Migrations recorded as applied in a schema's bookkeeping (db/migrator.ts). */
+export async function appliedMigrations(db: Executor, schema = 'public') {
+  const times = await appliedMigrationTimes(db, schema);
   return { migrations: times.length, lastMigrationAt: times.at(-1) ?? 0, times };
 }
 
@@ -104,27 +103,29 @@ const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
  * rows agree with each other (no listing whose owner is missing) while writes go on. On PGlite the
  * transaction holds the single connection for the few hundred milliseconds the reads take.
  */
-export async function takeSnapshot(db: Db): Promise<DatabaseSnapshot> {
+export async function takeSnapshot(db: Db, schema = 'public'): Promise<DatabaseSnapshot> {
+  const table = (name: string) => sql.raw(`${quote(schema)}.${quote(name)}`);
   return db.transaction(
     async (tx) => {
       const tables: TableSnapshot[] = [];
-      for (const name of await tablesInRestoreOrder(tx)) {
+      for (const name of await tablesInRestoreOrder(tx, schema)) {
         if (DERIVED_TABLES.has(name) || OPERATIONAL_TABLES.has(name)) continue;
         const rows = await rowsOf<{ r: string }>(
           tx,
-          sql.raw(`SELECT row_to_json(t)::text AS r FROM ${quote(name)} t`),
+          sql`SELECT row_to_json(t)::text AS r FROM ${table(name)} t`,
         );
-        tables.push({ name, columns: await columnsOf(tx, name), rows: rows.map((x) => x.r) });
+        const columns = await columnsOf(tx, name, schema);
+        tables.push({ name, columns, rows: rows.map((x) => x.r) });
       }
       const statuses = await rowsOf<{ status: string; n: number }>(
         tx,
-        sql`SELECT status, count(*)::int AS n FROM listings GROUP BY status`,
+        sql`SELECT status, count(*)::int AS n FROM ${table('listings')} GROUP BY status`,
       );
       const images = await rowsOf<ImageState>(
         tx,
-        sql`SELECT id::text AS id, status FROM images ORDER BY id`,
+        sql`SELECT id::text AS id, status FROM ${table('images')} ORDER BY id`,
       );
-      const { migrations, lastMigrationAt } = await appliedMigrations(tx);
+      const { migrations, lastMigrationAt } = await appliedMigrations(tx, schema);
       return {
         tables,
         schema: { migrations, lastMigrationAt },
