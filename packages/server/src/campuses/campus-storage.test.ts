@@ -13,6 +13,7 @@ import {
   type TwoCampuses,
 } from '../../test/two-campuses';
 import { readImageFile } from '../features/images/images.service';
+import { readExport, signExportToken } from '../features/privacy/data-export';
 import { createLocalStorage } from '../lib/storage/local-storage';
 import { deletePrefix, type Storage } from '../lib/storage/storage';
 import { runInCampus, runOutsideCampus } from './campus-context';
@@ -67,7 +68,7 @@ describe.skipIf(TEST_ENGINE !== 'postgres')("each campus's folder of the store",
     app = two.app;
     shared = createLocalStorage(path.join(two.t.dataDir, 'uploads'));
     for (const key of CAMPUS_KEYS) students[key] = await two.studentOf(key);
-  });
+  }, 120_000);
 
   afterAll(async () => {
     await two?.close();
@@ -124,5 +125,28 @@ describe.skipIf(TEST_ENGINE !== 'postgres')("each campus's folder of the store",
       `campuses/beta/images/${betaPhoto}/full.webp`,
     );
     expect(await inCampus('beta', () => app.storage.get(copy))).toEqual(Buffer.from('beta bytes'));
+  });
+
+  it("keeps a student's data export in the campus's folder, readable on its host only", async () => {
+    const student = students.alpha;
+    const asked = await two.send('alpha', 'POST', '/api/data-export', { cookie: student.cookie });
+    expect(asked.statusCode, asked.body).toBe(202);
+    await app.jobs.runDue();
+    const [stored] = await keysUnder(`campuses/alpha/exports/${student.id}/`);
+    expect(stored).toMatch(/\/(\d+)-([0-9a-f-]+)\.tar$/);
+    expect(await keysUnder('exports/')).toEqual([]);
+    expect(await keysUnder('campuses/beta/exports/')).toEqual([]);
+    const [, expires, exportId] = /\/(\d+)-([0-9a-f-]+)\.tar$/.exec(stored!)!;
+    const link = { userId: student.id, exportId: exportId!, expires: Number(expires) };
+    const token = signExportToken(two.t.config.sessionSecret, {
+      u: link.userId,
+      e: link.exportId,
+      x: link.expires,
+    });
+    const url = `/api/data-export/download?token=${encodeURIComponent(token)}`;
+    const download = await two.send('alpha', 'GET', url, { cookie: student.cookie });
+    expect(download.statusCode, download.body).toBe(200);
+    expect(await inCampus('alpha', () => readExport(app.storage, link))).not.toBeNull();
+    expect(await inCampus('beta', () => readExport(app.storage, link))).toBeNull();
   });
 });
