@@ -51,12 +51,20 @@ describe('the API contract', () => {
     // The document is the served campus's: its product, not a name written in.
     expect(document.info.title).toBe(`${activeCampus().productName} API`);
 
-    const listing = { $ref: '#/components/schemas/Listing' };
     const search = document.paths['/api/listing/get'].get.responses;
     expect(search['200'].content['application/json'].schema).toEqual({
       type: 'array',
-      items: listing,
+      items: { $ref: '#/components/schemas/SearchedListing' },
     });
+    // A search's listing is a listing, a partner campus's marked with its campus (consortium).
+    const searched = document.components.schemas.SearchedListing;
+    expect(JSON.stringify(searched.properties.campus)).toContain(
+      '"#/components/schemas/ListingCampus"',
+    );
+    expect(searched.required).not.toContain('campus');
+    expect(Object.keys(searched.properties)).toEqual(
+      expect.arrayContaining(Object.keys(document.components.schemas.Listing.properties)),
+    );
     expect(search['400'].content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/ApiError',
     });
