@@ -109,7 +109,7 @@ describe.skipIf(TEST_ENGINE !== 'postgres' || !bin)(
         payload: { listingId: await two.listingOf('alpha', student), text: 'Is it still there?' },
       });
       expect(started.statusCode, started.body).toBe(201);
-      const conversationId = started.json<{ conversationId: string }>().conversationId;
+      const conversationId: string = started.json().conversationId;
       stream = await openSse(`${origin}/api/conversations/events`, {
         host: CAMPUS_HOSTS.alpha,
         cookie: buyer.cookie,
