@@ -106,8 +106,9 @@ export async function imageStates(
 
 /**
  * The image may be served at its public address: its row is in this campus's table and no message
- * carries it (a message's photo only the conversation's photo route serves). Files of every campus share one storage (decision 024), so an id of another campus's
- * image names no image here, however its files are kept.
+ * carries it (a message's photo only the conversation's photo route serves). An id of another
+ * campus's image names no image here, and its files are in that campus's folder of the store
+ * (decision 024): two walls.
  */
 export async function isPublicImage(db: Db, id: string): Promise<boolean> {
   const rows = await db
