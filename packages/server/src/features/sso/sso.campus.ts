@@ -1,8 +1,15 @@
-import type { FastifyInstance } from 'fastify';
-import { currentCampusSchema, runInCampus, type CampusWork } from '../../campuses/campus-context';
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  currentCampusSchema,
+  currentCampusWork,
+  runInCampus,
+  type CampusWork,
+} from '../../campuses/campus-context';
 import { campusSignOn } from '../../config/campus-sso';
 import type { SsoConfig } from '../../config/sso-config';
-import { ConfigError } from '../../config/config';
+import { ConfigError, type Config } from '../../config/config';
+import type { Database } from '../../db/database';
+import type { Sessions } from '../../plugins/sessions';
 import { createCas } from './cas';
 import { createOidc } from './oidc';
 import { createSaml } from './saml';
@@ -19,19 +26,34 @@ export interface CampusSignOn {
 }
 
 /**
+ * What the campuses' sign-ons are made from (the app gives it): the configuration and database
+ * facades, which answer as the request's campus, the sessions and the log.
+ */
+export interface SignOnSource {
+  config: Config;
+  database: Pick<Database, 'db'>;
+  sessions: Pick<Sessions, 'start'>;
+  log: FastifyBaseLogger;
+}
+
+/**
  * The sign-on of the request's campus (decision 024): `app.config.sso` answers the campus's
  * provider (its file's `sso` section; the SSO_* settings for the default campus), and each
  * campus's client is made on its first use there and kept (so OIDC discovery runs once per campus),
  * its addresses at the campus's publicUrl, its cookies signed with a key of its own. Null where the
  * campus has no provider.
  */
-export function campusSignOns(app: FastifyInstance): () => CampusSignOn | null {
+export function campusSignOns(app: SignOnSource): () => CampusSignOn | null {
   // Keyed by the campus's settings: one object per campus for as long as its file is the same.
   const kept = new WeakMap<SsoConfig, CampusSignOn>();
+  const told = new WeakSet<object>();
   return () => {
     const { config } = app;
     const sso = config.sso;
-    if (!sso) return null;
+    if (!sso) {
+      tellUnusable(app, told);
+      return null;
+    }
     const known = kept.get(sso);
     if (known) return known;
     const { sessionSecret, secureCookies, schoolEmailDomain, publicUrl } = config;
@@ -62,10 +84,27 @@ export function campusSignOns(app: FastifyInstance): () => CampusSignOn | null {
 }
 
 /**
+ * A campus registered while this server runs is not checked at its start: when its `sso` section
+ * cannot be used here (a variable unset on this server), it has no sign-on, and the log says why
+ * once.
+ */
+function tellUnusable(app: SignOnSource, told: WeakSet<object>) {
+  const work = currentCampusWork();
+  if (!work?.config.sso || told.has(work.config)) return;
+  told.add(work.config);
+  const production = app.config.env === 'production';
+  const { problems } = campusSignOn(work.config, { production, publicUrl: app.config.publicUrl });
+  app.log.error({ campus: work.key, problems }, "the campus's sign-on provider cannot be used");
+}
+
+/**
  * Refuses to start when a campus's `sso` section cannot be used (a variable it names unset, an
  * address that is not https:// in production…), every problem named with its campus.
  */
-export function checkCampusSignOns(app: FastifyInstance, campuses: readonly CampusWork[]): void {
+export function checkCampusSignOns(
+  app: Pick<SignOnSource, 'config'>,
+  campuses: readonly CampusWork[],
+): void {
   const problems = campuses.flatMap((campus) => {
     const publicUrl = runInCampus(campus, () => app.config.publicUrl);
     const production = app.config.env === 'production';
