@@ -62,7 +62,7 @@ export const ssoSettings = z.object({
     .enum(['off', 'oidc', 'saml', 'cas'])
     .default('off')
     .describe(
-      'Any but `off`: `Sign in with <campus>` leads the sign-in and sign-up pages (docs/sso.md).',
+      "Any but `off`: `Sign in with <campus>` leads the sign-in and sign-up pages (docs/sso.md). Unset, the campus file's `sso` section names the provider, if it has one.",
     ),
   SSO_NAME: text.meta({
     unset: "the campus file's `name`",
