@@ -1,7 +1,9 @@
+import { callRoute, dataOf, type ApiCallOptions } from '@campus-books/common/call-route';
 import { TOTAL_COUNT_HEADER } from '@campus-books/common/constants';
 import type { SearchedListing } from '@campus-books/common/consortium-listing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpBody } from '../../test/accounts';
+import { appInjector } from '../../test/api-caller';
 import { TEST_CAMPUS_FILE } from '../../test/use-default-campus';
 import { readCampusFile } from '../config/campus-file';
 import { TEST_ENGINE } from '../../test/helpers';
@@ -16,13 +18,23 @@ import {
 /** A word of the names this suite's listings carry, so its searches find its listings only. */
 const WORD = 'Thermodynamics';
 
-async function search(two: TwoCampuses, key: CampusKey, query = `searchTerm=${WORD}`) {
-  const res = await two.send(key, 'GET', `/api/listing/get?${query}`);
-  expect(res.statusCode, res.body).toBe(200);
-  return {
-    listings: res.json<SearchedListing[]>(),
-    total: Number(res.headers[TOTAL_COUNT_HEADER.toLowerCase()]),
-  };
+type SearchInput = NonNullable<ApiCallOptions<'GET /api/listing/get'>['query']>;
+
+/** The Host header of a campus's requests. */
+const hostOf = (key: CampusKey) => ({ host: CAMPUS_HOSTS[key] });
+
+async function search(two: TwoCampuses, key: CampusKey, query: SearchInput = {}) {
+  const answer = await callRoute(appInjector(two.app), 'GET /api/listing/get', {
+    query: { searchTerm: WORD, ...query },
+    headers: hostOf(key),
+  });
+  return { listings: dataOf(answer), total: Number(answer.headers.get(TOTAL_COUNT_HEADER)) };
+}
+
+/** GET /api/config on a campus's host: the school domains of its partners. */
+async function partnerDomainsOn(two: TwoCampuses, key: CampusKey) {
+  const answer = await callRoute(appInjector(two.app), 'GET /api/config', { headers: hostOf(key) });
+  return dataOf(answer).partnerEmailDomains;
 }
 
 const idsOf = (listings: SearchedListing[]) => listings.map((l) => l._id).sort();
@@ -86,8 +98,8 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('consortium sharing, both campuses o
   });
 
   it('pages through the merged results in the search order, the total the sum', async () => {
-    const first = await search(two, 'alpha', `searchTerm=${WORD}&limit=1`);
-    const second = await search(two, 'alpha', `searchTerm=${WORD}&limit=1&startIndex=1`);
+    const first = await search(two, 'alpha', { limit: '1' });
+    const second = await search(two, 'alpha', { limit: '1', startIndex: '1' });
     expect([first.total, second.total]).toEqual([2, 2]);
     // Newest first: beta's listing was created last.
     expect(first.listings.map((l) => l._id)).toEqual([listings.beta]);
@@ -97,15 +109,11 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('consortium sharing, both campuses o
   it('applies a school filter to the partner with only the schools it has', async () => {
     // Both listings are for the second school; beta has no school of alpha's last key.
     const shared = SCHOOLS[1]!.key;
-    const both = await search(two, 'alpha', `searchTerm=${WORD}&schools=${shared}`);
+    const both = await search(two, 'alpha', { schools: shared });
     expect(both.total).toBe(2);
-    const narrowed = await search(
-      two,
-      'alpha',
-      `searchTerm=${WORD}&schools=${shared},${ALPHA_ONLY_SCHOOL}`,
-    );
+    const narrowed = await search(two, 'alpha', { schools: `${shared},${ALPHA_ONLY_SCHOOL}` });
     expect(narrowed.listings.map((l) => l._id)).toEqual([listings.beta]);
-    const none = await search(two, 'alpha', `searchTerm=${WORD}&schools=${ALPHA_ONLY_SCHOOL}`);
+    const none = await search(two, 'alpha', { schools: ALPHA_ONLY_SCHOOL });
     expect(none.total).toBe(0);
   });
 
@@ -141,8 +149,7 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('consortium sharing, both campuses o
   });
 
   it("lets alpha's student sign up on beta's host with an alpha address, as beta's account", async () => {
-    const config = await two.send('beta', 'GET', '/api/config');
-    expect(config.json()).toMatchObject({ partnerEmailDomains: [two.campuses.domains.alpha] });
+    expect(await partnerDomainsOn(two, 'beta')).toEqual([two.campuses.domains.alpha]);
 
     const body = signUpBody({ email: `visitor@${two.campuses.domains.alpha}` });
     const signUp = await two.send('beta', 'POST', '/api/auth/signup', { payload: body });
@@ -201,8 +208,7 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('consortium sharing, one side only',
       ['beta', 'alpha'],
       ['alpha', 'beta'],
     ] as const) {
-      const config = await two.send(host, 'GET', '/api/config');
-      expect(config.json()).toMatchObject({ partnerEmailDomains: [] });
+      expect(await partnerDomainsOn(two, host)).toEqual([]);
       const body = signUpBody({ email: `visitor@${two.campuses.domains[other]}` });
       const signUp = await two.send(host, 'POST', '/api/auth/signup', { payload: body });
       expect(signUp.statusCode, signUp.body).toBe(400);
