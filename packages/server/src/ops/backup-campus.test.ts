@@ -14,8 +14,10 @@ import { createLocalStorage } from '../lib/storage/local-storage';
 import type { Storage } from '../lib/storage/storage';
 import type { Config } from '../config/config';
 import { verifyArchive } from './archive-reader';
+import { campusStorageFor, findCampus } from './backup-campus';
 import { runBackup } from './backup-command';
 import { noProgress } from './progress';
+import { restoreCampus } from './restore-campus';
 import { runRestore } from './restore-command';
 
 const log = () => {};
@@ -108,6 +110,35 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('backup and restore of one campus', 
     expect(mine.body).not.toContain('Linear Algebra');
     const photo = await two.send('alpha', 'GET', `/api/images/${alphaImage}/640.webp`);
     expect(photo.statusCode).toBe(200);
+  }, 120_000);
+
+  it('leaves the campus as it was when its restore fails midway', async () => {
+    const file = path.join(dir, 'alpha-again.tar');
+    await runBackup({ config, file, campus: 'alpha', progress: noProgress, log });
+    await two.listingOf('alpha', students.alpha, { name: 'alpha Calculus' });
+    const names = await listingNames('alpha');
+    const files = await filesOf('alpha');
+    const storage = campusStorageFor(config, 'alpha');
+    let puts = 0;
+    // The store fails on the archive's second file: after the schema was replaced and loaded.
+    const failing: Storage = {
+      ...storage,
+      put: async (key, body, type) => {
+        if (++puts > 1) throw new Error('the disk is full');
+        return storage.put(key, body, type);
+      },
+    };
+    const target = await findCampus(config, 'alpha');
+    await expect(restoreCampus({ archive: file, target, storage: failing })).rejects.toThrow(
+      'the disk is full',
+    );
+    expect(await listingNames('alpha')).toEqual(names);
+    expect(await filesOf('alpha')).toEqual(files);
+    const mine = await two.send('alpha', 'GET', `/api/user/listings/${students.alpha.id}`, {
+      cookie: students.alpha.cookie,
+    });
+    expect(mine.statusCode, mine.body).toBe(200);
+    expect(mine.body).toContain('alpha Calculus');
   }, 120_000);
 
   it('refuses a campus the directory does not have, changing nothing', async () => {
