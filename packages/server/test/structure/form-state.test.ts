@@ -13,10 +13,8 @@ const UI_STATE: Record<string, Record<string, string>> = {
   'packages/web/src/components/meetup-panel.tsx': {
     open: 'whether the suggestion form is shown',
   },
-  'packages/web/src/components/report-dialog.tsx': {
-    open: 'whether the dialog is open',
-    done: "the server's confirmation shown once the report is sent",
-  },
+  // The dialog around it (report-dialog.tsx) keeps only whether it is open and the confirmation.
+  'packages/web/src/components/report-dialog-form.tsx': {},
   'packages/web/src/features/my-courses/add-courses-form.tsx': {
     failure: "the server's refusal of the last add, shown under the field",
   },
