@@ -7,7 +7,10 @@ import { otherCopiesQueryOptions } from './api/get-other-copies';
 /** "Other copies on campus": the active listings of the same ISBN, with their prices and conditions. */
 export function OtherCopies({ isbn13, listingId }: { isbn13: string; listingId: string }) {
   const { data } = useQuery(otherCopiesQueryOptions(isbn13));
-  const others = (data ?? []).filter((l) => l.isbn === isbn13 && l._id !== listingId);
+  // This campus's copies: a partner campus's (consortium sharing) are on its own site, in search.
+  const others = (data ?? []).filter(
+    (l) => l.isbn === isbn13 && l._id !== listingId && l.campus === undefined,
+  );
   if (others.length === 0) return null;
   return (
     <section aria-labelledby="other-copies" className="rounded-lg border border-slate-200 p-3">
