@@ -31,6 +31,12 @@ describe(`the ops commands as processes (${TEST_ENGINE})`, () => {
     const res = await run(['restore'], { DATA_DIR: work });
     expect(res.code).toBe(64);
     expect(res.stderr).toMatch(/npm run restore -- <file>/);
+    // A campus is one of a backup's or a restore's, never ignored by another command.
+    const migrate = await run(['migrate-data', '--to', 'postgres://x/y', '--campus', 'alpha'], {
+      DATA_DIR: work,
+    });
+    expect(migrate.code).toBe(64);
+    expect(migrate.stderr).toMatch(/--campus <key>/);
   });
 
   // A PostgreSQL source keeps this test fast (no initdb); both engines' code paths have their own tests.

@@ -56,6 +56,11 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return values.help ? 0 : 64;
   }
+  // Only a backup and a restore take one campus; any other command would ignore it.
+  if (values.campus !== undefined && command !== 'backup' && command !== 'restore') {
+    console.error(USAGE);
+    return 64;
+  }
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const progress = progressOnStderr();
   const config = loadConfig(process.env);
