@@ -89,6 +89,11 @@ export async function runRestore(run: RestoreRun): Promise<string> {
  */
 async function restoreIntoCampus(run: RestoreRun, file: string, started: number): Promise<string> {
   const target = await findCampus(run.config, run.campus!);
+  if (target.campus.state === 'moving') {
+    throw new RestoreRefusedError(
+      `Campus ${target.campus.key} is being moved to another server: restore it once the move is over.`,
+    );
+  }
   const storage = campusStorageFor(run.config, target.campus.key);
   run.log(
     `Replacing campus ${target.campus.key} (schema ${target.campus.schema} on ` +
