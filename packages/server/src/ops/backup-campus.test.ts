@@ -16,6 +16,7 @@ import type { Config } from '../config/config';
 import { verifyArchive } from './archive-reader';
 import { campusStorageFor, findCampus } from './backup-campus';
 import { runBackup } from './backup-command';
+import { RestoreRefusedError } from './manifest';
 import { noProgress } from './progress';
 import { restoreCampus } from './restore-campus';
 import { runRestore } from './restore-command';
@@ -141,7 +142,7 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('backup and restore of one campus', 
     expect(mine.body).toContain('alpha Calculus');
   }, 120_000);
 
-  it('refuses a campus the directory does not have, changing nothing', async () => {
+  it('refuses a campus the directory does not have, or one being moved, changing nothing', async () => {
     await expect(
       runBackup({
         config,
@@ -151,5 +152,18 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('backup and restore of one campus', 
         log,
       }),
     ).rejects.toThrow(/No campus "gamma" in the directory \(campuses: alpha, beta\)/);
+    // A campus being moved is not restored: the move's copy would miss what the restore writes.
+    const file = path.join(dir, 'beta.tar');
+    await runBackup({ config, file, campus: 'beta', progress: noProgress, log });
+    const names = await listingNames('beta');
+    await two.admin.query(`UPDATE directory.campuses SET state = 'moving' WHERE key = 'beta'`);
+    try {
+      await expect(
+        runRestore({ config, file, campus: 'beta', progress: noProgress, log }),
+      ).rejects.toThrow(RestoreRefusedError);
+    } finally {
+      await two.admin.query(`UPDATE directory.campuses SET state = 'active' WHERE key = 'beta'`);
+    }
+    expect(await listingNames('beta')).toEqual(names);
   });
 });
