@@ -3,8 +3,10 @@
  * the role that owns it are both `campus_<key>`; the default campus keeps `public` and the login role.
  */
 
+import { CAMPUS_KEY } from '@campus-books/common/campus-consortium';
+
 /** A campus key: what its schema and role are named after, so letters, digits and `_` only. */
-export const CAMPUS_KEY = /^[a-z][a-z0-9_]{0,39}$/;
+export { CAMPUS_KEY };
 
 export class CampusKeyError extends Error {
   constructor(key: string) {
