@@ -40,7 +40,9 @@ describe('the release archive', () => {
       // Sources and build tools are not in it.
       expect(existsSync(path.join(home, 'packages/server/src/app.ts'))).toBe(false);
       expect(existsSync(path.join(home, 'packages/web/src'))).toBe(false);
-      execFileSync('npm', ['ci', '--omit=dev', '--offline', '--no-audit', '--no-fund'], {
+      // From the packages the checkout's own install left in npm's cache; one the cache lost or
+      // holds damaged (an install stopped half-way) is fetched again rather than failing the test.
+      execFileSync('npm', ['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund'], {
         cwd: home,
         stdio: 'pipe',
         env: { ...process.env, NODE_ENV: 'production' },
