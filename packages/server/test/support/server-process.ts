@@ -47,6 +47,8 @@ export interface SpawnOptions {
   cwd?: string;
 }
 
+const OUTPUT_KEPT = 1 << 20;
+
 /** Starts the server without waiting: pair with waitHealthy, or watch it fail to start. */
 export function spawnServer(port: number, options: SpawnOptions = {}): ServerProcess {
   const entry = options.entry ?? SERVER_SOURCE;
@@ -66,9 +68,15 @@ export function spawnServer(port: number, options: SpawnOptions = {}): ServerPro
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // The last megabyte of what it printed: a server that logs every request (LOG_LEVEL info) through
+  // a long bench run would otherwise grow this past the longest string Node can hold.
   let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
+  const keep = (d: Buffer) => {
+    output += d;
+    if (output.length > OUTPUT_KEPT * 2) output = output.slice(-OUTPUT_KEPT);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => resolve(code)),
   );
