@@ -26,7 +26,13 @@ import {
 import { prepareDatabase, type PreparedDatabase } from './databases';
 import { runLoad, scenarioRow } from './load';
 import type { BenchOptions } from './options';
-import { PAGE_SCENARIOS, SCENARIOS, type Scenario, type ScenarioContext } from './scenarios';
+import {
+  addressesOf,
+  PAGE_SCENARIOS,
+  SCENARIOS,
+  type Scenario,
+  type ScenarioContext,
+} from './scenarios';
 import { cpuMsOf, ROOT, startServer, waitUntilIdle, type RunningServer } from './server-process';
 
 const log = (message: string) =>
@@ -107,6 +113,45 @@ async function touchEveryCampus(url: string, hosts: readonly string[], listingId
   }
 }
 
+/** The warm pass's limits: at most this many requests at once, and this long per scenario. */
+const WARM_CONCURRENCY = 32;
+const WARM_LIMIT_MS = 120_000;
+
+/**
+ * Every campus asked each of a scenario's addresses once, before its warm-up: a campus's own
+ * traffic keeps its caches warm, and the single campus's warm-up turns over all its addresses many
+ * times, so the N campuses are compared in the same steady state, not on their first renders
+ * (N × the addresses to fill). Returns what it sent, how long it took and whether it covered all.
+ */
+async function warmEveryCampus(
+  url: string,
+  addresses: readonly string[],
+  hosts: readonly string[],
+): Promise<{ requests: number; seconds: number; complete: boolean }> {
+  const total = addresses.length * hosts.length;
+  const started = performance.now();
+  let next = 0;
+  const worker = async () => {
+    while (next < total && performance.now() - started < WARM_LIMIT_MS) {
+      const i = next++;
+      // Address-major: consecutive requests go to different campuses, as in the measured run.
+      const status = await getAt(
+        url,
+        addresses[Math.floor(i / hosts.length)]!,
+        hosts[i % hosts.length]!,
+      );
+      if (status >= 500)
+        throw new Error(`warm pass: ${hosts[i % hosts.length]} answered ${status}`);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(WARM_CONCURRENCY, total) }, worker));
+  return {
+    requests: Math.min(next, total),
+    seconds: (performance.now() - started) / 1000,
+    complete: next >= total,
+  };
+}
+
 async function runScenarios(
   server: RunningServer,
   context: ScenarioContext,
@@ -125,6 +170,16 @@ async function runScenarios(
       continue;
     const load = scenario.load(context);
     if (!load) continue;
+    if (scenario.name !== 'health') {
+      const warm = await warmEveryCampus(
+        server.url,
+        addressesOf(load),
+        hosts ?? [new URL(server.url).host],
+      );
+      log(
+        `  ${label} ${scenario.name.padEnd(18)} warm pass: ${warm.requests} requests in ${warm.seconds.toFixed(1)} s${warm.complete ? '' : ' (stopped at the time limit: not every address warmed)'}`,
+      );
+    }
     await waitUntilIdle(server.url);
     const spec = hosts ? { requests: spreadOverHosts(load, hosts, options.seed) } : load;
     let cpuMs = NaN;

@@ -20,10 +20,23 @@ export interface Scenario {
   load(context: ScenarioContext): Omit<LoadSpec, 'url' | 'connections' | 'duration'> | null;
 }
 
+/** The addresses a rotating load turns over, by its request (the many-campus run warms each). */
+const rotatingPaths = new WeakMap<Request, readonly string[]>();
+
 const rotating = (paths: string[]): Request[] => {
   let i = 0;
-  return [{ setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length]! }) }];
+  const request: Request = {
+    setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length]! }),
+  };
+  rotatingPaths.set(request, paths);
+  return [request];
 };
+
+/** Every address a scenario's load asks for: its one path, or the paths it turns over. */
+export function addressesOf(load: Pick<LoadSpec, 'path' | 'requests'>): readonly string[] {
+  if (load.path !== undefined) return [load.path];
+  return (load.requests ?? []).flatMap((request) => rotatingPaths.get(request) ?? []);
+}
 
 const FILTER_QUERY = new URLSearchParams({
   condition: 'good',
