@@ -24,9 +24,13 @@ END
 `;
 }
 
-/** Makes a campus schema's catalogue trigger name its campus (one read when it already does). */
+/**
+ * Makes a campus schema's catalogue trigger name its campus (one read when it already does), and
+ * lets the login role read its version (campus-versions.ts). Run as the campus's role.
+ */
 export async function ensureCatalogueNotify(db: Db, schema: string): Promise<void> {
   if (schema === 'public') return;
+  await allowVersionReads(db, schema);
   const body = bodyIn(schema);
   const [current] = await rowsOf<{ body: string | null }>(
     db,
@@ -40,6 +44,24 @@ export async function ensureCatalogueNotify(db: Db, schema: string): Promise<voi
         `LANGUAGE plpgsql AS $$${body}$$`,
     ),
   );
+}
+
+/**
+ * Lets the login role read the campus's `catalogue_version`, and nothing else of it: run as the
+ * campus's role, which owns its schema. On PostgreSQL 16 and later the login role does not inherit
+ * a campus's rights (campus-provision.ts); a version number is no student's data. One read when the
+ * grant is there (always for a superuser).
+ */
+async function allowVersionReads(db: Db, schema: string): Promise<void> {
+  const table = `${quoted(schema)}.catalogue_version`;
+  const [granted] = await rowsOf<{ ok: boolean }>(
+    db,
+    sql`SELECT has_schema_privilege(session_user, ${schema}, 'USAGE')
+               AND has_table_privilege(session_user, ${table}, 'SELECT') AS ok`,
+  );
+  if (granted?.ok) return;
+  await db.execute(sql.raw(`GRANT USAGE ON SCHEMA ${quoted(schema)} TO SESSION_USER`));
+  await db.execute(sql.raw(`GRANT SELECT ON ${table} TO SESSION_USER`));
 }
 
 /**

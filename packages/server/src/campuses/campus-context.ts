@@ -9,6 +9,11 @@ export interface CampusHandles {
   db: Db;
   customPlanDb: Db;
   genericPlanDb: Db;
+  /**
+   * The campus's catalogue version, read after the call together with the other campuses of its
+   * server (campus-versions.ts); absent, the caches read it through `db`.
+   */
+  catalogueVersion?: () => Promise<number>;
 }
 
 /** The campus a piece of work (a request, a campus's migration) is done for. */

@@ -5,6 +5,7 @@ import type { Db } from '../db/db-type';
 import * as schema from '../db/schema';
 import { currentCampusWork, type CampusHandles, type CampusWork } from './campus-context';
 import { CampusPool } from './campus-pool';
+import { readCampusVersion } from './campus-versions';
 
 /** A campus's handles on a PostgreSQL server's shared pools (the default campus: `public`). */
 export function campusHandles(server: Database, campusSchema: string): CampusHandles {
@@ -15,10 +16,12 @@ export function campusHandles(server: Database, campusSchema: string): CampusHan
     if (campusSchema !== 'public') nameStatementsOf(db, campusSchema);
     return db;
   };
+  const main = server.pools.main;
   return {
-    db: on(new CampusPool(server.pools.main, campusSchema)),
+    db: on(new CampusPool(main, campusSchema)),
     customPlanDb: on(new CampusPool(server.pools.customPlan, campusSchema)),
     genericPlanDb: on(new CampusPool(server.pools.genericPlan, campusSchema)),
+    catalogueVersion: () => readCampusVersion(main, campusSchema),
   };
 }
 
@@ -54,7 +57,7 @@ export function followingDb(campus: CampusWork): Db {
  */
 export function campusAwareDatabase(home: Database): Database {
   const homeHandles = campusHandles(home, 'public');
-  const pick = (which: keyof CampusHandles) => () =>
+  const pick = (which: 'db' | 'customPlanDb' | 'genericPlanDb') => () =>
     (currentCampusWork()?.handles ?? homeHandles)[which];
   return {
     ...home,

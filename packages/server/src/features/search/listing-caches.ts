@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import { rowsOf } from '../../db/rows';
 import { cacheScope, CacheRoom } from '../../campuses/campus-cache-scope';
 import { catalogueNotification } from '../../campuses/campus-catalogue';
+import { currentCampusWork } from '../../campuses/campus-context';
 import { CatalogueCache } from './search-cache';
 import type { StoredListing } from '../listings/listings.queries';
 import type { SearchCaches } from './caches';
@@ -127,12 +128,18 @@ export default fp(
       return scopeOf(cacheScope()).generation === since;
     };
     // The work at hand's campus's version: app.database.db is its handle (campus-database.ts).
-    const readVersion = async () => {
+    const readOwnVersion = async () => {
       const [row] = await rowsOf<{ version: string | number }>(
         app.database.db,
         sql`SELECT version FROM catalogue_version WHERE id = 1`,
       );
       return Number(row?.version ?? 0);
+    };
+    // Several campuses: read with the other campuses of its server (campuses/campus-versions.ts);
+    // should that read fail, alone.
+    const readVersion = async () => {
+      const together = currentCampusWork()?.handles.catalogueVersion;
+      return together ? together().catch(readOwnVersion) : readOwnVersion();
     };
     /**
      * The catalogue's version, read by a statement that started after the call: every caller that
