@@ -10,6 +10,7 @@ import type { SearchedListing } from '@campus-books/common/consortium-listing';
 import type { ComponentProps, ReactNode } from 'react';
 import { Link } from 'react-router';
 import { CourseBadge } from './course-badge';
+import { partnerHref } from './listing-card-links';
 import { ListingImage } from './listing-image';
 import { Badge } from './ui/badge';
 import { paths } from '../config/paths';
@@ -47,15 +48,23 @@ export const FIRST_SCREEN_CARDS = 2;
 
 /**
  * A link to the listing's page: on this site, or, for a partner campus's listing (consortium
- * sharing), on that campus's own site, where its students view it, write to the seller and offer.
+ * sharing), on that campus's own site, where its students view it, write to the seller and offer;
+ * without a usable address of that site, the same content without a link.
  */
 function ListingLink({
   listing,
   ...rest
 }: { listing: SearchedListing } & Omit<ComponentProps<'a'>, 'href'>) {
   const path = paths.listing(listing._id);
-  if (listing.campus) return <a href={`${listing.campus.url}${path}`} {...rest} />;
-  return <Link to={path} {...rest} />;
+  if (!listing.campus) return <Link to={path} {...rest} />;
+  const href = partnerHref(listing.campus, path);
+  if (href) return <a href={href} {...rest} />;
+  const { className, title, children } = rest;
+  return (
+    <span className={className} title={title} aria-hidden={rest['aria-hidden']}>
+      {children}
+    </span>
+  );
 }
 
 /**
@@ -133,7 +142,11 @@ export function ListingCard({
           <Badge color={conditionColor(listing.condition)}>
             {conditionLabel(listing.condition)}
           </Badge>
-          <CourseBadge subject={listing.subject} courseNumber={listing.courseNumber} />
+          <CourseBadge
+            subject={listing.subject}
+            courseNumber={listing.courseNumber}
+            campus={listing.campus}
+          />
           {listing.status === 'sold' ? <Badge color="grey">Sold</Badge> : null}
           {isPending(listing) ? <Badge color="yellow">Pending</Badge> : null}
         </div>
