@@ -41,13 +41,19 @@ const php = (value: unknown): string => {
   return `'${String(value).replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 };
 
+/** A service provider the IdP knows: its entity id and ACS URL. */
+export interface IdpServiceProvider {
+  entityId: string;
+  acsUrl: string;
+}
+
 /**
  * SimpleSAMLphp as an IdP on a free port (PHP's built-in server), with `exampleauth:UserPass`
- * users (`login:password` → attributes by their names; released under their URI names) and one
- * SP: ours, by its entity id and ACS URL.
+ * users (`login:password` → attributes by their names; released under their URI names) and our
+ * SP by its entity id and ACS URL, or several (each campus's of a many-campus installation).
  */
 export async function startSimpleSamlPhp(
-  sp: { entityId: string; acsUrl: string },
+  sp: IdpServiceProvider | readonly IdpServiceProvider[],
   users: Record<string, Record<string, string[]>>,
 ): Promise<TestIdp> {
   const dir = mkdtempSync(path.join(tmpdir(), 'cb-ssp-'));
@@ -117,12 +123,18 @@ export async function startSimpleSamlPhp(
       'sign.response': false,
     })};\n$metadata[${php(entityId)}]['authproc'] = [100 => ['class' => 'core:AttributeMap', 'name2oid']];`,
   );
+  const sps: readonly IdpServiceProvider[] = 'entityId' in sp ? [sp] : sp;
   write(
     'metadata/saml20-sp-remote.php',
-    `$metadata[${php(sp.entityId)}] = ${php({
-      AssertionConsumerService: sp.acsUrl,
-      NameIDFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
-    })};`,
+    sps
+      .map(
+        ({ entityId: spEntityId, acsUrl }) =>
+          `$metadata[${php(spEntityId)}] = ${php({
+            AssertionConsumerService: acsUrl,
+            NameIDFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
+          })};`,
+      )
+      .join('\n'),
   );
   let output = '';
   const child: ChildProcess = spawn('php', ['-S', `127.0.0.1:${port}`, '-t', SIMPLESAMLPHP_WWW], {
