@@ -19,9 +19,9 @@ export interface CampusInstallation {
   campuses: CampusEntry[];
   /**
    * Reads the directory again and applies what changed of the campuses served: a campus registered
-   * (served from then on, its jobs and live events included) or no longer registered, its hosts, its
-   * state (a campus being moved refuses writes) and its server (a moved campus is served from its
-   * new server's pools, opened then). The poll (`pollMs`) and the directory's NOTIFY call it;
+   * (served from then on, its jobs and live events included) or no longer registered, its file, its
+   * hosts, its state (a campus being moved refuses writes) and its server (a moved campus is served
+   * from its new server's pools, opened then). The poll (`pollMs`) and the directory's NOTIFY call it;
    * tests call it. The routing's watchers are told of each campus added, removed or moved.
    */
   refresh(): Promise<void>;
@@ -160,7 +160,13 @@ export async function openCampusInstallation(
         await tell({ kind: 'moved', campus: served.work });
       }
       served.work.state = entry.state;
-      if (entry.hosts.join(' ') !== served.work.hosts.join(' ')) {
+      const isRehosted = entry.hosts.join(' ') !== served.work.hosts.join(' ');
+      // Its file changed (`campus update`), or its hosts, whose first is its address: a new config
+      // object, so what is kept for the old one (app.config, the shell, its icons) is made again.
+      if (isRehosted || JSON.stringify(entry.config) !== JSON.stringify(served.work.config)) {
+        served.work.config = entry.config;
+      }
+      if (isRehosted) {
         served.work.hosts = entry.hosts;
         mapHosts();
       }
