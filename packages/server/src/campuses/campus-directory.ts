@@ -41,7 +41,7 @@ const DIRECTORY_STATEMENTS = [
   'ALTER TABLE directory.campuses ADD COLUMN IF NOT EXISTS moved_from text',
 ];
 
-/** The channel a directory change is announced on (`campus add`, `move`); app servers also poll. */
+/** The channel a directory change is announced on (`campus add`, `update`, `move`); app servers also poll. */
 export const DIRECTORY_CHANNEL = 'directory';
 
 /** Creates the directory if the home database has none yet (under the migrations' lock). */
@@ -139,6 +139,44 @@ export async function assertFree(home: ClientBase, key: string, hosts: string[])
     const taken = hosts.filter((h) => rows.some((r) => r.hosts.includes(h)));
     throw new CampusTakenError(`${taken.join(', ')} is campus "${rows[0]!.key}"'s already`);
   }
+}
+
+/** Throws CampusTakenError when one of `hosts` is another campus's than `key`. */
+export async function assertHostsFree(
+  home: ClientBase,
+  key: string,
+  hosts: readonly string[],
+): Promise<void> {
+  const { rows } = await home.query<{ key: string; hosts: string[] }>(
+    'SELECT key, hosts FROM directory.campuses WHERE key <> $1 AND hosts && $2 ORDER BY key',
+    [key, hosts],
+  );
+  const other = rows[0];
+  if (!other) return;
+  const taken = hosts.filter((h) => other.hosts.includes(h));
+  throw new CampusTakenError(`${taken.join(', ')} is campus "${other.key}"'s already`);
+}
+
+/**
+ * Replaces a registered campus's configuration, its hosts, or both (`campus update`), in one
+ * statement: a field not given keeps its value, so two updates of one campus (its file, its hosts)
+ * both land. The caller holds the migrations' lock, as `campus add` does, so no host is taken
+ * meanwhile. Announced on the directory's channel: app servers serve the campus as changed.
+ */
+export async function updateCampus(
+  home: ClientBase,
+  key: string,
+  change: { config?: CampusConfig; hosts?: string[] },
+): Promise<void> {
+  if (change.hosts) await assertHostsFree(home, key, change.hosts);
+  await home.query(
+    `UPDATE directory.campuses
+        SET config = coalesce($2::jsonb, config), hosts = coalesce($3::text[], hosts),
+            updated_at = now()
+      WHERE key = $1`,
+    [key, change.config ? JSON.stringify(change.config) : null, change.hosts ?? null],
+  );
+  await home.query('SELECT pg_notify($1, $2)', [DIRECTORY_CHANNEL, key]);
 }
 
 /** Sets a campus's state and announces it on the directory's channel (app servers poll too). */

@@ -19,16 +19,21 @@ import { CampusConfigError, readCampusFile } from '../config/campus-file';
 import { checkCampusSso } from '../config/campus-sso';
 import { MIGRATION_LOCK } from '../db/database';
 import { CampusMoveError, dropOldSchema, moveCampus } from './campus-move';
+import { CampusUpdateError, updateCampusEntry } from './campus-update';
 
 /**
- * `npm run campus -- add | list`: the campus directory of a many-campus installation (decision 024).
- * Exit codes: 0 done, 64 usage, 65 an invalid campus file or key, 73 a key or host taken, 78 no
- * PostgreSQL (several campuses need it).
+ * `npm run campus -- add | update | list`: the campus directory of a many-campus installation
+ * (decision 024). Exit codes: 0 done, 64 usage, 65 an invalid campus file or key, an unknown campus
+ * or a key its data still uses, 73 a key or host taken, 75 a campus being moved, 78 no PostgreSQL
+ * (several campuses need it).
  */
 type Io = { out: (text: string) => void; err: (text: string) => void };
 
 export const DIRECTORY_USAGE = `  npm run campus -- add <key> --host <host> [--host <host>…] --config <file.yaml> [--server <postgres url>]
                                           registers a campus (DATABASE_URL: PostgreSQL), served at its hosts
+  npm run campus -- update <key> [--config <file.yaml>] [--host <host>…] [--settle-ms <ms>]
+                                          replaces a registered campus's file or hosts (at least one); the
+                                          running app servers follow it and empty its cached pages
   npm run campus -- list                  the registered campuses: hosts, server, students, listings, last activity
   npm run campus -- move <key> --to <postgres url> [--settle-ms <ms>]
                                           copies a campus to another PostgreSQL server (writes refused meanwhile),
@@ -49,6 +54,21 @@ export function serverName(url: string | null): string {
     return `${parsed.hostname}${parsed.port ? `:${parsed.port}` : ''}${parsed.pathname}`;
   } catch {
     return '(unreadable URL)';
+  }
+}
+
+/** A campus file as `add` and `update` take it: valid, its sign-on's secret set; else null, said. */
+function checkedCampusFile(name: string, env: NodeJS.ProcessEnv, io: Io): CampusConfig | null {
+  const file = path.resolve(name);
+  try {
+    const config = readCampusFile(file);
+    // Its sign-on provider as app servers check it at start (a secret's variable set here too).
+    checkCampusSso(config, file, env);
+    return config;
+  } catch (error) {
+    if (!(error instanceof CampusConfigError)) throw error;
+    io.err(`${error.message}\n`);
+    return null;
   }
 }
 
@@ -81,17 +101,8 @@ async function addCampus(
     io.err(`${(error as Error).message}\n`);
     return error instanceof CampusKeyError ? 65 : 64;
   }
-  const file = path.resolve(values.config);
-  let config: CampusConfig;
-  try {
-    config = readCampusFile(file);
-    // Its sign-on provider as app servers check it at start (a secret's variable set here too).
-    checkCampusSso(config, file, env);
-  } catch (error) {
-    if (!(error instanceof CampusConfigError)) throw error;
-    io.err(`${error.message}\n`);
-    return 65;
-  }
+  const config = checkedCampusFile(values.config, env, io);
+  if (config === null) return 65;
   const server = values.server?.trim() || null;
   // The listing JSON a migration writes names the campus's schools: its campus is the one at work
   // (outside it, whatever campus this process had).
@@ -195,6 +206,70 @@ async function listCampuses(homeUrl: string, io: Io): Promise<number> {
   }
 }
 
+/** The app servers' time to read the directory: longer than two polls (CAMPUS_STATE_POLL_MS, 1 s). */
+const settleOf = (env: NodeJS.ProcessEnv) => 2 * Number(env.CAMPUS_STATE_POLL_MS || 1000) + 500;
+
+/** `campus update <key> [--config <file>] [--host <host>…] [--settle-ms <ms>]`: the exit code. */
+async function updateCampusOf(
+  args: string[],
+  homeUrl: string,
+  io: Io,
+  env: NodeJS.ProcessEnv,
+): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        host: { type: 'string', multiple: true },
+        config: { type: 'string' },
+        'settle-ms': { type: 'string' },
+      },
+    });
+  } catch {
+    parsed = null;
+  }
+  const settle = parsed?.values['settle-ms'] ?? String(settleOf(env));
+  if (
+    !parsed ||
+    parsed.positionals.length !== 1 ||
+    (!parsed.values.config && !parsed.values.host) ||
+    !/^\d{1,6}$/.test(settle)
+  ) {
+    io.err(`Usage:\n${DIRECTORY_USAGE}\n`);
+    return 64;
+  }
+  const { values, positionals } = parsed;
+  const key = positionals[0]!;
+  let hosts: string[] | undefined;
+  try {
+    campusSchemaOf(key);
+    hosts = values.host ? normalHosts(values.host) : undefined;
+  } catch (error) {
+    io.err(`${(error as Error).message}\n`);
+    return error instanceof CampusKeyError ? 65 : 64;
+  }
+  const config = values.config ? checkedCampusFile(values.config, env, io) : undefined;
+  if (config === null) return 65;
+  try {
+    await updateCampusEntry({
+      homeUrl,
+      key,
+      ...(config ? { config } : {}),
+      ...(hosts ? { hosts } : {}),
+      settleMs: Number(settle),
+      out: io.out,
+      err: io.err,
+    });
+    return 0;
+  } catch (error) {
+    if (!(error instanceof CampusUpdateError)) throw error;
+    io.err(`${error.message}\n`);
+    return error.code;
+  }
+}
+
 /** `campus move` and `campus drop-old`: the exit code. */
 async function moveOrDrop(
   command: 'move' | 'drop-old',
@@ -210,8 +285,7 @@ async function moveOrDrop(
     options: { to: { type: 'string' }, 'settle-ms': { type: 'string' } },
   });
   const to = typeof values.to === 'string' ? values.to.trim() : '';
-  // Longer than two of the app servers' polls of the directory (CAMPUS_STATE_POLL_MS, 1 s).
-  const settle = String(values['settle-ms'] ?? 2 * Number(env.CAMPUS_STATE_POLL_MS || 1000) + 500);
+  const settle = String(values['settle-ms'] ?? settleOf(env));
   const usable =
     positionals.length === 1 &&
     (command === 'drop-old' ? values.to === undefined : /^postgres(ql)?:\/\//.test(to)) &&
@@ -239,16 +313,16 @@ async function moveOrDrop(
   }
 }
 
-/** `campus add`, `list`, `move` and `drop-old`; null for another subcommand. */
+const DIRECTORY_COMMANDS = new Set(['add', 'update', 'list', 'move', 'drop-old']);
+
+/** `campus add`, `update`, `list`, `move` and `drop-old`; null for another subcommand. */
 export async function runCampusDirectoryCommand(
   command: string | undefined,
   args: string[],
   env: NodeJS.ProcessEnv,
   io: Io,
 ): Promise<number | null> {
-  if (command !== 'add' && command !== 'list' && command !== 'move' && command !== 'drop-old') {
-    return null;
-  }
+  if (!command || !DIRECTORY_COMMANDS.has(command)) return null;
   const homeUrl = env.DATABASE_URL?.trim();
   if (!homeUrl) {
     io.err(
@@ -267,5 +341,6 @@ export async function runCampusDirectoryCommand(
   if (command === 'move' || command === 'drop-old') {
     return moveOrDrop(command, args, env, homeUrl, io);
   }
+  if (command === 'update') return updateCampusOf(args, homeUrl, io, env);
   return addCampus(args, homeUrl, io, env);
 }
