@@ -137,8 +137,14 @@ export function ListingCard({
         {listing.edition ? (
           <p className="-mt-1 truncate text-sm text-slate-600">{editionLabel(listing.edition)}</p>
         ) : null}
+        {listing.campus ? (
+          // A line of its own, not a pill: a university's full name may take several lines.
+          <p className="w-fit rounded-md bg-blue-100 px-2 py-0.5 text-xs font-semibold text-blue-900">
+            <span className="sr-only">At </span>
+            {listing.campus.name}
+          </p>
+        ) : null}
         <div className="flex flex-wrap gap-1.5">
-          {listing.campus ? <Badge color="blue">{listing.campus.name}</Badge> : null}
           <Badge color={conditionColor(listing.condition)}>
             {conditionLabel(listing.condition)}
           </Badge>

@@ -1,5 +1,6 @@
 import { conditionLabel, type BadgeColor } from '@campus-books/common/display';
 import { useState, type ReactNode } from 'react';
+import { ListingCard, PHONE_CARD_SIZES } from '../../components/listing-card';
 import { MajorSelect } from '../../components/major-select';
 import { PageTitle } from '../../components/page-title';
 import { Badge } from '../../components/ui/badge';
@@ -17,6 +18,7 @@ import { ConfirmModal } from '../../components/ui/modal';
 import { Loading } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
 import { TipBox } from '../../components/ui/tip-box';
+import { PREVIEW_LISTINGS } from './preview-listings';
 
 const BADGE_COLORS: BadgeColor[] = ['blue', 'green', 'yellow', 'orange', 'red', 'grey'];
 
@@ -87,6 +89,19 @@ export default function ComponentPreviewPage() {
             </Badge>
           ))}
         </div>
+      </Showcase>
+
+      <Showcase title="Listing cards">
+        <ul aria-label="Listing cards" className="grid max-w-3xl grid-cols-2 gap-4 lg:grid-cols-3">
+          {PREVIEW_LISTINGS.map((listing) => (
+            <li key={listing._id} className="flex">
+              <ListingCard
+                listing={listing}
+                sizes={`(min-width: 1024px) 240px, ${PHONE_CARD_SIZES}`}
+              />
+            </li>
+          ))}
+        </ul>
       </Showcase>
 
       <Showcase title="Banners and errors">
