@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listings } from '../../db/schema';
-import { jobs } from '../../db/platform.schema';
+import { endDueHolds } from './listings.repository';
+import { catalogueVersion, jobs } from '../../db/platform.schema';
 import { createTestApp, createUser, TEST_ENGINE, type TestApp } from '../../../test/helpers';
 import { createListingAs, insertListings } from '../../../test/listing-fixtures';
 import { mailsTo } from '../../../test/outbox';
@@ -27,6 +28,29 @@ describe(`listing expiry and its reminders (${TEST_ENGINE})`, () => {
       .from(jobs)
       .where(eq(jobs.name, 'listing-expiry'));
     expect(schedule?.intervalMs).toBe(15 * 60_000);
+  });
+
+  it("leaves the catalogue's version (and so every cached search) alone when nothing is due", async () => {
+    const version = async () => {
+      const [kept] = await t.database.db.select().from(catalogueVersion);
+      return Number(kept?.version);
+    };
+    const deps = listingExpiryDeps(t.app);
+    // Whatever earlier tests left due goes first; then nothing is due.
+    await expireDueListings(deps, clock());
+    await sendExpiryReminders(deps, clock());
+    await endDueHolds(t.database.db, clock());
+    const before = await version();
+    await expireDueListings(deps, clock());
+    await sendExpiryReminders(deps, clock());
+    expect(await endDueHolds(t.database.db, clock())).toEqual([]);
+    expect(await version()).toBe(before);
+    // Something due still moves it.
+    const user = await createUser(t);
+    await insertListings(t, user.id, [{ name: 'due now', expiresAt: clock() }]);
+    const afterInsert = await version();
+    await expireDueListings(deps, clock());
+    expect(await version()).toBeGreaterThan(afterInsert);
   });
 
   it('expires a listing due exactly now, not one due a millisecond later (the cut-off, pinned)', async () => {

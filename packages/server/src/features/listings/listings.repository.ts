@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNotNull, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { ListingCreateInput } from '@campus-books/common/listing.schemas';
 import type { ListingStatus } from '@campus-books/common/constants';
 import type { Db } from '../../db/database';
@@ -238,6 +238,18 @@ export async function holdListings(
 }
 
 /**
+ * Whether any listing matches `where`. The recurring jobs ask before their claiming UPDATE: an
+ * UPDATE that changes no row still moves the catalogue's version (its trigger is per statement,
+ * migration 0008), which empties every cached search and page of the campus, on every app server,
+ * each time a job finds nothing to do. The UPDATE stays the claim; a row due meanwhile waits for
+ * the next run.
+ */
+async function anyListing(db: Db, where: SQL | undefined): Promise<boolean> {
+  const [row] = await db.select({ id: listings.id }).from(listings).where(where).limit(1);
+  return row !== undefined;
+}
+
+/**
  * Ends a listing's hold and the hold of every book of its set (the same accepted offer: the seller
  * released it); the listings it released, [] if the listing was not held. The condition is on each
  * updated row itself, which PostgreSQL checks again after a concurrent release: one release wins.
@@ -259,6 +271,7 @@ export async function releaseListingHold(db: Db, id: string): Promise<string[]> 
  * listings it ended.
  */
 export async function endDueHolds(db: Db, now: Date): Promise<string[]> {
+  if (!(await anyListing(db, lte(listings.heldUntil, now)))) return [];
   const ended = await rowsOf<{ id: string }>(
     db,
     sql`UPDATE listings SET held_for = NULL, held_until = NULL, hold_offer_id = NULL
@@ -293,10 +306,12 @@ export type DueListing = {
  * two servers (or two runs) only the one whose UPDATE changed a row gets it back.
  */
 export async function expireDueListingRows(db: Db, now: Date): Promise<DueListing[]> {
+  const due = and(eq(listings.status, 'active'), lte(listings.expiresAt, now));
+  if (!(await anyListing(db, due))) return [];
   return db
     .update(listings)
     .set({ status: 'expired', updatedAt: now })
-    .where(and(eq(listings.status, 'active'), lte(listings.expiresAt, now)))
+    .where(due)
     .returning(DUE_COLUMNS);
 }
 
@@ -321,6 +336,7 @@ export async function claimListingReminders(
     daysBefore === 7
       ? { reminded7dAt: now }
       : { reminded1dAt: now, reminded7dAt: sql`coalesce(${listings.reminded7dAt}, ${now})` };
+  if (!(await anyListing(db, due))) return [];
   return db.update(listings).set(set).where(due).returning(DUE_COLUMNS);
 }
 
