@@ -17,6 +17,7 @@ import {
 import { createListingAs, insertListings, listingBody } from '../../test/listing-fixtures';
 import { createAppOn, openSharedDatabase } from '../../test/shared-database';
 import { rendered } from '../../test/support/stand-in-renderer';
+import { bodyOf, compressPage } from './page-cache';
 
 const STAND_IN = fileURLToPath(new URL('../../test/support/stand-in-renderer.ts', import.meta.url));
 const MODERATOR = `page.cache.moderator.${TEST_ENGINE}@richmond.edu`;
@@ -77,6 +78,15 @@ describe(`signed-out pages from memory (${TEST_ENGINE})`, () => {
       headers: { ...again.headers, 'if-none-match': String(gzip.headers.etag) },
     });
     expect(other.statusCode).toBe(200);
+
+    // The uncompressed body is not kept: made again from the gzip body, the same bytes and tag.
+    const plain = await t.app.inject({ url: '/course/ECON-101' });
+    expect(await rendersDuring(() => t.app.inject({ url: '/course/ECON-101' }))).toBe(0);
+    expect(plain.body).toBe(first.body);
+    expect(plain.headers.etag).toBe(first.headers.etag);
+    const kept = await compressPage(first.body, 200);
+    expect(kept.bytes).toBe(kept.bodies.br.length + kept.bodies.gzip.length);
+    expect(bodyOf(kept, 'identity').toString()).toBe(first.body);
   });
 
   it('renders a signed-in student their own page every time, and never keeps it', async () => {

@@ -15,6 +15,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sendRouteNotFound } from './errors';
 import {
+  bodyOf,
   compressPage,
   PAGE_ENCODINGS,
   PageCache,
@@ -308,7 +309,7 @@ export default fp(
         return reply.status(304).send();
       }
       if (encoding !== 'identity') void reply.header('Content-Encoding', encoding);
-      return reply.type('text/html; charset=utf-8').send(page.bodies[encoding]);
+      return reply.type('text/html; charset=utf-8').send(bodyOf(page, encoding));
     }
 
     /**
