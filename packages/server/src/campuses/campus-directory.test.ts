@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campusCommand, writeCampusFiles } from '../../test/campuses';
 import { createPostgresDatabase, TEST_ENGINE } from '../../test/helpers';
-import { readDirectory } from './campus-directory';
+import { readDirectory, type ParsedConfigs } from './campus-directory';
 import { migrateCampus } from './campus-provision';
 
 // Several campuses need PostgreSQL (decision 024): this file runs in the server:postgres project.
@@ -103,6 +103,24 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('the campus directory: campus add an
     expect(notify.rows[0]!.src).toContain(`pg_notify('conversation_events.campus_beta'`);
     expect(notify.rows[0]!.src).toContain('"campus_beta".conversations');
     expect(notify.rows[0]!.src).not.toContain('public.');
+  });
+
+  it('parses a campus file again only when its stored text changed, as the servers poll it', async () => {
+    const parsed: ParsedConfigs = new Map();
+    const [first] = await readDirectory(client, parsed);
+    const [again] = await readDirectory(client, parsed);
+    expect(again!.config).toBe(first!.config);
+    await client.query(
+      `UPDATE directory.campuses SET config = jsonb_set(config, '{name}', '"Alpha Renamed"')
+        WHERE key = 'alpha'`,
+    );
+    const [renamed] = await readDirectory(client, parsed);
+    expect(renamed!.config).not.toBe(first!.config);
+    expect(renamed!.config.name).toBe('Alpha Renamed');
+    await client.query(`UPDATE directory.campuses SET config = $1 WHERE key = 'alpha'`, [
+      JSON.stringify(first!.config),
+    ]);
+    expect((await readDirectory(client, parsed))[0]!.config.name).toBe(first!.config.name);
   });
 
   it('migrating a campus schema again is a no-op', async () => {

@@ -74,25 +74,59 @@ interface CampusRow {
   updated_at: Date;
 }
 
-/** Every registered campus, by key; none when the home database has no directory. */
-export async function readDirectory(home: ClientBase): Promise<CampusEntry[]> {
+/** A campus file as last parsed from the directory, by key, with the digest of its stored text. */
+export type ParsedConfigs = Map<string, { digest: string; config: CampusConfig }>;
+
+/**
+ * Every registered campus, by key; none when the home database has no directory. An app server
+ * reads it every CAMPUS_STATE_POLL_MS: given the files it parsed last time (`parsed`), it reads and
+ * parses again only those whose stored text changed (an md5 PostgreSQL computes), not every
+ * campus's file each second.
+ */
+export async function readDirectory(
+  home: ClientBase,
+  parsed: ParsedConfigs = new Map(),
+): Promise<CampusEntry[]> {
   const { rows: exists } = await home.query<{ exists: boolean }>(
     `SELECT to_regclass('directory.campuses') IS NOT NULL AS exists`,
   );
   if (!exists[0]?.exists) return [];
-  const { rows } = await home.query<CampusRow>('SELECT * FROM directory.campuses ORDER BY key');
-  return rows.map((row) => ({
-    key: row.key,
-    hosts: row.hosts,
+  const { rows } = await home.query<Omit<CampusRow, 'config'> & { digest: string }>(
+    `SELECT key, hosts, server, schema, state, moved_from, created_at, updated_at,
+            md5(config::text) AS digest
+       FROM directory.campuses ORDER BY key`,
+  );
+  const stale = rows.filter((row) => parsed.get(row.key)?.digest !== row.digest);
+  if (stale.length > 0) {
+    const { rows: files } = await home.query<{ key: string; config: unknown; digest: string }>(
+      `SELECT key, config, md5(config::text) AS digest FROM directory.campuses WHERE key = ANY($1)`,
+      [stale.map((row) => row.key)],
+    );
     // Validated when registered; validated again, as a campus file is at every start.
-    config: campusConfigSchema.parse(row.config),
-    server: row.server,
-    schema: row.schema,
-    state: row.state,
-    movedFrom: row.moved_from ?? null,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  }));
+    for (const file of files) {
+      parsed.set(file.key, { digest: file.digest, config: campusConfigSchema.parse(file.config) });
+    }
+  }
+  const registered = new Set(rows.map((row) => row.key));
+  for (const key of parsed.keys()) if (!registered.has(key)) parsed.delete(key);
+  // A campus removed between the two reads is left out until the next.
+  return rows.flatMap((row) => {
+    const file = parsed.get(row.key);
+    if (!file) return [];
+    return [
+      {
+        key: row.key,
+        hosts: row.hosts,
+        config: file.config,
+        server: row.server,
+        schema: row.schema,
+        state: row.state,
+        movedFrom: row.moved_from ?? null,
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+      },
+    ];
+  });
 }
 
 /** A campus's key or host already registered. */

@@ -2,7 +2,12 @@ import { openDatabase, type Database } from '../db/database';
 import type { CampusSite } from './campus-app-config';
 import { campusHandles, campusAwareDatabase } from './campus-database';
 import type { ServedCampus } from './campus-context';
-import { DIRECTORY_CHANNEL, readDirectory, type CampusEntry } from './campus-directory';
+import {
+  DIRECTORY_CHANNEL,
+  readDirectory,
+  type CampusEntry,
+  type ParsedConfigs,
+} from './campus-directory';
 import { pointAt } from './campus-pool';
 import { migrateCampus } from './campus-provision';
 import type { CampusChange, CampusRouting, CampusWatcher } from './campus-routing';
@@ -44,10 +49,12 @@ export async function openCampusInstallation(
   } = {},
 ): Promise<CampusInstallation | null> {
   if (!home.pools) return null;
+  // The campus files parsed from the directory, parsed again only when their text changes.
+  const parsedConfigs: ParsedConfigs = new Map();
   const client = await home.pools.main.connect();
   let entries: CampusEntry[];
   try {
-    entries = await readDirectory(client);
+    entries = await readDirectory(client, parsedConfigs);
   } finally {
     client.release();
   }
@@ -117,7 +124,7 @@ export async function openCampusInstallation(
     try {
       // A pooled connection may be pointed at a campus, whose role cannot read the directory.
       await pointAt(client, 'public');
-      now = await readDirectory(client);
+      now = await readDirectory(client, parsedConfigs);
     } finally {
       client.release();
     }
@@ -163,7 +170,11 @@ export async function openCampusInstallation(
       const isRehosted = entry.hosts.join(' ') !== served.work.hosts.join(' ');
       // Its file changed (`campus update`), or its hosts, whose first is its address: a new config
       // object, so what is kept for the old one (app.config, the shell, its icons) is made again.
-      if (isRehosted || JSON.stringify(entry.config) !== JSON.stringify(served.work.config)) {
+      // (The same object when its stored text did not change: readDirectory parses a file again only then.)
+      const isRefiled =
+        entry.config !== served.work.config &&
+        JSON.stringify(entry.config) !== JSON.stringify(served.work.config);
+      if (isRehosted || isRefiled) {
         served.work.config = entry.config;
       }
       if (isRehosted) {
