@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { callRoute, dataOf } from '@campus-books/common/call-route';
+import { appInjector } from '../../test/api-caller';
 import { campusCommand, writeCampusFiles } from '../../test/campuses';
 import { TEST_ENGINE, TEST_WEB_SHELL } from '../../test/helpers';
 import { rendered } from '../../test/support/stand-in-renderer';
@@ -44,16 +46,18 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('campus update', () => {
   const update = (key: string, ...args: string[]) =>
     campusCommand(two.url, 'update', key, ...args, '--settle-ms', '0');
   const nameAt = async (host: string) => {
-    const res = await two.send(host, 'GET', '/api/campus');
-    return res.statusCode === 200 ? res.json<{ name: string }>().name : res.statusCode;
+    const answer = await callRoute(appInjector(two.app), 'GET /api/campus', { headers: { host } });
+    return answer.ok ? answer.data.name : answer.status;
   };
   const entryOf = async (key: string) =>
     (await readDirectory(two.admin)).find((campus) => campus.key === key)!;
-  const searchAt = async (host: string) => {
-    const res = await two.send(host, 'GET', `/api/listing/get?searchTerm=${WORD}`);
-    expect(res.statusCode).toBe(200);
-    return res.json<{ _id: string; campus?: { key: string; name: string; url: string } }[]>();
-  };
+  const searchAt = async (host: string) =>
+    dataOf(
+      await callRoute(appInjector(two.app), 'GET /api/listing/get', {
+        query: { searchTerm: WORD },
+        headers: { host },
+      }),
+    );
   const homePage = async (host: string) => {
     const before = rendered.length;
     const res = await two.send(host, 'GET', '/');
