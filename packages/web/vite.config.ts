@@ -36,6 +36,33 @@ const BACKGROUND_COLOR = '#f8fafc';
 const PAGES_ONLY =
   /\/@tanstack\/(react-query|query-core)\/.*\/(use(MutationState|InfiniteQuery|SuspenseInfiniteQuery|Queries|SuspenseQueries|IsFetching|PrefetchInfiniteQuery)|infiniteQueryObserver|queriesObserver|HydrationBoundary)\.js$/;
 
+/**
+ * The router's module builds every component and context at its top level with calls the bundler
+ * cannot know are pure (`var Form = React.forwardRef(…)`) and names each for the developer tools
+ * (`Form.displayName = "Form"`), so all of them stay in the first load whether the app uses them or
+ * not: `Form`, the fetcher and submit hooks, the prefetch links (~1.4 KB gzip of the home page's
+ * 110 KB budget, docs/performance.md). Marked pure and unnamed (names only the developer tools read),
+ * what the app does not import is dropped. The production build only.
+ */
+function routerTreeShaken(): Plugin {
+  return {
+    name: 'campus-books:router-tree-shaken',
+    apply: 'build',
+    transform: {
+      filter: { id: /\/node_modules\/react-router\/dist\/.*\.mjs$/ },
+      handler(code) {
+        const pure = code
+          .replace(/^[ \t]*[\w$]+\.displayName = "[^"\n]*";$/gm, '')
+          .replace(
+            /^var ([\w$]+) = (React\d*\.(?:forwardRef|createContext|memo)\()/gm,
+            'var $1 = /* @__PURE__ */ $2',
+          );
+        return { code: pure, map: null };
+      },
+    },
+  };
+}
+
 function sharedChunks(): {
   plugin: Plugin;
   app: (id: string) => boolean;
@@ -101,6 +128,7 @@ const shared = sharedChunks();
 export default defineConfig({
   plugins: [
     shared.plugin,
+    routerTreeShaken(),
     react(),
     tailwindcss(),
     // Installable and usable offline: docs/decisions/011-installable-offline.md.
