@@ -191,6 +191,40 @@ export async function assertHostsFree(
   throw new CampusTakenError(`${taken.join(', ')} is campus "${other.key}"'s already`);
 }
 
+/** The SAML entity ID a campus signs on with, its scheme left out: its file's, else its address's. */
+function samlEntityOf(campus: { config: CampusConfig; hosts: readonly string[] }): string | null {
+  const { sso, publicUrl } = campus.config;
+  if (sso?.protocol !== 'saml') return null;
+  const address = publicUrl?.replace(/\/+$/, '') ?? `//${campus.hosts[0] ?? ''}`;
+  const entityId = sso.saml?.spEntityId ?? `${address}/api/sso/saml/metadata`;
+  return entityId.replace(/^([a-z][a-z0-9+.-]*:)?\/\//i, '').toLowerCase();
+}
+
+/**
+ * Throws CampusTakenError when another campus signs on through SAML with the same entity ID: a
+ * provider tells its service providers apart by it (their addresses, their keys), so two campuses
+ * sharing one would be sent each other's sign-ons, or neither would work.
+ */
+export async function assertSignOnFree(
+  home: ClientBase,
+  key: string,
+  campus: { config: CampusConfig; hosts: readonly string[] },
+): Promise<void> {
+  const mine = samlEntityOf(campus);
+  if (!mine) return;
+  const { rows } = await home.query<{ key: string; hosts: string[]; config: CampusConfig }>(
+    `SELECT key, hosts, config FROM directory.campuses
+      WHERE key <> $1 AND config #>> '{sso,protocol}' = 'saml' ORDER BY key`,
+    [key],
+  );
+  const other = rows.find((row) => samlEntityOf(row) === mine);
+  if (!other) return;
+  throw new CampusTakenError(
+    `sso.saml.spEntityId: ${mine} is campus "${other.key}"'s SAML entity ID already ` +
+      '(a provider tells the campuses apart by it: give this one its own)',
+  );
+}
+
 /**
  * Replaces a registered campus's configuration, its hosts, or both (`campus update`), in one
  * statement: a field not given keeps its value, so two updates of one campus (its file, its hosts)

@@ -11,6 +11,7 @@ import {
   readDirectory,
   registerCampus,
   assertFree,
+  assertSignOnFree,
 } from '../campuses/campus-directory';
 import { pointAt } from '../campuses/campus-pool';
 import { createCampusSchema, migrateCampus } from '../campuses/campus-provision';
@@ -119,6 +120,7 @@ async function addCampus(
     await home.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK})`);
     await ensureDirectory(home);
     await assertFree(home, key, hosts);
+    await assertSignOnFree(home, key, { config, hosts });
     const target = server ? await connected(server) : home;
     let ran: string[];
     try {

@@ -221,4 +221,33 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('campus update', () => {
     await vi.waitFor(async () => expect(await nameAt(ALPHA_THIRD)).toBe('Alpha Again'));
     expect(await nameAt(alphaHost)).toBe(421);
   });
+
+  it("refuses a file whose SAML entity ID is another campus's (73), the file unchanged", async () => {
+    const certFile = path.join(mkdtempSync(path.join(tmpdir(), 'cb-idp-')), 'idp.pem');
+    writeFileSync(certFile, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+    const samlFile = (key: 'alpha' | 'beta', spEntityId?: string) =>
+      fileOf(key, {
+        sso: {
+          protocol: 'saml',
+          saml: {
+            idpSsoUrl: 'https://idp.example/sso',
+            idpEntityId: 'https://idp.example/idp',
+            idpCertFile: certFile,
+            ...(spEntityId ? { spEntityId } : {}),
+          },
+        },
+      });
+    // Beta's entity ID is its address's (its file names none).
+    expect((await update('beta', '--config', samlFile('beta'))).code).toBe(0);
+    const before = await entryOf('alpha');
+    const taken = `http://${CAMPUS_HOSTS.beta}/api/sso/saml/metadata`;
+    const res = await update('alpha', '--config', samlFile('alpha', taken));
+    expect(res.code).toBe(73);
+    expect(res.err).toContain(`is campus "beta"'s SAML entity ID already`);
+    expect(await entryOf('alpha')).toEqual(before);
+
+    const own = await update('alpha', '--config', samlFile('alpha', 'https://alpha.example/sp'));
+    expect([own.code, own.err]).toEqual([0, '']);
+    expect((await entryOf('alpha')).config.sso?.saml?.spEntityId).toBe('https://alpha.example/sp');
+  });
 });

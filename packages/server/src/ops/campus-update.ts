@@ -9,6 +9,7 @@ import { currentCampusWork } from '../campuses/campus-context';
 import {
   CampusTakenError,
   assertHostsFree,
+  assertSignOnFree,
   readDirectory,
   updateCampus,
   type CampusEntry,
@@ -191,12 +192,13 @@ export async function updateCampusEntry(options: CampusUpdateOptions): Promise<v
     }
     before = entry;
     after = { ...entry, config: config ?? entry.config, hosts: hosts ?? entry.hosts };
-    if (hosts) {
-      await assertHostsFree(home, key, hosts).catch((error: unknown) => {
-        if (error instanceof CampusTakenError) throw new CampusUpdateError(error.message, 73);
-        throw error;
-      });
-    }
+    await (async () => {
+      if (hosts) await assertHostsFree(home, key, hosts);
+      await assertSignOnFree(home, key, after);
+    })().catch((error: unknown) => {
+      if (error instanceof CampusTakenError) throw new CampusUpdateError(error.message, 73);
+      throw error;
+    });
     const isNewFile = JSON.stringify(before.config) !== JSON.stringify(after.config);
     if (!isNewFile && before.hosts.join(' ') === after.hosts.join(' ')) {
       options.out(`Campus ${key} (${before.config.name}): nothing changed.\n`);
