@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { inArray, sql, type SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { loadConfig } from '../config/config';
 import { requiredBooks, userCourses } from '../db/courses.schema';
@@ -7,6 +7,8 @@ import { openDatabase, type Db } from '../db/database';
 import { DataDirInUseError } from '../db/data-dir-lock';
 import { listings } from '../db/schema';
 import { alerts } from '../db/alerts.schema';
+import { meetups } from '../db/ratings.schema';
+import { rowsOf } from '../db/rows';
 import type { CampusListKind } from './campus-lists';
 import { embeddedDbDir } from './targets';
 
@@ -20,51 +22,68 @@ export interface KeyInUse {
 
 const EXAMPLES = 5;
 
-/** Every column that stores a list's key, with how a row is named in a message. */
-function columnsOf(kind: CampusListKind): Array<{ table: string; column: PgColumn; name: SQL }> {
-  if (kind === 'majors') {
-    return [
-      { table: 'listings', column: listings.major, name: sql`${listings.id}::text` },
-      { table: 'alerts', column: alerts.major, name: sql`${alerts.id}::text` },
-    ];
+/** The lists of a campus file whose keys rows store: the importable ones, its schools and spots. */
+export type KeyedList = CampusListKind | 'schools' | 'meetupSpots';
+
+/**
+ * Every column that stores a list's key, with how a row is named in a message; `many` when the
+ * column holds several keys (a listing's schools).
+ */
+function columnsOf(
+  kind: KeyedList,
+): Array<{ table: string; column: PgColumn; name: SQL; many?: true }> {
+  const byId = (id: PgColumn) => sql`${id}::text`;
+  switch (kind) {
+    case 'schools':
+      return [
+        { table: 'listings', column: listings.schools, name: byId(listings.id), many: true },
+        { table: 'alerts', column: alerts.school, name: byId(alerts.id) },
+      ];
+    case 'meetupSpots':
+      return [{ table: 'meetups', column: meetups.spotId, name: byId(meetups.id) }];
+    case 'majors':
+      return [
+        { table: 'listings', column: listings.major, name: byId(listings.id) },
+        { table: 'alerts', column: alerts.major, name: byId(alerts.id) },
+      ];
+    case 'subjects':
+      return [
+        { table: 'listings', column: listings.subject, name: byId(listings.id) },
+        { table: 'alerts', column: alerts.subject, name: byId(alerts.id) },
+        {
+          table: 'user_courses',
+          column: userCourses.subject,
+          name: sql`${userCourses.subject} || ' ' || ${userCourses.courseNumber} || ' of user ' || ${userCourses.userId}::text`,
+        },
+        {
+          table: 'required_books',
+          column: requiredBooks.subject,
+          name: sql`${requiredBooks.subject} || ' ' || ${requiredBooks.courseNumber} || ' ' || ${requiredBooks.isbn}`,
+        },
+      ];
   }
-  return [
-    { table: 'listings', column: listings.subject, name: sql`${listings.id}::text` },
-    { table: 'alerts', column: alerts.subject, name: sql`${alerts.id}::text` },
-    {
-      table: 'user_courses',
-      column: userCourses.subject,
-      name: sql`${userCourses.subject} || ' ' || ${userCourses.courseNumber} || ' of user ' || ${userCourses.userId}::text`,
-    },
-    {
-      table: 'required_books',
-      column: requiredBooks.subject,
-      name: sql`${requiredBooks.subject} || ' ' || ${requiredBooks.courseNumber} || ' ' || ${requiredBooks.isbn}`,
-    },
-  ];
 }
 
-/** The rows that still store any of `keys` (a list's keys the import would remove). */
+/** The rows that still store any of `keys` (a list's keys an import or a new file would remove). */
 export async function findKeysInUse(
   db: Db,
-  kind: CampusListKind,
+  kind: KeyedList,
   keys: readonly string[],
 ): Promise<KeyInUse[]> {
   if (keys.length === 0) return [];
   const found: KeyInUse[] = [];
-  for (const { table, column, name } of columnsOf(kind)) {
-    const rows = await db
-      .select({
-        key: sql<string>`${column}`,
-        count: sql<number>`count(*)::int`,
-        examples: sql<
-          string[]
-        >`(array_agg(${name} ORDER BY ${name}))[1:${sql.raw(String(EXAMPLES))}]`,
-      })
-      .from(column.table)
-      .where(inArray(column, [...keys]))
-      .groupBy(column)
-      .orderBy(column);
+  for (const { table, column, name, many } of columnsOf(kind)) {
+    // A column of several keys is read one key a row (unnest), as a column of one is.
+    const key = many ? sql`used.key` : sql`${column}`;
+    const from = many ? sql`${column.table}, unnest(${column}) AS used(key)` : sql`${column.table}`;
+    const rows = await rowsOf<Omit<KeyInUse, 'table'>>(
+      db,
+      sql`SELECT ${key} AS key, count(*)::int AS count,
+                 (array_agg(${name} ORDER BY ${name}))[1:${sql.raw(String(EXAMPLES))}] AS examples
+            FROM ${from}
+           WHERE ${key} = ANY(${sql.param([...keys])}::text[])
+           GROUP BY 1 ORDER BY 1`,
+    );
     for (const row of rows) found.push({ table, ...row });
   }
   return found;

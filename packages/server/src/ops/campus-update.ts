@@ -2,7 +2,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { activeCampus, setActiveCampus } from '@campus-books/common/active-campus';
 import { consortiumProblems, isSharing } from '@campus-books/common/campus-consortium';
 import type { CampusConfig } from '@campus-books/common/campus-config';
-import { inArray, sql, type AnyColumn } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { currentCampusWork } from '../campuses/campus-context';
@@ -19,12 +18,13 @@ import { migrateCampus } from '../campuses/campus-provision';
 import { quoted } from '../campuses/campus-schema';
 import { MIGRATION_LOCK } from '../db/database';
 import type { Db } from '../db/db-type';
-import { alerts } from '../db/alerts.schema';
-import { meetups } from '../db/ratings.schema';
-import { rowsOf } from '../db/rows';
 import * as dbSchema from '../db/schema';
-import { listings } from '../db/schema';
-import { describeKeysInUse, findKeysInUse, type KeyInUse } from './campus-keys-in-use';
+import {
+  describeKeysInUse,
+  findKeysInUse,
+  type KeyedList,
+  type KeyInUse,
+} from './campus-keys-in-use';
 import { keyOf } from './campus-lists';
 
 /** `campus update` refused: the message and the exit code (65 data, 73 taken, 75 try later). */
@@ -52,7 +52,7 @@ export interface CampusUpdateOptions {
 }
 
 /** The keys of a campus's lists that stored data names: what a new file may not drop if used. */
-const LISTS = {
+const LISTS: Record<KeyedList, (campus: CampusConfig) => string[]> = {
   schools: (c: CampusConfig) => c.schools.map((s) => s.key),
   subjects: (c: CampusConfig) => c.subjects.map((s) => keyOf('subjects', s)),
   majors: (c: CampusConfig) => c.majors.map((m) => keyOf('majors', m)),
@@ -62,49 +62,15 @@ const LISTS = {
 /** Tables whose rows store those keys: no write to them while the check runs and commits. */
 const KEYED_TABLES = ['listings', 'alerts', 'user_courses', 'required_books', 'meetups'];
 
-const EXAMPLES = 5;
-
 /** The rows of the campus (its handle) that store a key its new file drops. */
 async function keysInUse(db: Db, before: CampusConfig, after: CampusConfig): Promise<KeyInUse[]> {
-  const removed = (list: keyof typeof LISTS) => {
+  const found: KeyInUse[] = [];
+  for (const list of Object.keys(LISTS) as KeyedList[]) {
     const kept = new Set(LISTS[list](after));
-    return LISTS[list](before).filter((k) => !kept.has(k));
-  };
-  const schools = removed('schools');
-  const spots = removed('meetupSpots');
-  const examples = (id: AnyColumn) =>
-    sql`(array_agg(${id}::text ORDER BY ${id}::text))[1:${sql.raw(String(EXAMPLES))}]`;
-  const inTable = (table: string) => (rows: Omit<KeyInUse, 'table'>[]) =>
-    rows.map((row) => ({ ...row, table }));
-  return [
-    ...(schools.length === 0
-      ? []
-      : await rowsOf<Omit<KeyInUse, 'table'>>(
-          db,
-          sql`SELECT school.key, count(*)::int AS count, ${examples(listings.id)} AS examples
-                FROM ${listings}, unnest(${listings.schools}) AS school(key)
-               WHERE school.key = ANY(${sql.param(schools)}::text[])
-               GROUP BY school.key ORDER BY school.key`,
-        ).then(inTable('listings'))),
-    ...(schools.length === 0
-      ? []
-      : await rowsOf<Omit<KeyInUse, 'table'>>(
-          db,
-          sql`SELECT ${alerts.school} AS key, count(*)::int AS count, ${examples(alerts.id)} AS examples
-                FROM ${alerts} WHERE ${inArray(alerts.school, schools)}
-               GROUP BY ${alerts.school} ORDER BY ${alerts.school}`,
-        ).then(inTable('alerts'))),
-    ...(await findKeysInUse(db, 'subjects', removed('subjects'))),
-    ...(await findKeysInUse(db, 'majors', removed('majors'))),
-    ...(spots.length === 0
-      ? []
-      : await rowsOf<Omit<KeyInUse, 'table'>>(
-          db,
-          sql`SELECT ${meetups.spotId} AS key, count(*)::int AS count, ${examples(meetups.id)} AS examples
-                FROM ${meetups} WHERE ${inArray(meetups.spotId, spots)}
-               GROUP BY ${meetups.spotId} ORDER BY ${meetups.spotId}`,
-        ).then(inTable('meetups'))),
-  ];
+    const removed = LISTS[list](before).filter((key) => !kept.has(key));
+    found.push(...(await findKeysInUse(db, list, removed)));
+  }
+  return found;
 }
 
 /** One line of what changed: the name, the hosts, the sharing, the file's other fields. */
