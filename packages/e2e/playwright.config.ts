@@ -20,15 +20,43 @@ const PORT = Number(process.env.E2E_PORT ?? 3100);
 const books = fakeBookProviders(Number(process.env.E2E_BOOKS_PORT ?? PORT + 99));
 export const BASE_URL = `http://127.0.0.1:${PORT}`;
 process.env.E2E_BASE_URL = BASE_URL;
+/**
+ * Specs whose checks do not change with the screen's width (the journeys, the forms' rules, sign-on,
+ * the headers, the server's rendering, the service worker): the README's test command runs them on
+ * the phone only, mobile-first; `npm run test:full` (TEST_FULL=1) at laptop width as well. The specs
+ * about the screen (every page's fit, tap targets and axe, the layouts, long content, the cards) run
+ * on both in every form.
+ */
+const ONE_WIDTH_IN_SHORT_FORM = [
+  '**/journeys/**',
+  '**/forms/**',
+  '**/sso/**',
+  '**/api-docs.spec.ts',
+  '**/csp.spec.ts',
+  '**/first-load.spec.ts',
+  '**/privacy.spec.ts',
+  '**/pwa.spec.ts',
+  '**/routes.spec.ts',
+  '**/server-rendering.spec.ts',
+  '**/smoke.spec.ts',
+];
+const full = process.env.TEST_FULL === '1';
+/** Run by playwright.balanced.config.ts. */
+const ignored = [...TWO_BROWSER_JOURNEYS, ...BALANCED_SPECS];
+
 /** A fresh embedded database and outbox for every run (set E2E_KEEP_DATA=1 to keep it afterwards). */
 const dataDir = runDataDir('cb-e2e-');
 
 export default defineConfig({
   ...sharedConfig(BASE_URL, 'playwright.json'),
-  testIgnore: [...TWO_BROWSER_JOURNEYS, ...BALANCED_SPECS],
+  testIgnore: ignored,
+  // Two browsers at once against the one server: the server and a browser each wait on the other
+  // much of the time (the journeys, forms and sign-on specs: 223 s with one, 174 s with two).
+  workers: 2,
   projects: [
     { name: 'phone', use: { ...devices['Pixel 5'], viewport: { width: 375, height: 800 } } },
-    LAPTOP,
+    // A project's own list replaces the configuration's: both are given.
+    { ...LAPTOP, testIgnore: [...ignored, ...(full ? [] : ONE_WIDTH_IN_SHORT_FORM)] },
   ],
   webServer: [
     books.webServer,
