@@ -64,6 +64,12 @@ function columnsOf(
   }
 }
 
+/** Every table whose rows store a key of one of the lists, each once. */
+export function keyedTables(): string[] {
+  const lists: KeyedList[] = ['schools', 'subjects', 'majors', 'meetupSpots'];
+  return [...new Set(lists.flatMap((kind) => columnsOf(kind).map((c) => c.table)))];
+}
+
 /** The rows that still store any of `keys` (a list's keys an import or a new file would remove). */
 export async function findKeysInUse(
   db: Db,

@@ -22,6 +22,7 @@ import * as dbSchema from '../db/schema';
 import {
   describeKeysInUse,
   findKeysInUse,
+  keyedTables,
   type KeyedList,
   type KeyInUse,
 } from './campus-keys-in-use';
@@ -58,9 +59,6 @@ const LISTS: Record<KeyedList, (campus: CampusConfig) => string[]> = {
   majors: (c: CampusConfig) => c.majors.map((m) => keyOf('majors', m)),
   meetupSpots: (c: CampusConfig) => c.meetupSpots.map((s) => s.id),
 };
-
-/** Tables whose rows store those keys: no write to them while the check runs and commits. */
-const KEYED_TABLES = ['listings', 'alerts', 'user_courses', 'required_books', 'meetups'];
 
 /** The rows of the campus (its handle) that store a key its new file drops. */
 async function keysInUse(db: Db, before: CampusConfig, after: CampusConfig): Promise<KeyInUse[]> {
@@ -223,7 +221,8 @@ async function writeUpdate(
     await campus.query('BEGIN');
     isOpen = true;
     await campus.query(`SET LOCAL lock_timeout = '10s'`);
-    await campus.query(`LOCK TABLE ${KEYED_TABLES.map(quoted).join(', ')} IN SHARE MODE`);
+    // No write to the tables that store those keys while the check runs and commits.
+    await campus.query(`LOCK TABLE ${keyedTables().map(quoted).join(', ')} IN SHARE MODE`);
     const db = drizzle(campus as never, { schema: dbSchema }) as unknown as Db;
     const inUse = await keysInUse(db, entry.config, config);
     if (inUse.length > 0) {
