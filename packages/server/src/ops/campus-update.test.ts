@@ -249,5 +249,34 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('campus update', () => {
     const own = await update('alpha', '--config', samlFile('alpha', 'https://alpha.example/sp'));
     expect([own.code, own.err]).toEqual([0, '']);
     expect((await entryOf('alpha')).config.sso?.saml?.spEntityId).toBe('https://alpha.example/sp');
+
+    // `campus add` makes the same check, before it creates anything.
+    const gammaFile = fileOf('gamma', {
+      sso: {
+        protocol: 'saml',
+        saml: {
+          idpSsoUrl: 'https://idp.example/sso',
+          idpEntityId: 'https://idp.example/idp',
+          idpCertFile: certFile,
+          spEntityId: 'HTTPS://Alpha.example/sp',
+        },
+      },
+    });
+    const added = await campusCommand(
+      two.url,
+      'add',
+      'gamma',
+      '--host',
+      'books.gamma.example',
+      '--config',
+      gammaFile,
+    );
+    expect(added.code).toBe(73);
+    expect(added.err).toContain(`is campus "alpha"'s SAML entity ID already`);
+    expect((await readDirectory(two.admin)).map((campus) => campus.key)).not.toContain('gamma');
+    const { rows: schemas } = await two.admin.query(
+      `SELECT 1 FROM pg_namespace WHERE nspname = 'campus_gamma'`,
+    );
+    expect(schemas).toHaveLength(0);
   });
 });
