@@ -50,6 +50,12 @@ const dataDir = runDataDir('cb-e2e-');
 export default defineConfig({
   ...sharedConfig(BASE_URL, 'playwright.json'),
   testIgnore: ignored,
+  // Two browsers at once against the one server: the server and a browser each wait on the other
+  // much of the time (the journeys, forms and sign-on specs: 223 s with one, 174 s with two).
+  workers: 2,
+  // Two browsers, the server and its image work share two cores: a message can take seconds to
+  // show while another spec's uploads are being encoded, so an assertion waits up to 20 s here.
+  expect: { timeout: 20_000 },
   projects: [
     { name: 'phone', use: { ...devices['Pixel 5'], viewport: { width: 375, height: 800 } } },
     // A project's own list replaces the configuration's: both are given.
