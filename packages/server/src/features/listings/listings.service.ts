@@ -75,19 +75,16 @@ export async function getVisibleListing(
 
 /**
  * A listing's answer as JSON text (GET /api/listing/get/{id}), by the same rule: the stored answer
- * the database wrote with the row, on the embedded engine from the listing caches (a write empties
- * them), so the most opened read parses and serializes nothing. A public listing needs no session.
+ * the database wrote with the row, kept until the catalogue changes (search/listing-caches.ts), so
+ * the most opened read parses and serializes nothing. A public listing needs no session.
  */
 export async function getVisibleListingJson(
   deps: ListingDeps,
   request: FastifyRequest,
   id: string,
 ): Promise<string> {
-  const cache = deps.caches.listings;
   const load = async () => (await findStoredListing(deps.db, id)) ?? null;
-  const stored = await (cache && isListingId(id)
-    ? cache.getOrLoad(id.toLowerCase(), load)
-    : load());
+  const stored = await (isListingId(id) ? deps.caches.listing(id.toLowerCase(), load) : load());
   if (!stored) throw notFound(LISTING_NOT_FOUND);
   if (!isVisibleTo(stored, null) && !isVisibleTo(stored, await viewerOf(deps, request))) {
     throw notFound(LISTING_NOT_FOUND);

@@ -5,6 +5,7 @@ import { rowsOf } from '../../db/rows';
 import { cacheScope, CacheRoom } from '../../campuses/campus-cache-scope';
 import { catalogueNotification } from '../../campuses/campus-catalogue';
 import { currentCampusWork } from '../../campuses/campus-context';
+import { keptUntilCatalogueChanges } from './catalogue-kept';
 import { CatalogueCache } from './search-cache';
 import type { StoredListing } from '../listings/listings.queries';
 import type { SearchCaches } from './caches';
@@ -15,8 +16,11 @@ import type { TermResolution } from './terms';
 export type ListingCaches = Required<SearchCaches> & {
   /** Whole search answers (the page and its total), on the embedded engine only (null on PostgreSQL). */
   searches: CatalogueCache<SearchPage> | null;
-  /** Listings' stored answers by id (GET /api/listing/get/{id}), on the embedded engine only. */
-  listings: CatalogueCache<StoredListing | null> | null;
+  /**
+   * A listing's stored answer by id (GET /api/listing/get/{id}), kept until the catalogue changes
+   * (catalogue-kept.ts): `load` reads it when it is not kept.
+   */
+  listing(id: string, load: () => Promise<StoredListing | null>): Promise<StoredListing | null>;
   /** Empties the caches of the campus of the work at hand; outside any campus, every cache. */
   invalidate(): void;
   /** The memory every cache's campuses share (CACHE_MEMORY_MB, campuses/campus-cache-scope.ts). */
@@ -38,8 +42,9 @@ declare module 'fastify' {
  * - Whole search answers (`searches`, the pages' and the route's loads): only on the embedded
  *   engine, where PGlite runs every query on the server's one thread. The search route keeps its
  *   answers as ready bytes on both engines besides (search.routes.ts, by catalogue-kept.ts's rule).
- * - Listings' stored answers by id (GET /api/listing/get/{id}), on the embedded engine only, for the
- *   same reason: a shared listing's link is opened by many at once.
+ * - Listings' stored answers by id (GET /api/listing/get/{id}), on both engines: a shared listing's
+ *   link is opened by many at once, and on PostgreSQL one version read (shared by every request of
+ *   its round trip, and by the campuses of a server) costs less than a read of the row each.
  *
  * They are emptied when what a search or a page shows can have changed, that is when the catalogue
  * changed: every statement that writes listings bumps the one-row `catalogue_version` in its
@@ -78,10 +83,6 @@ export default fp(
       app.database.engine === 'pglite'
         ? new CatalogueCache<SearchPage>({ maxEntries: 500, ttlMs: 10 * 60_000 })
         : null;
-    const byId =
-      app.database.engine === 'pglite'
-        ? new CatalogueCache<StoredListing | null>({ maxEntries: 5_000, ttlMs: 10 * 60_000 })
-        : null;
     /**
      * Per campus (decision 024; '' for a single-campus installation): the highest catalogue version
      * its caches are known to be valid for, how many times they were emptied, and its version read.
@@ -113,7 +114,6 @@ export default fp(
       terms.invalidate(key);
       totals.invalidate(key);
       searches?.invalidate(key);
-      byId?.invalidate(key);
     };
     const moved = (version: number, key = cacheScope()) => {
       const scope = scopeOf(key);
@@ -168,16 +168,24 @@ export default fp(
       if (!isPostgres) return true;
       return isFresh(await currentVersion(scopeOf(cacheScope())), since);
     };
+    const freshness = {
+      generation: () => scopeOf(cacheScope()).generation,
+      ensureFresh,
+      room,
+    };
     app.decorate('listingCaches', {
       terms,
       totals,
       searches,
-      listings: byId,
-      generation: () => scopeOf(cacheScope()).generation,
+      listing: keptUntilCatalogueChanges<StoredListing | null>(freshness, {
+        maxEntries: 5_000,
+        ttlMs: 10 * 60_000,
+        // The answer's text is most of it.
+        sizeOf: (stored) => 512 + 2 * (stored?.json?.length ?? 0),
+      }),
+      ...freshness,
       isFresh,
-      ensureFresh,
       invalidate: () => invalidate(),
-      room,
     });
 
     /** On PGlite without notifications: the server's own writes are the catalogue's changes. */

@@ -98,7 +98,6 @@ describe(`caches follow the catalogue, not the HTTP method (${TEST_ENGINE})`, ()
       terms: caches.terms.size,
       totals: caches.totals.size,
       searches: caches.searches?.size ?? 0,
-      listings: caches.listings?.size ?? 0,
     };
   };
   /** Pages each server renders (rather than answers from memory) for the signed-out visitor. */
