@@ -49,12 +49,15 @@ process.env.PASSWORD_THREAD_NICE ??= '0';
  */
 const ownModules = ['src/features/accounts/password-reset.abuse.test.ts'];
 
+/** Every server suite's: the test campus, and passwords hashed at a test's cost (test/cheap-passwords.ts). */
+const serverSetupFiles = ['test/use-default-campus.ts', 'test/cheap-passwords.ts'];
+
 const serverProjects = (engine: 'pglite' | 'postgres'): TestProjectInlineConfiguration[] => {
   const test = {
     root: 'packages/server',
     env: { TEST_DB_ENGINE: engine },
     globalSetup: ['test/global-setup.ts'],
-    setupFiles: ['test/use-default-campus.ts'],
+    setupFiles: serverSetupFiles,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   };
@@ -94,7 +97,7 @@ const secondCampus: TestProjectInlineConfiguration = {
     name: 'server:second-campus',
     env: { TEST_DB_ENGINE: 'pglite', TEST_CAMPUS_FILE: 'campus/examples/pacific-crest.yaml' },
     globalSetup: ['test/global-setup.ts'],
-    setupFiles: ['test/use-default-campus.ts'],
+    setupFiles: serverSetupFiles,
     include: secondCampusFiles,
     isolate: false,
     testTimeout: 30_000,
@@ -139,7 +142,7 @@ export default defineConfig({
         test: {
           name: 'load-balancer',
           root: 'packages/server',
-          setupFiles: ['test/use-default-campus.ts'],
+          setupFiles: serverSetupFiles,
           include: ['test/reliability/load-balancer.quick.ts'],
           testTimeout: 180_000,
           hookTimeout: 180_000,
@@ -152,7 +155,7 @@ export default defineConfig({
         test: {
           name: 'event-streams',
           root: 'packages/server',
-          setupFiles: ['test/use-default-campus.ts'],
+          setupFiles: serverSetupFiles,
           include: ['test/reliability/conversation-streams.quick.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
@@ -165,7 +168,7 @@ export default defineConfig({
         test: {
           name: 'sso-balancer',
           root: 'packages/server',
-          setupFiles: ['test/use-default-campus.ts'],
+          setupFiles: serverSetupFiles,
           include: ['test/reliability/sso-balancer.quick.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
@@ -195,7 +198,7 @@ export default defineConfig({
         test: {
           name: 'reverse-proxy',
           root: 'packages/server',
-          setupFiles: ['test/use-default-campus.ts'],
+          setupFiles: serverSetupFiles,
           include: ['test/reliability/reverse-proxy.nginx.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -3,13 +3,15 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { getPriority, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_PASSWORD_COST } from '../../../test/cheap-passwords';
 import {
   DEFAULT_PASSWORD_THREAD_NICE as PASSWORD_THREAD_NICE,
   PASSWORD_MAX_BYTES,
   PASSWORD_THREADS,
   hashPassword,
   startPasswordThreads,
+  usePasswordCostForTests,
   verifyPassword,
 } from './password';
 
@@ -27,6 +29,10 @@ function threadNiceValues(): number[] {
 }
 
 describe('passwords', () => {
+  // The product's cost, not the suites' (test/cheap-passwords.ts); the worker's later files get theirs back.
+  beforeAll(() => usePasswordCostForTests(null));
+  afterAll(() => usePasswordCostForTests(TEST_PASSWORD_COST));
+
   it('hashes with argon2id at the chosen cost, and checks only the right password', async () => {
     const passwordHash = await hashPassword('Correct-1');
     expect(passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);

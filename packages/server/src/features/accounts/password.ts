@@ -6,6 +6,12 @@ import { Piscina } from 'piscina';
 // argon2id (the library's default algorithm) with OWASP's suggested memory cost: 19 MiB, t=2, p=1.
 const OPTIONS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
+/** argon2's cost parameters: memory in KiB, passes, lanes. */
+export type PasswordCost = { memoryCost: number; timeCost: number; parallelism: number };
+
+/** The cost new hashes are made with: OPTIONS, but in the test suites (usePasswordCostForTests). */
+let cost: PasswordCost = OPTIONS;
+
 /**
  * The nice value of the threads that hash and check passwords, by default (0 the requests' own
  * priority, 19 the lowest; PASSWORD_THREAD_NICE). A hash or a check is ~20 ms of a core: at the
@@ -55,7 +61,7 @@ export function startPasswordThreads(options: {
     // A wave of sign-ins keeps its threads; a quiet server lets the others go. An idle thread
     // does not keep the process alive.
     idleTimeout: 60_000,
-    workerData: { nice: options.nice, options: OPTIONS },
+    workerData: { nice: options.nice, options: cost },
   });
   // A thread that fails between jobs fails no job: the pool replaces it. (Unheard, the event would
   // stop the process.)
@@ -87,6 +93,22 @@ export function configurePasswordThreads(options: { nice: number }): void {
   }
   threadNice = options.nice;
   passwordThreads();
+}
+
+/**
+ * The test suites' cost (test/use-default-campus.ts): they make thousands of accounts and sign-ins,
+ * each ~20–45 ms of a core at the product's cost, most of a run's CPU spent on argon2 for nothing
+ * they check. No setting reaches it: only code calls it, and `null` restores the product's cost
+ * (password.test.ts checks that cost). A check follows the cost written in the hash it checks.
+ */
+export function usePasswordCostForTests(testCost: PasswordCost | null): void {
+  const next = testCost ?? OPTIONS;
+  if (next === cost) return;
+  cost = next;
+  if (threads) {
+    void threads.close();
+    threads = undefined;
+  }
 }
 
 /**
