@@ -117,8 +117,9 @@ export function sharedConfig(baseURL: string, report: string): PlaywrightTestCon
   return {
     testDir: 'tests',
     fullyParallel: false,
-    // A cold server on a busy 2-core machine: the first sign-ups and page loads can take seconds.
-    timeout: 60_000,
+    // A cold server on a busy 2-core machine: the first sign-ups and page loads can take seconds,
+    // and a journey of a dozen pages a minute and more when two browsers share slow cores.
+    timeout: 120_000,
     workers: 1,
     retries: 0,
     reporter: process.env.CI
