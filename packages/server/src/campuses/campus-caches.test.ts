@@ -168,6 +168,46 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('caches, web shell and metrics per c
     expect(betaPage.body).toContain(names.beta);
   });
 
+  it("keeps each campus's listing by id apart, though both hold a listing of that id", async () => {
+    // Beta gets a copy of alpha's listing under the same id (as a campus copied from another has),
+    // with its own seller and name; its trigger writes the copy's stored answer.
+    const betaCopy = 'Beta copy under the same id';
+    const id = listings.alpha;
+    await admin.query(
+      `CREATE TEMP TABLE copied AS SELECT * FROM campus_alpha.listings WHERE id = $1`,
+      [id],
+    );
+    await admin.query(
+      `UPDATE copied SET name = $1,
+         user_id = (SELECT id FROM campus_beta.users WHERE email = $2)`,
+      [betaCopy, sellerOf('beta')],
+    );
+    // Every column but the generated ones (the search's words), which the insert computes.
+    const { rows: columns } = await admin.query<{ name: string }>(
+      `SELECT quote_ident(column_name) AS name FROM information_schema.columns
+       WHERE table_schema = 'campus_beta' AND table_name = 'listings' AND is_generated = 'NEVER'`,
+    );
+    const list = columns.map((c) => c.name).join(', ');
+    await admin.query(`INSERT INTO campus_beta.listings (${list}) SELECT ${list} FROM copied`);
+    await admin.query(`DROP TABLE copied`);
+    const alphaName = (
+      await admin.query<{ name: string }>(`SELECT name FROM campus_alpha.listings WHERE id = $1`, [
+        id,
+      ])
+    ).rows[0]!.name;
+    const nameOn = async (key: CampusKey) => {
+      const res = await get(key, `/api/listing/get/${id}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<{ name: string }>().name;
+    };
+    // Each host its own row, the second time from what it kept, in either order.
+    for (const round of [1, 2]) {
+      const order: CampusKey[] = round === 1 ? ['alpha', 'beta'] : ['beta', 'alpha'];
+      for (const key of order)
+        expect(await nameOn(key)).toBe(key === 'alpha' ? alphaName : betaCopy);
+    }
+  });
+
   it('answers each host its own shell, manifest and palette', async () => {
     const shells = {} as Record<CampusKey, string>;
     for (const key of CAMPUS_KEYS) {
