@@ -96,7 +96,7 @@ export function configurePasswordThreads(options: { nice: number }): void {
 }
 
 /**
- * The test suites' cost (test/use-default-campus.ts): they make thousands of accounts and sign-ins,
+ * The test suites' cost (test/cheap-passwords.ts): they make thousands of accounts and sign-ins,
  * each ~20–45 ms of a core at the product's cost, most of a run's CPU spent on argon2 for nothing
  * they check. No setting reaches it: only code calls it, and `null` restores the product's cost
  * (password.test.ts checks that cost). A check follows the cost written in the hash it checks.
