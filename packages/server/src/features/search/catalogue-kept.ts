@@ -1,6 +1,15 @@
-import { cacheScope } from '../../campuses/campus-cache-scope';
-import type { ListingCaches } from './listing-caches';
+import { cacheScope, type CacheRoom } from '../../campuses/campus-cache-scope';
 import { CatalogueCache, type CatalogueCacheOptions } from './search-cache';
+
+/** What a kept answer asks of the listing caches (listing-caches.ts) to know it is still true. */
+export interface CatalogueFreshness {
+  /** The work at hand's campus's caches' generation: how many times they were emptied. */
+  generation(): number;
+  /** Whether nothing emptied them since `since`, the catalogue's version read first on PostgreSQL. */
+  ensureFresh(since: number): Promise<boolean>;
+  /** The memory every cache's campuses share. */
+  room: CacheRoom;
+}
 
 /**
  * Answers kept in memory by key until the catalogue changes, with the search caches' rule
@@ -12,7 +21,7 @@ import { CatalogueCache, type CatalogueCacheOptions } from './search-cache';
  * within `ttlMs`.
  */
 export function keptUntilCatalogueChanges<V>(
-  caches: Pick<ListingCaches, 'generation' | 'ensureFresh' | 'room'>,
+  caches: CatalogueFreshness,
   options: Pick<CatalogueCacheOptions<V>, 'maxEntries' | 'ttlMs' | 'sizeOf'>,
 ) {
   const answers = new CatalogueCache<V>({ ...options, room: caches.room });

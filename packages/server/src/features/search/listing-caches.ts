@@ -5,7 +5,7 @@ import { rowsOf } from '../../db/rows';
 import { cacheScope, CacheRoom } from '../../campuses/campus-cache-scope';
 import { catalogueNotification } from '../../campuses/campus-catalogue';
 import { currentCampusWork } from '../../campuses/campus-context';
-import { keptUntilCatalogueChanges } from './catalogue-kept';
+import { keptUntilCatalogueChanges, type CatalogueFreshness } from './catalogue-kept';
 import { CatalogueCache } from './search-cache';
 import type { StoredListing } from '../listings/listings.queries';
 import type { SearchCaches } from './caches';
@@ -168,7 +168,7 @@ export default fp(
       if (!isPostgres) return true;
       return isFresh(await currentVersion(scopeOf(cacheScope())), since);
     };
-    const freshness = {
+    const freshness: CatalogueFreshness = {
       generation: () => scopeOf(cacheScope()).generation,
       ensureFresh,
       room,
