@@ -4,6 +4,14 @@ import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { expect } from 'vitest';
+import type { ApiRouteKey } from '@campus-books/common/api-routes';
+import {
+  callRoute,
+  dataOf,
+  type ApiCallArguments,
+  type ApiCallOptions,
+  type RouteAnswer,
+} from '@campus-books/common/call-route';
 import { buildApp } from '../src/app';
 import { runInCampus, type CampusWork } from '../src/campuses/campus-context';
 import {
@@ -14,9 +22,12 @@ import { loadConfig } from '../src/config/config';
 import { openDatabase } from '../src/db/database';
 import { GENEROUS_LIMITS, sessionCookieOf, signUpBody } from './accounts';
 import { campusCommandWithEnv, writeCampusFiles } from './campuses';
+import { appInjector } from './api-caller';
 import { createPostgresDatabase, type TestApp } from './helpers';
 import { listingBody } from './listing-fixtures';
 import { createUploadedImage } from './support/test-uploaded-image';
+
+type ListingCreateBody = ApiCallOptions<'POST /api/listing/create'>['body'];
 
 /** The two campuses of the many-campus suites (decision 024) and the host each is served at. */
 export const CAMPUS_HOSTS = { alpha: 'books.alpha.example', beta: 'books.beta.example' } as const;
@@ -58,6 +69,12 @@ export interface TwoCampuses {
     url: string,
     options?: SendOptions,
   ): Promise<LightMyRequestResponse>;
+  /** A route of the table called on a campus's host, typed by the route table (common's callRoute). */
+  call<Route extends ApiRouteKey>(
+    key: CampusKey,
+    route: Route,
+    ...options: ApiCallArguments<Route>
+  ): Promise<RouteAnswer<Route>>;
   /** The campus a host serves, to run test support in its context (runInCampus). */
   campusOf(key: CampusKey): CampusWork;
   /** A verified student of the campus, signed up and in through its host. */
@@ -164,6 +181,14 @@ export async function openTwoCampuses(options: TwoCampusesOptions = {}): Promise
       },
       ...(sendOptions.payload ? { payload: sendOptions.payload } : {}),
     });
+  const call: TwoCampuses['call'] = (key, route, ...callOptions) => {
+    const inject = appInjector(app);
+    return callRoute(
+      (request) => inject({ ...request, headers: { ...request.headers, host: CAMPUS_HOSTS[key] } }),
+      route,
+      ...callOptions,
+    );
+  };
   const campusOf = (key: CampusKey) => installation.routing.campusOfHost(CAMPUS_HOSTS[key])!;
 
   return {
@@ -174,6 +199,7 @@ export async function openTwoCampuses(options: TwoCampusesOptions = {}): Promise
     url: target.url,
     campuses,
     send,
+    call,
     campusOf,
     async studentOf(key, fields = {}) {
       const body = signUpBody({
@@ -201,12 +227,12 @@ export async function openTwoCampuses(options: TwoCampusesOptions = {}): Promise
     },
     async listingOf(key, student, overrides = {}) {
       const image = await runInCampus(campusOf(key), () => createUploadedImage(t, student.id));
-      const res = await send(key, 'POST', '/api/listing/create', {
-        cookie: student.cookie,
-        payload: listingBody({ imageUrls: [image], ...overrides }),
+      const answer = await call(key, 'POST /api/listing/create', {
+        as: student,
+        body: listingBody({ imageUrls: [image], ...overrides }) as ListingCreateBody,
       });
-      expect(res.statusCode, res.body).toBe(201);
-      return res.json<{ _id: string }>()._id;
+      expect(answer.status, JSON.stringify(answer)).toBe(201);
+      return dataOf(answer)._id;
     },
     anotherApp: build,
     async close() {

@@ -16,6 +16,7 @@ import {
   type TwoCampuses,
 } from '../../test/two-campuses';
 import { catalogueNotification } from './campus-catalogue';
+import { dataOf } from '@campus-books/common/call-route';
 
 const STAND_IN = fileURLToPath(new URL('../../test/support/stand-in-renderer.ts', import.meta.url));
 /** Alpha's own product name and colour; beta keeps the test campus's. */
@@ -53,9 +54,10 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('caches, web shell and metrics per c
   const get = (key: CampusKey, url: string, headers: Record<string, string> = {}) =>
     two.send(key, 'GET', url, { headers });
   const searchNames = async (key: CampusKey) => {
-    const res = await get(key, '/api/listing/get?searchTerm=organic');
-    expect(res.statusCode).toBe(200);
-    return res.json<{ name: string }[]>().map((l) => l.name);
+    const answer = await two.call(key, 'GET /api/listing/get', {
+      query: { searchTerm: 'organic' },
+    });
+    return dataOf(answer).map((l) => l.name);
   };
   /** The listing names of the signed-out home page (the stand-in renders its data) and its renders. */
   const homePage = async (key: CampusKey) => {
@@ -196,9 +198,8 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('caches, web shell and metrics per c
       ])
     ).rows[0]!.name;
     const nameOn = async (key: CampusKey) => {
-      const res = await get(key, `/api/listing/get/${id}`);
-      expect(res.statusCode, res.body).toBe(200);
-      return res.json<{ name: string }>().name;
+      const answer = await two.call(key, 'GET /api/listing/get/:id', { params: { id } });
+      return dataOf(answer).name;
     };
     // Each host its own row, the second time from what it kept, in either order.
     for (const round of [1, 2]) {
@@ -273,11 +274,8 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('caches, web shell and metrics per c
     // Beta's statistics first: they write what this server counted, each campus's into its own.
     const missed = {} as Record<CampusKey, { term: string; count: number }[]>;
     for (const key of ['beta', 'alpha'] as const) {
-      const res = await get(key, '/api/statistics', { cookie: cookies[key] });
-      expect(res.statusCode, res.body).toBe(200);
-      missed[key] = res.json<{
-        topMissedSearches: { term: string; count: number }[];
-      }>().topMissedSearches;
+      const answer = await two.call(key, 'GET /api/statistics', { as: { cookie: cookies[key] } });
+      missed[key] = dataOf(answer).topMissedSearches;
     }
     expect(missed.alpha).toContainEqual({ term, count: 2 });
     expect(missed.beta.map((m) => m.term)).not.toContain(term);
