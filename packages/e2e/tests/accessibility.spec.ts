@@ -20,16 +20,14 @@ import { newStudent } from '../src/users';
 /**
  * The checks behind docs/accessibility.md that axe cannot make (pages.spec.ts runs axe, reflow at
  * 320 px and target size on the same pages): names in Chromium's accessibility tree, focus that can
- * be seen, 200 % text, WCAG text spacing and reduced motion; then keyboard-only journeys.
+ * be seen, 200 % text, WCAG text spacing and reduced motion; then keyboard-only journeys. Checked
+ * once, at laptop width (reflow: pages.spec.ts): the phone project does not open this file
+ * (playwright.config.ts, LAPTOP_ONLY).
  */
-const laptopOnly = (project: string) =>
-  journeyTest.skip(project !== 'laptop', 'checked once, at laptop width (reflow: pages.spec.ts)');
-
 for (const pageCase of ROUTE_PAGES) {
   routePageTest(
     `${pageCase.name}: named controls, visible focus, 200 % text, text spacing, reduced motion`,
-    async ({ page, data }, testInfo) => {
-      laptopOnly(testInfo.project.name);
+    async ({ page, data }) => {
       await page.emulateMedia({ reducedMotion: 'reduce' });
       await openRoutePage(page, pageCase, data);
       await settle(page, pageCase.ready, pageCase);
@@ -87,8 +85,7 @@ async function typeInto(page: Page, field: Locator, text: string): Promise<void>
 
 journeyTest(
   'keyboard only: a student signs up, then lists a book with a photo',
-  async ({ page, adoptUser }, testInfo) => {
-    laptopOnly(testInfo.project.name);
+  async ({ page, adoptUser }) => {
     const student = newStudent('keys');
     await page.goto('/sign-up');
     await typeInto(page, page.getByLabel('First name'), student.firstName);
