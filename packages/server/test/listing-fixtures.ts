@@ -8,7 +8,8 @@ import { createUploadedImage } from './support/test-uploaded-image';
 import type { TestApp, TestUser } from './helpers';
 import { appInjector } from './api-caller';
 
-type ListingCreateBody = ApiCallOptions<'POST /api/listing/create'>['body'];
+/** The body of a listing's creation, as the route table types it. */
+export type ListingCreateBody = ApiCallOptions<'POST /api/listing/create'>['body'];
 
 const DEFAULT_LISTING_BODY = {
   name: 'Calculus: Early Transcendentals',

@@ -9,7 +9,6 @@ import {
   callRoute,
   dataOf,
   type ApiCallArguments,
-  type ApiCallOptions,
   type RouteAnswer,
 } from '@campus-books/common/call-route';
 import { buildApp } from '../src/app';
@@ -24,10 +23,8 @@ import { GENEROUS_LIMITS, sessionCookieOf, signUpBody } from './accounts';
 import { campusCommandWithEnv, writeCampusFiles } from './campuses';
 import { appInjector } from './api-caller';
 import { createPostgresDatabase, type TestApp } from './helpers';
-import { listingBody } from './listing-fixtures';
+import { listingBody, type ListingCreateBody } from './listing-fixtures';
 import { createUploadedImage } from './support/test-uploaded-image';
-
-type ListingCreateBody = ApiCallOptions<'POST /api/listing/create'>['body'];
 
 /** The two campuses of the many-campus suites (decision 024) and the host each is served at. */
 export const CAMPUS_HOSTS = { alpha: 'books.alpha.example', beta: 'books.beta.example' } as const;

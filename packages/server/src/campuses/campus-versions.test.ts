@@ -1,9 +1,8 @@
-import { callRoute, dataOf } from '@campus-books/common/call-route';
+import { dataOf } from '@campus-books/common/call-route';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ENGINE } from '../../test/helpers';
-import { appInjector } from '../../test/api-caller';
-import { CAMPUS_HOSTS, openTwoCampuses, type TwoCampuses } from '../../test/two-campuses';
+import { openTwoCampuses, type TwoCampuses } from '../../test/two-campuses';
 import { readCampusVersion } from './campus-versions';
 
 // The catalogue versions of a server's campuses read together (campus-versions.ts), on PostgreSQL:
@@ -80,12 +79,8 @@ describe.skipIf(TEST_ENGINE !== 'postgres')("a server's campus versions read tog
   it("serves each campus's cached searches fresh after a write on either campus", async () => {
     const alpha = await two.studentOf('alpha');
     const search = async (key: 'alpha' | 'beta') =>
-      dataOf(
-        await callRoute(appInjector(two.app), 'GET /api/listing/get', {
-          query: { searchTerm: 'zymurgy' },
-          headers: { host: CAMPUS_HOSTS[key] },
-        }),
-      ).length;
+      dataOf(await two.call(key, 'GET /api/listing/get', { query: { searchTerm: 'zymurgy' } }))
+        .length;
     expect(await search('alpha')).toBe(0);
     expect(await search('beta')).toBe(0);
     await two.listingOf('alpha', alpha, { name: 'Zymurgy for Brewers' });
