@@ -8,6 +8,7 @@ import { currentCampusWork } from '../../campuses/campus-context';
 import { keptUntilCatalogueChanges, type CatalogueFreshness } from './catalogue-kept';
 import { CatalogueCache } from './search-cache';
 import type { StoredListing } from '../listings/listings.queries';
+import { sharedFreshReads } from '../../lib/fresh-reads';
 import type { SearchCaches } from './caches';
 import type { SearchPage } from './search-listings';
 import type { TermResolution } from './terms';
@@ -90,14 +91,18 @@ export default fp(
     interface Scope {
       seen: number;
       generation: number;
-      reading: Promise<number> | null;
-      nextRead: Promise<number> | null;
+      /**
+       * Its catalogue version, read by a statement that started after the call, shared by the
+       * callers of a round trip (lib/fresh-reads.ts); each campus has its own reads (a read runs as
+       * the campus that started it).
+       */
+      currentVersion: () => Promise<number>;
     }
     const scopes = new Map<string, Scope>();
     const scopeOf = (key: string): Scope => {
       let scope = scopes.get(key);
       if (!scope) {
-        scope = { seen: -1, generation: 0, reading: null, nextRead: null };
+        scope = { seen: -1, generation: 0, currentVersion: sharedFreshReads(readVersion) };
         scopes.set(key, scope);
       }
       return scope;
@@ -141,32 +146,9 @@ export default fp(
       const together = currentCampusWork()?.handles.catalogueVersion;
       return together ? together().catch(readOwnVersion) : readOwnVersion();
     };
-    /**
-     * The catalogue's version, read by a statement that started after the call: every caller that
-     * arrives while a read is in flight waits for the next one, which they all share. A read that
-     * started before a caller arrived may predate a write its client saw acknowledged, so it is
-     * never handed to it; under load one read serves every request of a round trip, not one each.
-     * Each campus has its own reads (a read runs as the campus that started it).
-     */
-    const currentVersion = (scope: Scope): Promise<number> => {
-      if (!scope.reading) {
-        const read = readVersion().finally(() => {
-          if (scope.reading === read) scope.reading = null;
-        });
-        scope.reading = read;
-        return read;
-      }
-      scope.nextRead ??= scope.reading
-        .catch(() => 0)
-        .then(() => {
-          scope.nextRead = null;
-          return currentVersion(scope);
-        });
-      return scope.nextRead;
-    };
     const ensureFresh = async (since: number) => {
       if (!isPostgres) return true;
-      return isFresh(await currentVersion(scopeOf(cacheScope())), since);
+      return isFresh(await scopeOf(cacheScope()).currentVersion(), since);
     };
     const freshness: CatalogueFreshness = {
       generation: () => scopeOf(cacheScope()).generation,
