@@ -6,6 +6,7 @@ import { lockDataDir } from './data-dir-lock';
 import type { Db } from './db-type';
 import { ensureListingJson } from './listing-json-trigger';
 import { applyMigrations } from './migrator';
+import { withParsersKept } from './pglite-parsers';
 import { PgNotificationListener, type NotificationHandler, type Unlisten } from './notifications';
 import * as schema from './schema';
 
@@ -202,7 +203,7 @@ async function openPglite(options: {
       loadDataDir: options.loadFrom,
       extensions: { pg_trgm },
     });
-    const db = drizzlePglite(client, { schema }) as unknown as Db;
+    const db = drizzlePglite(withParsersKept(client), { schema }) as unknown as Db;
     if (options.migrate !== false) {
       await migrateOnOpen(db).catch(async (error: unknown) => {
         await client.close().catch(() => {});
