@@ -4,7 +4,7 @@ import type { PGlite, QueryOptions, Transaction } from '@electric-sql/pglite';
  * The types drizzle-orm's PGlite driver reads as PostgreSQL's own text (drizzle-orm/pglite/session.js:
  * dates, timestamps and intervals, and arrays of those and of numerics); its columns parse them.
  */
-export const TEXT_KEPT_TYPES = {
+const TEXT_KEPT_TYPES = {
   timestamp: 1114,
   timestamptz: 1184,
   interval: 1186,
