@@ -6,6 +6,7 @@ import {
   lowContrastControlBorders,
   movingElements,
   namedControlCount,
+  removeTextSpacing,
   unnamedControls,
   widerThanViewport,
 } from './page-check';
@@ -14,7 +15,8 @@ import {
  * The checks behind docs/accessibility.md that axe cannot make, on a settled page opened with
  * `prefers-reduced-motion: reduce`: a title and language of its own and a skip link, names in
  * Chromium's accessibility tree, field borders, motion, focus that can be seen, 200 % text, WCAG text
- * spacing (also at 320 px). It leaves the page at 320 px with the text at its usual size.
+ * spacing (also at 320 px). It leaves the page at 320 px with the text at its usual size and
+ * spacing.
  */
 export async function expectAccessibleBeyondAxe(page: Page): Promise<void> {
   // A title of its own (2.4.2), the page's language (3.1.1), and a skip link first (2.4.1).
@@ -47,4 +49,5 @@ export async function expectAccessibleBeyondAxe(page: Page): Promise<void> {
   await expect
     .poll(() => widerThanViewport(page), { message: 'wider than 320 px with text spacing' })
     .toEqual([]);
+  await removeTextSpacing(page);
 }

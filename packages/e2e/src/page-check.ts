@@ -213,7 +213,8 @@ export async function invisibleFocusStops(
 export async function clippedUnderTextSpacing(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     // A constructed sheet: the page's Content-Security-Policy refuses an inline <style>.
-    const spacing = new CSSStyleSheet();
+    const spacing: CSSStyleSheet & { textSpacing?: true } = new CSSStyleSheet();
+    spacing.textSpacing = true;
     spacing.replaceSync(`* { line-height: 1.5 !important; letter-spacing: 0.12em !important;
       word-spacing: 0.16em !important; } p { margin-bottom: 2em !important; }`);
     document.adoptedStyleSheets = [...document.adoptedStyleSheets, spacing];
@@ -236,6 +237,15 @@ export async function clippedUnderTextSpacing(page: Page): Promise<string[]> {
       }
     }
     return clipped;
+  });
+}
+
+/** Takes back the spacing `clippedUnderTextSpacing` applied. */
+export async function removeTextSpacing(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    document.adoptedStyleSheets = document.adoptedStyleSheets.filter(
+      (sheet) => !(sheet as CSSStyleSheet & { textSpacing?: true }).textSpacing,
+    );
   });
 }
 

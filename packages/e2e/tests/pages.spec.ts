@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expectAccessibleBeyondAxe } from '../src/accessibility-checks';
 import { watchCspViolations } from '../src/csp-watch';
+import { overflowAtEveryWidth } from '../src/extreme-text';
 import { expect } from '../src/fixtures';
 import { expectNoAxeViolations, screenshot, settle, smallTapTargets } from '../src/page-check';
 import { routePageTest as test } from '../src/route-page-test';
@@ -19,10 +20,12 @@ async function expectNoSidewaysScroll(page: Page, width: number): Promise<void> 
 }
 
 for (const pageCase of ROUTE_PAGES) {
-  // One opening of the page for every check of it: axe and the Content-Security-Policy in both
-  // projects; then on a laptop the checks axe cannot make (they had a file and an opening of their
-  // own, accessibility.spec.ts, until 2026-12-04), on a phone the page's fit and tap targets.
-  test(`${pageCase.name}: no axe violation, no Content-Security-Policy violation; on a laptop, named controls, visible focus, 200 % text, text spacing, reduced motion; on a phone, fits and every tap target at least 44 px`, async ({
+  // One opening of the page for every check of it, its data the students' text at its extremes
+  // (route-page-test.ts): axe and the Content-Security-Policy in both projects; then on a laptop
+  // the checks axe cannot make (they had a file and an opening of their own, accessibility.spec.ts,
+  // until 2026-12-04) and the long text's fit at every width and text size (content-extremes.spec.ts's
+  // until 2026-12-05), on a phone the page's fit and tap targets.
+  test(`${pageCase.name}: no axe violation, no Content-Security-Policy violation; on a laptop, named controls, visible focus, 200 % text, text spacing, reduced motion, and long words, long names, emoji and right-to-left text fit at 320, 375 and 1280 px, at 200 % text too; on a phone, fits and every tap target at least 44 px`, async ({
     page,
     data,
   }, testInfo) => {
@@ -40,6 +43,8 @@ for (const pageCase of ROUTE_PAGES) {
     expect(await cspViolations(), 'Content-Security-Policy violations').toEqual([]);
     if (!phone) {
       await expectAccessibleBeyondAxe(page);
+      const problems = await overflowAtEveryWidth(page, testInfo, pageCase.name);
+      expect(problems, problems.join('\n')).toEqual([]);
       return;
     }
     for (const width of PHONE_WIDTHS) await expectNoSidewaysScroll(page, width);

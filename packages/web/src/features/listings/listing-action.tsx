@@ -54,9 +54,11 @@ export function ListingAction({ listing }: { listing: Listing }) {
       </ButtonLink>
     );
   }
+  // Each button at least as wide as its label on one line (or the whole line): a narrow screen or
+  // large text puts the second under the first rather than breaking a word.
   return (
     <div className="flex flex-wrap gap-3">
-      <ButtonLink to={paths.messageSeller(listing._id)} className="flex-1 sm:flex-none">
+      <ButtonLink to={paths.messageSeller(listing._id)} className="min-w-fit flex-1 sm:flex-none">
         Message seller
       </ButtonLink>
       {seller.data?.groupmelink ? (
@@ -64,7 +66,7 @@ export function ListingAction({ listing }: { listing: Listing }) {
           to={paths.contactSeller(listing.userRef)}
           variant="secondary"
           aria-label="Contact Seller on GroupMe"
-          className="flex-1 sm:flex-none"
+          className="min-w-fit flex-1 sm:flex-none"
         >
           <span className="sm:hidden">GroupMe</span>
           <span className="hidden sm:inline">Contact Seller</span>

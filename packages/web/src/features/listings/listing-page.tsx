@@ -206,15 +206,18 @@ export default function ListingPage() {
         ) : null}
         {listing.isbn ? <OtherCopies isbn13={listing.isbn} listingId={listing._id} /> : null}
       </div>
-      {/* On phones the action stays in reach: a bar stuck to the bottom of the screen. */}
+      {/*
+        On phones the action stays in reach: a bar stuck to the bottom of the screen. A long price
+        with large text (a phone at 200 %) puts the action on a line of its own.
+      */}
       <div
         data-testid="contact-bar"
-        className="sticky bottom-0 z-10 -mx-4 flex items-center gap-3 border-t border-slate-200 bg-white/95 px-4 py-3 shadow-[0_-2px_8px_rgba(0,0,0,0.06)] backdrop-blur md:static md:col-start-2 md:row-start-2 md:mx-0 md:border-0 md:bg-transparent md:p-0 md:shadow-none md:backdrop-blur-none"
+        className="sticky bottom-0 z-10 -mx-4 flex flex-wrap items-center gap-3 border-t border-slate-200 bg-white/95 px-4 py-3 shadow-[0_-2px_8px_rgba(0,0,0,0.06)] backdrop-blur md:static md:col-start-2 md:row-start-2 md:mx-0 md:border-0 md:bg-transparent md:p-0 md:shadow-none md:backdrop-blur-none"
       >
         <p className="shrink-0 text-lg font-bold text-brand-900 md:hidden" aria-hidden="true">
           {formatPrice(listing.regularPrice)}
         </p>
-        <div className="min-w-0 flex-1">
+        <div className="min-w-0 flex-[1_1_12rem]">
           <ListingAction listing={listing} />
         </div>
       </div>
