@@ -68,9 +68,17 @@ const balancer = {
 
 export default defineConfig({
   ...sharedConfig(BASE_URL, 'playwright-balanced.json'),
-  // Without HAProxy or PostgreSQL only the balancer's spec runs, to say that it skipped.
-  testMatch: 'url' in database ? [...TWO_BROWSER_JOURNEYS, ...BALANCED_SPECS] : BALANCED_SPECS,
   // The journeys open their own phone (375 px) and laptop (1,280 px): they run from the laptop.
-  projects: [LAPTOP],
+  // The balancer's own spec first and alone (it counts the balancer's turns: another browser's
+  // requests would take some); then the journeys, two at a time (each its own students), as the
+  // one-server run does: 84 s one at a time.
+  workers: 2,
+  projects: [
+    { ...LAPTOP, name: 'balancer', testMatch: BALANCED_SPECS },
+    // Without HAProxy or PostgreSQL only the balancer's spec runs, to say that it skipped.
+    ...('url' in database
+      ? [{ ...LAPTOP, testMatch: TWO_BROWSER_JOURNEYS, dependencies: ['balancer'] }]
+      : []),
+  ],
   webServer: 'url' in database ? [books.webServer, ...appServers, balancer] : [],
 });
