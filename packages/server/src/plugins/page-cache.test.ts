@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { CacheRoom } from '../campuses/campus-cache-scope';
+import { compressPage, PageCache, type CachedPage } from './page-cache';
+
+const MINUTE = 60_000;
+
+/** A page cache on a test's clock, and renders the test finishes when it wants. */
+function pagesOnAClock() {
+  // Not 0: lru-cache reads an entry started at 0 as one without a time.
+  let now = 1_000_000;
+  const pages = new PageCache({
+    maxBytes: 1024 * 1024,
+    ttlMs: MINUTE,
+    room: new CacheRoom(64 * 1024 * 1024),
+    now: () => now,
+  });
+  const renders: { path: string; finish: (page: CachedPage | null) => void }[] = [];
+  const ask = (path: string) =>
+    pages.page(
+      path,
+      1,
+      () =>
+        new Promise<CachedPage | null>((finish) => {
+          renders.push({ path, finish });
+        }),
+    );
+  const version = (text: string) => compressPage(`<p>${text}</p>`, 200);
+  const bodyOf = (page: CachedPage | null) => page?.etags.identity;
+  return {
+    pages,
+    renders,
+    ask,
+    version,
+    bodyOf,
+    later: (ms: number) => {
+      now += ms;
+    },
+  };
+}
+
+/** Lets the renders lru-cache starts in the background begin. */
+const settled = () => new Promise((done) => setImmediate(done));
+
+describe('PageCache: a page past its time', () => {
+  it('is answered as it is while it renders again in the background, then the new one is', async () => {
+    const c = pagesOnAClock();
+    const first = c.ask('/course/ECON-101');
+    c.renders[0]!.finish(await c.version('one student is looking'));
+    const one = await first;
+
+    c.later(MINUTE + 1);
+    // The visitor gets the page kept, at once; one render of it starts.
+    expect(c.bodyOf(await c.ask('/course/ECON-101'))).toBe(one!.etags.identity);
+    expect(c.bodyOf(await c.ask('/course/ECON-101'))).toBe(one!.etags.identity);
+    await settled();
+    expect(c.renders.map((r) => r.path)).toEqual(['/course/ECON-101', '/course/ECON-101']);
+
+    const two = await c.version('two students are looking');
+    c.renders[1]!.finish(two);
+    await settled();
+    expect(c.bodyOf(await c.ask('/course/ECON-101'))).toBe(two.etags.identity);
+    expect(c.renders).toHaveLength(2);
+  });
+
+  it('renders again one at a time, spaced: the others are answered as they are and wait their turn', async () => {
+    const c = pagesOnAClock();
+    const paths = ['/course/A-1', '/course/B-2', '/course/C-3'];
+    const kept = new Map<string, string>();
+    for (const path of paths) {
+      const asked = c.ask(path);
+      const page = await c.version(`${path} then`);
+      c.renders.at(-1)!.finish(page);
+      await asked;
+      kept.set(path, page.etags.identity);
+    }
+    c.later(MINUTE + 1);
+    // All three are past their time: each is answered as kept; only the first renders.
+    for (const path of paths) expect(c.bodyOf(await c.ask(path))).toBe(kept.get(path));
+    await settled();
+    expect(c.renders.slice(3).map((r) => r.path)).toEqual(['/course/A-1']);
+
+    // While it renders, and just after it, the second waits its turn.
+    const fresh = await c.version('A now');
+    c.renders[3]!.finish(fresh);
+    await settled();
+    // The second was looked at again a second after it was put off.
+    c.later(1_001);
+    expect(c.bodyOf(await c.ask('/course/B-2'))).toBe(kept.get('/course/B-2'));
+    await settled();
+    expect(c.renders.slice(4).map((r) => r.path)).toEqual(['/course/B-2']);
+    expect(c.bodyOf(await c.ask('/course/A-1'))).toBe(fresh.etags.identity);
+  });
+
+  it('keeps the page it had when a render of it again fails', async () => {
+    const c = pagesOnAClock();
+    const asked = c.ask('/listing/1');
+    const page = await c.version('kept');
+    c.renders[0]!.finish(page);
+    await asked;
+    c.later(MINUTE + 1);
+    expect(c.bodyOf(await c.ask('/listing/1'))).toBe(page.etags.identity);
+    await settled();
+    c.renders[1]!.finish(null);
+    await settled();
+    expect(c.bodyOf(await c.ask('/listing/1'))).toBe(page.etags.identity);
+  });
+
+  it('is never answered once the catalogue changed: the next visitor waits for the new render', async () => {
+    const c = pagesOnAClock();
+    const asked = c.ask('/listing/1');
+    c.renders[0]!.finish(await c.version('before'));
+    await asked;
+    c.later(MINUTE + 1);
+    // Generation 2: the catalogue moved since.
+    const after = c.pages.page(
+      '/listing/1',
+      2,
+      () =>
+        new Promise<CachedPage | null>((finish) => {
+          c.renders.push({ path: '/listing/1', finish });
+        }),
+    );
+    let answered = false;
+    void after.then(() => (answered = true));
+    await settled();
+    expect(answered).toBe(false);
+    const page = await c.version('after');
+    c.renders[1]!.finish(page);
+    expect(c.bodyOf(await after)).toBe(page.etags.identity);
+  });
+});
