@@ -103,6 +103,42 @@ function getAt(url: string, pathname: string, host: string): Promise<number> {
   });
 }
 
+/**
+ * What the server keeps in memory (its /metrics, METRICS_TOKEN): the cache room's
+ * MB used of its ceiling, the campuses' parts in it and the parts dropped so far to make room.
+ */
+async function cacheFigures(url: string, token: string): Promise<string> {
+  try {
+    const response = await fetch(`${url}/metrics`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const text = await response.text();
+    const value = (series: string) =>
+      Number(
+        text
+          .split('\n')
+          .find((line) => line.startsWith(`${series} `))
+          ?.split(' ')[1],
+      );
+    const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
+    return `cache room ${mb(value('cache_memory_bytes{state="used"}'))} of ${mb(value('cache_memory_bytes{state="max"}'))} MB, ${value('cache_campus_parts')} campus parts, ${value('cache_campus_parts_dropped_total')} dropped so far`;
+  } catch (error) {
+    return `cache room: not read (${String(error)})`;
+  }
+}
+
+/**
+ * Both servers (one campus, N campuses) answer /metrics with this token: the bench prints what
+ * they keep in memory after each scenario. The cost is the same in both: a histogram observation
+ * per answer.
+ */
+const METRICS_TOKEN = 'bench-metrics-token-of-the-many-campus-scenario';
+const withMetrics = (env: Record<string, string>) => ({
+  ...env,
+  METRICS: 'on',
+  METRICS_TOKEN,
+});
+
 /** Each campus once: its landing page, its newest listings and one listing (caches, shells, statements). */
 async function touchEveryCampus(url: string, hosts: readonly string[], listingId: string) {
   for (const host of hosts) {
@@ -158,6 +194,7 @@ async function runScenarios(
   options: BenchOptions,
   hosts: readonly string[] | null,
   label: string,
+  metricsToken: string,
 ): Promise<CampusScenarioRow[]> {
   const rows: CampusScenarioRow[] = [];
   let healthRps = NaN;
@@ -209,6 +246,7 @@ async function runScenarios(
     log(
       `  ${label} ${scenario.name.padEnd(18)} ${Math.round(row.requestsPerSecond).toString().padStart(6)} req/s  p99 ${row.p99.toFixed(1)} ms  CPU ${row.serverCpuMsPerRequest.toFixed(2)} ms/req (PostgreSQL ${row.postgresCpuMsPerRequest!.toFixed(2)})  errors ${row.errors}${row.errors ? ` ${JSON.stringify(row.statusCodes)}` : ''}  load ${row.loadAverage.toFixed(1)}`,
     );
+    log(`  ${label} ${''.padEnd(18)} ${await cacheFigures(server.url, metricsToken)}`);
   }
   return rows;
 }
@@ -226,7 +264,7 @@ async function footprint(
 ): Promise<{ server: RunningServer; footprint: CampusFootprint }> {
   const server = await startServer({
     dataDir: prepared.dataDir,
-    env: prepared.env,
+    env: withMetrics(prepared.env),
     logLevel: options.logLevel,
     pin: pinned,
   });
@@ -295,13 +333,13 @@ export async function runManyCampuses(
 
     server = await startServer({
       dataDir: prepared.dataDir,
-      env: prepared.env,
+      env: withMetrics(prepared.env),
       logLevel: options.logLevel,
       pin: pinned,
     });
     const singleReady = server.readySeconds;
     log(`single campus (no directory): ready in ${singleReady.toFixed(2)} s`);
-    const single = await runScenarios(server, context, options, null, '1 ');
+    const single = await runScenarios(server, context, options, null, '1 ', METRICS_TOKEN);
     await server.stop();
     server = undefined;
 
@@ -318,7 +356,14 @@ export async function runManyCampuses(
     log(
       `directory of ${n}: ready in ${server.readySeconds.toFixed(2)} s; RSS ${withMany.footprint.rssMb.toFixed(0)} MB (1 campus: ${withOne.footprint.rssMb.toFixed(0)} MB)`,
     );
-    const many = await runScenarios(server, context, options, keys.map(benchCampusHost), `${n}`);
+    const many = await runScenarios(
+      server,
+      context,
+      options,
+      keys.map(benchCampusHost),
+      `${n}`,
+      METRICS_TOKEN,
+    );
     const database = new URL(prepared.env.DATABASE_URL!).pathname.slice(1);
     const afterLoad = await serverConnections(options.postgresUrl, database);
 

@@ -85,6 +85,8 @@ describe("the campuses' cache room (decision 024)", () => {
     expect(c.cache.size * 1_000 + pages.bytes).toBeLessThanOrEqual(64_000);
     expect(c.cache.size).toBeGreaterThanOrEqual(40);
     expect(room.parts).toBeLessThan(20);
+    // Each campus's two parts were kept once; those not kept now were dropped to make room.
+    expect(room.droppedParts).toBe(400 - room.parts);
     // The campus served last is kept, the first one was dropped.
     const loads = c.loads;
     await as('c199', () => c.get('search 0'));
@@ -94,7 +96,8 @@ describe("the campuses' cache room (decision 024)", () => {
   });
 
   it("empties one campus's part, or every part outside any campus", async () => {
-    const c = countedCache({ maxEntries: 10, room: new CacheRoom(64 * MB) });
+    const room = new CacheRoom(64 * MB);
+    const c = countedCache({ maxEntries: 10, room });
     for (const key of ['alpha', 'beta']) await as(key, () => c.get('hot'));
     await c.get('hot');
     c.cache.invalidate('campus_alpha');
@@ -105,6 +108,8 @@ describe("the campuses' cache room (decision 024)", () => {
     expect(c.loads).toBe(4);
     c.cache.invalidate();
     expect(c.cache.size).toBe(0);
+    // Emptied on purpose, not dropped for room.
+    expect(room.droppedParts).toBe(0);
   });
 
   it("keeps each campus's ready answers by id apart, within its own limit", () => {

@@ -32,12 +32,16 @@ export class CacheRoom {
   readonly #parts: LRUCache<string, { part: KeptPart }>;
   readonly #dropped = new Map<string, (scope: string, part: KeptPart) => void>();
 
-  constructor(maxBytes: number) {
+  /** Campuses' parts the room let go to stay under its bytes (not those emptied on purpose). */
+  #droppedParts = 0;
+
+  constructor(readonly maxBytes: number) {
     this.#parts = new LRUCache<string, { part: KeptPart }>({
       maxSize: Math.max(1, maxBytes),
       sizeCalculation: ({ part }) => Math.max(1, part.calculatedSize),
       dispose: ({ part }, key, reason) => {
         if (reason === 'set') return; // measured again: the same part in a new box
+        if (reason === 'evict') this.#droppedParts += 1;
         part.clear();
         const [cache = '', scope = ''] = key.split('\u0000');
         this.#dropped.get(cache)?.(scope, part);
@@ -53,6 +57,11 @@ export class CacheRoom {
   /** Campuses' parts kept, every cache's. */
   get parts(): number {
     return this.#parts.size;
+  }
+
+  /** Campuses' parts dropped so far to make room (what thrashing looks like: it keeps rising). */
+  get droppedParts(): number {
+    return this.#droppedParts;
   }
 
   /** A name for a cache's parts in the room; `dropped` hears each part the room lets go. */

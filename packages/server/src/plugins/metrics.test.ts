@@ -119,6 +119,16 @@ describe('GET /metrics', () => {
     expect(value(await scrape(), 'event_streams_open')).toBe(1);
     t.app.metrics.eventStreamClosed();
 
+    // The campuses' answers kept in memory (several campuses: campus-cache-scope.test.ts fills
+    // the room): as the room counts them, under CACHE_MEMORY_MB.
+    const room = t.app.listingCaches.room;
+    expect(value(metrics, 'cache_memory_bytes', { state: 'max' })).toBe(
+      t.app.config.cacheMemoryBytes,
+    );
+    expect(value(metrics, 'cache_memory_bytes', { state: 'used' })).toBe(room.bytes);
+    expect(value(metrics, 'cache_campus_parts')).toBe(room.parts);
+    expect(value(metrics, 'cache_campus_parts_dropped_total')).toBe(0);
+
     const pools = metrics.find('db_pool_connections');
     if (TEST_ENGINE === 'postgres') {
       expect(new Set(pools.map((s) => s.labels.pool))).toEqual(

@@ -126,6 +126,40 @@ export default fp(
       },
     });
 
+    // The campuses' answers kept in memory (campuses/campus-cache-scope.ts; several campuses: a
+    // single campus's answers have each cache's own limits): the room's bytes, its campuses' parts,
+    // and the parts dropped to make room (rising: CACHE_MEMORY_MB is too small for the campuses'
+    // answers asked for).
+    const room = app.listingCaches.room;
+    new client.Gauge({
+      name: 'cache_memory_bytes',
+      help: "Bytes of the campuses' answers kept in memory (used) and the ceiling (max, CACHE_MEMORY_MB)",
+      labelNames: ['state'] as const,
+      registers: [registry],
+      collect() {
+        this.set({ state: 'used' }, room.bytes);
+        this.set({ state: 'max' }, room.maxBytes);
+      },
+    });
+    new client.Gauge({
+      name: 'cache_campus_parts',
+      help: "Campuses' parts of the caches kept in memory (a campus has one per cache it used)",
+      registers: [registry],
+      collect() {
+        this.set(room.parts);
+      },
+    });
+    let droppedSeen = 0;
+    new client.Counter({
+      name: 'cache_campus_parts_dropped_total',
+      help: "Campuses' parts dropped to stay under CACHE_MEMORY_MB, the least recently used first",
+      registers: [registry],
+      collect() {
+        this.inc(room.droppedParts - droppedSeen);
+        droppedSeen = room.droppedParts;
+      },
+    });
+
     // Jobs: this server's runs, how late they started, and (shared by all servers) what is overdue.
     const jobRuns = new client.Counter({
       name: 'jobs_runs_total',
@@ -255,7 +289,7 @@ export default fp(
       },
     );
   },
-  { name: 'metrics', dependencies: ['database', 'jobs', 'mail'] },
+  { name: 'metrics', dependencies: ['database', 'jobs', 'mail', 'listing-caches'] },
 );
 
 interface CampusQueueState {
