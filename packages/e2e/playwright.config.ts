@@ -43,10 +43,14 @@ const ONE_WIDTH_IN_SHORT_FORM = [
 /**
  * Specs checked at laptop width only, in every form: the phone project does not open them (a skip
  * inside a test comes after its fixtures: the phone once built accessibility.spec.ts's seller,
- * buyer and six photos, 23 s, to run none of its tests). The long-content spec sets every width
- * itself.
+ * buyer and six photos, 23 s, to run none of its tests; the second campus started its server and
+ * students, 11 s). The long-content spec sets every width itself.
  */
-const LAPTOP_ONLY = ['**/accessibility.spec.ts', '**/content-extremes.spec.ts'];
+const LAPTOP_ONLY = [
+  '**/accessibility.spec.ts',
+  '**/content-extremes.spec.ts',
+  '**/second-campus.spec.ts',
+];
 const full = process.env.TEST_FULL === '1';
 /** Run by playwright.balanced.config.ts. */
 const ignored = [...TWO_BROWSER_JOURNEYS, ...BALANCED_SPECS];
