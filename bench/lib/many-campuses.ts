@@ -107,12 +107,20 @@ function getAt(url: string, pathname: string, host: string): Promise<number> {
  * What the server keeps in memory (its /metrics, METRICS_TOKEN): the cache room's
  * MB used of its ceiling, the campuses' parts in it and the parts dropped so far to make room.
  */
-async function cacheFigures(url: string, token: string): Promise<string> {
+async function cacheFigures(url: string, host: string | null): Promise<string> {
   try {
-    const response = await fetch(`${url}/metrics`, {
-      headers: { authorization: `Bearer ${token}` },
+    // With a campus directory an app server answers its campuses' hosts only (fetch sets no Host).
+    const text = await new Promise<string>((resolve, reject) => {
+      const headers = { authorization: `Bearer ${METRICS_TOKEN}`, ...(host ? { host } : {}) };
+      http
+        .get(`${url}/metrics`, { headers }, (response) => {
+          let body = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (body += chunk));
+          response.on('end', () => resolve(body));
+        })
+        .on('error', reject);
     });
-    const text = await response.text();
     const value = (series: string) =>
       Number(
         text
@@ -194,7 +202,6 @@ async function runScenarios(
   options: BenchOptions,
   hosts: readonly string[] | null,
   label: string,
-  metricsToken: string,
 ): Promise<CampusScenarioRow[]> {
   const rows: CampusScenarioRow[] = [];
   let healthRps = NaN;
@@ -246,7 +253,7 @@ async function runScenarios(
     log(
       `  ${label} ${scenario.name.padEnd(18)} ${Math.round(row.requestsPerSecond).toString().padStart(6)} req/s  p99 ${row.p99.toFixed(1)} ms  CPU ${row.serverCpuMsPerRequest.toFixed(2)} ms/req (PostgreSQL ${row.postgresCpuMsPerRequest!.toFixed(2)})  errors ${row.errors}${row.errors ? ` ${JSON.stringify(row.statusCodes)}` : ''}  load ${row.loadAverage.toFixed(1)}`,
     );
-    log(`  ${label} ${''.padEnd(18)} ${await cacheFigures(server.url, metricsToken)}`);
+    log(`  ${label} ${''.padEnd(18)} ${await cacheFigures(server.url, hosts?.[0] ?? null)}`);
   }
   return rows;
 }
@@ -339,7 +346,7 @@ export async function runManyCampuses(
     });
     const singleReady = server.readySeconds;
     log(`single campus (no directory): ready in ${singleReady.toFixed(2)} s`);
-    const single = await runScenarios(server, context, options, null, '1 ', METRICS_TOKEN);
+    const single = await runScenarios(server, context, options, null, '1 ');
     await server.stop();
     server = undefined;
 
@@ -356,14 +363,7 @@ export async function runManyCampuses(
     log(
       `directory of ${n}: ready in ${server.readySeconds.toFixed(2)} s; RSS ${withMany.footprint.rssMb.toFixed(0)} MB (1 campus: ${withOne.footprint.rssMb.toFixed(0)} MB)`,
     );
-    const many = await runScenarios(
-      server,
-      context,
-      options,
-      keys.map(benchCampusHost),
-      `${n}`,
-      METRICS_TOKEN,
-    );
+    const many = await runScenarios(server, context, options, keys.map(benchCampusHost), `${n}`);
     const database = new URL(prepared.env.DATABASE_URL!).pathname.slice(1);
     const afterLoad = await serverConnections(options.postgresUrl, database);
 
