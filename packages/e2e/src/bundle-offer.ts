@@ -1,7 +1,7 @@
 import type { Browser, Locator, Page, TestInfo } from '@playwright/test';
 import { displayName } from '@campus-books/common/display';
 import { expect, type Fixtures } from './fixtures';
-import { MIN_TAP_TARGET, smallTapTargets } from './page-check';
+import { expectTapTarget, smallTapTargets } from './page-check';
 import { createListing, type TestUser } from './users';
 
 /**
@@ -111,7 +111,7 @@ export async function tickTheSet(
   await expect(amount).toHaveAttribute('max', '80');
   expect(await smallTapTargets(phone)).toEqual([]);
   for (const label of await picker.locator('label').all()) {
-    expect((await label.boundingBox())!.height).toBeGreaterThanOrEqual(MIN_TAP_TARGET);
+    await expectTapTarget(label);
   }
 }
 

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, type TestInfo } from '@playwright/test';
+import { expect, type Locator, type Page, type TestInfo } from '@playwright/test';
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, '..', 'screenshots');
 
@@ -59,6 +59,24 @@ export async function screenshot(page: Page, testInfo: TestInfo, name: string): 
 export const MIN_TAP_TARGET = 44;
 
 /**
+ * How far under 44 px a measured box may read and still be 44 px. Layout runs in 1/64 px, and a
+ * box placed at a fractional offset (a menu positioned by a transform) reads back as 43.99997.
+ */
+const SUBPIXEL = 0.5;
+
+/** The control is at least 44 px high (and wide, with `{ width: true }`); returns its box. */
+export async function expectTapTarget(
+  control: Locator,
+  { width = false, label }: { width?: boolean; label?: string } = {},
+) {
+  const box = await control.boundingBox();
+  expect(box, label).not.toBeNull();
+  expect(box!.height, label).toBeGreaterThanOrEqual(MIN_TAP_TARGET - SUBPIXEL);
+  if (width) expect(box!.width, label).toBeGreaterThanOrEqual(MIN_TAP_TARGET - SUBPIXEL);
+  return box!;
+}
+
+/**
  * Every visible control of the page (links, buttons, fields) is at least 44 × 44 px. Exempt, as in
  * WCAG 2.5.8: links inside a sentence (inline in running text); a checkbox or radio counts with its
  * label. Returns the offenders so a test can name them.
@@ -90,7 +108,7 @@ export async function smallTapTargets(page: Page): Promise<string[]> {
         (element.parentElement?.textContent ?? '').trim().length >
           (element.textContent ?? '').trim().length;
       if (inSentence) continue;
-      if (box.width < min - 0.5 || box.height < min - 0.5) {
+      if (box.width < min || box.height < min) {
         const name = (
           element.getAttribute('aria-label') ??
           element.textContent ??
@@ -106,7 +124,7 @@ export async function smallTapTargets(page: Page): Promise<string[]> {
       }
     }
     return offenders;
-  }, MIN_TAP_TARGET);
+  }, MIN_TAP_TARGET - SUBPIXEL);
 }
 
 /** Roles a person operates; each must have a name in Chromium's accessibility tree (WCAG 4.1.2). */

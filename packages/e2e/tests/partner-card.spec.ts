@@ -3,7 +3,7 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page, TestInfo } from '@playwright/test';
 import { expect, signInBrowser, test } from '../src/fixtures';
-import { MIN_TAP_TARGET } from '../src/page-check';
+import { expectTapTarget } from '../src/page-check';
 import { createListing } from '../src/users';
 
 /**
@@ -137,10 +137,8 @@ test("a partner campus's card links only to its own site, fits a phone and passe
         expect(await overflowing(card), `overflow at ${width} px`).toEqual([]);
         if (width < 768) {
           for (const link of await card.locator('a[href]').all()) {
-            const box = await link.boundingBox();
             const name = (await link.getAttribute('aria-label')) ?? (await link.textContent());
-            expect(box?.height, `${name} at ${width} px`).toBeGreaterThanOrEqual(MIN_TAP_TARGET);
-            expect(box?.width, `${name} at ${width} px`).toBeGreaterThanOrEqual(MIN_TAP_TARGET);
+            await expectTapTarget(link, { width: true, label: `${name} at ${width} px` });
           }
         }
       }

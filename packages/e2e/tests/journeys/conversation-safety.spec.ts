@@ -1,6 +1,6 @@
 import { expect, signInBrowser, test } from '../../src/fixtures';
 import { openEventStreams, recordEventStreams } from '../../src/event-streams';
-import { expectNoAxeViolations, MIN_TAP_TARGET, screenshot } from '../../src/page-check';
+import { expectNoAxeViolations, expectTapTarget, screenshot } from '../../src/page-check';
 import { makeModerator } from '../../src/moderator';
 import { createListing, deleteUser } from '../../src/users';
 
@@ -20,7 +20,7 @@ test('a seller reports a conversation from the thread; a moderator reads it (log
     await test.step('the seller reports it with the keyboard, in a labelled dialog', async () => {
       await signInBrowser(page, seller, `/messages/${sent.conversationId}`);
       const open = page.getByRole('button', { name: 'Report conversation' });
-      expect((await open.boundingBox())!.height).toBeGreaterThanOrEqual(MIN_TAP_TARGET);
+      await expectTapTarget(open);
       await open.focus();
       await page.keyboard.press('Enter');
       const dialog = page.getByRole('dialog', { name: 'Report this conversation' });

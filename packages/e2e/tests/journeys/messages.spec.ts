@@ -2,7 +2,7 @@ import { displayName } from '@campus-books/common/display';
 import type { Locator, Page } from '@playwright/test';
 import { expect, openMenu, signInBrowser, test } from '../../src/fixtures';
 import { openEventStreams, recordEventStreams } from '../../src/event-streams';
-import { expectNoAxeViolations, screenshot } from '../../src/page-check';
+import { expectNoAxeViolations, expectTapTarget, screenshot } from '../../src/page-check';
 import { openBrowser, runOnceFromLaptop, messagesLog } from '../../src/two-browsers';
 import { createListing } from '../../src/users';
 
@@ -43,7 +43,7 @@ test('a buyer on a phone and a seller on a laptop agree on a price live, and the
     const bar = phone.getByTestId('contact-bar');
     const message = bar.getByRole('link', { name: 'Message seller' });
     await expect(message).toBeVisible();
-    expect((await message.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+    await expectTapTarget(message);
     // The seller gave a GroupMe link: it stays, as the second way.
     await expect(bar.getByRole('link', { name: 'Contact Seller on GroupMe' })).toBeVisible();
     await message.click();

@@ -3,6 +3,7 @@ import { watchCspViolations } from '../../src/csp-watch';
 import { expect, signInBrowser, test } from '../../src/fixtures';
 import {
   expectNoAxeViolations,
+  expectTapTarget,
   screenshot,
   smallTapTargets,
   widerThanViewport,
@@ -151,8 +152,7 @@ test('My Listings by keyboard at 320 px: arrow keys move between the tabs, Escap
     expect(await smallTapTargets(page)).toEqual([]);
     expect(await widerThanViewport(page)).toEqual([]);
     for (const item of await menu.getByRole('menuitem').all()) {
-      const box = (await item.boundingBox())!;
-      expect(box.height).toBeGreaterThanOrEqual(44);
+      const box = await expectTapTarget(item);
       expect(box.x).toBeGreaterThanOrEqual(0);
       expect(box.x + box.width).toBeLessThanOrEqual(320);
     }

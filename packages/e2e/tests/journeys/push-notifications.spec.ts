@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, signInBrowser, test } from '../../src/fixtures';
-import { expectNoAxeViolations, MIN_TAP_TARGET, screenshot } from '../../src/page-check';
+import { expectNoAxeViolations, expectTapTarget, screenshot } from '../../src/page-check';
 
 /**
  * Headless Chromium cannot reach a real push service, so these tests replace the browser's
@@ -121,8 +121,7 @@ test('notifications on this device, through a push-service stand-in: on by keybo
   const control = pushSwitch(page);
   await expect(control).toHaveAttribute('aria-checked', 'false');
   await expect(control).toBeEnabled();
-  const box = await control.boundingBox();
-  expect(box?.height).toBeGreaterThanOrEqual(MIN_TAP_TARGET);
+  await expectTapTarget(control);
 
   await test.step('turned on from the keyboard: subscribed with the server’s key, stored by the server', async () => {
     await control.focus();

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from '../../src/fixtures';
 import { openEventStreams } from '../../src/event-streams';
-import { expectNoAxeViolations } from '../../src/page-check';
+import { expectNoAxeViolations, expectTapTarget } from '../../src/page-check';
 import { openBrowser, runOnceFromLaptop, messagesLog } from '../../src/two-browsers';
 import { createListing } from '../../src/users';
 
@@ -32,7 +32,7 @@ test('a buyer taps a first message and sees "Seen" live; once the seller turns r
     const offer = ask.getByRole('button', { name: 'Would you take $30.00?' });
     await expect(ask.getByRole('button')).toHaveCount(3);
     for (const chip of await ask.getByRole('button').all()) {
-      expect((await chip.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+      await expectTapTarget(chip);
     }
     await expectNoAxeViolations(phone);
     // Reachable by keyboard: focus it and press Enter.
