@@ -19,10 +19,6 @@ async function expectNoSidewaysScroll(page: Page, width: number): Promise<void> 
   expect(scrollWidth, `page width at ${width} px`).toBeLessThanOrEqual(innerWidth);
 }
 
-// The pages' tests are independent: spread over both browsers (each builds the data once), so the
-// suite's longest file does not end the run alone (77 s of one browser idle on 2026-12-05).
-test.describe.configure({ mode: 'parallel' });
-
 for (const pageCase of ROUTE_PAGES) {
   // One opening of the page for every check of it, its data the students' text at its extremes
   // (route-page-test.ts): axe and the Content-Security-Policy in both projects; then on a laptop
