@@ -28,17 +28,18 @@ interface KeptPart {
  * in it: they keep their own limits, as in a single-campus installation.
  */
 export class CacheRoom {
-  // Boxed: lru-cache measures an entry again only when it is set to another value.
-  readonly #parts: LRUCache<string, { part: KeptPart }>;
+  // Boxed with its measure: lru-cache measures an entry again only when it is set to another
+  // value, and a part is set again only when its bytes changed (not on every answer it serves).
+  readonly #parts: LRUCache<string, { part: KeptPart; bytes: number }>;
   readonly #dropped = new Map<string, (scope: string, part: KeptPart) => void>();
 
   /** Campuses' parts the room let go to stay under its bytes (not those emptied on purpose). */
   #droppedParts = 0;
 
   constructor(readonly maxBytes: number) {
-    this.#parts = new LRUCache<string, { part: KeptPart }>({
+    this.#parts = new LRUCache<string, { part: KeptPart; bytes: number }>({
       maxSize: Math.max(1, maxBytes),
-      sizeCalculation: ({ part }) => Math.max(1, part.calculatedSize),
+      sizeCalculation: ({ bytes }) => Math.max(1, bytes),
       dispose: ({ part }, key, reason) => {
         if (reason === 'set') return; // measured again: the same part in a new box
         if (reason === 'evict') this.#droppedParts += 1;
@@ -71,15 +72,22 @@ export class CacheRoom {
     return name;
   }
 
-  /** Keeps (or keeps again, measured anew, as the most recently used) `part`. */
+  /** Keeps (or keeps again, as the most recently used, measured anew) `part`. */
   keep(name: string, scope: string, part: KeptPart): void {
-    this.#parts.set(`${name}\u0000${scope}`, { part });
+    const key = `${name}\u0000${scope}`;
+    const kept = this.#parts.get(key);
+    if (kept?.part !== part || kept.bytes !== part.calculatedSize) {
+      this.#parts.set(key, { part, bytes: part.calculatedSize });
+    }
   }
 
   /** Measures `part` again if it is still kept (a load into it has settled). */
   measure(name: string, scope: string, part: KeptPart): void {
     const key = `${name}\u0000${scope}`;
-    if (this.#parts.peek(key)?.part === part) this.#parts.set(key, { part });
+    const kept = this.#parts.peek(key);
+    if (kept?.part === part && kept.bytes !== part.calculatedSize) {
+      this.#parts.set(key, { part, bytes: part.calculatedSize });
+    }
   }
 
   drop(name: string, scope: string): void {
