@@ -61,7 +61,8 @@ export function findNul(root: unknown): string | undefined {
  * field a route does not validate). Route hooks that run before validation read only the session.
  */
 export default fp(async function nulGuardPlugin(app: FastifyInstance) {
-  app.addHook('preHandler', async (request: FastifyRequest) => {
+  // A callback, not an async function: it runs on every request (docs/performance.md, "Hooks").
+  app.addHook('preHandler', (request: FastifyRequest, _reply, done) => {
     for (const [part, value] of [
       ['querystring', request.query],
       ['params', request.params],
@@ -75,7 +76,8 @@ export default fp(async function nulGuardPlugin(app: FastifyInstance) {
             ? `The request body is not valid: ${NUL_MESSAGE}`
             : `${field}: ${NUL_MESSAGE}`
           : `Invalid parameter '${field}': ${NUL_MESSAGE}`;
-      throw new AppError(400, message, [{ field, message: NUL_MESSAGE }]);
+      return done(new AppError(400, message, [{ field, message: NUL_MESSAGE }]));
     }
+    done();
   });
 });

@@ -295,16 +295,20 @@ export async function iconsByCampus(
   const drawn = new WeakMap<CampusConfig, CampusIcon[]>([[campus, icons]]);
   const drawing = new WeakMap<CampusConfig, Promise<CampusIcon[]>>();
   if (perCampus) {
-    app.addHook('onRequest', async (request) => {
-      if (request.url.startsWith('/api/')) return;
+    // A callback, not an async function: it runs on every request (docs/performance.md, "Hooks").
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (request.url.startsWith('/api/')) return done();
       const current = app.config.campus;
-      if (drawn.has(current)) return;
+      if (drawn.has(current)) return done();
       let pending = drawing.get(current);
       if (!pending) {
         pending = draw(current);
         drawing.set(current, pending);
       }
-      drawn.set(current, await pending);
+      pending.then((icons) => {
+        drawn.set(current, icons);
+        done();
+      }, done);
     });
   }
   return { icons, iconsOf: (of) => drawn.get(of) ?? icons };

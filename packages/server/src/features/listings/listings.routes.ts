@@ -62,7 +62,6 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
         },
       },
     },
-    // The listing's JSON is written by the database (db/listing-json-trigger.ts).
     // The listing's JSON is written by the database (db/listing-json-trigger.ts), and sent as bytes
     // kept ready while it stays the same (lib/ready-answer.ts): compressed once, with its ETag.
     async (request, reply) => {

@@ -172,10 +172,12 @@ export default fp(
 
     /** On PGlite without notifications: the server's own writes are the catalogue's changes. */
     let isEmptiedByEveryWrite = false;
-    app.addHook('onSend', async (request) => {
+    // A callback, not an async function: it runs on every request (docs/performance.md, "Hooks").
+    app.addHook('onSend', (request, _reply, payload, done) => {
       if (isEmptiedByEveryWrite && request.method !== 'GET' && request.method !== 'HEAD') {
         invalidate('');
       }
+      done(null, payload);
     });
 
     let unlisten: (() => Promise<void>) | null = null;
