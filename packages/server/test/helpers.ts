@@ -11,6 +11,7 @@ import { openDatabase, type Database } from '../src/db/database';
 import { users } from '../src/db/schema';
 import { hashPassword } from '../src/features/accounts/password';
 import { campusValues } from './campus-values';
+import { lendPgliteDatabase } from './pglite-pool';
 import { TEST_CAMPUS_FILE } from './use-default-campus';
 
 export const TEST_ENGINE = (process.env.TEST_DB_ENGINE ?? 'pglite') as 'pglite' | 'postgres';
@@ -45,8 +46,8 @@ export async function createPostgresDatabase(
 /** A fresh, migrated database for one test file, on the engine this project runs on. */
 export async function openTestDatabase(): Promise<Database> {
   if (TEST_ENGINE === 'pglite') {
-    const dump = readFileSync(inject('pgliteDumpFile'));
-    return openDatabase({ engine: 'pglite', loadFrom: new Blob([dump]) });
+    const dumpFile = inject('pgliteDumpFile');
+    return lendPgliteDatabase(dumpFile, () => readFileSync(dumpFile));
   }
   const target = await createPostgresDatabase(true);
   const database = await openDatabase({ engine: 'postgres', url: target.url, poolSize: 5 });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import type { PGlite } from '@electric-sql/pglite';
 import type { Pool } from 'pg';
 import { ensureDealTriggers } from '../deal/deal-triggers';
 import { lockDataDir } from './data-dir-lock';
@@ -193,35 +194,17 @@ async function openPglite(options: {
       ? lockDataDir(path.dirname(options.dataDir))
       : () => {};
   try {
-    const [{ PGlite }, { pg_trgm }, { drizzle: drizzlePglite }] = await Promise.all([
+    const [{ PGlite }, { pg_trgm }] = await Promise.all([
       import('@electric-sql/pglite'),
       import('@electric-sql/pglite/contrib/pg_trgm'),
-      import('drizzle-orm/pglite'),
     ]);
     const client = await PGlite.create({
       dataDir: options.dataDir,
       loadDataDir: options.loadFrom,
       extensions: { pg_trgm },
     });
-    const db = drizzlePglite(withParsersKept(client), { schema }) as unknown as Db;
-    if (options.migrate !== false) {
-      await migrateOnOpen(db).catch(async (error: unknown) => {
-        await client.close().catch(() => {});
-        throw error;
-      });
-    }
-    return {
-      engine: 'pglite',
-      db,
-      customPlanDb: db,
-      genericPlanDb: db,
-      ping: async () => {
-        await db.execute(sql`SELECT 1`);
-      },
-      listen: async (channel, onNotify) => {
-        const unlisten = await client.listen(channel, onNotify);
-        return () => unlisten();
-      },
+    return await pgliteDatabase(client, {
+      migrate: options.migrate !== false,
       close: async () => {
         try {
           await client.close();
@@ -229,9 +212,41 @@ async function openPglite(options: {
           unlock();
         }
       },
-    };
+    });
   } catch (error) {
     unlock();
     throw error;
   }
+}
+
+/**
+ * The handle on an open PGlite client (openDatabase's, or one a test suite lends to file after
+ * file, test/pglite-pool.ts); `close` is the owner's. A failed migration closes the client.
+ */
+export async function pgliteDatabase(
+  client: PGlite,
+  options: { migrate: boolean; close(): Promise<void> },
+): Promise<Database> {
+  const { drizzle: drizzlePglite } = await import('drizzle-orm/pglite');
+  const db = drizzlePglite(withParsersKept(client), { schema }) as unknown as Db;
+  if (options.migrate) {
+    await migrateOnOpen(db).catch(async (error: unknown) => {
+      await client.close().catch(() => {});
+      throw error;
+    });
+  }
+  return {
+    engine: 'pglite',
+    db,
+    customPlanDb: db,
+    genericPlanDb: db,
+    ping: async () => {
+      await db.execute(sql`SELECT 1`);
+    },
+    listen: async (channel, onNotify) => {
+      const unlisten = await client.listen(channel, onNotify);
+      return () => unlisten();
+    },
+    close: options.close,
+  };
 }
