@@ -19,6 +19,8 @@ import { pgliteDatabase, type Database } from '../src/db/database';
  */
 
 interface Kept {
+  /** Its number among the worker's (`opened`). */
+  number: number;
   client: PGlite;
   /** The rows the migrations wrote, per table, as `json_agg` of the table. */
   seed: { table: string; rows: string }[];
@@ -30,9 +32,11 @@ interface Kept {
 const idle = new Map<string, Kept[]>();
 /** Enough for the files that hold two at a time; more are closed when given back. */
 const KEEP_IDLE = 2;
-/** How many were opened from a dump in this worker (pglite-pool.test.ts counts the lent ones). */
+/** How many were opened from a dump in this worker: each one's number. */
 let opened = 0;
-export const pgliteDatabasesOpened = () => opened;
+/** Which one each lent handle is on (pglite-pool.test.ts). */
+const lentFrom = new WeakMap<Database, number>();
+export const lentDatabaseNumber = (database: Database) => lentFrom.get(database);
 
 /** The user tables (the migrations' bookkeeping aside) in the order TRUNCATE takes them. */
 const USER_TABLES = `
@@ -70,6 +74,7 @@ const CATALOGUE_PARTS = [
   // A temporary table leaves its session's schemas behind (pg_temp_N), empty once discarded.
   `SELECT nspname FROM pg_namespace WHERE nspname !~ '^pg_(toast_)?temp_'`,
   `SELECT rolname FROM pg_roles`,
+  `SELECT format('%s:%s:%s', setdatabase, setrole, setconfig) FROM pg_db_role_setting`,
   `SELECT extname || extversion FROM pg_extension`,
   `SELECT format('%s:%s', id, hash) FROM drizzle.__drizzle_migrations`,
 ];
@@ -105,7 +110,7 @@ async function endSession(client: PGlite): Promise<void> {
 }
 
 async function openKept(dump: Buffer): Promise<Kept> {
-  opened += 1;
+  const number = (opened += 1);
   const client = await PGlite.create({
     loadDataDir: new Blob([dump]),
     extensions: { pg_trgm },
@@ -122,7 +127,7 @@ async function openKept(dump: Buffer): Promise<Kept> {
     );
     if (rows) seed.push({ table: name, rows });
   }
-  return { client, seed, fingerprint: await catalogueFingerprint(client) };
+  return { number, client, seed, fingerprint: await catalogueFingerprint(client) };
 }
 
 /** Empties a database a file gave back; false when it cannot be lent again (closed instead). */
@@ -190,7 +195,7 @@ export async function lendPgliteDatabase(dumpFile: string, dump: () => Buffer): 
   const kept = idle.get(dumpFile)?.pop() ?? (await openKept(dump()));
   let open = true;
   const unlistens: (() => Promise<void>)[] = [];
-  return pgliteDatabase(
+  const database = await pgliteDatabase(
     lent(kept.client, () => open, unlistens),
     {
       // As every open does: the migrations checked, the stored answers' and deal's triggers made
@@ -207,4 +212,6 @@ export async function lendPgliteDatabase(dumpFile: string, dump: () => Buffer): 
       },
     },
   );
+  lentFrom.set(database, kept.number);
+  return database;
 }
