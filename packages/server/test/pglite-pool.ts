@@ -8,7 +8,7 @@ import { pgliteDatabase, type Database } from '../src/db/database';
  * Opening PGlite from the run's migrated dump costs 1–2 s of CPU (unpacking its file system and the
  * dump, starting the server); a run opened ~190 of them, a third of the embedded suite's CPU. A
  * database a file has closed is instead emptied and kept for the worker's next file: every table
- * truncated (identities restarted) and the rows the migrations wrote put back, the session reset
+ * truncated (identities and sequences restarted) and the rows the migrations wrote put back, the session reset
  * (`DISCARD ALL`: settings, roles, advisory locks, LISTENs, prepared statements, temporary tables).
  * What a file sees is what a fresh copy of the dump shows. A file that changed more than rows (a
  * renamed table, a disabled trigger, a new function, another migration) gives back a database
@@ -22,8 +22,8 @@ interface Kept {
   /** Its number among the worker's (`opened`). */
   number: number;
   client: PGlite;
-  /** The rows the migrations wrote, per table, as `json_agg` of the table. */
-  seed: { table: string; rows: string }[];
+  /** The rows the migrations wrote, per table, as `json_agg` of the table (generated columns aside). */
+  seed: { table: string; columns: string; rows: string }[];
   /** What the catalogue looked like when the dump was loaded (`catalogueFingerprint`). */
   fingerprint: string[];
 }
@@ -46,9 +46,9 @@ const USER_TABLES = `
   ORDER BY 1`;
 
 /**
- * One digest of what a file could change besides rows: relations and their columns, indexes,
- * constraints, triggers (and whether they fire), functions' bodies, schemas, roles, extensions,
- * the migrations applied, and each sequence's position.
+ * What a file could change besides rows, one list each: relations and their columns, indexes,
+ * constraints, triggers (and whether they fire), functions' bodies, row security and its policies,
+ * schemas, roles, database and role settings, extensions, the migrations applied.
  */
 const CATALOGUE_PARTS = [
   `SELECT format('%s.%s:%s', n.nspname, c.relname, c.relkind)
@@ -125,7 +125,14 @@ async function openKept(dump: Buffer): Promise<Kept> {
       client,
       `SELECT json_agg(t)::text AS rows FROM ${name} t`,
     );
-    if (rows) seed.push({ table: name, rows });
+    if (!rows) continue;
+    // Generated columns are computed again, not copied.
+    const { columns } = await one<{ columns: string }>(
+      client,
+      `SELECT string_agg(quote_ident(attname), ', ' ORDER BY attnum) AS columns FROM pg_attribute
+         WHERE attrelid = '${name}'::regclass AND attnum > 0 AND NOT attisdropped AND attgenerated = ''`,
+    );
+    seed.push({ table: name, columns, rows });
   }
   return { number, client, seed, fingerprint: await catalogueFingerprint(client) };
 }
@@ -149,13 +156,7 @@ async function emptied(kept: Kept): Promise<boolean> {
           .map((row) => row.reset)
           .join(''),
     );
-    for (const { table, rows } of kept.seed) {
-      // Generated columns are computed again, not copied.
-      const { columns } = await one<{ columns: string }>(
-        client,
-        `SELECT string_agg(quote_ident(attname), ', ' ORDER BY attnum) AS columns FROM pg_attribute
-           WHERE attrelid = '${table}'::regclass AND attnum > 0 AND NOT attisdropped AND attgenerated = ''`,
-      );
+    for (const { table, columns, rows } of kept.seed) {
       await client.query(
         `INSERT INTO ${table} (${columns}) SELECT ${columns} FROM json_populate_recordset(null::${table}, $1)`,
         [rows],
