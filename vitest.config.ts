@@ -49,8 +49,15 @@ process.env.PASSWORD_THREAD_NICE ??= '0';
  */
 const ownModules = ['src/features/accounts/password-reset.abuse.test.ts'];
 
-/** Every server suite's: the test campus, and passwords hashed at a test's cost (test/cheap-passwords.ts). */
-const serverSetupFiles = ['test/use-default-campus.ts', 'test/cheap-passwords.ts'];
+/**
+ * Every server suite's: the test campus, passwords hashed at a test's cost (test/cheap-passwords.ts),
+ * and the file's temporary folders removed after it (test/temporary-folders.ts).
+ */
+const serverSetupFiles = [
+  'test/use-default-campus.ts',
+  'test/cheap-passwords.ts',
+  'test/remove-temporary-folders.ts',
+];
 
 const serverProjects = (engine: 'pglite' | 'postgres'): TestProjectInlineConfiguration[] => {
   const test = {

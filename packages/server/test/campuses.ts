@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runCampusDirectoryCommand } from '../src/ops/campus-directory-command';
 import { readCampusFile } from '../src/config/campus-file';
 import { TEST_CAMPUS_FILE } from './use-default-campus';
+import { temporaryFolder } from './temporary-folders';
 
 /** The school e-mail domain of a many-campus test's campus `key` (writeCampusFiles). */
 export const campusDomainOf = (key: string): string => `${key}.example.edu`;
@@ -21,7 +21,7 @@ export function writeCampusFiles(
   domains: Record<string, string>;
   remove(): void;
 } {
-  const folder = mkdtempSync(path.join(tmpdir(), 'cb-campuses-'));
+  const folder = temporaryFolder('cb-campuses-');
   const base = readCampusFile(TEST_CAMPUS_FILE);
   const files: Record<string, string> = {};
   const domains: Record<string, string> = {};

@@ -1,13 +1,12 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { PRODUCT_VERSION } from '@campus-books/common/version';
 import { extract } from 'tar';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TEST_ENGINE } from './helpers';
 import { freePort } from './support/server-process';
+import { temporaryFolder } from './temporary-folders';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const BUILT = ['packages/server/dist/server.js', 'packages/web/dist-ssr/entry-server.js'];
@@ -24,12 +23,10 @@ if (!built && TEST_ENGINE === 'pglite') {
  * One engine: the archive is the same for both.
  */
 describe('the release archive', () => {
-  const work = mkdtempSync(path.join(tmpdir(), 'cb-release-test-'));
-  afterAll(() => rm(work, { recursive: true, force: true }), 120_000);
-
   it.runIf(built && TEST_ENGINE === 'pglite')(
     'installs without dev dependencies and starts with npm start, building nothing',
     async () => {
+      const work = temporaryFolder('cb-release-test-');
       const archive = path.join(work, 'release.tar.gz');
       execFileSync(process.execPath, ['packages/server/scripts/release.mjs', '--out', archive], {
         cwd: ROOT,

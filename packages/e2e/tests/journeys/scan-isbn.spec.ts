@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromiumFlags } from '../../playwright.config';
@@ -10,7 +10,9 @@ import { jpegFile, uploadImages } from '../../src/picker';
 
 /** The fake providers know this book (test/support/fake-book-providers.ts "hit"). */
 const ISBN = '9780262033848';
-const video = await writeBarcodeVideo(mkdtempSync(path.join(tmpdir(), 'cb-scan-')), ISBN);
+const videoFolder = mkdtempSync(path.join(tmpdir(), 'cb-scan-'));
+const video = await writeBarcodeVideo(videoFolder, ISBN);
+test.afterAll(() => rmSync(videoFolder, { recursive: true, force: true }));
 
 // Chromium's fake camera films the barcode on the back cover.
 test.use({

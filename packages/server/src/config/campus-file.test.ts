@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { campusJsonSchema } from '../ops/campus-command';
@@ -10,9 +9,10 @@ import {
   loadCampus,
   readCampusFile,
 } from './campus-file';
+import { temporaryFolder } from '../../test/temporary-folders';
 
 const EXAMPLE = path.join(path.dirname(DEFAULT_CAMPUS_FILE), 'examples', 'pacific-crest.yaml');
-const folder = () => mkdtempSync(path.join(tmpdir(), 'campus-file-'));
+const folder = () => temporaryFolder('campus-file-');
 
 describe('the campus file the server reads', () => {
   it('is the default campus without a file, as the product served it before campus files', () => {

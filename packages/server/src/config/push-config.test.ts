@@ -1,11 +1,9 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config';
 import { generateVapidKeys } from './push-config';
+import { temporaryFolder } from '../../test/temporary-folders';
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-push-config-'));
+const dataDir = temporaryFolder('cb-push-config-');
 const problemsOf = (env: Record<string, string>) => {
   try {
     loadConfig({ DATA_DIR: dataDir, SESSION_SECRET: 'x'.repeat(32), ...env });

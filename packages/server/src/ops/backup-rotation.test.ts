@@ -1,15 +1,15 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { datedArchive, pruneBackups } from './backup-command';
+import { temporaryFolder } from '../../test/temporary-folders';
 
 describe('dated backups (npm run backup -- --dir … --keep …)', () => {
   let dir = '';
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('names an archive by its UTC time, and never the name of one already there', async () => {
-    dir = path.join(mkdtempSync(path.join(tmpdir(), 'cb-dated-')), 'backups');
+    dir = path.join(temporaryFolder('cb-dated-'), 'backups');
     const at = new Date('2026-12-02T03:30:07.123Z');
     const first = await datedArchive(dir, at);
     expect(path.basename(first)).toBe('campus-books-20261202T033007Z.tar');
@@ -19,7 +19,7 @@ describe('dated backups (npm run backup -- --dir … --keep …)', () => {
   });
 
   it('keeps the newest n dated archives and touches no other file', async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'cb-dated-'));
+    dir = temporaryFolder('cb-dated-');
     const names = [
       'campus-books-20261130T033000Z.tar',
       'campus-books-20261201T033000Z.tar',

@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { readCampusFile } from '../config/campus-file';
 import { runCampusCommand, schoolKeyOf, terminalPrompter } from './campus-command';
+import { temporaryFolder } from '../../test/temporary-folders';
 
 function run(args: string[], env: NodeJS.ProcessEnv, answers?: string[]) {
   let out = '';
@@ -21,7 +21,7 @@ function run(args: string[], env: NodeJS.ProcessEnv, answers?: string[]) {
 
 describe('npm run campus', () => {
   it('init asks the questions, re-asks a bad answer, and writes a campus file that check accepts', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'campus-init-'));
+    const dataDir = temporaryFolder('campus-init-');
     const result = await run(['init'], { DATA_DIR: dataDir }, [
       'Pacific Crest University',
       'not a domain',
@@ -60,7 +60,7 @@ describe('npm run campus', () => {
   });
 
   it('check prints what students will see, or every problem with exit code 65', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'campus-check-'));
+    const dir = temporaryFolder('campus-check-');
     const good = await run(['check'], { DATA_DIR: dir });
     expect(good.code).toBe(0);
     expect(good.out).toMatch(/Campus Books at University of Richmond/);

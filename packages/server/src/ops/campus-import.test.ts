@@ -1,5 +1,4 @@
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -17,6 +16,7 @@ import { openDatabase } from '../db/database';
 import { requiredBooks, userCourses } from '../db/courses.schema';
 import { runCampusCommand } from './campus-command';
 import { findKeysInUse, type KeyInUse } from './campus-keys-in-use';
+import { temporaryFolder } from '../../test/temporary-folders';
 
 const CAMPUS = `# Our campus: the registrar sends the lists each term.
 name: Pacific Crest University
@@ -46,7 +46,7 @@ meetupSpots:
 
 /** A campus file and a CSV file in a fresh DATA_DIR (no database yet: nothing in use). */
 function setUp(csv: string, campus = CAMPUS) {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'campus-import-'));
+  const dataDir = temporaryFolder('campus-import-');
   writeFileSync(path.join(dataDir, 'campus.yaml'), campus);
   writeFileSync(path.join(dataDir, 'list.csv'), csv);
   return {
@@ -161,7 +161,7 @@ describe('npm run campus -- import', () => {
     expect(result.err).toMatch(/npm run campus -- init.*DATA_DIR\/campus\.yaml/s);
     expect(readFileSync(DEFAULT_CAMPUS_FILE, 'utf8')).toBe(before);
     // No campus file in DATA_DIR: the environment names the default one, refused the same way.
-    const fresh = mkdtempSync(path.join(tmpdir(), 'campus-import-'));
+    const fresh = temporaryFolder('campus-import-');
     expect((await run(['subjects', s.csvFile], { DATA_DIR: fresh })).code).toBe(78);
   });
 

@@ -1,5 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -17,6 +16,7 @@ import {
 import { TEST_CAMPUS_FILE } from '../../test/use-default-campus';
 import { readDirectory } from '../campuses/campus-directory';
 import { readCampusFile } from '../config/campus-file';
+import { temporaryFolder } from '../../test/temporary-folders';
 
 const STAND_IN = fileURLToPath(new URL('../../test/support/stand-in-renderer.ts', import.meta.url));
 const ALPHA_NAME = 'Alpha State College';
@@ -66,7 +66,7 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('campus update', () => {
   };
 
   beforeAll(async () => {
-    distDir = mkdtempSync(path.join(tmpdir(), 'cb-web-dist-'));
+    distDir = temporaryFolder('cb-web-dist-');
     writeFileSync(path.join(distDir, 'index.html'), TEST_WEB_SHELL);
     two = await openTwoCampuses({
       env: { PAGE_CACHE_MB: '4' },
@@ -223,7 +223,7 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('campus update', () => {
   });
 
   it("refuses a file whose SAML entity ID is another campus's (73), the file unchanged", async () => {
-    const certFile = path.join(mkdtempSync(path.join(tmpdir(), 'cb-idp-')), 'idp.pem');
+    const certFile = path.join(temporaryFolder('cb-idp-'), 'idp.pem');
     writeFileSync(certFile, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
     const samlFile = (key: 'alpha' | 'beta', spEntityId?: string) =>
       fileOf(key, {
