@@ -10,9 +10,11 @@ import { jpegFile, uploadImages } from '../../src/picker';
 
 /** The fake providers know this book (test/support/fake-book-providers.ts "hit"). */
 const ISBN = '9780262033848';
+// Every process that loads this file (the runner lists its tests too) makes the video, and removes
+// it when it exits.
 const videoFolder = mkdtempSync(path.join(tmpdir(), 'cb-scan-'));
+process.on('exit', () => rmSync(videoFolder, { recursive: true, force: true }));
 const video = await writeBarcodeVideo(videoFolder, ISBN);
-test.afterAll(() => rmSync(videoFolder, { recursive: true, force: true }));
 
 // Chromium's fake camera films the barcode on the back cover.
 test.use({
