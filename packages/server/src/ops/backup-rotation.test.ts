@@ -1,15 +1,12 @@
-import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { datedArchive, pruneBackups } from './backup-command';
 import { temporaryFolder } from '../../test/temporary-folders';
 
 describe('dated backups (npm run backup -- --dir … --keep …)', () => {
-  let dir = '';
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
   it('names an archive by its UTC time, and never the name of one already there', async () => {
-    dir = path.join(temporaryFolder('cb-dated-'), 'backups');
+    const dir = path.join(temporaryFolder('cb-dated-'), 'backups');
     const at = new Date('2026-12-02T03:30:07.123Z');
     const first = await datedArchive(dir, at);
     expect(path.basename(first)).toBe('campus-books-20261202T033007Z.tar');
@@ -19,7 +16,7 @@ describe('dated backups (npm run backup -- --dir … --keep …)', () => {
   });
 
   it('keeps the newest n dated archives and touches no other file', async () => {
-    dir = temporaryFolder('cb-dated-');
+    const dir = temporaryFolder('cb-dated-');
     const names = [
       'campus-books-20261130T033000Z.tar',
       'campus-books-20261201T033000Z.tar',

@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -81,7 +81,6 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('campus update', () => {
   afterAll(async () => {
     await two?.close();
     for (const written of files) written.remove();
-    if (distDir) rmSync(distDir, { recursive: true, force: true });
   });
 
   it('prints the usage without a file or a host, and refuses a campus not registered', async () => {
