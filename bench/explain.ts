@@ -150,7 +150,7 @@ try {
   for (const scenario of values.shapes ? [] : SCENARIOS.filter((s) => s.group === 'search')) {
     let load: ReturnType<(typeof scenario)['load']>;
     try {
-      load = scenario.load({ seed: prepared.seed, mainScript: null, mixed: null });
+      load = scenario.load({ seed: prepared.seed, mainScript: null, mixed: null, cookie: null });
     } catch {
       // A scenario rotating through the catalogue's ISBNs needs the seed of a run that made it.
       continue;

@@ -61,7 +61,12 @@ async function runScenarios(
           prepared.seed.benchImageUrls,
         )
       : null;
-  const context = { seed: prepared.seed, mainScript: await findMainScript(server.url), mixed };
+  const context = {
+    seed: prepared.seed,
+    mainScript: await findMainScript(server.url),
+    mixed,
+    cookie: 'cookie' in session ? session.cookie : null,
+  };
   const rows: ScenarioRow[] = [];
   let healthRps = NaN;
   for (const scenario of SCENARIOS) {
@@ -76,7 +81,7 @@ async function runScenarios(
     const load = scenario.load(context);
     if (!load) {
       log(
-        `  ${scenario.name}: skipped (${scenario.name === 'mixed' ? 'no signed-in seller' : 'web app not built'})`,
+        `  ${scenario.name}: skipped (${scenario.name === 'mixed' || scenario.name === 'signed-in-session' ? 'no signed-in seller' : 'web app not built'})`,
       );
       continue;
     }

@@ -299,7 +299,12 @@ export async function runManyCampuses(
       if (done % 10 === 0 || done === n) log(`  ${done}/${n} campuses provisioned`);
     });
     const provisionSeconds = (performance.now() - provisionStart) / 1000;
-    const context: ScenarioContext = { seed: prepared.seed, mainScript: null, mixed: null };
+    const context: ScenarioContext = {
+      seed: prepared.seed,
+      mainScript: null,
+      mixed: null,
+      cookie: null,
+    };
 
     server = await startServer({
       dataDir: prepared.dataDir,

@@ -10,6 +10,8 @@ export interface ScenarioContext {
   /** Path of the home page's main script, read from the served index.html. */
   mainScript: string | null;
   mixed: MixedWorkload | null;
+  /** The bench seller's session cookie, or null when the sign-in failed. */
+  cookie: string | null;
 }
 
 export interface Scenario {
@@ -117,6 +119,13 @@ export const SCENARIOS: Scenario[] = [
         ),
       };
     },
+  },
+  {
+    name: 'signed-in-session',
+    group: 'by-id',
+    description:
+      "GET /api/auth/session with the bench seller's cookie: what a signed-in request pays first (the token's check and the session's row)",
+    load: ({ cookie }) => (cookie ? { path: '/api/auth/session', headers: { cookie } } : null),
   },
   {
     name: 'listing-by-id',
