@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { SignJWT, jwtVerify } from 'jose';
+import { LRUCache } from 'lru-cache';
 import type { UserRow } from '../db/schema';
 import {
   deleteSession,
@@ -9,10 +10,20 @@ import {
   insertSession,
 } from '../db/sessions.repository';
 import { forbidden, unauthorized } from '../lib/errors';
+import { importHmacKey } from '../lib/hmac-key';
 
 export const SESSION_COOKIE = 'cb_session';
+/** Session tokens whose signature a server keeps as checked (each ~300 bytes with its claims). */
+const VERIFIED_TOKENS = 10_000;
 const SESSION_TTL_SECONDS = 30 * 24 * 60 * 60;
 const ALGORITHM = 'HS256';
+
+/** What a session token says, once its signature is checked: the session, the user, the expiry (s). */
+interface SessionClaims {
+  sid: string;
+  sub: string;
+  exp: number;
+}
 
 export interface SessionUser {
   user: UserRow;
@@ -46,7 +57,15 @@ declare module 'fastify' {
 /** Signed (HS256, fixed) session tokens in an httpOnly SameSite=Lax cookie, revocable by row. */
 export default fp(
   async function sessionsPlugin(app: FastifyInstance) {
-    const key = new TextEncoder().encode(app.config.sessionSecret);
+    const key = await importHmacKey(new TextEncoder().encode(app.config.sessionSecret));
+    // A session's token is sent again with every request of its visit: its signature is checked
+    // once, then its claims are kept (until its expiry, within ten minutes, for the most recent
+    // VERIFIED_TOKENS tokens). Only a valid token is kept; its session row is read every time, so
+    // a session ended anywhere stops at once.
+    const verifiedTokens = new LRUCache<string, SessionClaims>({
+      max: VERIFIED_TOKENS,
+      ttl: 10 * 60_000,
+    });
     const { db } = app.database;
     const cookieOptions = {
       path: '/',
@@ -61,13 +80,21 @@ export default fp(
     async function readSession(request: FastifyRequest): Promise<SessionUser | null> {
       const token = request.cookies[SESSION_COOKIE];
       if (!token) return null;
-      let claims: { sid: string; sub: string };
-      try {
-        const { payload } = await jwtVerify(token, key, { algorithms: [ALGORITHM] });
-        if (!isUuid(payload.sid) || !isUuid(payload.sub)) return null;
-        claims = { sid: payload.sid, sub: payload.sub };
-      } catch {
-        return null; // bad signature, expired, malformed: simply not signed in
+      let claims = verifiedTokens.get(token);
+      if (claims && claims.exp * 1000 <= Date.now()) {
+        verifiedTokens.delete(token);
+        claims = undefined;
+      }
+      if (!claims) {
+        try {
+          const { payload } = await jwtVerify(token, key, { algorithms: [ALGORITHM] });
+          if (!isUuid(payload.sid) || !isUuid(payload.sub) || payload.exp === undefined)
+            return null;
+          claims = { sid: payload.sid, sub: payload.sub, exp: payload.exp };
+        } catch {
+          return null; // bad signature, expired, malformed: simply not signed in
+        }
+        verifiedTokens.set(token, claims);
       }
       // Not caught: a database that does not answer is a 503, not a signed-out visitor.
       return (await findLiveSession(db, claims.sid, claims.sub)) ?? null;

@@ -1,6 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SignJWT, jwtVerify } from 'jose';
+import { importHmacKey, type HmacKey } from '../../lib/hmac-key';
 
 /**
  * The "known device" cookie: set at every successful sign-in, it names a random device id and the
@@ -19,8 +20,18 @@ export interface KnownDevice {
   userIds: string[];
 }
 
-function keyOf(app: FastifyInstance): Uint8Array {
-  return createHmac('sha256', app.config.sessionSecret).update('known-device').digest();
+const keys = new WeakMap<FastifyInstance, Promise<HmacKey>>();
+
+/** The app's device key, derived from SESSION_SECRET and imported once (lib/hmac-key.ts). */
+function keyOf(app: FastifyInstance): Promise<HmacKey> {
+  let key = keys.get(app);
+  if (!key) {
+    key = importHmacKey(
+      createHmac('sha256', app.config.sessionSecret).update('known-device').digest(),
+    );
+    keys.set(app, key);
+  }
+  return key;
 }
 
 export async function readKnownDevice(
@@ -30,7 +41,7 @@ export async function readKnownDevice(
   const token = request.cookies[DEVICE_COOKIE];
   if (!token) return null;
   try {
-    const { payload } = await jwtVerify(token, keyOf(app), { algorithms: [ALGORITHM] });
+    const { payload } = await jwtVerify(token, await keyOf(app), { algorithms: [ALGORITHM] });
     const { did, uids } = payload as { did?: unknown; uids?: unknown };
     if (typeof did !== 'string' || !Array.isArray(uids)) return null;
     return { deviceId: did, userIds: uids.filter((u): u is string => typeof u === 'string') };
@@ -56,7 +67,7 @@ export async function rememberDevice(
     .setProtectedHeader({ alg: ALGORITHM })
     .setIssuedAt()
     .setExpirationTime(Math.floor(expires.getTime() / 1000))
-    .sign(keyOf(app));
+    .sign(await keyOf(app));
   reply.setCookie(DEVICE_COOKIE, token, {
     path: '/api/auth',
     httpOnly: true,

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { webcrypto } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { get, GENEROUS_LIMITS, post, sessionCookieOf } from '../../../test/accounts';
 import { createTestApp, createUser, TEST_ENGINE, type TestApp } from '../../../test/helpers';
 
@@ -8,6 +9,10 @@ describe(`GET /api/auth/session (${TEST_ENGINE})`, () => {
     t = await createTestApp(GENEROUS_LIMITS);
   });
   afterAll(() => t.close());
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.useRealTimers();
+  });
 
   it('answers a signed-out visitor 200 with a null user, uncached', async () => {
     const res = await get(t, '/api/auth/session');
@@ -44,5 +49,26 @@ describe(`GET /api/auth/session (${TEST_ENGINE})`, () => {
     const garbage = await get(t, '/api/auth/session', 'cb_session=not.a.jwt');
     expect(garbage.statusCode).toBe(200);
     expect(garbage.json()).toEqual({ success: true, user: null });
+  });
+
+  it("checks a session token's signature once, then only its session row", async () => {
+    const user = await createUser(t);
+    const verify = vi.spyOn(webcrypto.subtle, 'verify');
+    for (let i = 0; i < 3; i++) {
+      expect((await get(t, '/api/auth/session', user.cookie)).json().user).toMatchObject({
+        _id: user.id,
+      });
+    }
+    expect(verify).toHaveBeenCalledTimes(1);
+    // The row is still read every time: ended, the session stops at once.
+    await post(t, '/api/auth/signout', undefined, user.cookie);
+    expect((await get(t, '/api/auth/session', user.cookie)).json().user).toBeNull();
+  });
+
+  it('refuses a token past its expiry, though its signature was checked before', async () => {
+    const user = await createUser(t);
+    expect((await get(t, '/api/auth/session', user.cookie)).json().user).not.toBeNull();
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 31 * 24 * 60 * 60 * 1000 });
+    expect((await get(t, '/api/auth/session', user.cookie)).json().user).toBeNull();
   });
 });
