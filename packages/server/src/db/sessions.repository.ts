@@ -1,5 +1,6 @@
-import { and, eq, gt, isNull, lte, ne } from 'drizzle-orm';
+import { and, eq, gt, isNull, lte, ne, sql } from 'drizzle-orm';
 import type { Db } from './database';
+import { preparedOnce } from './prepared';
 import { sessions, users, type UserRow } from './schema';
 
 // Sessions' queries live in db/, not in features/accounts/: the sessions plugin reads them and a plugin
@@ -40,18 +41,23 @@ export async function findLiveSession(
   sessionId: string,
   userId: string,
 ): Promise<{ user: UserRow; sessionId: string } | undefined> {
-  const [row] = await db
-    .select({ user: users, sessionId: sessions.id })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(
-      and(
-        eq(sessions.id, sessionId),
-        eq(sessions.userId, userId),
-        gt(sessions.expiresAt, new Date()),
-        isNull(users.suspendedAt),
-      ),
-    );
+  // Read on every signed-in request: built once (db/prepared.ts).
+  const statement = preparedOnce(db, 'live_session', (name) =>
+    db
+      .select({ user: users, sessionId: sessions.id })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(
+        and(
+          eq(sessions.id, sql.placeholder('sessionId')),
+          eq(sessions.userId, sql.placeholder('userId')),
+          gt(sessions.expiresAt, sql.placeholder('now')),
+          isNull(users.suspendedAt),
+        ),
+      )
+      .prepare(name),
+  );
+  const [row] = await statement.execute({ sessionId, userId, now: new Date() });
   return row;
 }
 
