@@ -31,7 +31,10 @@ export function keptUntilCatalogueChanges<V>(
 
   return async function kept(key: string, load: () => Promise<V>): Promise<V> {
     const scope = cacheScope();
-    const fresh = await caches.ensureFresh(caches.generation());
+    // With nothing kept or loading under the key, its load starts after this call and reads what
+    // any server acknowledged before it: the version is read first only to trust what is kept (or
+    // a load already running), so a miss costs one round trip less (docs/performance.md).
+    const fresh = answers.isAbsent(key) || (await caches.ensureFresh(caches.generation()));
     if (!keptFor.has(scope)) keptFor.set(scope, caches.generation());
     if (!fresh || caches.generation() !== keptFor.get(scope)) {
       answers.invalidate(scope);

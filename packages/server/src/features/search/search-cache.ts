@@ -68,6 +68,17 @@ export class CatalogueCache<V> {
     this.#parts.empty(scope);
   }
 
+  /**
+   * Whether the campus of the work at hand has nothing under `key`: no answer kept (a lapsed one
+   * counts as kept), no load running.
+   */
+  isAbsent(key: string): boolean {
+    const status: LRUCache.Status<string, { value: V }, () => Promise<V>> = {};
+    // lru-cache's `has` sets status.has to 'miss' only when the key has no entry at all; a load in
+    // flight leaves it unset, a lapsed entry makes it 'stale'.
+    return !this.#parts.of(cacheScope()).has(key, { status }) && status.has === 'miss';
+  }
+
   /** The answer kept for `key` for the campus of the work at hand, else the one `load` gives. */
   async getOrLoad(key: string, load: () => Promise<V>): Promise<V> {
     const scope = cacheScope();
