@@ -56,8 +56,8 @@ declare module 'fastify' {
  * (docs/decisions/006):
  * - PostgreSQL (several servers): a search's page statement reads the version beside its rows; when
  *   it moved past what the caches hold, they are emptied and the search runs again
- *   (search-listings.ts); the other cached answers read the version first (`ensureFresh`:
- *   the signed-out pages, catalogue-kept.ts). A write this server acknowledged was committed, with
+ *   (search-listings.ts); the other cached answers read the version before trusting what is
+ *   kept (`ensureFresh`: the signed-out pages, catalogue-kept.ts). A write this server acknowledged was committed, with
  *   its version, before its answer, so the next read here sees it as it would on any other server.
  *   The NOTIFY (delivered at commit, on a connection of its own) empties them sooner, so memory is
  *   not held by stale answers; correctness does not rely on it.

@@ -28,9 +28,10 @@ export default async function searchRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const deps = searchDeps(app);
   // Whole answers as ready bytes (lib/ready-answer.ts), on both engines, until the catalogue
-  // changes: a hit serializes and compresses nothing (docs/performance.md). On PostgreSQL a look
-  // first reads the catalogue's version (catalogue-kept.ts), as the course page and the signed-out
-  // pages do, so a change acknowledged by any server is in the next answer.
+  // changes: a hit serializes and compresses nothing (docs/performance.md). On PostgreSQL a kept
+  // answer is trusted only after a read of the catalogue's version (catalogue-kept.ts), as the
+  // course page and the signed-out pages do, so a change acknowledged by any server is in the next
+  // answer.
   const answers = keptUntilCatalogueChanges<KeptSearch>(app.listingCaches, {
     maxEntries: 500,
     ttlMs: 10 * 60_000,
