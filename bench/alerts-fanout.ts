@@ -26,9 +26,7 @@ const median = (values: number[]) => {
 async function main() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-bench-alerts-'));
   const url = process.env.DATABASE_URL;
-  const database = await openDatabase(
-    url ? { engine: 'postgres', url } : { engine: 'pglite', lock: false },
-  );
+  // The configuration first: it sets the campus, which migrating the database reads.
   const config = loadConfig({
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
@@ -36,6 +34,9 @@ async function main() {
     BOOK_LOOKUP: 'off',
     RATE_LIMIT_LISTINGS_PER_ACCOUNT: '1000000',
   });
+  const database = await openDatabase(
+    url ? { engine: 'postgres', url } : { engine: 'pglite', lock: false },
+  );
   const app = await buildApp({ config, database, jobs: { poll: false } });
   await app.ready();
   const db = database.db;
