@@ -6,11 +6,12 @@ import {
 } from '@campus-books/common/listing.schemas';
 import type { Database, Db } from '../../db/database';
 import { preparedByShape } from '../../db/prepared';
+import { textLiteral } from '../../db/literal';
 import { listings } from '../../db/schema';
 import { catalogueVersion } from '../../db/platform.schema';
 import { listingJson } from '../listings/listing-json-answer';
 import { p, type Build } from './placeholders';
-import { searchShape, type SearchGroups, type SearchShape } from './shapes';
+import { ORDER_WINDOW, searchShape, type SearchGroups, type SearchShape } from './shapes';
 
 /**
  * Matches are counted up to this many: the count stops there, so it costs at most an index walk of
@@ -122,6 +123,49 @@ function buildPage(
     .orderBy(...order) as unknown as Buildable<PageRow>;
 }
 
+/**
+ * The first page of `where` looked for among the ORDER_WINDOW first active listings in the query's
+ * order (an index walk), and only when they hold less than a page, found as buildPage finds it (the
+ * words' index, and a sort). One statement: the window's page is kept (a materialized CTE) and
+ * counted once; each branch after it runs only when its one-time condition holds, so a window that
+ * holds the page costs a walk that stops at the page (shapes.ts, isWindowWorthTrying). The outer
+ * query reads the chosen rows under the table's name, so `fields` and the order are written as for
+ * the table.
+ */
+function buildWindowFirstPage(
+  db: Db,
+  query: ListingSearchQuery,
+  where: SQL,
+  total: SQL | null,
+  limit: PageLimit,
+): Buildable<PageRow> {
+  const order = sql.join(orderOf(query), sql`, `);
+  const size = limitOf(limit);
+  const columns = sql`${listings.listingJson}, ${listings.createdAt}, ${listings.id}`;
+  const chosen = sql`(
+    WITH window_page AS MATERIALIZED (
+      SELECT ${columns}
+      FROM (SELECT * FROM ${listings} WHERE ${listings.status} = ${textLiteral('active')}
+            ORDER BY ${order} LIMIT ${sql.raw(String(ORDER_WINDOW))}) AS ${listings}
+      WHERE ${where} ORDER BY ${order} LIMIT ${size}
+    )
+    SELECT * FROM window_page WHERE (SELECT count(*) FROM window_page) >= ${size}
+    UNION ALL
+    SELECT * FROM (SELECT ${columns} FROM ${listings} WHERE ${where} ORDER BY ${order} LIMIT ${size}) AS found
+    WHERE (SELECT count(*) FROM window_page) < ${size}
+  ) AS ${listings}`;
+  const fields: Record<string, SQL> = {
+    listing: listingJson,
+    catalogueVersion: catalogueVersionNow,
+  };
+  if (total) fields.searchTotal = totalOf(total);
+  return db
+    .select(fields)
+    .from(chosen)
+    .orderBy(...orderOf(query))
+    .limit(size) as unknown as Buildable<PageRow>;
+}
+
 /** Counts the matches of `where` up to `limit` (a placeholder: the cap plus one, or a page's start). */
 function buildCount(db: Db, where: SQL): Buildable<{ n: number }> {
   const upTo = db.select({ id: listings.id }).from(listings).where(where).limit(p('limit')).as('m');
@@ -163,17 +207,15 @@ export function runPage(
   const db = handleFor(database, shape);
   const isLater = offset > 0;
   const size = pageLimit(limit);
-  const key = `page:${group}:${isLater ? 'later' : 'first'}:${size}${withTotal ? ':total' : ''}|${shape.key}`;
-  const statement = searchStatement<PageRow>(db, key, () =>
-    buildPage(
-      db,
-      query,
-      groupOf(shape.groups, group)(),
-      isLater,
-      withTotal ? shape.groups.all() : null,
-      size,
-    ),
-  );
+  const inWindow = group !== 'rest' && !isLater && shape.firstPageInWindow === true;
+  const key = `page:${group}:${isLater ? 'later' : inWindow ? 'window' : 'first'}:${size}${withTotal ? ':total' : ''}|${shape.key}`;
+  const statement = searchStatement<PageRow>(db, key, () => {
+    const where = groupOf(shape.groups, group)();
+    const total = withTotal ? shape.groups.all() : null;
+    return inWindow
+      ? buildWindowFirstPage(db, query, where, total, size)
+      : buildPage(db, query, where, isLater, total, size);
+  });
   return statement.execute({ ...shape.values, limit, ...(isLater ? { offset } : {}) });
 }
 
@@ -205,10 +247,14 @@ export async function searchStatements(db: Db, query: ListingSearchQuery) {
     },
   });
   const { groups } = shape;
-  return groups.kind === 'single'
-    ? [filled(buildPage(db, query, groups.single(), offset > 0, null, pageLimit(limit)))]
-    : [
-        filled(buildPage(db, query, groups.best(), offset > 0, null, pageLimit(limit))),
-        filled(buildPage(db, query, groups.rest(), false, null, pageLimit(limit))),
-      ];
+  const size = pageLimit(limit);
+  const first = (where: SQL) =>
+    shape.firstPageInWindow && offset === 0
+      ? buildWindowFirstPage(db, query, where, null, size)
+      : buildPage(db, query, where, offset > 0, null, size);
+  if (groups.kind === 'single') return [filled(first(groups.single()))];
+  return [
+    filled(first(groups.best())),
+    filled(buildPage(db, query, groups.rest(), false, null, size)),
+  ];
 }

@@ -121,6 +121,12 @@ export interface TermMatch {
   matchesByWalk?: Build;
   /** How many names may match, as the vocabulary counts them (words taken as independent). */
   estimate?: { matches: number; catalogueRows: number };
+  /**
+   * At most how many names are among the first group of matches (the best ones when there are
+   * tiers), as the vocabulary counts them: as many as hold the term's rarest word or its
+   * alternatives (a subject's words come together, so this is often close).
+   */
+  firstAtMost?: { matches: number; catalogueRows: number };
 }
 
 /** How a term matches names; what the vocabulary says about it comes from `terms` when given. */
@@ -161,19 +167,33 @@ export async function matchTerm(
     catalogueRows,
   };
   const shape = `words${words.length}`;
-  const oneGroup = { key: shape, values, matches, best: null, matchesByWalk, estimate };
+  const anyAtMost = {
+    matches: Math.min(...words.map((w) => (w.exact ? w.listings : 0) + w.othersListings)),
+    catalogueRows,
+  };
+  const oneGroup = {
+    key: shape,
+    values,
+    matches,
+    best: null,
+    matchesByWalk,
+    estimate,
+    firstAtMost: anyAtMost,
+  };
   if (!words.every((w) => w.exact)) return oneGroup;
   const hasShortWords = key.split(/[^\p{L}\p{N}]+/u).some((w) => w.length > 0 && w.length < 3);
   // Nothing but the exact words can match (no other word contains or resembles them): one group.
   if (!hasShortWords && words.every((w) => w.others.length === 0)) return oneGroup;
   values.exactWords = words.map((w) => w.word);
   const exact = () => sql`${nameWords} @> ${p('exactWords')}::text[]`;
-  if (!hasShortWords) return { key: `${shape}:best`, values, matches, best: exact };
+  const firstAtMost = { matches: Math.min(...words.map((w) => w.listings)), catalogueRows };
+  if (!hasShortWords) return { key: `${shape}:best`, values, matches, best: exact, firstAtMost };
   values.pattern = `%${escapeLike(term)}%`;
   return {
     key: `${shape}:best-as-typed`,
     values,
     matches,
     best: () => and(exact(), contains())!,
+    firstAtMost,
   };
 }
