@@ -4,8 +4,8 @@ import { rowsOf } from '../db/rows';
 import { CAMPUS_KEY, quoted } from './campus-schema';
 
 /**
- * The catalogue's NOTIFY per campus (decision 024). Migration 0008's trigger bumps the one-row
- * `catalogue_version` of its schema and sends `NOTIFY catalogue, '<version>'` at the commit, and the
+ * The catalogue's NOTIFY per campus (decision 024). Migration 0008's trigger (0032's since) bumps
+ * the one-row `catalogue_version` of its schema and sends `NOTIFY catalogue, '<version>'` at the commit, and the
  * search's caches (features/search/listing-caches.ts) empty on it. In a campus's schema the same
  * function is replaced at start to send `'<schema>:<version>'` on the same channel: one LISTEN
  * hears every campus's changes, and a write on one campus empties that campus's caches only.
@@ -17,7 +17,10 @@ function bodyIn(schema: string): string {
 DECLARE
   v bigint;
 BEGIN
-  UPDATE ${quoted(schema)}.catalogue_version SET version = version + 1 WHERE id = 1 RETURNING version INTO v;
+  UPDATE ${quoted(schema)}.catalogue_version
+     SET version = version + 1,
+         shrink_version = shrink_version + CASE WHEN TG_OP = 'INSERT' THEN 0 ELSE 1 END
+   WHERE id = 1 RETURNING version INTO v;
   PERFORM pg_notify('catalogue', '${schema}:' || coalesce(v, 0)::text);
   RETURN NULL;
 END

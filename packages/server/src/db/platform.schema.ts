@@ -81,6 +81,12 @@ export const catalogueVersion = pgTable(
   {
     id: integer('id').primaryKey().default(1),
     version: bigint('version', { mode: 'number' }).notNull().default(0),
+    /**
+     * Moved with `version` by every statement that may take a listing out of a search (an update,
+     * a delete, a truncate), not by an insert: a total counted up to its cap stays true while it
+     * stands (migration 0032, features/search/search-listings.ts).
+     */
+    shrinkVersion: bigint('shrink_version', { mode: 'number' }).notNull().default(0),
   },
   () => [check('catalogue_version_one_row', sql`id = 1`)],
 );

@@ -8,6 +8,12 @@ export interface SearchCaches {
   terms?: CatalogueCache<TermResolution>;
   /** A search's capped total (SEARCH_COUNT_CAP), by searchTotalKey (both engines). */
   totals?: CatalogueCache<number>;
+  /**
+   * The searches whose total reached the cap, by cappedTotalKey, with the catalogue's shrink
+   * version they were counted at (migration 0032): kept across the writes that empty the other
+   * caches, since only a write that moves the shrink version can take a search under its cap.
+   */
+  cappedTotals?: CatalogueCache<number>;
   /** Changes whenever the caches are emptied. */
   generation?: () => number;
   /**
@@ -28,4 +34,13 @@ export interface SearchCaches {
 export function searchTotalKey(query: ListingSearchQuery): string {
   const { startIndex: _start, limit: _limit, sort: _sort, order: _order, ...matching } = query;
   return JSON.stringify({ ...matching, searchTerm: matching.searchTerm?.trim() });
+}
+
+/**
+ * What a capped total depends on: the search (searchTotalKey) and what its words were resolved to
+ * (`values`: a term's alternatives in the vocabulary change with the catalogue, and with them what
+ * the search matches).
+ */
+export function cappedTotalKey(query: ListingSearchQuery, values: Record<string, unknown>): string {
+  return `${searchTotalKey(query)}|${JSON.stringify(values)}`;
 }

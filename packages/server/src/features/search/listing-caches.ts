@@ -40,6 +40,9 @@ declare module 'fastify' {
  * - What the vocabulary says about a search term: on both engines, for a minute.
  * - A search's total: on both engines, for ten minutes. Counting is most of the database's work for a
  *   search many listings match (docs/performance.md), and the total depends on the catalogue only.
+ *   A total that reached the cap is kept besides (`cappedTotals`, for an hour) across the changes
+ *   that empty the rest: only a write that may take a listing out of a search moves the catalogue's
+ *   shrink version (migration 0032), which each page reads and the kept total is checked against.
  * - Whole search answers (`searches`, the pages' and the route's loads): only on the embedded
  *   engine, where PGlite runs every query on the server's one thread. The search route keeps its
  *   answers as ready bytes on both engines besides (search.routes.ts, by catalogue-kept.ts's rule).
@@ -79,6 +82,12 @@ export default fp(
     const room = new CacheRoom(app.config.cacheMemoryBytes);
     const terms = new CatalogueCache<TermResolution>({ maxEntries: 2_000, ttlMs: 60_000, room });
     const totals = new CatalogueCache<number>({ maxEntries: 2_000, ttlMs: 10 * 60_000, room });
+    // Not emptied with the others: each is checked against the shrink version a page reads.
+    const cappedTotals = new CatalogueCache<number>({
+      maxEntries: 2_000,
+      ttlMs: 60 * 60_000,
+      room,
+    });
     // PGlite serves one campus: these two never have a campus's part.
     const searches =
       app.database.engine === 'pglite'
@@ -158,6 +167,7 @@ export default fp(
     app.decorate('listingCaches', {
       terms,
       totals,
+      cappedTotals,
       searches,
       listing: keptUntilCatalogueChanges<StoredListing | null>(freshness, {
         maxEntries: 5_000,

@@ -79,6 +79,19 @@ export class CatalogueCache<V> {
     return !this.#parts.of(cacheScope()).has(key, { status }) && status.has === 'miss';
   }
 
+  /** The answer kept for `key` for the campus of the work at hand, if any (no load is started). */
+  peek(key: string): V | undefined {
+    return this.#parts.of(cacheScope()).get(key)?.value;
+  }
+
+  /** Keeps `value` under `key` for the campus of the work at hand. */
+  set(key: string, value: V): void {
+    const scope = cacheScope();
+    const part = this.#parts.of(scope);
+    part.set(key, { value });
+    this.#parts.measure(scope, part);
+  }
+
   /** The answer kept for `key` for the campus of the work at hand, else the one `load` gives. */
   async getOrLoad(key: string, load: () => Promise<V>): Promise<V> {
     const scope = cacheScope();

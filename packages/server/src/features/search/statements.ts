@@ -38,7 +38,32 @@ const catalogueVersionNow =
     Number,
   );
 
-export type PageRow = { listing: string; catalogueVersion: number; searchTotal?: number };
+/**
+ * The catalogue's shrink version (migration 0032) as a page's rows read it: a capped total kept since
+ * it was counted is still true when it has not moved (search-listings.ts).
+ */
+const shrinkVersionNow =
+  sql<number>`(SELECT ${catalogueVersion.shrinkVersion} FROM ${catalogueVersion} WHERE ${catalogueVersion.id} = 1)`.mapWith(
+    Number,
+  );
+
+export type PageRow = {
+  listing: string;
+  catalogueVersion: number;
+  shrinkVersion: number;
+  searchTotal?: number;
+};
+
+/** A page's columns: each listing's answer, the catalogue's versions, and the capped count of `total`. */
+function pageFields(total: SQL | null): Record<string, SQL> {
+  const fields: Record<string, SQL> = {
+    listing: listingJson,
+    catalogueVersion: catalogueVersionNow,
+    shrinkVersion: shrinkVersionNow,
+  };
+  if (total) fields.searchTotal = totalOf(total);
+  return fields;
+}
 interface Statement<R> {
   execute(values: Record<string, unknown>): Promise<R[]>;
 }
@@ -96,11 +121,7 @@ function buildPage(
   limit: PageLimit,
 ): Buildable<PageRow> {
   const order = orderOf(query);
-  const fields: Record<string, SQL> = {
-    listing: listingJson,
-    catalogueVersion: catalogueVersionNow,
-  };
-  if (total) fields.searchTotal = totalOf(total);
+  const fields = pageFields(total);
   if (!isLater) {
     return db
       .select(fields)
@@ -154,13 +175,8 @@ function buildWindowFirstPage(
     SELECT * FROM (SELECT ${columns} FROM ${listings} WHERE ${where} ORDER BY ${order} LIMIT ${size}) AS found
     WHERE (SELECT count(*) FROM window_page) < ${size}
   ) AS ${listings}`;
-  const fields: Record<string, SQL> = {
-    listing: listingJson,
-    catalogueVersion: catalogueVersionNow,
-  };
-  if (total) fields.searchTotal = totalOf(total);
   return db
-    .select(fields)
+    .select(pageFields(total))
     .from(chosen)
     .orderBy(...orderOf(query))
     .limit(size) as unknown as Buildable<PageRow>;
