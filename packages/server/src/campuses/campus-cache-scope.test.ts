@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CatalogueCache } from '../features/search/search-cache';
 import { ReadyAnswersByText } from '../lib/ready-answer';
 import { compressPage, PageCache } from '../plugins/page-cache';
@@ -117,5 +117,37 @@ describe("the campuses' cache room (decision 024)", () => {
     const beta = as('beta', () => answers.for('id-1', '{"b":1}'));
     for (let i = 0; i < 50; i += 1) as('alpha', () => answers.for(`id-${i}`, `{"a":${i}}`));
     expect(as('beta', () => answers.for('id-1', '{"b":1}'))).toBe(beta);
+  });
+
+  describe("the answers' ages", () => {
+    afterEach(() => vi.restoreAllMocks());
+
+    it("are read from one clock by every campus's parts, not a timer per part", async () => {
+      const c = countedCache({ maxEntries: 10, room: new CacheRoom(64 * MB) });
+      const pages = new PageCache({
+        maxBytes: 64 * 1024,
+        ttlMs: 60_000,
+        room: new CacheRoom(64 * MB),
+      });
+      const page = await compressPage('<p>a page</p>', 200);
+      const campuses = Array.from({ length: 100 }, (_, n) => `c${n}`);
+      for (const key of campuses) {
+        await as(key, () => c.get('hot'));
+        await as(key, () => pages.page('/', 1, async () => page));
+      }
+      // lru-cache keeps a reading of its clock for a millisecond with a timer of its own: a hundred
+      // campuses' parts, each read now and then, set a timer at nearly every look (docs/performance.md).
+      const timers = vi.spyOn(globalThis, 'setTimeout');
+      const started = performance.now();
+      for (const key of campuses) {
+        expect(await as(key, () => c.get('hot'))).toBe('hot');
+        expect(await as(key, () => pages.page('/', 1, async () => null))).toBe(page);
+      }
+      const milliseconds = Math.ceil(performance.now() - started);
+      expect(c.loads).toBe(100);
+      // At most one timer per millisecond for every cache and campus together.
+      expect(timers.mock.calls.length).toBeLessThanOrEqual(milliseconds + 1);
+      expect(timers.mock.calls.length).toBeLessThan(100);
+    });
   });
 });

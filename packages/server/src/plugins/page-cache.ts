@@ -2,7 +2,12 @@ import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gunzipSync, gzip } from 'node:zlib';
-import { cacheScope, CampusParts, type CacheRoom } from '../campuses/campus-cache-scope';
+import {
+  cacheScope,
+  CampusParts,
+  sharedCacheClock,
+  type CacheRoom,
+} from '../campuses/campus-cache-scope';
 
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
@@ -121,8 +126,10 @@ export class PageCache {
             this.#refreshing = false;
           }
         },
-        // A test's clock, read at every look (no 1 ms reuse of the last reading).
-        ...(options.now ? { perf: { now: options.now }, ttlResolution: 0 } : {}),
+        // A test's clock, or the one every campus's part shares; read at every look (lru-cache's own
+        // reuse of a reading sets a timer per cache).
+        perf: { now: options.now ?? sharedCacheClock },
+        ttlResolution: 0,
       });
     this.#pages = new CampusParts(make, options.room);
   }

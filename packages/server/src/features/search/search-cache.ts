@@ -4,6 +4,7 @@ import {
   CacheRoom,
   CampusParts,
   DEFAULT_CACHE_MEMORY_MB,
+  sharedCacheClock,
 } from '../../campuses/campus-cache-scope';
 
 /** What an entry is counted as in the campuses' cache room when its cache says nothing else. */
@@ -49,8 +50,10 @@ export class CatalogueCache<V> {
         sizeCalculation: sizeOf
           ? (box, key) => Math.max(1, Math.ceil(sizeOf(box.value, key)))
           : (_box, key) => ENTRY_BYTES + 2 * key.length,
-        // A test's clock, read at every look (no 1 ms reuse of the last reading).
-        ...(options.now ? { perf: { now: options.now }, ttlResolution: 0 } : {}),
+        // A test's clock, or the one every campus's part shares; read at every look (lru-cache's own
+        // reuse of a reading sets a timer per cache).
+        perf: { now: options.now ?? sharedCacheClock },
+        ttlResolution: 0,
       });
     const room = options.room ?? new CacheRoom(DEFAULT_CACHE_MEMORY_MB * 1024 * 1024);
     this.#parts = new CampusParts(make, room);
