@@ -87,6 +87,12 @@ export const catalogueVersion = pgTable(
      * stands (migration 0032, features/search/search-listings.ts).
      */
     shrinkVersion: bigint('shrink_version', { mode: 'number' }).notNull().default(0),
+    /**
+     * Moved by every statement that adds a word to the search's vocabulary (`listing_words`) or
+     * takes one out of it: what a term resolves to stays true while it stands (migration 0033,
+     * features/search/terms.ts).
+     */
+    wordsVersion: bigint('words_version', { mode: 'number' }).notNull().default(0),
   },
   () => [check('catalogue_version_one_row', sql`id = 1`)],
 );

@@ -73,8 +73,8 @@ const TRIGGER_WRITES: Record<string, { module: string; tables: string[] }> = {
   },
   conversation_event_written: { module: 'deal/deal-triggers.ts', tables: ['conversations'] },
   listing_words_track: {
-    module: 'db/migrations/0004_search-vocabulary.sql',
-    tables: ['listing_words'],
+    module: 'db/migrations/0033_catalogue-words-version.sql',
+    tables: ['listing_words', 'catalogue_version'],
   },
   listings_conversation_lines: { module: 'deal/deal-triggers.ts', tables: ['conversation_events'] },
   // The job's row is the job runner's (jobs/job-statements.ts enqueueInTriggerSql writes it).

@@ -1,11 +1,15 @@
 import type { ListingSearchQuery } from '@campus-books/common/listing.schemas';
 import type { CatalogueCache } from './search-cache';
-import type { TermResolution } from './terms';
+import type { KeptTermResolution } from './terms';
 
 /** Caches a search may use (search/listing-caches.ts); without them every search asks the database. */
 export interface SearchCaches {
-  /** What the vocabulary says about a search term (both engines). */
-  terms?: CatalogueCache<TermResolution>;
+  /**
+   * What the vocabulary says about a search term (both engines), with the caches' generation it
+   * was read in: kept across the writes that empty the other caches, and used while the page's rows
+   * read the words version it was read at (migration 0033).
+   */
+  terms?: CatalogueCache<KeptTermResolution>;
   /** A search's capped total (SEARCH_COUNT_CAP), by searchTotalKey (both engines). */
   totals?: CatalogueCache<number>;
   /**

@@ -11,7 +11,7 @@ import type { StoredListing } from '../listings/listings.queries';
 import { sharedFreshReads } from '../../lib/fresh-reads';
 import type { SearchCaches } from './caches';
 import type { SearchPage } from './search-listings';
-import type { TermResolution } from './terms';
+import type { KeptTermResolution } from './terms';
 
 /** The catalogue's caches: the search's, its whole answers and listings' stored answers by id. */
 export type ListingCaches = Required<SearchCaches> & {
@@ -37,7 +37,10 @@ declare module 'fastify' {
 /**
  * What a search can reuse, and when it must not.
  *
- * - What the vocabulary says about a search term: on both engines, for a minute.
+ * - What the vocabulary says about a search term: on both engines, for ten minutes, across the
+ *   changes that empty the rest: most new listings bring no new word. A word joining or leaving the
+ *   vocabulary moves its words version (migration 0033), which each page reads and the kept
+ *   resolution is checked against (a page without rows: kept since the caches were last emptied).
  * - A search's total: on both engines, for ten minutes. Counting is most of the database's work for a
  *   search many listings match (docs/performance.md), and the total depends on the catalogue only.
  *   A total that reached the cap is kept besides (`cappedTotals`, for an hour) across the changes
@@ -80,7 +83,12 @@ declare module 'fastify' {
 export default fp(
   async function listingCachesPlugin(app: FastifyInstance) {
     const room = new CacheRoom(app.config.cacheMemoryBytes);
-    const terms = new CatalogueCache<TermResolution>({ maxEntries: 2_000, ttlMs: 60_000, room });
+    // Not emptied with the others: each is checked against the words version a page reads.
+    const terms = new CatalogueCache<KeptTermResolution>({
+      maxEntries: 2_000,
+      ttlMs: 10 * 60_000,
+      room,
+    });
     const totals = new CatalogueCache<number>({ maxEntries: 2_000, ttlMs: 10 * 60_000, room });
     // Not emptied with the others: each is checked against the shrink version a page reads.
     const cappedTotals = new CatalogueCache<number>({
@@ -125,7 +133,6 @@ export default fp(
         scopeOf('');
         for (const scope of scopes.values()) scope.generation += 1;
       } else scopeOf(key).generation += 1;
-      terms.invalidate(key);
       totals.invalidate(key);
       searches?.invalidate(key);
     };

@@ -87,6 +87,14 @@ export class CatalogueCache<V> {
     return this.#parts.of(cacheScope()).get(key)?.value;
   }
 
+  /** Lets go of what is kept under `key` for the campus of the work at hand. */
+  forget(key: string): void {
+    const scope = cacheScope();
+    const part = this.#parts.of(scope);
+    part.delete(key);
+    this.#parts.measure(scope, part);
+  }
+
   /** Keeps `value` under `key` for the campus of the work at hand. */
   set(key: string, value: V): void {
     const scope = cacheScope();

@@ -2,6 +2,7 @@ import { toIsbn13 } from '@campus-books/common/isbn';
 import { DEFAULT_SEARCH_LIMIT } from '@campus-books/common/listing.schemas';
 import { cappedTotalKey, searchTotalKey, type SearchCaches } from './caches';
 import { searchShape, type SearchQuery, type SearchShape } from './shapes';
+import type { TermResolved } from './terms';
 import {
   runCount,
   runPage,
@@ -58,8 +59,14 @@ async function searchOnce(
       version === undefined
         ? ((await caches.ensureFresh?.(generation)) ?? true)
         : (caches.isFresh?.(version, generation) ?? true);
+    const isTermCurrent = isResolutionCurrent(shape.resolved, rows, isFresh, generation);
+    if (!isTermCurrent) {
+      // Resolved again on the next try, and counted again: this try's total came from the same words.
+      caches.terms?.forget(shape.resolved!.key);
+      caches.totals?.forget(searchTotalKey(query));
+    }
     const page = { listings: rows.map((row) => row.listing), ...cappedTotal(counted) };
-    return { page, isFresh };
+    return { page, isFresh: isFresh && isTermCurrent };
   };
   if (offset === 0 && toIsbn13(query.searchTerm?.trim() ?? '')) {
     // An ISBN names a handful of copies: the first page almost always holds them all, and then its
@@ -103,6 +110,24 @@ async function searchOnce(
   // The total came from the cache (or from the same search counting at this moment): the page alone.
   rows ??= await pageOfGroups(database, query, shape, offset, limit);
   return answer(rows, counted);
+}
+
+/**
+ * Whether the words a term was resolved to, kept since, are still what the vocabulary says: the
+ * page's rows read the words version (migration 0033) it was resolved at. A page without rows read
+ * no version: the resolution stands if it was made since the caches were last emptied and the
+ * catalogue has not moved since (the caches' own check); otherwise the term is resolved again.
+ */
+function isResolutionCurrent(
+  resolved: TermResolved | undefined,
+  rows: PageRow[],
+  isFresh: boolean,
+  generation: number,
+): boolean {
+  if (!resolved || resolved.wordsVersion === null) return true;
+  const row = rows[0];
+  if (row) return row.wordsVersion === resolved.wordsVersion;
+  return isFresh && resolved.generation === generation;
 }
 
 async function pageOfGroups(

@@ -10,7 +10,7 @@ import { textLiteral } from '../../db/literal';
 import { listings } from '../../db/schema';
 import type { SearchCaches } from './caches';
 import { p, type Build } from './placeholders';
-import { matchTerm, type TermMatch } from './terms';
+import { matchTerm, type TermMatch, type TermResolved } from './terms';
 
 /**
  * How many listings, the first in the search's order, a term's first page is looked for in before
@@ -115,6 +115,8 @@ export interface SearchShape {
    * them, by the words' index (statements.ts).
    */
   firstPageInWindow?: boolean;
+  /** The term's resolution, when it came from or went to the terms' cache (search-listings.ts). */
+  resolved?: TermResolved;
 }
 
 const single = (where: Build): SearchGroups => ({ kind: 'single', single: where, all: where });
@@ -132,6 +134,8 @@ export async function searchShape(
 ): Promise<SearchShape> {
   const filters = filtersOf(query);
   const order = `${query.sort ?? 'createdAt'}:${query.order ?? 'desc'}`;
+  // Set once the term is matched; every shape built after carries it.
+  const matched: { resolved?: TermResolved } = {};
   const shape = (
     term: string,
     values: Record<string, unknown>,
@@ -144,6 +148,7 @@ export async function searchShape(
     values: { ...filters.values, ...values },
     groups,
     plan,
+    ...(matched.resolved ? { resolved: matched.resolved } : {}),
   });
   const term = query.searchTerm?.trim();
   if (!term)
@@ -160,7 +165,8 @@ export async function searchShape(
       single(() => and(...filters.where(), exact.where())!),
     );
   }
-  const match = await matchTerm(db, term, caches.terms);
+  const match = await matchTerm(db, term, caches.terms, caches.generation?.());
+  matched.resolved = match.resolved;
   const { matches, best } = match;
   if (exact) {
     const values = { ...exact.values, ...match.values };

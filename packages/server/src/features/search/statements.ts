@@ -47,19 +47,30 @@ const shrinkVersionNow =
     Number,
   );
 
+/**
+ * The vocabulary's words version (migration 0033) as a page's rows read it: what a term was resolved
+ * to, kept since, is still what the vocabulary says when it has not moved (search-listings.ts).
+ */
+const wordsVersionNow =
+  sql<number>`(SELECT ${catalogueVersion.wordsVersion} FROM ${catalogueVersion} WHERE ${catalogueVersion.id} = 1)`.mapWith(
+    Number,
+  );
+
 export type PageRow = {
   listing: string;
   catalogueVersion: number;
   shrinkVersion: number;
+  wordsVersion: number;
   searchTotal?: number;
 };
 
-/** A page's columns: each listing's answer, the catalogue's versions, and the capped count of `total`. */
+/** A page's columns: each listing's answer, the catalogue's three versions, and the capped count of `total`. */
 function pageFields(total: SQL | null): Record<string, SQL> {
   const fields: Record<string, SQL> = {
     listing: listingJson,
     catalogueVersion: catalogueVersionNow,
     shrinkVersion: shrinkVersionNow,
+    wordsVersion: wordsVersionNow,
   };
   if (total) fields.searchTotal = totalOf(total);
   return fields;

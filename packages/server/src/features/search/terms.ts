@@ -38,7 +38,26 @@ export interface TermResolution {
   }[];
   /** PostgreSQL's estimate of the listings' rows (pg_class.reltuples; negative: never measured). */
   catalogueRows: number;
+  /**
+   * The vocabulary's words version (catalogue_version, migration 0033) the words were read at; null
+   * for a term without words, which no vocabulary changes.
+   */
+  wordsVersion: number | null;
 }
+
+/**
+ * A resolution as a search used it: read at `wordsVersion`, kept since the caches' `generation`
+ * (listing-caches.ts), under `key` in the terms' cache. A page whose rows read another words
+ * version was built from words the vocabulary no longer says (search-listings.ts).
+ */
+export interface TermResolved {
+  key: string;
+  wordsVersion: number | null;
+  generation: number;
+}
+
+/** A resolution as the terms' cache keeps it: with the caches' generation it was read in. */
+export type KeptTermResolution = TermResolution & { generation: number };
 
 async function resolveTerm(db: Db, term: string): Promise<TermResolution> {
   // One statement: the term is split by the same function as the names. LIKE and `%` (pg_trgm's
@@ -49,12 +68,14 @@ async function resolveTerm(db: Db, term: string): Promise<TermResolution> {
     kind: 'exact' | 'other' | null;
     listings: number | null;
     catalogueRows: number;
+    wordsVersion: number;
   }>(
     db,
     sql`
     SELECT t.w AS term, v.word, v.kind, v.listings,
       (SELECT reltuples FROM pg_class WHERE oid = ${textLiteral('public.listings')}::regclass)::float8
-        AS "catalogueRows"
+        AS "catalogueRows",
+      (SELECT words_version FROM catalogue_version WHERE id = 1)::float8 AS "wordsVersion"
     FROM listing_name_words(${term}) AS t(w)
     LEFT JOIN LATERAL (
       SELECT word, 'exact' AS kind, listings FROM ${listingWords} WHERE word = t.w
@@ -87,7 +108,12 @@ async function resolveTerm(db: Db, term: string): Promise<TermResolution> {
       entry.othersListings += Number(row.listings);
     }
   }
-  return { words: [...words.values()], catalogueRows: Number(rows[0]?.catalogueRows ?? -1) };
+  const first = rows[0];
+  return {
+    words: [...words.values()],
+    catalogueRows: Number(first?.catalogueRows ?? -1),
+    wordsVersion: first ? Number(first.wordsVersion) : null,
+  };
 }
 
 const lowerName = sql`lower(${listings.name})`;
@@ -121,6 +147,8 @@ export interface TermMatch {
   matchesByWalk?: Build;
   /** How many names may match, as the vocabulary counts them (words taken as independent). */
   estimate?: { matches: number; catalogueRows: number };
+  /** What the vocabulary was read at, when a term's resolution came from or went to the cache. */
+  resolved?: TermResolved;
   /**
    * At most how many names are among the first group of matches (the best ones when there are
    * tiers), as the vocabulary counts them: as many as hold the term's rarest word or its
@@ -129,16 +157,32 @@ export interface TermMatch {
   firstAtMost?: { matches: number; catalogueRows: number };
 }
 
-/** How a term matches names; what the vocabulary says about it comes from `terms` when given. */
+/**
+ * How a term matches names; what the vocabulary says about it comes from `terms` when given, kept
+ * there with the caches' `generation` it was read in.
+ */
 export async function matchTerm(
   db: Db,
   term: string,
-  terms?: CatalogueCache<TermResolution>,
+  terms?: CatalogueCache<KeptTermResolution>,
+  generation = 0,
 ): Promise<TermMatch> {
   const key = term.toLowerCase();
-  const { words, catalogueRows } = await (terms
-    ? terms.getOrLoad(key, () => resolveTerm(db, key))
-    : resolveTerm(db, key));
+  const kept = terms
+    ? await terms.getOrLoad(key, async () => ({ ...(await resolveTerm(db, key)), generation }))
+    : undefined;
+  const match = matchWords(term, key, kept ?? (await resolveTerm(db, key)));
+  return kept
+    ? { ...match, resolved: { key, wordsVersion: kept.wordsVersion, generation: kept.generation } }
+    : match;
+}
+
+/** How a term matches names, given what the vocabulary says about its words. */
+function matchWords(
+  term: string,
+  key: string,
+  { words, catalogueRows }: TermResolution,
+): TermMatch {
   if (words.length === 0) {
     return {
       key: 'contains',
