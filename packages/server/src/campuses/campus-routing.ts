@@ -40,6 +40,9 @@ const ANY_HOST = new Set(['/api/health']);
 
 const scopes = new WeakMap<FastifyRequest, AsyncResource>();
 
+/** Methods whose body Fastify never reads (its `bodyless`): no stream event to enter again after. */
+const BODYLESS = new Set(['GET', 'HEAD', 'TRACE']);
+
 /** The campus of a Host header: the name with its port, else without it. */
 export function campusOfHostHeader(
   routing: CampusRouting,
@@ -79,7 +82,8 @@ export default fp(
         );
       }
       runInCampus(campus, () => {
-        scopes.set(request, new AsyncResource('campus-request'));
+        // Fastify reads no body of a GET, HEAD or TRACE: their hooks all run on from here.
+        if (!BODYLESS.has(request.method)) scopes.set(request, new AsyncResource('campus-request'));
         done();
       });
     });
