@@ -77,6 +77,18 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('caches, web shell and metrics per c
     ]);
     await admin.query(`ALTER TABLE campus_${key}.listings ENABLE TRIGGER catalogue_version_bump`);
   };
+  /** A statement as the campus writes (its triggers keep its own vocabulary, found by the search path). */
+  const asCampus = async (key: CampusKey, text: string, values: unknown[] = []) => {
+    await admin.query('BEGIN');
+    try {
+      await admin.query(`SET LOCAL search_path TO campus_${key}, public`);
+      await admin.query(text, values);
+      await admin.query('COMMIT');
+    } catch (error) {
+      await admin.query('ROLLBACK');
+      throw error;
+    }
+  };
   /** Each campus's seller moderates it (the list is the process's). */
   const sellerOf = (key: CampusKey) => `seller.${key}@${campusDomainOf(key)}`;
 
@@ -340,18 +352,6 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('caches, web shell and metrics per c
         capped: answer.headers.get(TOTAL_COUNT_CAPPED_HEADER) === 'true',
       };
     };
-    // As the campus writes (its triggers keep its own vocabulary, found by the search path).
-    const asCampus = async (key: CampusKey, text: string, values: unknown[] = []) => {
-      await admin.query('BEGIN');
-      try {
-        await admin.query(`SET LOCAL search_path TO campus_${key}, public`);
-        await admin.query(text, values);
-        await admin.query('COMMIT');
-      } catch (error) {
-        await admin.query('ROLLBACK');
-        throw error;
-      }
-    };
     // Alpha: more matches than the cap; beta: three.
     const insert = (key: CampusKey, n: number) =>
       asCampus(
@@ -382,5 +382,32 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('caches, web shell and metrics per c
     expect(await total('alpha')).toEqual({ total: SEARCH_COUNT_CAP, capped: true });
     await sell('alpha', 10);
     expect(await total('alpha')).toEqual({ total: SEARCH_COUNT_CAP - 4, capped: false });
+  });
+
+  it("keeps each campus's words of a term apart, and resolves a campus's term again when its own vocabulary grows", async () => {
+    /** The names a search for `chem` finds through the words this test adds (all start 'Chemo'). */
+    const found = async (key: CampusKey) => {
+      const answer = await two.call(key, 'GET /api/listing/get', { query: { searchTerm: 'chem' } });
+      return dataOf(answer)
+        .map((l) => l.name)
+        .filter((name) => name.startsWith('Chemo'))
+        .sort();
+    };
+    const insert = (key: CampusKey, name: string) =>
+      asCampus(
+        key,
+        `INSERT INTO listings (name, course_number, condition, regular_price)
+         VALUES ($1, '101', 'good', 10)`,
+        [name],
+      );
+    await insert('alpha', 'Chemometrics Workbook');
+    // Alpha's words for 'chem' are kept for alpha: beta, asked after a word only it has, finds it.
+    expect(await found('alpha')).toEqual(['Chemometrics Workbook']);
+    await insert('beta', 'Chemokine Biology');
+    expect(await found('beta')).toEqual(['Chemokine Biology']);
+    // A new word on beta moves beta's words version: its kept words are read again, alpha's stay.
+    await insert('beta', 'Chemotaxis Primer');
+    expect(await found('beta')).toEqual(['Chemokine Biology', 'Chemotaxis Primer']);
+    expect(await found('alpha')).toEqual(['Chemometrics Workbook']);
   });
 });
