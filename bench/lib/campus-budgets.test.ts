@@ -28,8 +28,10 @@ describe('the many-campus budgets', () => {
       row('course-page', 790, 63),
     ];
     const [health, search, course] = compareCampusRuns(single, many);
-    expect(health).toMatchObject({ budgeted: false });
+    expect(health).toMatchObject({ budgeted: false, rpsRatioToHealth: 1 });
     expect(search).toMatchObject({ rpsRatio: 0.8, p99Ratio: 1.25, ok: true });
+    // Health ran at 0.4 × in the second phase: the search's 0.8 × is twice health's, shown, not budgeted.
+    expect(search!.rpsRatioToHealth).toBeCloseTo(2);
     expect(course!.p99Ratio).toBeCloseTo(1.26);
     expect(course!.ok).toBe(false);
     const slower = compareCampusRuns(
@@ -46,6 +48,8 @@ describe('the many-campus budgets', () => {
     expect(silent!.ok).toBe(false);
     expect(compareCampusRuns([row('a', 100, 10)], [row('b', 100, 10)])).toEqual([]);
     expect(renderCampusTable([silent!], 100, 10_000)).toContain('| a | 100 | 10.0 | 0 | — |');
+    // Without health, no ratio to it.
+    expect(silent!.rpsRatioToHealth).toBeNaN();
   });
 
   it('works out the memory per idle campus and whether connections stay within the pool', () => {
