@@ -90,6 +90,27 @@ async function migrateOnOpen(db: Db): Promise<void> {
   await ensureDealTriggers(db);
 }
 
+/**
+ * A pool's connection settings sending `option` among the server options of its start-up packet
+ * (pg's `options`). The connection string's own parameters win over pg's other settings, so when
+ * it names `options` itself, `option` is added after them there; a string that names them but is
+ * no URL by WHATWG's rules (an empty host: `postgres://u@/db?host=/run/postgresql`) keeps its own,
+ * and the server's default for `option`.
+ */
+export function withStartupOption(
+  url: string,
+  option: string,
+): { connectionString: string; options?: string } {
+  if (!/[?&]options=/.test(url)) return { connectionString: url, options: option };
+  try {
+    const parsed = new URL(url);
+    parsed.searchParams.set('options', `${parsed.searchParams.get('options')} ${option}`);
+    return { connectionString: parsed.toString() };
+  } catch {
+    return { connectionString: url };
+  }
+}
+
 /** Each engine's driver is imported only when it is used: the other one would only slow start-up. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   return options.engine === 'postgres' ? openPostgres(options) : openPglite(options);
@@ -107,22 +128,21 @@ async function openPostgres(options: {
   // poolSize connections in all, a third for each planning mode (the searches) and the rest for
   // `db`: ten each by default. Fewer per pool cost the server CPU: its answers then come back in
   // smaller batches (the unfiltered search at 50 connections: 0.27 ms a search with 5, 0.24 with 10).
-  // Each mode is set before any other statement of a connection; a failure shows as that statement's.
+  // Each mode comes with the connection (its start-up packet's options, as `psql "options=-c …"`
+  // sends them): in effect for its first statement, with no statement of its own. (A SET run on the
+  // pool's 'connect' had the pool hand the connection to a waiting query while the SET still ran.)
   const size = options.poolSize ?? 30;
   const share = Math.max(1, Math.floor(size / 3));
   const openPool = (max: number, planCacheMode?: 'force_custom_plan' | 'force_generic_plan') => {
     const pool = new pg.Pool({
-      connectionString: options.url,
+      ...(planCacheMode
+        ? withStartupOption(options.url, `-c plan_cache_mode=${planCacheMode}`)
+        : { connectionString: options.url }),
       max: Math.max(1, max),
       connectionTimeoutMillis: 5000,
     });
     // A pool error (server restart) must not crash the process; queries report it instead.
     pool.on('error', () => {});
-    if (planCacheMode) {
-      pool.on('connect', (client) => {
-        client.query(`SET plan_cache_mode = ${planCacheMode}`).catch(() => {});
-      });
-    }
     return pool;
   };
   const pool = openPool(size - 2 * share);

@@ -3,7 +3,7 @@ import { listingSearchSchema } from '@campus-books/common/listing.schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase, TEST_ENGINE } from '../../test/helpers';
 import { searchListings } from '../features/search/search-listings';
-import { openDatabase, type Database, type Db } from './database';
+import { openDatabase, withStartupOption, type Database, type Db } from './database';
 import { NAMED_SHAPES, preparedByShape } from './prepared';
 import { listings, users } from './schema';
 
@@ -24,6 +24,27 @@ describe('statements kept by shape', () => {
     expect(names.slice(0, NAMED_SHAPES).every((n) => /^search_shape_\d+$/.test(n))).toBe(true);
     // Past the cap, a caller inventing shapes gets unnamed statements: nothing more kept per connection.
     expect(names.slice(NAMED_SHAPES)).toEqual(Array(50).fill(''));
+  });
+});
+
+describe("a pool's start-up options", () => {
+  const option = '-c plan_cache_mode=force_custom_plan';
+  it("are pg's own option, or added after the connection string's", () => {
+    expect(withStartupOption('postgres://u@h/db', option)).toEqual({
+      connectionString: 'postgres://u@h/db',
+      options: option,
+    });
+    const named = withStartupOption(
+      'postgres://u@h/db?options=-c%20statement_timeout%3D5000',
+      option,
+    );
+    expect(new URL(named.connectionString).searchParams.get('options')).toBe(
+      `-c statement_timeout=5000 ${option}`,
+    );
+    expect(named.options).toBeUndefined();
+    // Not a URL by WHATWG's rules (an empty host, which pg reads): its own options stand.
+    const socket = 'postgres://u@/cb?host=/run/postgresql&options=-c%20x%3D1';
+    expect(withStartupOption(socket, option)).toEqual({ connectionString: socket });
   });
 });
 
@@ -88,6 +109,38 @@ describe.runIf(TEST_ENGINE === 'postgres')('search statements in the plan cache 
         rows: { plan_cache_mode: string }[];
       }
     ).rows[0]!.plan_cache_mode;
+
+  it("starts each pool's connections in its plan mode: the first statements of a new connection, asked at once, all run in it", async () => {
+    // A fresh handle: every statement below waits for a connection the pools open now.
+    const fresh = await openDatabase({
+      engine: 'postgres',
+      url: target.url,
+      poolSize: 3,
+      migrate: false,
+    });
+    try {
+      const modeAndSource = async (db: Db) =>
+        (
+          (await db.execute(
+            sql`SELECT setting, source FROM pg_settings WHERE name = 'plan_cache_mode'`,
+          )) as unknown as { rows: { setting: string; source: string }[] }
+        ).rows[0];
+      const asked = (db: Db) => Promise.all(Array.from({ length: 5 }, () => modeAndSource(db)));
+      const [custom, generic, plain] = await Promise.all([
+        asked(fresh.customPlanDb),
+        asked(fresh.genericPlanDb),
+        asked(fresh.db),
+      ]);
+      // 'client': sent with the connection's start, not SET by a statement run beside the caller's.
+      for (const row of custom)
+        expect(row).toEqual({ setting: 'force_custom_plan', source: 'client' });
+      for (const row of generic)
+        expect(row).toEqual({ setting: 'force_generic_plan', source: 'client' });
+      for (const row of plain) expect(row).toEqual({ setting: 'auto', source: 'default' });
+    } finally {
+      await fresh.close();
+    }
+  });
 
   it('plans a rare term with its words every time; a common term, the unfiltered pages and an ISBN once', async () => {
     for (let i = 0; i < 8; i += 1) {
