@@ -17,8 +17,6 @@ import {
 } from '../../test/two-campuses';
 import { catalogueNotification } from './campus-catalogue';
 import { dataOf } from '@campus-books/common/call-route';
-import { TOTAL_COUNT_CAPPED_HEADER } from '@campus-books/common/constants';
-import { SEARCH_COUNT_CAP } from '../features/search/statements';
 
 const STAND_IN = fileURLToPath(new URL('../../test/support/stand-in-renderer.ts', import.meta.url));
 /** Alpha's own product name and colour; beta keeps the test campus's. */
@@ -76,18 +74,6 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('caches, web shell and metrics per c
       listings[key],
     ]);
     await admin.query(`ALTER TABLE campus_${key}.listings ENABLE TRIGGER catalogue_version_bump`);
-  };
-  /** A statement as the campus writes (its triggers keep its own vocabulary, found by the search path). */
-  const asCampus = async (key: CampusKey, text: string, values: unknown[] = []) => {
-    await admin.query('BEGIN');
-    try {
-      await admin.query(`SET LOCAL search_path TO campus_${key}, public`);
-      await admin.query(text, values);
-      await admin.query('COMMIT');
-    } catch (error) {
-      await admin.query('ROLLBACK');
-      throw error;
-    }
   };
   /** Each campus's seller moderates it (the list is the process's). */
   const sellerOf = (key: CampusKey) => `seller.${key}@${campusDomainOf(key)}`;
@@ -340,74 +326,5 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('caches, web shell and metrics per c
       alpha: 1,
       beta: 2,
     });
-  });
-
-  it("keeps a campus's total at the cap for that campus only, and counts it again after its own sale", async () => {
-    const total = async (key: CampusKey) => {
-      const answer = await two.call(key, 'GET /api/listing/get', {
-        query: { searchTerm: 'thermodynamics' },
-      });
-      return {
-        total: Number(answer.headers.get('x-total-count')),
-        capped: answer.headers.get(TOTAL_COUNT_CAPPED_HEADER) === 'true',
-      };
-    };
-    // Alpha: more matches than the cap; beta: three.
-    const insert = (key: CampusKey, n: number) =>
-      asCampus(
-        key,
-        `INSERT INTO listings (name, course_number, condition, regular_price)
-         SELECT 'Thermodynamics volume ' || i, '101', 'good', 10 FROM generate_series(1, $1) AS i`,
-        [n],
-      );
-    const sell = (key: CampusKey, n: number) =>
-      asCampus(
-        key,
-        `UPDATE listings SET status = 'sold' WHERE id IN
-           (SELECT id FROM listings WHERE name LIKE 'Thermodynamics%' AND status = 'active' LIMIT $1)`,
-        [n],
-      );
-    await insert('alpha', SEARCH_COUNT_CAP + 5);
-    await insert('beta', 3);
-    expect(await total('alpha')).toEqual({ total: SEARCH_COUNT_CAP, capped: true });
-    expect(await total('beta')).toEqual({ total: 3, capped: false });
-    // New listings on each: alpha's total stays at the cap (kept), beta's is counted again.
-    await insert('alpha', 1);
-    await insert('beta', 1);
-    expect(await total('alpha')).toEqual({ total: SEARCH_COUNT_CAP, capped: true });
-    expect(await total('beta')).toEqual({ total: 4, capped: false });
-    // A sale on beta moves beta's shrink version only; one of 10 on alpha takes it under the cap.
-    await sell('beta', 1);
-    expect(await total('beta')).toEqual({ total: 3, capped: false });
-    expect(await total('alpha')).toEqual({ total: SEARCH_COUNT_CAP, capped: true });
-    await sell('alpha', 10);
-    expect(await total('alpha')).toEqual({ total: SEARCH_COUNT_CAP - 4, capped: false });
-  });
-
-  it("keeps each campus's words of a term apart, and resolves a campus's term again when its own vocabulary grows", async () => {
-    /** The names a search for `chem` finds through the words this test adds (all start 'Chemo'). */
-    const found = async (key: CampusKey) => {
-      const answer = await two.call(key, 'GET /api/listing/get', { query: { searchTerm: 'chem' } });
-      return dataOf(answer)
-        .map((l) => l.name)
-        .filter((name) => name.startsWith('Chemo'))
-        .sort();
-    };
-    const insert = (key: CampusKey, name: string) =>
-      asCampus(
-        key,
-        `INSERT INTO listings (name, course_number, condition, regular_price)
-         VALUES ($1, '101', 'good', 10)`,
-        [name],
-      );
-    await insert('alpha', 'Chemometrics Workbook');
-    // Alpha's words for 'chem' are kept for alpha: beta, asked after a word only it has, finds it.
-    expect(await found('alpha')).toEqual(['Chemometrics Workbook']);
-    await insert('beta', 'Chemokine Biology');
-    expect(await found('beta')).toEqual(['Chemokine Biology']);
-    // A new word on beta moves beta's words version: its kept words are read again, alpha's stay.
-    await insert('beta', 'Chemotaxis Primer');
-    expect(await found('beta')).toEqual(['Chemokine Biology', 'Chemotaxis Primer']);
-    expect(await found('alpha')).toEqual(['Chemometrics Workbook']);
   });
 });
