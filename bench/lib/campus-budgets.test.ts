@@ -1,10 +1,12 @@
 import type { Request } from 'autocannon';
 import { describe, expect, it } from 'vitest';
 import {
+  bestRound,
   compareCampusRuns,
   connectionsBounded,
   memoryPerIdleCampusMb,
   renderCampusTable,
+  roundOrder,
   spreadOverHosts,
   type SetupRequest,
 } from './campus-budgets';
@@ -127,5 +129,27 @@ describe('--campuses', () => {
     expect(() => parseOptions(['--campuses', '10', '--engines', 'pglite'])).toThrow(
       /PostgreSQL only/,
     );
+  });
+});
+
+describe('the side-by-side rounds', () => {
+  it('swaps which side runs first every round', () => {
+    expect([0, 1, 2, 3].map(roundOrder)).toEqual([
+      [0, 1],
+      [1, 0],
+      [0, 1],
+      [1, 0],
+    ]);
+  });
+
+  it("keeps a side's round with the most requests a second, preferring rounds without errors", () => {
+    expect(bestRound([row('search', 900, 30), row('search', 1100, 35)]).requestsPerSecond).toBe(
+      1100,
+    );
+    expect(bestRound([row('search', 1200, 30, 3), row('search', 1000, 35)]).requestsPerSecond).toBe(
+      1000,
+    );
+    expect(bestRound([row('search', 1200, 30, 3), row('search', 1000, 35, 1)]).errors).toBe(3);
+    expect(() => bestRound([])).toThrow('no round');
   });
 });

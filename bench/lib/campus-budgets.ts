@@ -83,6 +83,29 @@ export function compareCampusRuns(
   });
 }
 
+/**
+ * Measured rounds per scenario and side (runSideBySide): the machine's speed moves between runs by
+ * more than the budget's margin, so each side's figure is the best of its rounds, each taken within
+ * seconds of the other side's.
+ */
+export const CAMPUS_ROUNDS = 2;
+
+/** Which side runs first in a round (0 the single campus, 1 the N campuses): swapped every round. */
+export const roundOrder = (round: number): readonly [0 | 1, 0 | 1] =>
+  round % 2 === 0 ? [0, 1] : [1, 0];
+
+/**
+ * A side's best round: the most requests a second, as a machine that slowed down for a while can
+ * only take from a figure, never add to it. A round with errors counts only when all had them.
+ */
+export function bestRound(rounds: readonly CampusScenarioRow[]): CampusScenarioRow {
+  if (rounds.length === 0) throw new Error('no round was measured');
+  const clean = rounds.filter((r) => r.errors === 0);
+  return (clean.length > 0 ? clean : rounds).reduce((best, r) =>
+    r.requestsPerSecond > best.requestsPerSecond ? r : best,
+  );
+}
+
 export interface CampusFootprint {
   campuses: number;
   /** Resident memory after start and one request to each campus, MB. */

@@ -1,6 +1,5 @@
-import http from 'node:http';
 import os from 'node:os';
-import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readCampusFile } from '../../packages/server/src/config/campus-file';
@@ -13,8 +12,8 @@ import {
   spreadOverHosts,
   type CampusComparison,
   type CampusFootprint,
-  type CampusScenarioRow,
 } from './campus-budgets';
+import { getAt, runSideBySide } from './campus-rounds';
 import {
   benchCampusHost,
   benchCampusKeys,
@@ -24,30 +23,14 @@ import {
   serverConnections,
 } from './campuses';
 import { prepareDatabase, type PreparedDatabase } from './databases';
-import { BROWSER_HEADERS, runLoad, scenarioRow } from './load';
+import { runLoad } from './load';
 import type { BenchOptions } from './options';
-import {
-  addressesOf,
-  PAGE_SCENARIOS,
-  SCENARIOS,
-  type Scenario,
-  type ScenarioContext,
-} from './scenarios';
-import { cpuMsOf, ROOT, startServer, waitUntilIdle, type RunningServer } from './server-process';
-import { cacheFigures, withMetrics } from './server-metrics';
+import type { ScenarioContext } from './scenarios';
+import { ROOT, startServer, type RunningServer } from './server-process';
+import { withMetrics } from './server-metrics';
 
 const log = (message: string) =>
   console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
-
-/** The per-campus scenarios (issue 45): health (the ceiling), the searches, listing by id, the landing pages. */
-export const CAMPUS_SCENARIOS: Scenario[] = SCENARIOS.filter(
-  (s) =>
-    s.group === 'ceiling' ||
-    s.group === 'search' ||
-    s.group === 'by-id' ||
-    s.group === 'semester' ||
-    PAGE_SCENARIOS.includes(s.name),
-);
 
 export interface ManyCampusesResult {
   startedAt: string;
@@ -72,44 +55,6 @@ function rssMb(pid: number): number {
   return match ? Number(match[1]) / 1024 : NaN;
 }
 
-/**
- * CPU time every `postgres` process of this machine has used so far, ms: the local PostgreSQL
- * server's share of a scenario (its backends live as long as the pools keep them). Other work on the
- * same server is counted too: read it on a quiet machine.
- */
-function postgresCpuMs(): number {
-  let total = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
-      const ms = cpuMsOf(Number(entry));
-      if (Number.isFinite(ms)) total += ms;
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return total;
-}
-
-/**
- * One GET with a Host header (fetch will not send one of its own choosing), its body read. It asks
- * as the load does (a browser's Accept-Encoding): a kept answer is compressed the first time an
- * encoding is asked for, so a warm pass without it left every listing's compressing to the measured
- * run (a fifth of its time at 100 campuses).
- */
-function getAt(url: string, pathname: string, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const headers = { ...BROWSER_HEADERS, host };
-    const request = http.get(`${url}${pathname}`, { headers }, (response) => {
-      response.resume();
-      response.on('end', () => resolve(response.statusCode ?? 0));
-    });
-    request.on('error', reject);
-  });
-}
-
 /** Each campus once: its landing page, its newest listings and one listing (caches, shells, statements). */
 async function touchEveryCampus(url: string, hosts: readonly string[], listingId: string) {
   for (const host of hosts) {
@@ -118,107 +63,6 @@ async function touchEveryCampus(url: string, hosts: readonly string[], listingId
       if (status !== 200) throw new Error(`${host}${pathname} answered ${status}`);
     }
   }
-}
-
-/** The warm pass's limits: at most this many requests at once, and this long per scenario. */
-const WARM_CONCURRENCY = 32;
-const WARM_LIMIT_MS = 120_000;
-
-/**
- * Every campus asked each of a scenario's addresses once, before its warm-up: a campus's own
- * traffic keeps its caches warm, and the single campus's warm-up turns over all its addresses many
- * times, so the N campuses are compared in the same steady state, not on their first renders
- * (N × the addresses to fill). Returns what it sent, how long it took and whether it covered all.
- */
-async function warmEveryCampus(
-  url: string,
-  addresses: readonly string[],
-  hosts: readonly string[],
-): Promise<{ requests: number; seconds: number; complete: boolean }> {
-  const total = addresses.length * hosts.length;
-  const started = performance.now();
-  let next = 0;
-  const worker = async () => {
-    while (next < total && performance.now() - started < WARM_LIMIT_MS) {
-      const i = next++;
-      // Address-major: consecutive requests go to different campuses, as in the measured run.
-      const status = await getAt(
-        url,
-        addresses[Math.floor(i / hosts.length)]!,
-        hosts[i % hosts.length]!,
-      );
-      if (status >= 500)
-        throw new Error(`warm pass: ${hosts[i % hosts.length]} answered ${status}`);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(WARM_CONCURRENCY, total) }, worker));
-  return {
-    requests: Math.min(next, total),
-    seconds: (performance.now() - started) / 1000,
-    complete: next >= total,
-  };
-}
-
-async function runScenarios(
-  server: RunningServer,
-  context: ScenarioContext,
-  options: BenchOptions,
-  hosts: readonly string[] | null,
-  label: string,
-): Promise<CampusScenarioRow[]> {
-  const rows: CampusScenarioRow[] = [];
-  let healthRps = NaN;
-  for (const scenario of CAMPUS_SCENARIOS) {
-    if (
-      options.scenarios &&
-      scenario.name !== 'health' &&
-      !options.scenarios.includes(scenario.name)
-    )
-      continue;
-    const load = scenario.load(context);
-    if (!load) continue;
-    if (scenario.name !== 'health') {
-      const warm = await warmEveryCampus(
-        server.url,
-        addressesOf(load),
-        hosts ?? [new URL(server.url).host],
-      );
-      log(
-        `  ${label} ${scenario.name.padEnd(18)} warm pass: ${warm.requests} requests in ${warm.seconds.toFixed(1)} s${warm.complete ? '' : ' (stopped at the time limit: not every address warmed)'}`,
-      );
-    }
-    await waitUntilIdle(server.url);
-    // One campus's requests are built as the N campuses' are (a Host header set on each, by the
-    // same code): the load generator shares the two cores, so it must cost the same in both runs.
-    const spec = {
-      requests: spreadOverHosts(load, hosts ?? [new URL(server.url).host], options.seed),
-    };
-    let cpuMs = NaN;
-    let pgMs = NaN;
-    const r = await runLoad(
-      { url: server.url, connections: options.connections, duration: options.duration, ...spec },
-      options.warmup,
-      () => {
-        const before = server.cpuMs();
-        const pgBefore = postgresCpuMs();
-        return () => {
-          cpuMs = server.cpuMs() - before;
-          pgMs = postgresCpuMs() - pgBefore;
-        };
-      },
-    );
-    if (scenario.name === 'health') healthRps = r.requestsPerSecond;
-    const row: CampusScenarioRow = {
-      ...scenarioRow(scenario, r, { healthRps, peakRssMb: server.peakRssMb(), cpuMs }),
-      postgresCpuMsPerRequest: r.requests > 0 ? pgMs / r.requests : NaN,
-    };
-    rows.push(row);
-    log(
-      `  ${label} ${scenario.name.padEnd(18)} ${Math.round(row.requestsPerSecond).toString().padStart(6)} req/s  p99 ${row.p99.toFixed(1)} ms  CPU ${row.serverCpuMsPerRequest.toFixed(2)} ms/req (PostgreSQL ${row.postgresCpuMsPerRequest!.toFixed(2)})  errors ${row.errors}${row.errors ? ` ${JSON.stringify(row.statusCodes)}` : ''}  load ${row.loadAverage.toFixed(1)}`,
-    );
-    log(`  ${label} ${''.padEnd(18)} ${await cacheFigures(server.url, hosts?.[0] ?? null)}`);
-  }
-  return rows;
 }
 
 /**
@@ -258,10 +102,11 @@ async function footprint(
 
 /**
  * `npm run bench -- --campuses N --sizes S` (PostgreSQL): one scratch database seeded with S
- * listings; the single-campus server on it (no directory: exactly today's installation) runs the
- * per-campus scenarios; then N campuses, each a schema holding a copy of those S listings, are
- * registered (first one, then all) and one app server serves them, its memory and connections read
- * with 1 and with N, and the same scenarios run with every request sent to a campus's host in turn.
+ * listings and copied into N campus schemas; the single-campus server on it (started before any
+ * campus is registered: no directory, exactly today's installation); then the N campuses registered
+ * (first one, then all) and one app server serving them, its memory and connections read with 1 and
+ * with N. The per-campus scenarios then run on both servers side by side, in turns (runSideBySide),
+ * every request of the N campuses' runs sent to a campus's host in turn.
  * Returns 1 when a budget fails.
  */
 export async function runManyCampuses(
@@ -278,9 +123,12 @@ export async function runManyCampuses(
   log(`${n} campuses × ${size.toLocaleString('en-US')} listings: generating the catalogue`);
   const prepared = await prepareDatabase('postgres', size, options);
   let server: RunningServer | undefined;
+  let single: RunningServer | undefined;
   const cleanUp = async () => {
     await server?.stop();
     server = undefined;
+    await single?.stop();
+    single = undefined;
     await prepared.dispose();
     await dropBenchCampusRoles(options.postgresUrl, keys);
   };
@@ -306,17 +154,17 @@ export async function runManyCampuses(
       cookie: null,
     };
 
-    server = await startServer({
+    // The single campus's server starts before any campus is registered (no directory: exactly
+    // today's installation, which reads the directory only at its start) and runs to the end, beside
+    // the N campuses' server: each scenario is measured on both, in turns (runSideBySide).
+    single = await startServer({
       dataDir: prepared.dataDir,
       env: withMetrics(prepared.env),
       logLevel: options.logLevel,
       pin: pinned,
     });
-    const singleReady = server.readySeconds;
+    const singleReady = single.readySeconds;
     log(`single campus (no directory): ready in ${singleReady.toFixed(2)} s`);
-    const single = await runScenarios(server, context, options, null, '1 ');
-    await server.stop();
-    server = undefined;
 
     await registerBenchCampuses(prepared.env.DATABASE_URL!, keys.slice(0, 1), config);
     const withOne = await footprint(prepared, options, keys.slice(0, 1), pinned);
@@ -331,11 +179,18 @@ export async function runManyCampuses(
     log(
       `directory of ${n}: ready in ${server.readySeconds.toFixed(2)} s; RSS ${withMany.footprint.rssMb.toFixed(0)} MB (1 campus: ${withOne.footprint.rssMb.toFixed(0)} MB)`,
     );
-    const many = await runScenarios(server, context, options, keys.map(benchCampusHost), `${n}`);
+    const [singleRows, many] = await runSideBySide(
+      [
+        { label: '1 ', server: single, hosts: null },
+        { label: `${n}`, server, hosts: keys.map(benchCampusHost) },
+      ],
+      context,
+      options,
+    );
     const database = new URL(prepared.env.DATABASE_URL!).pathname.slice(1);
     const afterLoad = await serverConnections(options.postgresUrl, database);
 
-    const comparisons = compareCampusRuns(single, many);
+    const comparisons = compareCampusRuns(singleRows, many);
     const perCampus = memoryPerIdleCampusMb(withOne.footprint, withMany.footprint);
     const bounded = connectionsBounded(withOne.footprint, withMany.footprint, poolSize);
     const result: ManyCampusesResult = {
