@@ -6,6 +6,7 @@ import { buildApp } from '../app';
 import { loadConfig } from '../config/config';
 import { openDatabase } from '../db/database';
 import { DEMO_MARKER, DemoRefused, demoDataDir, seedDemo } from './demo';
+import { SERVER_NODE_FLAGS } from '../node-flags';
 
 /**
  * `npm run demo` (after `npm run build`): seeds the demo campus into DEMO_DATA_DIR (default
@@ -51,7 +52,7 @@ console.log(
 );
 
 const server = fileURLToPath(new URL('../../dist/server.js', import.meta.url));
-const child = spawn(process.execPath, [server], {
+const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, server], {
   stdio: 'inherit',
   env: { NODE_ENV: 'production', ...env },
 });

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from '../../src/node-flags';
 
 /**
  * Test and bench support: the real server as its own process, as in production. The one way the
@@ -53,8 +54,8 @@ const OUTPUT_KEPT = 1 << 20;
 export function spawnServer(port: number, options: SpawnOptions = {}): ServerProcess {
   const entry = options.entry ?? SERVER_SOURCE;
   const node = entry.endsWith('.ts')
-    ? [process.execPath, '--import', 'tsx', entry]
-    : [process.execPath, entry];
+    ? [process.execPath, ...SERVER_NODE_FLAGS, '--import', 'tsx', entry]
+    : [process.execPath, ...SERVER_NODE_FLAGS, entry];
   const [command, ...args] = options.wrap ? options.wrap(node) : node;
   const child = spawn(command!, args, {
     cwd: options.cwd ?? SERVER_ROOT,
