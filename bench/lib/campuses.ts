@@ -157,10 +157,11 @@ export async function dropBenchCampusRoles(
   }
 }
 
-/** The app server's connections to the database, as PostgreSQL counts them: LISTEN ones apart. */
+/** The connections of the app server named `applicationName` (PGAPPNAME) to the database, as PostgreSQL counts them: LISTEN ones apart. */
 export async function serverConnections(
   postgresUrl: string,
   database: string,
+  applicationName: string,
 ): Promise<{ pooled: number; listening: number }> {
   const client = await connected(postgresUrl);
   try {
@@ -168,8 +169,9 @@ export async function serverConnections(
       `SELECT count(*) FILTER (WHERE query NOT ILIKE 'LISTEN%') AS pooled,
               count(*) FILTER (WHERE query ILIKE 'LISTEN%') AS listening
          FROM pg_stat_activity
-        WHERE datname = $1 AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
-      [database],
+        WHERE datname = $1 AND application_name = $2 AND pid <> pg_backend_pid()
+          AND backend_type = 'client backend'`,
+      [database, applicationName],
     );
     return { pooled: Number(rows[0]!.pooled), listening: Number(rows[0]!.listening) };
   } finally {

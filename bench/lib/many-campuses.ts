@@ -32,6 +32,9 @@ import { withMetrics } from './server-metrics';
 const log = (message: string) =>
   console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
 
+/** The N campuses' server's application name in PostgreSQL (pg_stat_activity). */
+const CAMPUSES_SERVER = 'campus-books-bench-campuses';
+
 export interface ManyCampusesResult {
   startedAt: string;
   command: string;
@@ -78,7 +81,9 @@ async function footprint(
 ): Promise<{ server: RunningServer; footprint: CampusFootprint }> {
   const server = await startServer({
     dataDir: prepared.dataDir,
-    env: withMetrics(prepared.env),
+    // Named in PostgreSQL's sessions (pg reads PGAPPNAME): the single campus's server, running
+    // beside it on the same database, is not counted with it.
+    env: withMetrics({ ...prepared.env, PGAPPNAME: CAMPUSES_SERVER }),
     logLevel: options.logLevel,
     pin: pinned,
   });
@@ -96,7 +101,7 @@ async function footprint(
     },
     0,
   );
-  const held = await serverConnections(options.postgresUrl, database);
+  const held = await serverConnections(options.postgresUrl, database, CAMPUSES_SERVER);
   return { server, footprint: { campuses: keys.length, rssMb: rss, ...held } };
 }
 
@@ -188,7 +193,7 @@ export async function runManyCampuses(
       options,
     );
     const database = new URL(prepared.env.DATABASE_URL!).pathname.slice(1);
-    const afterLoad = await serverConnections(options.postgresUrl, database);
+    const afterLoad = await serverConnections(options.postgresUrl, database, CAMPUSES_SERVER);
 
     const comparisons = compareCampusRuns(singleRows, many);
     const perCampus = memoryPerIdleCampusMb(withOne.footprint, withMany.footprint);
