@@ -23,7 +23,7 @@ import { parseOptions, type BenchOptions, type Engine } from './lib/options';
 import { renderResults, updateDocs, writeResultFile } from './lib/report';
 import type { BenchResult, RunResult, ScenarioRow } from './lib/results';
 import { RUSH_SCENARIO, isRushSelected, runRush, rushSize } from './lib/rush';
-import { findMainScript, SCENARIOS } from './lib/scenarios';
+import { findMainScript, isScenarioSelected, SCENARIOS } from './lib/scenarios';
 import {
   checkStartupBudgets,
   isStartupSelected,
@@ -70,12 +70,7 @@ async function runScenarios(
   const rows: ScenarioRow[] = [];
   let healthRps = NaN;
   for (const scenario of SCENARIOS) {
-    if (
-      options.scenarios &&
-      scenario.name !== 'health' &&
-      !options.scenarios.includes(scenario.name)
-    )
-      continue;
+    if (!isScenarioSelected(options, scenario.name)) continue;
     // Re-read before use: another build of the web app (hashed names) may have replaced the script.
     if (scenario.name === 'home-main-script') context.mainScript = await findMainScript(server.url);
     const load = scenario.load(context);

@@ -6,6 +6,7 @@ import { BROWSER_HEADERS, runLoad, scenarioRow } from './load';
 import type { BenchOptions } from './options';
 import {
   addressesOf,
+  isScenarioSelected,
   PAGE_SCENARIOS,
   SCENARIOS,
   type Scenario,
@@ -169,12 +170,7 @@ export async function runSideBySide(
   const rows: [CampusScenarioRow[], CampusScenarioRow[]] = [[], []];
   const healthRps = [NaN, NaN];
   for (const scenario of CAMPUS_SCENARIOS) {
-    if (
-      options.scenarios &&
-      scenario.name !== 'health' &&
-      !options.scenarios.includes(scenario.name)
-    )
-      continue;
+    if (!isScenarioSelected(options, scenario.name)) continue;
     const load = scenario.load(context);
     if (!load) continue;
     if (scenario.name !== 'health') {

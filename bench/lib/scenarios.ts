@@ -2,6 +2,7 @@ import type { Request } from 'autocannon';
 import type { SeedResult } from '../generate/seed';
 import type { LoadSpec } from './load';
 import type { MixedWorkload } from './mixed';
+import type { BenchOptions } from './options';
 
 export type ScenarioGroup = 'ceiling' | 'search' | 'by-id' | 'semester' | 'static' | 'mixed';
 
@@ -186,6 +187,13 @@ export const SCENARIOS: Scenario[] = [
 ];
 
 /** The pages students land on from a link, signed out: issue 33's budget holds each. */
+/**
+ * Whether a run measures a scenario: every one without `--scenarios`, else those it names, and health
+ * always (the ceiling the others are read against).
+ */
+export const isScenarioSelected = (options: Pick<BenchOptions, 'scenarios'>, name: string) =>
+  !options.scenarios || name === 'health' || options.scenarios.includes(name);
+
 export const PAGE_SCENARIOS = ['home-html', 'listing-html', 'course-html', 'search-html'];
 
 export const SEARCH_SCENARIOS = SCENARIOS.filter((s) => s.group === 'search').map((s) => s.name);
