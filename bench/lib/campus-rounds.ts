@@ -1,3 +1,4 @@
+import type { Request } from 'autocannon';
 import http from 'node:http';
 import { readdirSync, readFileSync } from 'node:fs';
 import { bestRound, CAMPUS_ROUNDS, roundOrder, spreadOverHosts } from './campus-budgets';
@@ -118,15 +119,12 @@ const hostsOf = (side: CampusSide) => side.hosts ?? [new URL(side.server.url).ho
 async function measure(
   side: CampusSide,
   scenario: Scenario,
-  context: ScenarioContext,
+  requests: Request[],
   options: BenchOptions,
   healthRps: number,
 ): Promise<CampusScenarioRow> {
   const { server } = side;
   await waitUntilIdle(server.url);
-  // One campus's requests are built as the N campuses' are (a Host header set on each, by the
-  // same code): the load generator shares the two cores, so it must cost the same in both runs.
-  const requests = spreadOverHosts(scenario.load(context)!, hostsOf(side), options.seed);
   let cpuMs = NaN;
   let pgMs = NaN;
   const r = await runLoad(
@@ -181,10 +179,13 @@ export async function runSideBySide(
         );
       }
     }
+    // One campus's requests are built as the N campuses' are (a Host header set on each, by the
+    // same code): the load generator shares the two cores, so it must cost the same on both sides.
+    const requests = sides.map((side) => spreadOverHosts(load, hostsOf(side), options.seed));
     const rounds: [CampusScenarioRow[], CampusScenarioRow[]] = [[], []];
     for (let round = 0; round < CAMPUS_ROUNDS; round++) {
       for (const i of roundOrder(round)) {
-        rounds[i].push(await measure(sides[i], scenario, context, options, healthRps[i]!));
+        rounds[i].push(await measure(sides[i], scenario, requests[i]!, options, healthRps[i]!));
       }
     }
     for (const i of [0, 1] as const) {
