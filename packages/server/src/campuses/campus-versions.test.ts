@@ -62,6 +62,24 @@ describe.skipIf(TEST_ENGINE !== 'postgres')("a server's campus versions read tog
     expect(statements).toBe(2);
   });
 
+  it('hands the callers of one campus in a round trip one promise, each caller one await', async () => {
+    const first = readCampusVersion(pool, 'campus_alpha');
+    const during = [
+      readCampusVersion(pool, 'campus_alpha'),
+      readCampusVersion(pool, 'campus_alpha'),
+      readCampusVersion(pool, 'campus_beta'),
+    ];
+    expect(during[0]).toBe(during[1]);
+    expect(during[0]).not.toBe(first);
+    expect(during[2]).not.toBe(during[0]);
+    expect(await Promise.all(during)).toEqual([
+      await versionOf('campus_alpha'),
+      await versionOf('campus_alpha'),
+      await versionOf('campus_beta'),
+    ]);
+    await first;
+  });
+
   it('never hands a caller a read that started before it: a change committed first is seen', async () => {
     const before = await versionOf('campus_beta');
     const inFlight = readCampusVersion(pool, 'campus_beta');

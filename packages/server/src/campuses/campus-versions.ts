@@ -13,48 +13,74 @@ import { quoted } from './campus-schema';
  * waits for the next, and that next read asks every waiting campus's version in one statement, on
  * a connection of the login role (which may read each campus's `catalogue_version`, granted when
  * the campus is migrated: campus-catalogue.ts): one statement per round trip per server, whatever
- * the number of campuses. A read that fails (a campus dropped or moved meanwhile, a grant missing)
- * fails every waiter of its batch, and each reads its own campus's version alone instead.
+ * the number of campuses. The callers of one campus share one promise of the next read, so a
+ * request costs one await whatever the mix of campuses (until 2026-12, each campus's callers also
+ * shared a read chain of their own on top of this one: a dozen promises a request when most requests
+ * were their campus's first of a round trip, as with a hundred campuses' hosts mixed). A read that
+ * fails (a campus dropped or moved meanwhile, a grant missing) fails every waiter of its batch, and
+ * each campus reads its own version alone instead (listing-caches.ts).
  */
 
-interface Waiter {
-  resolve(version: number): void;
-  reject(error: unknown): void;
+/** The next read of a server's campus versions: the campuses waiting for it, and their shared answers. */
+class Batch {
+  /** Each waiting campus's version, by schema: one promise per campus, shared by its callers. */
+  readonly #versionOf = new Map<string, Promise<number>>();
+  readonly #read: Promise<Map<string, number>>;
+  #start!: () => void;
+
+  /** `done` runs when the read is back, before any caller hears of it. */
+  constructor(readAll: (schemas: string[]) => Promise<Map<string, number>>, done: () => void) {
+    this.#read = new Promise<void>((resolve) => (this.#start = resolve))
+      .then(() => readAll([...this.#versionOf.keys()]))
+      .finally(done);
+  }
+
+  versionOf(schema: string): Promise<number> {
+    let version = this.#versionOf.get(schema);
+    if (!version) {
+      version = this.#read.then((versions) => versions.get(schema) ?? 0);
+      this.#versionOf.set(schema, version);
+    }
+    return version;
+  }
+
+  /** Sends the read (the campuses that join from now on wait for the next). */
+  start(): void {
+    this.#start();
+  }
 }
 
 class ServerVersionReads {
-  /** Campuses waiting for the next read, by schema. */
-  #waiting = new Map<string, Waiter[]>();
+  /** The read that callers join: it starts once the one in flight is back. */
+  #next: Batch | null = null;
   #reading = false;
 
   constructor(private readonly pool: Pool) {}
 
   read(schema: string): Promise<number> {
-    return new Promise<number>((resolve, reject) => {
+    try {
       quoted(schema); // a plain identifier, or a refusal here rather than a failed batch
-      const waiters = this.#waiting.get(schema) ?? [];
-      waiters.push({ resolve, reject });
-      this.#waiting.set(schema, waiters);
-      if (!this.#reading) void this.#next();
-    });
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    this.#next ??= new Batch(
+      (schemas) => this.#readAll(schemas),
+      () => {
+        this.#reading = false;
+        this.#send();
+      },
+    );
+    const version = this.#next.versionOf(schema);
+    if (!this.#reading) this.#send();
+    return version;
   }
 
-  async #next(): Promise<void> {
-    const batch = this.#waiting;
-    if (batch.size === 0) return;
-    this.#waiting = new Map();
+  #send(): void {
+    const batch = this.#next;
+    if (!batch) return;
+    this.#next = null;
     this.#reading = true;
-    try {
-      const versions = await this.#readAll([...batch.keys()]);
-      for (const [schema, waiters] of batch) {
-        for (const waiter of waiters) waiter.resolve(versions.get(schema) ?? 0);
-      }
-    } catch (error) {
-      for (const waiters of batch.values()) for (const waiter of waiters) waiter.reject(error);
-    } finally {
-      this.#reading = false;
-      void this.#next();
-    }
+    batch.start();
   }
 
   async #readAll(schemas: string[]): Promise<Map<string, number>> {

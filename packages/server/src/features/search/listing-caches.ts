@@ -109,17 +109,17 @@ export default fp(
       seen: number;
       generation: number;
       /**
-       * Its catalogue version, read by a statement that started after the call, shared by the
-       * callers of a round trip (lib/fresh-reads.ts); each campus has its own reads (a read runs as
-       * the campus that started it).
+       * Its catalogue version, read through its own handle by a statement that started after the
+       * call, shared by the callers of a round trip (lib/fresh-reads.ts): a single campus's way,
+       * and a campus's when the read with its server's other campuses fails.
        */
-      currentVersion: () => Promise<number>;
+      ownVersion: () => Promise<number>;
     }
     const scopes = new Map<string, Scope>();
     const scopeOf = (key: string): Scope => {
       let scope = scopes.get(key);
       if (!scope) {
-        scope = { seen: -1, generation: 0, currentVersion: sharedFreshReads(readVersion) };
+        scope = { seen: -1, generation: 0, ownVersion: sharedFreshReads(readOwnVersion) };
         scopes.set(key, scope);
       }
       return scope;
@@ -156,15 +156,23 @@ export default fp(
       );
       return Number(row?.version ?? 0);
     };
-    // Several campuses: read with the other campuses of its server (campuses/campus-versions.ts);
-    // should that read fail, alone.
-    const readVersion = async () => {
+    // Several campuses: read with the other campuses of its server, which shares one read per
+    // campus among the callers of a round trip itself (campuses/campus-versions.ts); should that
+    // read fail, alone.
+    const readTogether = async (together: () => Promise<number>, scope: Scope) => {
+      try {
+        return await together();
+      } catch {
+        return scope.ownVersion();
+      }
+    };
+    const currentVersion = (scope: Scope): Promise<number> => {
       const together = currentCampusWork()?.handles.catalogueVersion;
-      return together ? together().catch(readOwnVersion) : readOwnVersion();
+      return together ? readTogether(together, scope) : scope.ownVersion();
     };
     const ensureFresh = async (since: number) => {
       if (!isPostgres) return true;
-      return isFresh(await scopeOf(cacheScope()).currentVersion(), since);
+      return isFresh(await currentVersion(scopeOf(cacheScope())), since);
     };
     const freshness: CatalogueFreshness = {
       generation: () => scopeOf(cacheScope()).generation,
