@@ -11,6 +11,7 @@ describe.skipIf(TEST_ENGINE !== 'postgres')("a server's campus versions read tog
   let two: TwoCampuses;
   let pool: pg.Pool;
   let statements = 0;
+  let lastStatement = '';
 
   const bump = (schema: string) =>
     two.admin.query(`UPDATE "${schema}".catalogue_version SET version = version + 1 WHERE id = 1`);
@@ -31,7 +32,10 @@ describe.skipIf(TEST_ENGINE !== 'postgres')("a server's campus versions read tog
       const query = client.query.bind(client) as (...args: unknown[]) => unknown;
       (client as unknown as { query: unknown }).query = (...args: unknown[]) => {
         const text = typeof args[0] === 'string' ? args[0] : '';
-        if (text.includes('catalogue_version')) statements += 1;
+        if (text.includes('catalogue_version')) {
+          statements += 1;
+          lastStatement = text;
+        }
         return query(...args);
       };
     });
@@ -78,6 +82,33 @@ describe.skipIf(TEST_ENGINE !== 'postgres')("a server's campus versions read tog
       await versionOf('campus_beta'),
     ]);
     await first;
+  });
+
+  it("calls each campus's catalogue_version_now(), or reads the table of a campus without it", async () => {
+    await bump('campus_beta');
+    const expected = [await versionOf('campus_alpha'), await versionOf('campus_beta')];
+    const both = () =>
+      Promise.all([
+        readCampusVersion(pool, 'campus_alpha'),
+        readCampusVersion(pool, 'campus_beta'),
+      ]);
+    expect(await both()).toEqual(expected);
+    expect(lastStatement).toMatch(/"campus_beta"\.catalogue_version_now\(\)/);
+
+    const [definition] = (
+      await two.admin.query(
+        `SELECT pg_get_functiondef('"campus_beta".catalogue_version_now()'::regprocedure) AS sql`,
+      )
+    ).rows as { sql: string }[];
+    await two.admin.query('DROP FUNCTION "campus_beta".catalogue_version_now()');
+    try {
+      await bump('campus_beta');
+      expected[1] = await versionOf('campus_beta');
+      expect(await both()).toEqual(expected);
+      expect(lastStatement).toMatch(/FROM "campus_beta"\.catalogue_version WHERE/);
+    } finally {
+      await two.admin.query(definition!.sql);
+    }
   });
 
   it('never hands a caller a read that started before it: a change committed first is seen', async () => {

@@ -2,6 +2,9 @@ import type { ClientBase, Pool } from 'pg';
 import { pointAt } from './campus-pool';
 import { quoted } from './campus-schema';
 
+/** PostgreSQL's `undefined_function`. */
+const UNDEFINED_FUNCTION = '42883';
+
 /**
  * The catalogue versions of the campuses of one PostgreSQL server, read together (decision 024).
  *
@@ -94,14 +97,29 @@ class ServerVersionReads {
   }
 }
 
+/**
+ * Each campus's version in one statement: a call of its `catalogue_version_now()` (migration 0034),
+ * whose statement each connection plans once. A campus's schema not yet migrated to it (another
+ * app server's older code registered it) is read from its table instead, as before 0034: every
+ * table's SELECT planned again.
+ */
 async function readVersions(client: ClientBase, schemas: string[]): Promise<Map<string, number>> {
-  const text = schemas
-    .map(
-      (schema, i) =>
-        `SELECT ${i}::int AS i, version FROM ${quoted(schema)}.catalogue_version WHERE id = 1`,
+  const calls = schemas.map((schema, i) => `(${i}, ${quoted(schema)}.catalogue_version_now())`);
+  const { rows } = await client
+    .query<{ i: number; version: string | number }>(
+      `SELECT i, version FROM (VALUES ${calls.join(', ')}) AS v (i, version)`,
     )
-    .join(' UNION ALL ');
-  const { rows } = await client.query<{ i: number; version: string | number }>(text);
+    .catch((error: unknown) => {
+      if ((error as { code?: string }).code !== UNDEFINED_FUNCTION) throw error;
+      return client.query<{ i: number; version: string | number }>(
+        schemas
+          .map(
+            (schema, i) =>
+              `SELECT ${i}::int AS i, version FROM ${quoted(schema)}.catalogue_version WHERE id = 1`,
+          )
+          .join(' UNION ALL '),
+      );
+    });
   return new Map(rows.map((row) => [schemas[row.i]!, Number(row.version)]));
 }
 
