@@ -125,6 +125,19 @@ describe(`built files served from memory (${TEST_ENGINE})`, () => {
     expect((await get('/assets/small-x1.css')).body).toBe('body{}');
   });
 
+  it('reads the worker again when its compressed copy is written after it (a check mid-deployment)', async () => {
+    const next = `${WORKER} // deployed in two steps`;
+    const first = new Date(Date.now() + 120_000);
+    const second = new Date(Date.now() + 180_000);
+    writeFileSync(path.join(t.distDir, 'sw.js'), next);
+    utimesSync(path.join(t.distDir, 'sw.js'), first, first);
+    // A browser's check lands between the two writes: the new file, the old compressed copy.
+    expect((await get('/sw.js')).body).toBe(next);
+    writeFileSync(path.join(t.distDir, 'sw.js.gz'), gzipSync(next));
+    utimesSync(path.join(t.distDir, 'sw.js.gz'), second, second);
+    expect((await get('/sw.js', { 'accept-encoding': 'gzip' })).rawPayload).toEqual(gzipSync(next));
+  });
+
   it('serves a file with a query string, and answers an unknown file with the 404 JSON', async () => {
     expect((await get(`${SCRIPT_URL}?v=2`)).body).toBe(SCRIPT);
     const missing = await get('/assets/index-zzz999.js');

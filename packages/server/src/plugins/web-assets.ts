@@ -69,6 +69,14 @@ function* filesUnder(dir: string, prefix = ''): Generator<{ full: string; urlPat
   }
 }
 
+/** The latest modification time of `files` (one missing mid-deployment counts as 0). */
+function latestChange(files: readonly string[]): number {
+  let latest = 0;
+  for (const file of files)
+    latest = Math.max(latest, statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0);
+  return latest;
+}
+
 function variantOf(
   body: Buffer,
   urlPath: string,
@@ -101,8 +109,11 @@ export function loadAssets(
 ): {
   assets: Map<string, Asset>;
   skipped: string[];
-  /** The file's path on disk, and its asset read again (a file that changed since start-up). */
-  source: (urlPath: string) => { file: string; reload: () => Asset };
+  /**
+   * The paths on disk of the file and its precompressed siblings, and its asset read again (a file
+   * that changed since start-up).
+   */
+  source: (urlPath: string) => { files: string[]; reload: () => Asset };
 } {
   const files = new Map<string, string>();
   for (const { full, urlPath } of filesUnder(distDir)) files.set(urlPath, full);
@@ -137,7 +148,12 @@ export function loadAssets(
     }
     assets.set(urlPath, read(urlPath));
   }
-  const source = (urlPath: string) => ({ file: files.get(urlPath)!, reload: () => read(urlPath) });
+  const source = (urlPath: string) => ({
+    files: [urlPath, ...ENCODINGS.map((e) => urlPath + SIBLING_SUFFIX[e])]
+      .filter((p) => files.has(p))
+      .map((p) => files.get(p)!),
+    reload: () => read(urlPath),
+  });
   return { assets, skipped, source };
 }
 
@@ -224,17 +240,19 @@ export default fp(
         options.rewrites !== undefined && Object.hasOwn(options.rewrites, urlPath);
       /** The file made for each other value of rewrittenFor, with the file's time it was made at. */
       const madeFor = new WeakMap<object, { asset: Asset; at: number }>();
-      // A file the browser checks on every visit (the service worker) is read again when it
-      // changes on disk, so a worker deployed beside a running server is found; the rest never do.
+      // A file the browser checks on every visit (the service worker) is read again when it or a
+      // compressed copy changes on disk, so a worker deployed beside a running server is found,
+      // whichever of its files is written last; the rest never are.
       const watched = cacheControlFor(urlPath) === 'no-cache' ? source(urlPath) : undefined;
-      let seenAt = watched ? statSync(watched.file).mtimeMs : 0;
+      const changedAt = () => (watched ? latestChange(watched.files) : 0);
+      let seenAt = changedAt();
       const current = () => {
         if (!watched) return asset;
-        const changedAt = statSync(watched.file, { throwIfNoEntry: false })?.mtimeMs ?? seenAt;
-        if (changedAt !== seenAt) {
+        const at = changedAt();
+        if (at !== seenAt) {
           try {
             asset = watched.reload();
-            seenAt = changedAt;
+            seenAt = at;
           } catch {
             // Caught mid-write: the copy in memory is answered, and the file read on the next ask.
           }
@@ -243,7 +261,7 @@ export default fp(
       };
       /** The file as made for `value` (in the request's context: the rewrite reads it), on first use. */
       const currentFor = (value: object) => {
-        const at = watched ? (statSync(watched.file, { throwIfNoEntry: false })?.mtimeMs ?? 0) : 0;
+        const at = changedAt();
         const kept = madeFor.get(value);
         if (kept && kept.at === at) return kept.asset;
         try {
