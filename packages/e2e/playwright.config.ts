@@ -10,7 +10,7 @@ import {
   TWO_BROWSER_JOURNEYS,
 } from './playwright.shared';
 
-export { chromiumFlags } from './playwright.shared';
+export { chromiumFlags, FULL_CHROMIUM, PAGE_CHROMIUM } from './playwright.shared';
 
 /**
  * Every browser test but the two-browser journeys, against ONE app server on a fresh embedded

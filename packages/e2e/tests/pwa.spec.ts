@@ -3,12 +3,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { chromium, type Page } from '@playwright/test';
-import { chromiumFlags } from '../playwright.config';
+import { chromiumFlags, FULL_CHROMIUM } from '../playwright.config';
 import { expect, signInBrowser, test } from '../src/fixtures';
 import { createListing } from '../src/users';
 
 // Installable and usable offline (docs/decisions/011-installable-offline.md). The service worker is
-// left on here: these tests are about it.
+// left on here: these tests are about it. In the full browser: the headless shell has no
+// background sync (decision 025).
+test.use({ launchOptions: { executablePath: FULL_CHROMIUM, args: chromiumFlags } });
 
 const OFFLINE_COPY = "You're offline — showing what you saw last.";
 const OFFLINE_WRITE = "You're offline: nothing was sent. Try again when you're back online.";
@@ -71,7 +73,7 @@ test('Chromium finds nothing that stops "Install app"', async ({ browserName }) 
   // Test contexts are incognito, where nothing is installable: a real (temporary) profile instead.
   const profile = mkdtempSync(path.join(tmpdir(), 'cb-pwa-profile-'));
   const browser = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: FULL_CHROMIUM,
     args: chromiumFlags,
     baseURL: process.env.E2E_BASE_URL,
   });

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { chromiumFlags } from '../../playwright.config';
+import { chromiumFlags, PAGE_CHROMIUM } from '../../playwright.config';
 import {
   cameraStarts,
   heldCameraStreams,
@@ -17,7 +17,7 @@ const ISBN = '9780262033848';
 // Chromium's fake camera (a moving test pattern, no barcode): the scanner runs until closed.
 test.use({
   launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: PAGE_CHROMIUM,
     args: [
       ...chromiumFlags,
       '--use-fake-ui-for-media-stream',

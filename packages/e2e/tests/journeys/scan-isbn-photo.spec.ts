@@ -1,4 +1,4 @@
-import { chromiumFlags } from '../../playwright.config';
+import { chromiumFlags, PAGE_CHROMIUM } from '../../playwright.config';
 import { barcodePhoto } from '../../src/barcode';
 import { expect, isPhone, test } from '../../src/fixtures';
 
@@ -8,7 +8,7 @@ const ISBN = '9780306406157';
 // A fake camera that films no barcode: the still photo is what reads it.
 test.use({
   launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: PAGE_CHROMIUM,
     args: [
       ...chromiumFlags,
       '--use-fake-ui-for-media-stream',

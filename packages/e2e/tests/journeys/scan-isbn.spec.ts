@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromiumFlags } from '../../playwright.config';
+import { chromiumFlags, PAGE_CHROMIUM } from '../../playwright.config';
 import { writeBarcodeVideo } from '../../src/barcode';
 import { expect, signInBrowser, test } from '../../src/fixtures';
 import { bookCover } from '../../src/images';
@@ -19,7 +19,7 @@ const video = await writeBarcodeVideo(videoFolder, ISBN);
 // Chromium's fake camera films the barcode on the back cover.
 test.use({
   launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: PAGE_CHROMIUM,
     args: [
       ...chromiumFlags,
       '--use-fake-ui-for-media-stream',
