@@ -48,8 +48,16 @@ export async function expectNoAxeViolations(page: Page): Promise<void> {
   expect(report, report.join('\n')).toEqual([]);
 }
 
-/** screenshots/<project>/<name>.png, full page. */
+/**
+ * Screenshots are for people to look at (long words, other scripts, every width): taken on a
+ * developer's run, not in CI's (CI=true), whose clean clone nobody opens, unless E2E_SCREENSHOTS=1.
+ * Each full-page PNG cost ~0.5 s of a busy machine's two cores: 209 of them in a run.
+ */
+const TAKE_SCREENSHOTS = (process.env.E2E_SCREENSHOTS ?? (process.env.CI ? '0' : '1')) === '1';
+
+/** screenshots/<project>/<name>.png, full page (see TAKE_SCREENSHOTS). */
 export async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  if (!TAKE_SCREENSHOTS) return;
   const dir = path.join(SCREENSHOTS, testInfo.project.name);
   await mkdir(dir, { recursive: true });
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true, scale: 'css' });
