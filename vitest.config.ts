@@ -26,6 +26,8 @@ if (!postgresUrl) {
  *   restored by this code (src/ops/restore-older-archive.test.ts).
  * - the second engine's run of the slowest sweep below: PGlite only in the short form, both in the
  *   full one.
+ * - the upload and image suites' stores on their second engine: the local disk on PGlite and S3 on
+ *   PostgreSQL in the short form, both on each in the full one (test/support/upload-test-app.ts).
  */
 const full = process.env.TEST_FULL === '1';
 const oneEngineInShortForm = [
@@ -34,7 +36,7 @@ const oneEngineInShortForm = [
 ];
 if (!full && !process.env.VITEST_WORKER_ID) {
   console.log(
-    `Short form: the upgrade from the previous release and ${oneEngineInShortForm.join(', ')} on PostgreSQL run in npm run test:full.`,
+    `Short form: the upgrade from the previous release, ${oneEngineInShortForm.join(', ')} on PostgreSQL and the upload suites' local disk on PostgreSQL and S3 on PGlite run in npm run test:full.`,
   );
 }
 
