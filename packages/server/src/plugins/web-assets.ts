@@ -117,9 +117,14 @@ export function loadAssets(
 } {
   const files = new Map<string, string>();
   for (const { full, urlPath } of filesUnder(distDir)) files.set(urlPath, full);
+  /** The precompressed siblings a file is answered with: none for a rewritten file. */
+  const siblingsOf = (urlPath: string) =>
+    Object.hasOwn(rewrites, urlPath)
+      ? []
+      : ENCODINGS.filter((e) => files.has(urlPath + SIBLING_SUFFIX[e]));
   const read = (urlPath: string): Asset => {
     const rewrite = Object.hasOwn(rewrites, urlPath) ? rewrites[urlPath] : undefined;
-    const siblings = rewrite ? [] : ENCODINGS.filter((e) => files.has(urlPath + SIBLING_SUFFIX[e]));
+    const siblings = siblingsOf(urlPath);
     const hasSiblings = siblings.length > 0;
     const built = readFileSync(files.get(urlPath)!);
     const body = rewrite ? Buffer.from(rewrite(built.toString('utf8'))) : built;
@@ -149,9 +154,9 @@ export function loadAssets(
     assets.set(urlPath, read(urlPath));
   }
   const source = (urlPath: string) => ({
-    files: [urlPath, ...ENCODINGS.map((e) => urlPath + SIBLING_SUFFIX[e])]
-      .filter((p) => files.has(p))
-      .map((p) => files.get(p)!),
+    files: [urlPath, ...siblingsOf(urlPath).map((e) => urlPath + SIBLING_SUFFIX[e])].map((p) =>
+      files.get(p)!,
+    ),
     reload: () => read(urlPath),
   });
   return { assets, skipped, source };
