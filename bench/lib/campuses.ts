@@ -157,7 +157,7 @@ export async function dropBenchCampusRoles(
   }
 }
 
-/** The connections of the app server named `applicationName` (PGAPPNAME) to the database, as PostgreSQL counts them: LISTEN ones apart. */
+/** The connections of the app server named `applicationName` (PGAPPNAME) to the database, as PostgreSQL counts them: LISTEN ones (their last statement a LISTEN or a fence's NOTIFY, db/notifications.ts) apart. */
 export async function serverConnections(
   postgresUrl: string,
   database: string,
@@ -166,9 +166,10 @@ export async function serverConnections(
   const client = await connected(postgresUrl);
   try {
     const { rows } = await client.query<{ pooled: string; listening: string }>(
-      `SELECT count(*) FILTER (WHERE query NOT ILIKE 'LISTEN%') AS pooled,
-              count(*) FILTER (WHERE query ILIKE 'LISTEN%') AS listening
-         FROM pg_stat_activity
+      `SELECT count(*) FILTER (WHERE NOT listening) AS pooled,
+              count(*) FILTER (WHERE listening) AS listening
+         FROM (SELECT query ILIKE 'LISTEN%' OR query ILIKE 'NOTIFY "heard_%' AS listening, *
+                  FROM pg_stat_activity) AS activity
         WHERE datname = $1 AND application_name = $2 AND pid <> pg_backend_pid()
           AND backend_type = 'client backend'`,
       [database, applicationName],

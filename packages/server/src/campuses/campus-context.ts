@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { CampusConfig } from '@campus-books/common/campus-config';
+import type { Database } from '../db/database';
 import type { Db } from '../db/db-type';
 import type { NotificationHandler, Unlisten } from '../db/notifications';
 import type { CampusState } from './campus-directory';
@@ -14,6 +15,11 @@ export interface CampusHandles {
    * server (campus-versions.ts); absent, the caches read it through `db`.
    */
   catalogueVersion?: () => Promise<number>;
+  /**
+   * LISTEN and its fence on the campus's PostgreSQL server (db/database.ts): the caches hear its
+   * catalogue's notifications there (features/search/listing-caches.ts).
+   */
+  server?: Pick<Database, 'listen' | 'heard'>;
 }
 
 /** The campus a piece of work (a request, a campus's migration) is done for. */

@@ -22,6 +22,7 @@ export function campusHandles(server: Database, campusSchema: string): CampusHan
     customPlanDb: on(new CampusPool(server.pools.customPlan, campusSchema)),
     genericPlanDb: on(new CampusPool(server.pools.genericPlan, campusSchema)),
     catalogueVersion: () => readCampusVersion(main, campusSchema),
+    server,
   };
 }
 

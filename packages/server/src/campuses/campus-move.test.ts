@@ -165,6 +165,26 @@ describe.skipIf(TEST_ENGINE !== 'postgres' || !bin)(
       const read = await two.send('alpha', 'GET', `/api/listing/get/${after}`);
       expect(read.statusCode, read.body).toBe(200);
 
+      // Its kept answers follow the writes there of any app server (a statement on the target,
+      // here): the caches LISTEN on the new server from their first look (its version read until
+      // then), then trust its fence.
+      for (let i = 0; i < 5; i += 1) {
+        for (let look = 0; look < 2; look += 1) {
+          const kept = await two.send('alpha', 'GET', `/api/listing/get/${after}`);
+          expect(kept.statusCode, kept.body).toBe(200);
+        }
+        await target.query(
+          `BEGIN; SET LOCAL search_path TO campus_alpha;
+           UPDATE listings SET name = 'Renamed ${i}' WHERE id = '${after}'; COMMIT`,
+        );
+        const renamed = await two.send('alpha', 'GET', `/api/listing/get/${after}`);
+        expect(renamed.json().name).toBe(`Renamed ${i}`);
+      }
+      const { rows: fences } = await target.query(
+        `SELECT 1 FROM pg_stat_activity WHERE query LIKE 'NOTIFY "heard_%'`,
+      );
+      expect(fences).toHaveLength(1);
+
       // The stream opened before the move goes on: alpha's hub now LISTENs on the new server, so
       // a message written there reaches it live, unbroken.
       expect(hubOf(two.app, 'alpha')!.streams).toBe(1);

@@ -8,6 +8,10 @@ const UNDEFINED_FUNCTION = '42883';
 /**
  * The catalogue versions of the campuses of one PostgreSQL server, read together (decision 024).
  *
+ * Since 2026-12-07 the caches read a version only while their server's LISTEN is down or not yet
+ * up: otherwise its fence says every change before a request was heard (db/notifications.ts,
+ * features/search/listing-caches.ts). What follows is how those reads stay one per round trip.
+ *
  * A cached answer is served only after a read of its campus's catalogue version that started after
  * the request arrived (features/search/listing-caches.ts, decision 006). One campus's requests share
  * such reads (one per round trip), but a hundred campuses' requests, arriving mixed, would each

@@ -45,6 +45,13 @@ export interface Database {
     onNotify: NotificationHandler,
     onReconnect?: () => void,
   ): Promise<Unlisten>;
+  /**
+   * PostgreSQL: resolves once every notification of a transaction that committed before the call
+   * has been handed to its `listen` handlers (db/notifications.ts, a fence on the LISTEN
+   * connection); fails while that connection is down. Absent on PGlite, whose one process hands a
+   * notification over before the writing statement's promise resolves.
+   */
+  heard?: () => Promise<void>;
   close(): Promise<void>;
   /**
    * Each connection pool's use now (PostgreSQL: the three pools; PGlite has none, one in-process
@@ -181,6 +188,7 @@ async function openPostgres(options: {
       await pool.query('SELECT 1');
     },
     listen: (channel, onNotify, onReconnect) => listener.listen(channel, onNotify, onReconnect),
+    heard: listener.heard,
     pools: { main: pool, customPlan: customPlanPool, genericPlan: genericPlanPool },
     close: async () => {
       await listener.close();

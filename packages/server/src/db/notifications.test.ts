@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openTestDatabase, TEST_ENGINE } from '../../test/helpers';
 import type { Database } from './database';
+import { rowsOf } from './rows';
 
 /** LISTEN/NOTIFY through `database.listen`, on the engine under test. */
 describe(`database notifications (${TEST_ENGINE})`, () => {
@@ -46,11 +47,59 @@ describe(`database notifications (${TEST_ENGINE})`, () => {
       );
       await database.db.execute(sql`
         SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-        WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()`);
+        WHERE datname = current_database() AND pid <> pg_backend_pid()
+          AND (query LIKE 'LISTEN%' OR query LIKE 'NOTIFY "heard_%')`);
       await reconnection;
       await database.db.execute(sql`SELECT pg_notify('test_reconnect', 'after reconnection')`);
       await until(received, 1);
       expect(received).toEqual(['after reconnection']);
+      await unlisten();
+    },
+  );
+
+  it.runIf(TEST_ENGINE === 'postgres')(
+    "heard() resolves once every transaction's notification committed before it was handled",
+    async () => {
+      const received: string[] = [];
+      const unlisten = await database.listen('test_fence', (payload) => received.push(payload));
+      for (let round = 0; round < 20; round += 1) {
+        // Each committed (and acknowledged) on a pooled connection, then the fence at once.
+        await database.db.transaction(async (tx) => {
+          await tx.execute(sql`SELECT pg_notify('test_fence', ${`${round}`})`);
+        });
+        await database.heard!();
+        expect(received).toHaveLength(round + 1);
+      }
+      await unlisten();
+    },
+  );
+
+  it.runIf(TEST_ENGINE === 'postgres')(
+    'a fence fails on a lost connection, and one heard after a reconnection follows onReconnect',
+    async () => {
+      let reconnections = 0;
+      const unlisten = await database.listen(
+        'test_fence_lost',
+        () => {},
+        () => (reconnections += 1),
+      );
+      await database.heard!();
+      const [listener] = await rowsOf<{ pid: number }>(
+        database.db,
+        sql`SELECT pid FROM pg_stat_activity
+             WHERE datname = current_database() AND pid <> pg_backend_pid()
+               AND (query LIKE 'LISTEN%' OR query LIKE 'NOTIFY "heard_%')`,
+      );
+      await database.db.execute(sql`SELECT pg_terminate_backend(${listener!.pid})`);
+      // At once: the loss may not be noticed yet (the NOTIFY fails on it), or the fence goes on a
+      // new connection, whose listeners first hear that notifications may have been missed.
+      const outcome = await database.heard!().then(
+        () => `heard after ${reconnections} reconnection`,
+        () => 'failed',
+      );
+      expect(['failed', 'heard after 1 reconnection']).toContain(outcome);
+      await vi.waitFor(() => database.heard!());
+      expect(reconnections).toBe(1);
       await unlisten();
     },
   );

@@ -25,6 +25,7 @@ const CACHE_PLACES = [
 const MAPS: Record<string, Record<string, string>> = {
   'packages/server/src/features/search/listing-caches.ts': {
     scopes: 'one entry per campus of the installation (its generation), never evicted',
+    hearing: 'one entry per PostgreSQL server holding campuses (whether its LISTEN is up)',
   },
   'packages/server/src/features/search/catalogue-kept.ts': {
     keptFor: 'one entry per campus: the generation its answers were kept in',

@@ -54,6 +54,29 @@ describe(`a listing's answer kept in memory, on two app servers (${TEST_ENGINE})
     expect((await byIdOn(b, listing._id)).status).toBe(404);
   });
 
+  it.runIf(TEST_ENGINE === 'postgres')(
+    'B trusts what it kept once it heard every change before the request, not reading the version',
+    async () => {
+      const { a, b, seller } = servers;
+      const listing = await createListingAs(a, seller, { name: 'Fluid Mechanics' });
+      await b.app.listingCaches.ensureFresh(b.app.listingCaches.generation());
+      expect(await nameOn(b, listing._id)).toBe('Fluid Mechanics');
+      // The version's row locked from every reader: a look that read it would wait for the lock.
+      const locker = await b.app.database.pools!.main.connect();
+      try {
+        await locker.query('BEGIN');
+        await locker.query('LOCK TABLE catalogue_version IN ACCESS EXCLUSIVE MODE');
+        const waited = new Promise<string>((resolve) =>
+          setTimeout(() => resolve('waited for the version'), 5_000).unref(),
+        );
+        expect(await Promise.race([nameOn(b, listing._id), waited])).toBe('Fluid Mechanics');
+      } finally {
+        await locker.query('ROLLBACK');
+        locker.release();
+      }
+    },
+  );
+
   it('a listing deleted through A is gone through B at once, though B had just kept it', async () => {
     const { a, b, seller } = servers;
     const listing = await createListingAs(a, seller, { name: 'Organic Chemistry' });

@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Database } from '../../db/database';
+import type { Unlisten } from '../../db/notifications';
 import { rowsOf } from '../../db/rows';
 import { cacheScope, CacheRoom } from '../../campuses/campus-cache-scope';
 import { catalogueNotification } from '../../campuses/campus-catalogue';
@@ -50,7 +52,7 @@ declare module 'fastify' {
  *   engine, where PGlite runs every query on the server's one thread. The search route keeps its
  *   answers as ready bytes on both engines besides (search.routes.ts, by catalogue-kept.ts's rule).
  * - Listings' stored answers by id (GET /api/listing/get/{id}), on both engines: a shared listing's
- *   link is opened by many at once, and on PostgreSQL one version read (shared by every request of
+ *   link is opened by many at once, and on PostgreSQL one fence (below; shared by every request of
  *   its round trip, and by the campuses of a server) costs less than a read of the row each.
  *
  * They are emptied when what a search or a page shows can have changed, that is when the catalogue
@@ -62,11 +64,16 @@ declare module 'fastify' {
  * (docs/decisions/006):
  * - PostgreSQL (several servers): a search's page statement reads the version beside its rows; when
  *   it moved past what the caches hold, they are emptied and the search runs again
- *   (search-listings.ts); the other cached answers read the version before trusting what is
- *   kept (`ensureFresh`: the signed-out pages, catalogue-kept.ts). A write this server acknowledged was committed, with
- *   its version, before its answer, so the next read here sees it as it would on any other server.
- *   The NOTIFY (delivered at commit, on a connection of its own) empties them sooner, so memory is
- *   not held by stale answers; correctness does not rely on it.
+ *   (search-listings.ts). The other cached answers (`ensureFresh`: the signed-out pages, listings by
+ *   id, catalogue-kept.ts) are trusted after the server's fence (`heard()`, db/notifications.ts):
+ *   its LISTEN connection sends a NOTIFY to itself and hears it back, and PostgreSQL delivers
+ *   notifications in the order their transactions committed, so every change committed before the
+ *   request has been heard, and has emptied its campus's caches, by then. A write any server
+ *   acknowledged was committed before its answer, so before a later request's fence. One fence per
+ *   round trip serves every request and every campus of a PostgreSQL server (until 2026-12-07 each
+ *   look read its campus's version: one function call per campus waiting, campus-versions.ts).
+ *   While the LISTEN connection is down (its fences fail), or before its LISTEN is up, the version
+ *   is read instead; a reconnection empties every campus's caches before anything else uses it.
  * - PGlite (one process, the DATA_DIR lock) checks no version on a read (its whole answers are what
  *   save it a query). There the NOTIFY is what empties them: PGlite hands it to its listeners
  *   (a microtask queued while it reads the COMMIT's answer) before the writing statement's promise
@@ -78,7 +85,9 @@ declare module 'fastify' {
  * own (campuses/campus-cache-scope.ts), with its own catalogue version, reads of it and generation;
  * its trigger's NOTIFY names it (`campus_<key>:<version>`, campuses/campus-catalogue.ts), so a write
  * on one campus empties that campus's caches only. A notification without a campus empties every
- * campus's, as does a reconnect.
+ * campus's, as does a reconnect. The caches LISTEN on the home server from the start and on another
+ * PostgreSQL server from the first look at a kept answer of one of its campuses (`hearOn`), emptying
+ * every campus's caches once it is up: what was kept before was not heard over.
  */
 export default fp(
   async function listingCachesPlugin(app: FastifyInstance) {
@@ -170,9 +179,65 @@ export default fp(
       const together = currentCampusWork()?.handles.catalogueVersion;
       return together ? readTogether(together, scope) : scope.ownVersion();
     };
-    const ensureFresh = async (since: number) => {
-      if (!isPostgres) return true;
-      return isFresh(await currentVersion(scopeOf(cacheScope())), since);
+    /**
+     * The PostgreSQL servers whose catalogue notifications this app server hears, by their fence
+     * (db/notifications.ts): the home server's from the start, another's (a campus moved or
+     * registered there) from the first look at a kept answer of one of its campuses.
+     */
+    const hearing = new Map<() => Promise<void>, 'starting' | 'listening' | 'refused'>();
+    const unlistens: Unlisten[] = [];
+    let isClosed = false;
+    const onCatalogue = (payload: string) => {
+      const notification = catalogueNotification(payload);
+      if (notification) moved(notification.version, notification.scope);
+      else invalidate('');
+    };
+    const hearOn = async (server: Pick<Database, 'listen' | 'heard'>) => {
+      const heard = server.heard;
+      if (!heard || hearing.has(heard)) return;
+      hearing.set(heard, 'starting');
+      try {
+        // Notifications may have been missed while the connection was down: every campus's.
+        const unlisten = await server.listen('catalogue', onCatalogue, () => invalidate(''));
+        if (isClosed) return void (await unlisten());
+        unlistens.push(unlisten);
+      } catch (error) {
+        hearing.set(heard, 'refused');
+        throw error;
+      }
+      // What its campuses kept before now was not heard over: from here on it is.
+      invalidate('');
+      hearing.set(heard, 'listening');
+    };
+    /**
+     * The work at hand's server's fence (db/notifications.ts): once it resolves, every change of
+     * its catalogue acknowledged before the call has been heard, so a kept answer is fresh while its
+     * generation holds. Null while that server's notifications are not heard (yet).
+     */
+    const fenceOfServer = (): Promise<void> | null => {
+      const server = currentCampusWork()?.handles.server ?? app.database;
+      const state = server.heard && hearing.get(server.heard);
+      if (state === 'listening') return server.heard!();
+      if (state === undefined) {
+        hearOn(server).catch((error: unknown) => {
+          app.log.warn({ err: error }, 'no catalogue notifications: caches check the version');
+        });
+      }
+      return null;
+    };
+    const readAndCheck = async (scope: Scope, since: number) =>
+      isFresh(await currentVersion(scope), since);
+    const ensureFresh = (since: number): Promise<boolean> => {
+      if (!isPostgres) return Promise.resolve(true);
+      const scope = scopeOf(cacheScope());
+      const fence = fenceOfServer();
+      // Should the fence fail (its connection lost), the version says.
+      return fence
+        ? fence.then(
+            () => scope.generation === since,
+            () => readAndCheck(scope, since),
+          )
+        : readAndCheck(scope, since);
     };
     const freshness: CatalogueFreshness = {
       generation: () => scopeOf(cacheScope()).generation,
@@ -205,32 +270,28 @@ export default fp(
       done(null, payload);
     });
 
-    let unlisten: (() => Promise<void>) | null = null;
     app.addHook('onReady', async () => {
-      unlisten = await app.database
-        .listen(
-          'catalogue',
-          (payload) => {
-            const notification = catalogueNotification(payload);
-            if (notification) moved(notification.version, notification.scope);
-            else invalidate('');
-          },
-          // Notifications may have been missed while the connection was down: every campus's.
-          () => invalidate(''),
-        )
+      if (isPostgres) {
+        await hearOn(app.database).catch((error: unknown) => {
+          app.log.warn({ err: error }, 'no catalogue notifications: caches check the version only');
+        });
+        return;
+      }
+      const unlisten = await app.database
+        .listen('catalogue', onCatalogue, () => invalidate(''))
         .catch((error: unknown) => {
-          isEmptiedByEveryWrite = !isPostgres;
+          isEmptiedByEveryWrite = true;
           app.log.warn(
             { err: error },
-            isPostgres
-              ? 'no catalogue notifications: caches check the version only'
-              : 'no catalogue notifications: every write empties the caches',
+            'no catalogue notifications: every write empties the caches',
           );
           return null;
         });
+      if (unlisten) unlistens.push(unlisten);
     });
     app.addHook('onClose', async () => {
-      await unlisten?.();
+      isClosed = true;
+      await Promise.all(unlistens.splice(0).map((unlisten) => unlisten()));
     });
   },
   { name: 'listing-caches', dependencies: ['database'] },
