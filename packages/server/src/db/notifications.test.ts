@@ -12,6 +12,13 @@ describe(`database notifications (${TEST_ENGINE})`, () => {
   });
   afterAll(() => database.close());
 
+  /** Ends the listening connections (their last statement a LISTEN or a fence's NOTIFY). */
+  const killListeners = () =>
+    database.db.execute(sql`
+      SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+      WHERE datname = current_database() AND pid <> pg_backend_pid()
+        AND (query LIKE 'LISTEN%' OR query LIKE 'NOTIFY "heard_%')`);
+
   /** Resolves once `received` holds `count` payloads (notifications arrive on their own time). */
   const until = (received: string[], count: number) =>
     new Promise<void>((resolve) => {
@@ -45,10 +52,7 @@ describe(`database notifications (${TEST_ENGINE})`, () => {
         (payload) => received.push(payload),
         () => reconnected(),
       );
-      await database.db.execute(sql`
-        SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-        WHERE datname = current_database() AND pid <> pg_backend_pid()
-          AND (query LIKE 'LISTEN%' OR query LIKE 'NOTIFY "heard_%')`);
+      await killListeners();
       await reconnection;
       await database.db.execute(sql`SELECT pg_notify('test_reconnect', 'after reconnection')`);
       await until(received, 1);
@@ -84,13 +88,7 @@ describe(`database notifications (${TEST_ENGINE})`, () => {
         () => (reconnections += 1),
       );
       await database.heard!();
-      const [listener] = await rowsOf<{ pid: number }>(
-        database.db,
-        sql`SELECT pid FROM pg_stat_activity
-             WHERE datname = current_database() AND pid <> pg_backend_pid()
-               AND (query LIKE 'LISTEN%' OR query LIKE 'NOTIFY "heard_%')`,
-      );
-      await database.db.execute(sql`SELECT pg_terminate_backend(${listener!.pid})`);
+      await killListeners();
       // At once: the loss may not be noticed yet (the NOTIFY fails on it), or the fence goes on a
       // new connection, whose listeners first hear that notifications may have been missed.
       const outcome = await database.heard!().then(
@@ -101,6 +99,31 @@ describe(`database notifications (${TEST_ENGINE})`, () => {
       await vi.waitFor(() => database.heard!());
       expect(reconnections).toBe(1);
       await unlisten();
+    },
+  );
+
+  it.runIf(TEST_ENGINE === 'postgres')(
+    'a fence asked after close fails and opens no connection again',
+    async () => {
+      const other = await openTestDatabase();
+      await other.heard!();
+      const [{ name }] = (await rowsOf<{ name: string }>(
+        other.db,
+        sql`SELECT current_database() AS name`,
+      )) as [{ name: string }];
+      // Its fences' connection, counted from the suite's own handle (the other one is closed).
+      const listening = async () =>
+        (
+          await rowsOf<{ n: number }>(
+            database.db,
+            sql`SELECT count(*)::int AS n FROM pg_stat_activity
+                 WHERE datname = ${name} AND query LIKE 'NOTIFY "heard_%'`,
+          )
+        )[0]!.n;
+      expect(await listening()).toBe(1);
+      await other.close();
+      await expect(other.heard!()).rejects.toThrow('not listening');
+      await vi.waitFor(async () => expect(await listening()).toBe(0));
     },
   );
 });
