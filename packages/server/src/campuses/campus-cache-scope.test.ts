@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CatalogueCache } from '../features/search/search-cache';
-import { ReadyAnswersByText } from '../lib/ready-answer';
 import { compressPage, PageCache } from '../plugins/page-cache';
 import { CacheRoom } from './campus-cache-scope';
 import { runInCampus, type CampusWork } from './campus-context';
@@ -110,13 +109,6 @@ describe("the campuses' cache room (decision 024)", () => {
     expect(c.cache.size).toBe(0);
     // Emptied on purpose, not dropped for room.
     expect(room.droppedParts).toBe(0);
-  });
-
-  it("keeps each campus's ready answers by id apart, within its own limit", () => {
-    const answers = new ReadyAnswersByText(2, new CacheRoom(64 * MB));
-    const beta = as('beta', () => answers.for('id-1', '{"b":1}'));
-    for (let i = 0; i < 50; i += 1) as('alpha', () => answers.for(`id-${i}`, `{"a":${i}}`));
-    expect(as('beta', () => answers.for('id-1', '{"b":1}'))).toBe(beta);
   });
 
   describe("the answers' ages", () => {

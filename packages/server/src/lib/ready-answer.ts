@@ -1,14 +1,7 @@
 import { createHash } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { z } from 'zod';
-import {
-  cacheScope,
-  CacheRoom,
-  CampusParts,
-  DEFAULT_CACHE_MEMORY_MB,
-} from '../campuses/campus-cache-scope';
 import { accepts, matchesEtag } from './content-negotiation';
 
 /** Encodings a kept answer is sent in, the client's first accepted one chosen (br before gzip). */
@@ -122,36 +115,5 @@ export class ReadyAnswer {
     if (coding !== 'identity') void reply.header('content-encoding', coding);
     // The route's typed send expects the schema's object; these bytes are that object's JSON.
     return reply.send(body as never);
-  }
-}
-
-/**
- * Ready answers by key for a route whose text comes from elsewhere (a listing's stored answer, read
- * again on PostgreSQL): the one kept for a key is used while the text is the same, else made anew.
- * Each campus keeps `maxEntries` of its own (decision 024), in the cache room they share.
- */
-export class ReadyAnswersByText {
-  readonly #parts: CampusParts<LRUCache<string, ReadyAnswer>>;
-
-  constructor(maxEntries: number, room = new CacheRoom(DEFAULT_CACHE_MEMORY_MB * 1024 * 1024)) {
-    const make = () =>
-      new LRUCache<string, ReadyAnswer>({
-        max: maxEntries,
-        // Counted for the room only: the limit is `max` entries.
-        maxEntrySize: Number.MAX_SAFE_INTEGER,
-        sizeCalculation: (answer) => answer.roomBytes,
-      });
-    this.#parts = new CampusParts(make, room);
-  }
-
-  for(key: string, json: string): ReadyAnswer {
-    const scope = cacheScope();
-    const entries = this.#parts.of(scope);
-    const kept = entries.get(key);
-    if (kept?.json === json) return kept;
-    const made = new ReadyAnswer(json);
-    entries.set(key, made);
-    this.#parts.measure(scope, entries);
-    return made;
   }
 }

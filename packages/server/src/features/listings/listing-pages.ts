@@ -7,7 +7,7 @@ import { pageDemand } from '../alerts/alerts.demand';
 import { listingsOf } from '../search/search-pages';
 import { searchListings, type SearchDeps } from '../search/search.service';
 import type { ListingDeps } from './listing-deps';
-import { getVisibleListingJson } from './listings.service';
+import { getVisibleListingAnswer } from './listings.service';
 
 // The data of the server-rendered listing page (docs/decisions/012): the same service calls and the
 // same serializer as GET /api/listing/get/{id} and GET /api/listing/get, so the page's first screen
@@ -30,7 +30,9 @@ export async function listingPageData(
 ): Promise<LandingPageData> {
   let listing: Listing;
   try {
-    listing = JSON.parse(await getVisibleListingJson(deps, request, page.listingId)) as Listing;
+    listing = JSON.parse(
+      (await getVisibleListingAnswer(deps, request, page.listingId)).json,
+    ) as Listing;
   } catch (error) {
     if (error instanceof AppError && error.statusCode === 404) {
       return { kind: 'listing', listing: null, message: error.message };

@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { ListingStatus } from '@campus-books/common/constants';
 import type { Db } from '../../db/database';
+import { ReadyAnswer } from '../../lib/ready-answer';
 import { preparedOnce } from '../../db/prepared';
 import { listings, type ListingRow } from '../../db/schema';
 import { visibleTo } from './listing-visibility';
@@ -15,6 +16,31 @@ export interface StoredListing {
   /** NULL only on a listing kept for the moderators after its seller deleted their account. */
   userId: string | null;
   sellerDeletedAt: Date | null;
+}
+
+/**
+ * A listing's stored answer as the caches keep it (search/listing-caches.ts): with the bytes made
+ * from its text the first time it is sent (lib/ready-answer.ts), kept and emptied with it. A kept
+ * listing is thus found and sent with one look in its campus's cache, not a second by its text.
+ */
+export class KeptListing {
+  #ready: ReadyAnswer | undefined;
+
+  constructor(readonly stored: StoredListing) {}
+
+  /** The answer's bytes ready to send; undefined when the row has no stored text. */
+  get ready(): ReadyAnswer | undefined {
+    if (this.#ready === undefined && this.stored.json !== null) {
+      this.#ready = new ReadyAnswer(this.stored.json);
+    }
+    return this.#ready;
+  }
+
+  /** Bytes held, as the cache room counts them: the text, and its ready bytes (made or to be). */
+  get roomBytes(): number {
+    const text = this.stored.json?.length ?? 0;
+    return 512 + 2 * text + Math.ceil(2.5 * text);
+  }
 }
 
 /** The listing page's read: its answer as the database wrote it, no row to parse or serialize. */

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '@campus-books/common/api';
 import { apiRoutes } from '@campus-books/common/api-routes';
 import { foldSchoolFlags } from '@campus-books/common/listing.schemas';
-import { notModifiedResponse, ReadyAnswersByText } from '../../lib/ready-answer';
+import { notModifiedResponse } from '../../lib/ready-answer';
 import {
   currentUser,
   REQUIRE_USER_ERRORS,
@@ -17,7 +17,7 @@ import {
   createListing,
   deleteListing,
   getOwnListing,
-  getVisibleListingJson,
+  getVisibleListingAnswer,
   LISTING_CREATE_LIMIT,
   markListingSold,
   relistListing,
@@ -49,7 +49,6 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
     ],
   };
 
-  const readyById = new ReadyAnswersByText(5_000, app.listingCaches.room);
   app.get(
     '/get/:id',
     {
@@ -63,11 +62,9 @@ export default async function listingsRoutes(fastify: FastifyInstance) {
       },
     },
     // The listing's JSON is written by the database (db/listing-json-trigger.ts), and sent as bytes
-    // kept ready while it stays the same (lib/ready-answer.ts): compressed once, with its ETag.
-    async (request, reply) => {
-      const json = await getVisibleListingJson(deps, request, request.params.id);
-      return readyById.for(request.params.id.toLowerCase(), json).send(request, reply);
-    },
+    // kept ready with it (lib/ready-answer.ts): compressed once, with its ETag.
+    async (request, reply) =>
+      (await getVisibleListingAnswer(deps, request, request.params.id)).send(request, reply),
   );
 
   // One account filled the home page in a second: creations per account and hour are capped.

@@ -12,7 +12,8 @@ import {
   updateListingRow,
 } from './listings.repository';
 import { keepDeletedForModerators, lockListingModeration } from './listing-moderation.repository';
-import { findListingsByUser, findStoredListing } from './listings.queries';
+import { findListingsByUser, findStoredListing, KeptListing } from './listings.queries';
+import { ReadyAnswer } from '../../lib/ready-answer';
 import { isVisibleTo, LISTING_NOT_FOUND, viewerOf } from './listing-visibility';
 import { claimImages, releaseImages, type ImageDeps } from '../images/images.service';
 import { enqueueListingEvent } from '../alerts/alerts.delivery';
@@ -74,22 +75,27 @@ export async function getVisibleListing(
 }
 
 /**
- * A listing's answer as JSON text (GET /api/listing/get/{id}), by the same rule: the stored answer
- * the database wrote with the row, kept until the catalogue changes (search/listing-caches.ts), so
- * the most opened read parses and serializes nothing. A public listing needs no session.
+ * A listing's answer (GET /api/listing/get/{id}), by the same rule: the stored answer the database
+ * wrote with the row, kept until the catalogue changes (search/listing-caches.ts) with its bytes
+ * ready to send, so the most opened read parses, serializes and compresses nothing. A public
+ * listing needs no session.
  */
-export async function getVisibleListingJson(
+export async function getVisibleListingAnswer(
   deps: ListingDeps,
   request: FastifyRequest,
   id: string,
-): Promise<string> {
-  const load = async () => (await findStoredListing(deps.db, id)) ?? null;
-  const stored = await (isListingId(id) ? deps.caches.listing(id.toLowerCase(), load) : load());
-  if (!stored) throw notFound(LISTING_NOT_FOUND);
+): Promise<ReadyAnswer> {
+  const load = async () => {
+    const stored = await findStoredListing(deps.db, id);
+    return stored ? new KeptListing(stored) : null;
+  };
+  const kept = await (isListingId(id) ? deps.caches.listing(id.toLowerCase(), load) : load());
+  if (!kept) throw notFound(LISTING_NOT_FOUND);
+  const { stored } = kept;
   if (!isVisibleTo(stored, null) && !isVisibleTo(stored, await viewerOf(deps, request))) {
     throw notFound(LISTING_NOT_FOUND);
   }
-  return stored.json ?? JSON.stringify(toListing(await getListing(deps, id)));
+  return kept.ready ?? new ReadyAnswer(JSON.stringify(toListing(await getListing(deps, id))));
 }
 
 /** The listing, if `user` owns it: 404 when there is none, 403 when it is someone else's. */

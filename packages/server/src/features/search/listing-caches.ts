@@ -9,7 +9,7 @@ import { catalogueNotification } from '../../campuses/campus-catalogue';
 import { currentCampusWork } from '../../campuses/campus-context';
 import { keptUntilCatalogueChanges, type CatalogueFreshness } from './catalogue-kept';
 import { CatalogueCache } from './search-cache';
-import type { StoredListing } from '../listings/listings.queries';
+import type { KeptListing } from '../listings/listings.queries';
 import { sharedFreshReads } from '../../lib/fresh-reads';
 import type { SearchCaches } from './caches';
 import type { SearchPage } from './search-listings';
@@ -23,7 +23,7 @@ export type ListingCaches = Required<SearchCaches> & {
    * A listing's stored answer by id (GET /api/listing/get/{id}), kept until the catalogue changes
    * (catalogue-kept.ts): `load` reads it when it is not kept.
    */
-  listing(id: string, load: () => Promise<StoredListing | null>): Promise<StoredListing | null>;
+  listing(id: string, load: () => Promise<KeptListing | null>): Promise<KeptListing | null>;
   /** Empties the caches of the campus of the work at hand; outside any campus, every cache. */
   invalidate(): void;
   /** The memory every cache's campuses share (CACHE_MEMORY_MB, campuses/campus-cache-scope.ts). */
@@ -249,11 +249,10 @@ export default fp(
       totals,
       cappedTotals,
       searches,
-      listing: keptUntilCatalogueChanges<StoredListing | null>(freshness, {
+      listing: keptUntilCatalogueChanges<KeptListing | null>(freshness, {
         maxEntries: 5_000,
         ttlMs: 10 * 60_000,
-        // The answer's text is most of it.
-        sizeOf: (stored) => 512 + 2 * (stored?.json?.length ?? 0),
+        sizeOf: (kept) => kept?.roomBytes ?? 512,
       }),
       ...freshness,
       isFresh,

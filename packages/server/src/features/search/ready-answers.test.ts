@@ -6,9 +6,11 @@ import { TOTAL_COUNT_HEADER } from '@campus-books/common/constants';
 import { createTestApp, createUser, TEST_ENGINE, type TestApp } from '../../../test/helpers';
 import { createListingAs } from '../../../test/listing-fixtures';
 import { courseAnswer } from '../courses/courses.service';
+import { eq } from 'drizzle-orm';
+import { listings } from '../../db/schema';
 
 /**
- * A search, a course's answer and (on the embedded engine) a listing by id answered from memory go
+ * A search, a course's answer and a listing by id answered from memory go
  * out as bytes kept ready (lib/ready-answer.ts): the same bytes as the answer written for the first
  * asker, in the encoding the client accepts, with an ETag that a revalidation answers with a 304.
  */
@@ -45,7 +47,7 @@ describe(`answers from memory as ready bytes (${TEST_ENGINE})`, () => {
     '/api/listing/get',
     '/api/listing/get?searchTerm=economics&sort=regularPrice',
     '/api/course/ECON-101',
-    ...(TEST_ENGINE === 'pglite' ? ['listing'] : []),
+    'listing',
   ];
 
   it.each(addresses)(
@@ -93,6 +95,24 @@ describe(`answers from memory as ready bytes (${TEST_ENGINE})`, () => {
     await ask('/api/course/ECON-101'); // kept
     const hit = await ask('/api/course/ECON-101', { 'accept-encoding': 'br' });
     expect(text(hit)).toBe(expected);
+  });
+
+  it("a listing's edit gives its new text a new ETag, whichever server wrote it", async () => {
+    const url = `/api/listing/get/${listingId}`;
+    const before = await ask(url, { 'accept-encoding': 'br' });
+    expect(text(before)).not.toContain('Second edition');
+    // Written straight in the database, as another app server would: its NOTIFY empties the caches.
+    await t.app.database.db
+      .update(listings)
+      .set({ name: 'Principles of Economics, Second edition' })
+      .where(eq(listings.id, listingId));
+    const after = await ask(url, {
+      'accept-encoding': 'br',
+      'if-none-match': before.headers.etag as string,
+    });
+    expect(after.statusCode).toBe(200);
+    expect(after.headers.etag).not.toBe(before.headers.etag);
+    expect(text(after)).toContain('Second edition');
   });
 
   it('a change of the catalogue gives a new ETag', async () => {
