@@ -14,12 +14,18 @@ declare module 'fastify' {
     /** What features report to the metrics; does nothing when METRICS is off. */
     metrics: AppMetrics;
   }
+  interface FastifyRequest {
+    /** The key of the campus that answered it, for its metrics ('' before the campus is known). */
+    metricsCampus: string;
+  }
 }
 
 export interface AppMetrics {
   /** An event stream (SSE) opened / closed: the open-streams gauge. */
   eventStreamOpened(): void;
   eventStreamClosed(): void;
+  /** Forgets the requests counted so far: the warm-up's before the server listens (ops/warm-up.ts). */
+  forgetRequests(): void;
 }
 
 /** The label of requests no route matched: never the raw URL (ids, tokens, typos). */
@@ -48,7 +54,7 @@ function sameToken(expected: Buffer, header: string | undefined): boolean {
   return isSameToken(expected, header.slice(7).trim());
 }
 
-const quiet: AppMetrics = { eventStreamOpened() {}, eventStreamClosed() {} };
+const quiet: AppMetrics = { eventStreamOpened() {}, eventStreamClosed() {}, forgetRequests() {} };
 
 /**
  * Prometheus metrics (prom-client) at GET /metrics, when METRICS=on, for a bearer token
@@ -80,12 +86,14 @@ export default fp(
       buckets: LATENCY_BUCKETS,
       registers: [registry],
     });
-    const campusOf = new WeakMap<FastifyRequest, string>();
     if (byCampus) {
+      // A field of every request (Fastify's decorator), not a WeakMap: a WeakMap's entry for each
+      // request was an ephemeron for the garbage collector to trace.
+      app.decorateRequest('metricsCampus', '');
       // After the campus's routing hook: the request's work runs as its campus here.
       app.addHook('onRequest', (request, _reply, done) => {
         const work = currentCampusWork();
-        if (work) campusOf.set(request, work.key);
+        if (work) request.metricsCampus = work.key;
         done();
       });
     }
@@ -95,7 +103,7 @@ export default fp(
           route: request.routeOptions.url ?? UNMATCHED_ROUTE,
           method: request.method,
           status_class: STATUS_CLASSES[Math.floor(reply.statusCode / 100)] ?? 'other',
-          ...(byCampus ? { campus: campusOf.get(request) ?? NO_CAMPUS } : {}),
+          ...(byCampus ? { campus: request.metricsCampus || NO_CAMPUS } : {}),
         },
         reply.elapsedTime / 1000,
       );
@@ -257,6 +265,7 @@ export default fp(
     app.decorate('metrics', {
       eventStreamOpened: () => streams.inc(),
       eventStreamClosed: () => streams.dec(),
+      forgetRequests: () => requests.reset(),
     } satisfies AppMetrics);
 
     const token = Buffer.from(
