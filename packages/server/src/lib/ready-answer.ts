@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { accepts, matchesEtag } from './content-negotiation';
+import { keptBytes, keptText } from './kept-bytes';
 
 /** Encodings a kept answer is sent in, the client's first accepted one chosen (br before gzip). */
 const CODINGS = ['br', 'gzip'] as const;
@@ -29,30 +30,40 @@ const etagOf = (body: Buffer) =>
  * gzip at level 6: an answer kept in memory is compressed once per encoding and sent many times, so
  * it is worth more than the compression plugin's quality 1, which runs on every answer it sends.
  */
-function compress(body: Buffer, coding: Exclude<Coding, 'identity'>): Buffer {
-  if (coding === 'gzip') return gzipSync(body, { level: 6 });
-  return brotliCompressSync(body, {
-    params: {
-      [constants.BROTLI_PARAM_QUALITY]: 5,
-      [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-    },
-  });
+function compress(text: string, bytes: number, coding: Exclude<Coding, 'identity'>): Buffer {
+  if (coding === 'gzip') return keptBytes(gzipSync(text, { level: 6 }));
+  return keptBytes(
+    brotliCompressSync(text, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: 5,
+        [constants.BROTLI_PARAM_SIZE_HINT]: bytes,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      },
+    }),
+  );
 }
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+/** The headers of the answers with no others, shared: one object for all, not one per answer. */
+const SHARED_HEADERS = {
+  compressible: Object.freeze({ 'content-type': JSON_TYPE, vary: 'Accept-Encoding' }),
+  small: Object.freeze({ 'content-type': JSON_TYPE }),
+};
 
 /**
  * An answer kept as bytes ready to send (docs/performance.md, "Cached answers as ready bytes"): the
- * JSON text the route's serializer wrote, each encoding compressed the first time a client asks for
- * it, with a strong ETag per encoding. Sending it serializes nothing and compresses nothing: it sets
+ * JSON text the route's serializer wrote, each encoding (the text's own bytes too) made the first
+ * time a client asks for it, with a strong ETag per encoding. Sending it serializes nothing and compresses nothing: it sets
  * Content-Encoding, which the compression plugin leaves alone, and answers 304 to an If-None-Match
  * that names its tag.
  */
 export class ReadyAnswer {
   /** The answer's JSON text. */
   readonly json: string;
-  readonly #identity: Buffer;
+  /** The text's length in UTF-8. */
+  readonly #length: number;
   readonly #variants: Partial<Record<Coding, Variant>> = {};
-  readonly #headers: Record<string, string>;
+  readonly #headers: Readonly<Record<string, string>>;
   readonly #isCompressible: boolean;
 
   /**
@@ -61,35 +72,27 @@ export class ReadyAnswer {
    */
   constructor(json: string, headers: Record<string, string> = {}) {
     this.json = json;
-    this.#identity = Buffer.from(json, 'utf8');
-    this.#isCompressible = this.#identity.length >= COMPRESS_THRESHOLD;
-    this.#headers = {
-      'content-type': 'application/json; charset=utf-8',
-      ...(this.#isCompressible ? { vary: 'Accept-Encoding' } : {}),
-      ...headers,
-    };
-  }
-
-  /** Bytes held, the encodings made so far included. */
-  get bytes(): number {
-    let bytes = this.#identity.length;
-    for (const coding of CODINGS) bytes += this.#variants[coding]?.body.length ?? 0;
-    return bytes;
+    this.#length = Buffer.byteLength(json, 'utf8');
+    this.#isCompressible = this.#length >= COMPRESS_THRESHOLD;
+    const shared = this.#isCompressible ? SHARED_HEADERS.compressible : SHARED_HEADERS.small;
+    this.#headers = Object.keys(headers).length === 0 ? shared : { ...shared, ...headers };
   }
 
   /**
    * What a cache's room counts for it (campus-cache-scope.ts), from its first keeping on: its text
-   * twice (the string and its bytes) and about half again for its compressed copies, made later.
+   * twice (the string, and its bytes should a client ask for them uncompressed) and about half
+   * again for its compressed copies, all made later.
    */
   get roomBytes(): number {
-    return Math.ceil(this.#identity.length * 2.5);
+    return Math.ceil(this.#length * 2.5);
   }
 
   /** The body in `coding`, made (and kept) the first time it is asked for. */
   variant(coding: Coding): Variant {
     const kept = this.#variants[coding];
     if (kept) return kept;
-    const body = coding === 'identity' ? this.#identity : compress(this.#identity, coding);
+    const body =
+      coding === 'identity' ? keptText(this.json) : compress(this.json, this.#length, coding);
     const made = { body, etag: etagOf(body) };
     this.#variants[coding] = made;
     return made;

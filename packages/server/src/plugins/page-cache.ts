@@ -8,6 +8,7 @@ import {
   sharedCacheClock,
   type CacheRoom,
 } from '../campuses/campus-cache-scope';
+import { keptBytes } from '../lib/kept-bytes';
 
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
@@ -53,7 +54,7 @@ export async function compressPage(html: string, status: number): Promise<Cached
   ]);
   return {
     status,
-    bodies: { br, gzip: gz },
+    bodies: { br: keptBytes(br), gzip: keptBytes(gz) },
     etags: { identity: etagOf(identity), br: etagOf(br), gzip: etagOf(gz) },
     bytes: br.length + gz.length,
   };
