@@ -43,6 +43,10 @@ if (!full && !process.env.VITEST_WORKER_ID) {
 // The tests share two cores with a browser, databases and each other: password checks run at the
 // requests' priority here (every app server a test starts inherits it), not the production default.
 process.env.PASSWORD_THREAD_NICE ??= '0';
+// Nor do the servers they start warm up before listening (ops/warm-up.ts; 1.5 s each on
+// PostgreSQL by default), for first seconds of traffic no test measures. The browser tests' servers
+// keep the default.
+process.env.WARM_UP_MS ??= '0';
 
 /**
  * Test files that replace a module (`vi.mock`): they need modules of their own. Every other server

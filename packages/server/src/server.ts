@@ -6,6 +6,7 @@ import { openDatabase, type Database } from './db/database';
 import { DataDirInUseError } from './db/data-dir-lock';
 import { closeDataDir, makeDataDirPrivate } from './lib/private-data-dir';
 import { effectiveLogLevel, startLine } from './lib/start-line';
+import { warmUp } from './ops/warm-up';
 
 // Everything the server creates (DATA_DIR, the database, the outbox, stored images) is readable by
 // its own account only: the database holds password hashes and sessions, the outbox reset links.
@@ -140,6 +141,7 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
+  const warmed = await warmUp(app, config.warmUpMs);
   await app.listen({ host: config.host, port: config.port });
   clearInterval(holdEventLoop); // the listening socket keeps the loop alive from now on
   const listening = performance.now();
@@ -150,6 +152,7 @@ async function main() {
         entryLoaded: Math.round(started),
         appCodeLoaded: Math.round(appCodeLoaded),
         databaseOpened: Math.round(databaseOpened),
+        warmedUp: { requests: warmed.requests, ms: Math.round(warmed.ms), stoppedBy: warmed.stoppedBy },
         listening: Math.round(listening),
       },
     },

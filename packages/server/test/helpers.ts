@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../src/app';
@@ -71,7 +71,13 @@ export interface TestApp {
 /** The real app on a fresh database and a temporary DATA_DIR; env overrides configuration. */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { now?: () => Date; webDistDir?: string; webServerEntry?: string } = {},
+  options: {
+    now?: () => Date;
+    webDistDir?: string;
+    webServerEntry?: string;
+    /** The app's logger (Fastify's option); none by default. */
+    logger?: FastifyServerOptions['logger'];
+  } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cb-test-'));
   // Book lookup off unless a test points it at its fake providers: no test reaches the internet.
@@ -89,6 +95,7 @@ export async function createTestApp(
     config,
     database,
     jobs: options.now ? { now: options.now } : {},
+    ...(options.logger ? { logger: options.logger } : {}),
     ...(options.webDistDir
       ? { serveWeb: true, webDistDir: options.webDistDir, webServerEntry: options.webServerEntry }
       : {}),

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, DEFAULT_WARM_UP_MS, loadConfig } from './config';
 
 describe('loadConfig', () => {
   const dirs: string[] = [];
@@ -127,6 +127,16 @@ describe('loadConfig', () => {
         loadConfig({ DATA_DIR: tempDir(), NODE_ENV: 'production', TEST_CLOCK_OFFSET_DAYS: days }),
       ).toThrow(/TEST_CLOCK_OFFSET_DAYS: for tests only/);
     }
+  });
+
+  it('warms up before listening on PostgreSQL by default, not on the embedded database', () => {
+    const dataDir = tempDir();
+    const url = 'postgres://db.example/books';
+    expect(loadConfig({ DATA_DIR: dataDir }).warmUpMs).toBe(0);
+    expect(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: url }).warmUpMs).toBe(DEFAULT_WARM_UP_MS);
+    expect(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: url, WARM_UP_MS: '0' }).warmUpMs).toBe(0);
+    expect(loadConfig({ DATA_DIR: dataDir, WARM_UP_MS: '500' }).warmUpMs).toBe(500);
+    expect(() => loadConfig({ DATA_DIR: dataDir, WARM_UP_MS: '-1' })).toThrow(/WARM_UP_MS/);
   });
 
   it('configures S3 only with a bucket', () => {

@@ -108,6 +108,11 @@ export const jobSettings = z.object({
     .describe(
       'On SIGTERM, serve this long with `/api/health` at 503 before closing the socket, so a load balancer takes the server out (0 without a balancer).',
     ),
+  WARM_UP_MS: z.coerce.number().int().min(0).max(60_000).optional().meta({
+    unset: '`1500` with `DATABASE_URL`, `0` on the embedded database',
+    description:
+      'Before listening, the server answers its own health check over the loopback this long, so its first seconds of traffic find the request path compiled (docs/operations.md, "Starting and stopping"). On by default on PostgreSQL, where a balancer sends a server traffic once it listens; off on the embedded database, one server whose start people wait for. 0: off.',
+  }),
   SHUTDOWN_GRACE_MS: z.coerce
     .number()
     .int()
