@@ -152,7 +152,11 @@ async function main() {
         entryLoaded: Math.round(started),
         appCodeLoaded: Math.round(appCodeLoaded),
         databaseOpened: Math.round(databaseOpened),
-        warmedUp: { requests: warmed.requests, ms: Math.round(warmed.ms), stoppedBy: warmed.stoppedBy },
+        warmedUp: {
+          requests: warmed.requests,
+          ms: Math.round(warmed.ms),
+          stoppedBy: warmed.stoppedBy,
+        },
         listening: Math.round(listening),
       },
     },
