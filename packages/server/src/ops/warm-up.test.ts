@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import http from 'node:http';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, TEST_ENGINE, type TestApp } from '../../test/helpers';
@@ -60,6 +61,28 @@ describe(`the warm-up before the server listens (${TEST_ENGINE})`, () => {
       expect(result).toMatchObject({ requests: 0, stoppedBy: 'health answered 503' });
     } finally {
       t.app.lifecycle.draining = false;
+    }
+  });
+
+  it('closes its loopback server and sockets on every way out', async () => {
+    const made = vi.spyOn(http, 'createServer');
+    try {
+      await warmUp(t.app, 3, steppingClock());
+      t.app.lifecycle.draining = true;
+      await warmUp(t.app, 1_000, steppingClock()).finally(() => {
+        t.app.lifecycle.draining = false;
+      });
+      const servers = made.mock.results.map((result) => result.value as http.Server);
+      expect(servers).toHaveLength(2);
+      for (const server of servers) {
+        expect(server.listening).toBe(false);
+        const open = await new Promise<number>((resolve, reject) =>
+          server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+        );
+        expect(open).toBe(0);
+      }
+    } finally {
+      made.mockRestore();
     }
   });
 
