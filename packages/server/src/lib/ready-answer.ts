@@ -43,6 +43,9 @@ function compress(text: string, bytes: number, coding: Exclude<Coding, 'identity
   );
 }
 
+/** What the room counts for the ready answer of a text of `length` bytes (ReadyAnswer.roomBytes). */
+export const readyRoomBytes = (length: number): number => Math.ceil(length * 2.5);
+
 const JSON_TYPE = 'application/json; charset=utf-8';
 /** The headers of the answers with no others, shared: one object for all, not one per answer. */
 const SHARED_HEADERS = {
@@ -84,7 +87,7 @@ export class ReadyAnswer {
    * again for its compressed copies, all made later.
    */
   get roomBytes(): number {
-    return Math.ceil(this.#length * 2.5);
+    return readyRoomBytes(this.#length);
   }
 
   /** The body in `coding`, made (and kept) the first time it is asked for. */

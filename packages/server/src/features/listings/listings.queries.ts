@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { ListingStatus } from '@campus-books/common/constants';
 import type { Db } from '../../db/database';
-import { ReadyAnswer } from '../../lib/ready-answer';
+import { ReadyAnswer, readyRoomBytes } from '../../lib/ready-answer';
 import { preparedOnce } from '../../db/prepared';
 import { listings, type ListingRow } from '../../db/schema';
 import { visibleTo } from './listing-visibility';
@@ -39,7 +39,7 @@ export class KeptListing {
   /** Bytes held, as the cache room counts them: the text, and its ready bytes (made or to be). */
   get roomBytes(): number {
     const text = this.stored.json?.length ?? 0;
-    return 512 + 2 * text + Math.ceil(2.5 * text);
+    return 512 + 2 * text + readyRoomBytes(text);
   }
 }
 
