@@ -99,6 +99,8 @@ function describeChange(before: CampusEntry, after: CampusEntry, all: CampusEntr
   return changes.join('; ');
 }
 
+const MOVE_UNLOCK = `SELECT pg_advisory_unlock(hashtext('campus move ' || $1))`;
+
 async function connected(url: string): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
   await client.connect();
@@ -136,6 +138,7 @@ export async function updateCampusEntry(options: CampusUpdateOptions): Promise<v
   let before: CampusEntry;
   let after: CampusEntry;
   let all: CampusEntry[];
+  let holdsMoveLock = false;
   try {
     await home.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK})`);
     all = await readDirectory(home);
@@ -151,7 +154,8 @@ export async function updateCampusEntry(options: CampusUpdateOptions): Promise<v
       `SELECT pg_try_advisory_lock(hashtext('campus move ' || $1)) AS ok`,
       [key],
     );
-    if (!free[0]!.ok || entry.state !== 'active') {
+    holdsMoveLock = free[0]!.ok;
+    if (!holdsMoveLock || entry.state !== 'active') {
       throw new CampusUpdateError(`campus ${key} is being moved: update it once it is done`, 75);
     }
     before = entry;
@@ -171,7 +175,10 @@ export async function updateCampusEntry(options: CampusUpdateOptions): Promise<v
     await writeUpdate(home, options, before, isNewFile ? after.config : undefined);
     all = all.map((c) => (c.key === key ? after : c));
   } finally {
-    // Ends the session: its locks are released.
+    // The move's lock is given back before the session ends: ending it releases its locks in no set
+    // order, so an update waiting on the migrations' lock could otherwise find this one's move lock
+    // still held and take it for a move.
+    if (holdsMoveLock) await home.query(MOVE_UNLOCK, [key]).catch(() => undefined);
     await home.end();
   }
   options.out(`Updated campus ${key}: ${describeChange(before, after, all)}.\n`);
