@@ -94,6 +94,25 @@ describe("the campuses' cache room (decision 024)", () => {
     expect(c.loads).toBe(loads + 1);
   });
 
+  it('counts a campus served several times in a row as its most recent, measured anew each time', async () => {
+    // Entries of 1,000 bytes: room for five and a half.
+    const room = new CacheRoom(5_500);
+    const c = countedCache({ maxEntries: 10, room, entryBytes: 1_000 });
+    await as('alpha', () => c.get('a'));
+    await as('beta', () => c.get('a'));
+    // Alpha served again and again (the room's newest part each time) grows by every load.
+    for (const key of ['b', 'c', 'b', 'c']) await as('alpha', () => c.get(key));
+    expect(room.bytes).toBe(4_000);
+    // Gamma needs room: beta, served less recently than alpha, goes.
+    for (const key of ['a', 'b']) await as('gamma', () => c.get(key));
+    expect(room.droppedParts).toBe(1);
+    const loads = c.loads;
+    await as('alpha', () => c.get('c'));
+    expect(c.loads).toBe(loads);
+    await as('beta', () => c.get('a'));
+    expect(c.loads).toBe(loads + 1);
+  });
+
   it("empties one campus's part, or every part outside any campus", async () => {
     const room = new CacheRoom(64 * MB);
     const c = countedCache({ maxEntries: 10, room });

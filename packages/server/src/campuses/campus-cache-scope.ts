@@ -54,11 +54,19 @@ export class CacheRoom {
   /** Campuses' parts the room let go to stay under its bytes (not those emptied on purpose). */
   #droppedParts = 0;
 
+  /**
+   * The part kept last, with its box: a request keeps and measures the same part several times in
+   * a row, and the most recently used needs no look in the LRU to stay so (docs/performance.md).
+   */
+  #newestKey: string | undefined;
+  #newestBox: { part: KeptPart; bytes: number } | undefined;
+
   constructor(readonly maxBytes: number) {
     this.#parts = new LRUCache<string, { part: KeptPart; bytes: number }>({
       maxSize: Math.max(1, maxBytes),
       sizeCalculation: ({ bytes }) => Math.max(1, bytes),
       dispose: ({ part }, key, reason) => {
+        if (key === this.#newestKey) this.#newestKey = this.#newestBox = undefined;
         if (reason === 'set') return; // measured again: the same part in a new box
         if (reason === 'evict') this.#droppedParts += 1;
         part.clear();
@@ -90,26 +98,46 @@ export class CacheRoom {
     return name;
   }
 
-  /** Keeps (or keeps again, as the most recently used, measured anew) `part`. */
-  keep(name: string, scope: string, part: KeptPart): void {
-    const key = `${name}\u0000${scope}`;
-    const kept = this.#parts.get(key);
-    if (kept?.part !== part || kept.bytes !== part.calculatedSize) {
-      this.#parts.set(key, { part, bytes: part.calculatedSize });
-    }
+  /** The key of cache `name`'s part for `scope` (made once per part: CampusParts keeps it). */
+  keyOf(name: string, scope: string): string {
+    return `${name}\u0000${scope}`;
   }
 
-  /** Measures `part` again if it is still kept (a load into it has settled). */
-  measure(name: string, scope: string, part: KeptPart): void {
-    const key = `${name}\u0000${scope}`;
+  /** Whether `part`, under `key`, is the part kept last, at the bytes it was measured at. */
+  #isNewest(key: string, part: KeptPart): boolean {
+    const box = this.#newestBox;
+    return key === this.#newestKey && box?.part === part && box.bytes === part.calculatedSize;
+  }
+
+  #setNewest(key: string, box: { part: KeptPart; bytes: number }): void {
+    this.#newestKey = key;
+    this.#newestBox = box;
+  }
+
+  /** Keeps (or keeps again, as the most recently used, measured anew) `part` under `key` (keyOf). */
+  keep(key: string, part: KeptPart): void {
+    if (this.#isNewest(key, part)) return;
+    let box = this.#parts.get(key);
+    if (box?.part !== part || box.bytes !== part.calculatedSize) {
+      box = { part, bytes: part.calculatedSize };
+      this.#parts.set(key, box);
+    }
+    this.#setNewest(key, box);
+  }
+
+  /** Measures `part` again if it is still kept under `key` (a load into it has settled). */
+  measure(key: string, part: KeptPart): void {
+    if (this.#isNewest(key, part)) return;
     const kept = this.#parts.peek(key);
     if (kept?.part === part && kept.bytes !== part.calculatedSize) {
-      this.#parts.set(key, { part, bytes: part.calculatedSize });
+      const box = { part, bytes: part.calculatedSize };
+      this.#parts.set(key, box);
+      this.#setNewest(key, box);
     }
   }
 
-  drop(name: string, scope: string): void {
-    this.#parts.delete(`${name}\u0000${scope}`);
+  drop(key: string): void {
+    this.#parts.delete(key);
   }
 }
 
@@ -126,47 +154,48 @@ export class CampusParts<P extends KeptPart> {
   readonly #room: CacheRoom;
   readonly #name: string;
   readonly #default: P;
-  readonly #campuses = new Map<string, P>();
+  /** Each campus's part, with its key in the room. */
+  readonly #campuses = new Map<string, { part: P; key: string }>();
 
   constructor(make: () => P, room: CacheRoom) {
     this.#make = make;
     this.#room = room;
     this.#default = make();
     this.#name = room.register((scope, part) => {
-      if (this.#campuses.get(scope) === part) this.#campuses.delete(scope);
+      if (this.#campuses.get(scope)?.part === part) this.#campuses.delete(scope);
     });
   }
 
   /** `scope`'s part, made if missing, now its room's most recently used. */
   of(scope: string): P {
     if (scope === '') return this.#default;
-    let part = this.#campuses.get(scope);
-    if (!part) {
-      part = this.#make();
-      this.#campuses.set(scope, part);
+    let kept = this.#campuses.get(scope);
+    if (!kept) {
+      kept = { part: this.#make(), key: this.#room.keyOf(this.#name, scope) };
+      this.#campuses.set(scope, kept);
     }
-    this.#room.keep(this.#name, scope, part);
-    return part;
+    this.#room.keep(kept.key, kept.part);
+    return kept.part;
   }
 
   /** Tells the room what `scope`'s part holds now (after a load settled into it). */
   measure(scope: string, part: P): void {
-    if (scope !== '') this.#room.measure(this.#name, scope, part);
+    if (scope !== '') this.#room.measure(this.#campuses.get(scope)?.key ?? '', part);
   }
 
   /** Empties `scope`'s part; the scope '' empties every part. */
   empty(scope: string): void {
     if (scope !== '') {
-      this.#room.drop(this.#name, scope);
+      this.#room.drop(this.#room.keyOf(this.#name, scope));
       return;
     }
     this.#default.clear();
-    for (const campus of [...this.#campuses.keys()]) this.#room.drop(this.#name, campus);
+    for (const { key } of [...this.#campuses.values()]) this.#room.drop(key);
   }
 
   /** Every part kept, the default campus's first. */
   *parts(): Iterable<P> {
     yield this.#default;
-    yield* this.#campuses.values();
+    for (const { part } of this.#campuses.values()) yield part;
   }
 }

@@ -103,10 +103,21 @@ export class CatalogueCache<V> {
     this.#parts.measure(scope, part);
   }
 
+  /**
+   * The answer kept (and still fresh) for `key` for the campus of the work at hand, boxed; undefined
+   * while it is missing, lapsed or loading. No promise: a caller answers a hit without waiting.
+   */
+  hit(key: string): { value: V } | undefined {
+    return this.#parts.of(cacheScope()).get(key);
+  }
+
   /** The answer kept for `key` for the campus of the work at hand, else the one `load` gives. */
   async getOrLoad(key: string, load: () => Promise<V>): Promise<V> {
     const scope = cacheScope();
     const part = this.#parts.of(scope);
+    // A hit needs none of lru-cache's fetch (a promise of its own) nor a measure (nothing changed).
+    const kept = part.get(key);
+    if (kept) return kept.value;
     try {
       // A fetch with a fetchMethod that never answers undefined always gives a box (or throws).
       const kept = await part.fetch(key, { context: load });
