@@ -65,7 +65,10 @@ export class ReadyAnswer {
   readonly json: string;
   /** The text's length in UTF-8. */
   readonly #length: number;
-  readonly #variants: Partial<Record<Coding, Variant>> = {};
+  // Each encoding in a field of its own, not a record of them: one object fewer to reach.
+  #br: Variant | undefined;
+  #gzip: Variant | undefined;
+  #identity: Variant | undefined;
   readonly #headers: Readonly<Record<string, string>>;
   readonly #isCompressible: boolean;
 
@@ -92,13 +95,20 @@ export class ReadyAnswer {
 
   /** The body in `coding`, made (and kept) the first time it is asked for. */
   variant(coding: Coding): Variant {
-    const kept = this.#variants[coding];
-    if (kept) return kept;
+    switch (coding) {
+      case 'br':
+        return (this.#br ??= this.#made(coding));
+      case 'gzip':
+        return (this.#gzip ??= this.#made(coding));
+      default:
+        return (this.#identity ??= this.#made(coding));
+    }
+  }
+
+  #made(coding: Coding): Variant {
     const body =
       coding === 'identity' ? keptText(this.json) : compress(this.json, this.#length, coding);
-    const made = { body, etag: etagOf(body) };
-    this.#variants[coding] = made;
-    return made;
+    return { body, etag: etagOf(body) };
   }
 
   /** The encoding this request gets: its first accepted of br and gzip, else none. */

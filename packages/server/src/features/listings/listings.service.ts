@@ -91,8 +91,7 @@ export async function getVisibleListingAnswer(
   };
   const kept = await (isListingId(id) ? deps.caches.listing(id.toLowerCase(), load) : load());
   if (!kept) throw notFound(LISTING_NOT_FOUND);
-  const { stored } = kept;
-  if (!isVisibleTo(stored, null) && !isVisibleTo(stored, await viewerOf(deps, request))) {
+  if (!isVisibleTo(kept, null) && !isVisibleTo(kept, await viewerOf(deps, request))) {
     throw notFound(LISTING_NOT_FOUND);
   }
   return kept.ready ?? new ReadyAnswer(JSON.stringify(toListing(await getListing(deps, id))));

@@ -57,4 +57,26 @@ describe('keptUntilCatalogueChanges', () => {
     expect(await late).toBe('after the write');
     expect(c.versionReads).toBe(1);
   });
+
+  it('answers a hit looked up before its fence only if nothing emptied the caches meanwhile', async () => {
+    let generation = 0;
+    let fence!: () => void;
+    const freshness: CatalogueFreshness = {
+      generation: () => generation,
+      // The fence's round trip: a notification heard before it ends moves the generation.
+      ensureFresh: (since) =>
+        new Promise<boolean>((resolve) => (fence = () => resolve(generation === since))),
+      room: new CacheRoom(1024 * 1024),
+    };
+    const kept = keptUntilCatalogueChanges<string>(freshness, { maxEntries: 10, ttlMs: 60_000 });
+    expect(await kept('a', async () => 'first')).toBe('first');
+    const quiet = kept('a', async () => 'unused');
+    fence();
+    expect(await quiet).toBe('first');
+    const written = kept('a', async () => 'after the write');
+    // A write's notification arrives while the hit waits for its fence.
+    generation += 1;
+    fence();
+    expect(await written).toBe('after the write');
+  });
 });

@@ -31,17 +31,21 @@ export function keptUntilCatalogueChanges<V>(
 
   return async function kept(key: string, load: () => Promise<V>): Promise<V> {
     const scope = cacheScope();
+    // One look at what is kept: a hit is answered from it once the fence says it is still true.
+    const hit = answers.hit(key);
     // With nothing kept or loading under the key, its load starts after this call and reads what
     // any server acknowledged before it: the version is read first only to trust what is kept (or
     // a load already running), so a miss costs one round trip less (docs/performance.md).
-    const fresh = answers.isAbsent(key) || (await caches.ensureFresh(caches.generation()));
+    const fresh =
+      (hit === undefined && answers.isAbsent(key)) ||
+      (await caches.ensureFresh(caches.generation()));
     if (!keptFor.has(scope)) keptFor.set(scope, caches.generation());
     if (!fresh || caches.generation() !== keptFor.get(scope)) {
       answers.invalidate(scope);
       keptFor.set(scope, caches.generation());
+      return answers.getOrLoad(key, load);
     }
     // A hit is answered as it is, not as a promise to adopt (one turn of the loop less).
-    const hit = answers.hit(key);
     return hit ? hit.value : answers.getOrLoad(key, load);
   };
 }
