@@ -62,12 +62,16 @@ export async function compressPage(html: string, status: number): Promise<Cached
 
 /**
  * How often, at most, a page past its `ttlMs` is rendered again in the background: one at a time,
- * and the next no sooner than this after the last began (~6 ms of CPU each: about 10 % of a core).
+ * and the next no sooner than this after the last began (~6 ms of CPU each: about 6 % of a core).
  * A page that cannot be rendered again yet is answered as it is and looked at again after
- * `DEFERRED_MS`.
+ * `DEFERRED_MS`: until then it is answered without a look at whether it may render (each such look
+ * is a fetch of lru-cache's, with a promise and an abort controller of its own). With 100 campuses'
+ * course pages past their time, a second here put most answers through that look, and the renders
+ * at 20 a second took 12 % of the server's core (docs/performance.md, "Course pages at 100
+ * campuses").
  */
-const REFRESH_SPACING_MS = 50;
-const DEFERRED_MS = 1_000;
+const REFRESH_SPACING_MS = 100;
+export const DEFERRED_MS = 5_000;
 
 /**
  * Rendered pages by address, in an LRU (lru-cache) capped by the bytes it holds: a page past an
