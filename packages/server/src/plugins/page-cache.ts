@@ -67,8 +67,8 @@ export async function compressPage(html: string, status: number): Promise<Cached
  * `DEFERRED_MS`: until then it is answered without a look at whether it may render (each such look
  * is a fetch of lru-cache's, with a promise and an abort controller of its own). With 100 campuses'
  * course pages past their time, a second here put most answers through that look, and the renders
- * at 20 a second took 12 % of the server's core (docs/performance.md, "Course pages at 100
- * campuses").
+ * at 20 a second took 12 % of the server's core (docs/performance.md, "Listing by id and course
+ * pages at 100 campuses").
  */
 const REFRESH_SPACING_MS = 100;
 export const DEFERRED_MS = 5_000;

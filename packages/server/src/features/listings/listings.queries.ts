@@ -23,7 +23,7 @@ export interface StoredListing {
  * from its text the first time it is sent (lib/ready-answer.ts), kept and emptied with it. A kept
  * listing is thus found and sent with one look in its campus's cache, not a second by its text.
  * It holds the row's fields itself, not the row: one object fewer to reach on every answer
- * (docs/performance.md, "Listing by id at 100 campuses").
+ * (docs/performance.md, "Listing by id and course pages at 100 campuses").
  */
 export class KeptListing implements StoredListing {
   readonly json: string | null;
