@@ -164,17 +164,36 @@ async function step<T>(out: (text: string) => void, name: string, work: () => Pr
   return done;
 }
 
+/** The session lock one move of a campus holds throughout (`campus update` takes it too). */
+const MOVE_LOCK = `hashtext('campus move ' || $1)`;
+
+/** Takes campus `key`'s move lock if it is free; whether it was. */
+export async function takeMoveLock(client: pg.ClientBase, key: string): Promise<boolean> {
+  const { rows } = await client.query<{ ok: boolean }>(
+    `SELECT pg_try_advisory_lock(${MOVE_LOCK}) AS ok`,
+    [key],
+  );
+  return rows[0]!.ok;
+}
+
+/**
+ * Gives campus `key`'s move lock back. Before a session that holds another lock as well ends:
+ * ending it releases its locks in no set order, so a command waiting on the other could find this
+ * one still held.
+ */
+export async function giveBackMoveLock(client: pg.ClientBase, key: string): Promise<void> {
+  await client.query(`SELECT pg_advisory_unlock(${MOVE_LOCK})`, [key]);
+}
+
 /** Moves a campus's schema to another PostgreSQL server; the read-only window's length in ms. */
 export async function moveCampus(options: MoveCampusOptions): Promise<{ windowMs: number }> {
   const { homeUrl, key, to } = options;
   const home = await connected(homeUrl);
   try {
     // One move of a campus at a time (another server's migrations' lock could be the same number).
-    const { rows: locked } = await home.query<{ ok: boolean }>(
-      `SELECT pg_try_advisory_lock(hashtext('campus move ' || $1)) AS ok`,
-      [key],
-    );
-    if (!locked[0]!.ok) throw new CampusMoveError(`campus ${key} is being moved already`, 75);
+    if (!(await takeMoveLock(home, key))) {
+      throw new CampusMoveError(`campus ${key} is being moved already`, 75);
+    }
     await ensureDirectory(home);
     const entry = (await readDirectory(home)).find((c) => c.key === key);
     if (!entry) throw new CampusMoveError(`no campus "${key}" is registered`, 65);

@@ -27,6 +27,7 @@ import {
   type KeyInUse,
 } from './campus-keys-in-use';
 import { keyOf } from './campus-lists';
+import { giveBackMoveLock, takeMoveLock } from './campus-move';
 
 /** `campus update` refused: the message and the exit code (65 data, 73 taken, 75 try later). */
 export class CampusUpdateError extends Error {
@@ -99,8 +100,6 @@ function describeChange(before: CampusEntry, after: CampusEntry, all: CampusEntr
   return changes.join('; ');
 }
 
-const MOVE_UNLOCK = `SELECT pg_advisory_unlock(hashtext('campus move ' || $1))`;
-
 async function connected(url: string): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
   await client.connect();
@@ -150,11 +149,7 @@ export async function updateCampusEntry(options: CampusUpdateOptions): Promise<v
       );
     }
     // A campus being moved is copied from its old server: what changed there would be left behind.
-    const { rows: free } = await home.query<{ ok: boolean }>(
-      `SELECT pg_try_advisory_lock(hashtext('campus move ' || $1)) AS ok`,
-      [key],
-    );
-    holdsMoveLock = free[0]!.ok;
+    holdsMoveLock = await takeMoveLock(home, key);
     if (!holdsMoveLock || entry.state !== 'active') {
       throw new CampusUpdateError(`campus ${key} is being moved: update it once it is done`, 75);
     }
@@ -175,10 +170,8 @@ export async function updateCampusEntry(options: CampusUpdateOptions): Promise<v
     await writeUpdate(home, options, before, isNewFile ? after.config : undefined);
     all = all.map((c) => (c.key === key ? after : c));
   } finally {
-    // The move's lock is given back before the session ends: ending it releases its locks in no set
-    // order, so an update waiting on the migrations' lock could otherwise find this one's move lock
-    // still held and take it for a move.
-    if (holdsMoveLock) await home.query(MOVE_UNLOCK, [key]).catch(() => undefined);
+    // Before the session ends, which would release it and the migrations' lock in no set order.
+    if (holdsMoveLock) await giveBackMoveLock(home, key).catch(() => undefined);
     await home.end();
   }
   options.out(`Updated campus ${key}: ${describeChange(before, after, all)}.\n`);
