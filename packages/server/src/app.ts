@@ -108,6 +108,8 @@ export interface AppOptions {
   webServerEntry?: string;
   /** The background jobs' clock and polling (tests: an injected clock, no polling). */
   jobs?: JobsPluginOptions;
+  /** Signed-out pages' clock, epoch milliseconds (tests): their times and their render time. */
+  pageClock?: () => number;
   /**
    * A many-campus installation's host routing (campuses/campus-installation.ts, decision 024): each
    * request is served as its host's campus. Absent: the one campus of `config` (no directory).
@@ -285,6 +287,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           ttlMs: PAGE_CACHE_TTL_MS,
           generation: () => app.listingCaches.generation(),
           ensureFresh: (since) => app.listingCaches.ensureFresh(since),
+          ...(options.pageClock ? { now: options.pageClock } : {}),
         },
       },
     });

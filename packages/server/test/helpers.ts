@@ -95,6 +95,7 @@ export async function createTestApp(
     config,
     database,
     jobs: options.now ? { now: options.now } : {},
+    ...(options.now ? { pageClock: () => options.now!().getTime() } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.webDistDir
       ? { serveWeb: true, webDistDir: options.webDistDir, webServerEntry: options.webServerEntry }
@@ -145,7 +146,7 @@ export const TEST_WEB_SHELL = `<!doctype html>
 export async function createWebTestApp(
   files: Record<string, string | Buffer>,
   env: Record<string, string> = {},
-  options: { webServerEntry?: string } = {},
+  options: { webServerEntry?: string; now?: () => Date } = {},
 ): Promise<TestApp & { distDir: string }> {
   const distDir = mkdtempSync(path.join(tmpdir(), 'cb-web-dist-'));
   for (const [name, contents] of Object.entries(files)) {

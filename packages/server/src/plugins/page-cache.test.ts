@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { CacheRoom } from '../campuses/campus-cache-scope';
-import { compressPage, DEFERRED_MS, PageCache, type CachedPage } from './page-cache';
+import {
+  compressPage,
+  DEFERRED_MS,
+  PageCache,
+  pageBasis,
+  readsTheSame,
+  type CachedPage,
+} from './page-cache';
 
 const MINUTE = 60_000;
 
@@ -14,14 +21,18 @@ function pagesOnAClock() {
     room: new CacheRoom(64 * 1024 * 1024),
     now: () => now,
   });
-  const renders: { path: string; finish: (page: CachedPage | null) => void }[] = [];
+  const renders: {
+    path: string;
+    kept: CachedPage | undefined;
+    finish: (page: CachedPage | null) => void;
+  }[] = [];
   const ask = (path: string) =>
     pages.page(
       path,
       1,
-      () =>
+      (kept) =>
         new Promise<CachedPage | null>((finish) => {
-          renders.push({ path, finish });
+          renders.push({ path, kept, finish });
         }),
     );
   const version = (text: string) => compressPage(`<p>${text}</p>`, 200);
@@ -117,7 +128,7 @@ describe('PageCache: a page past its time', () => {
       2,
       () =>
         new Promise<CachedPage | null>((finish) => {
-          c.renders.push({ path: '/listing/1', finish });
+          c.renders.push({ path: '/listing/1', kept: undefined, finish });
         }),
     );
     let answered = false;
@@ -127,5 +138,80 @@ describe('PageCache: a page past its time', () => {
     const page = await c.version('after');
     c.renders[1]!.finish(page);
     expect(c.bodyOf(await after)).toBe(page.etags.identity);
+  });
+
+  it('keeps itself when a render would read the same, for another full time', async () => {
+    const c = pagesOnAClock();
+    const asked = c.ask('/course/ECON-101');
+    expect(c.renders[0]!.kept).toBeUndefined();
+    const page = await c.version('unchanged');
+    c.renders[0]!.finish(page);
+    await asked;
+    c.later(MINUTE + 1);
+    expect(await c.ask('/course/ECON-101')).toBe(page);
+    await settled();
+    // The render is handed the page kept, and answers it: kept as it is, ETags and all.
+    expect(c.renders[1]!.kept).toBe(page);
+    c.renders[1]!.finish(page);
+    await c.pages.settled();
+    c.later(MINUTE - 1);
+    expect(await c.ask('/course/ECON-101')).toBe(page);
+    await settled();
+    expect(c.renders).toHaveLength(2);
+    c.later(2);
+    await c.ask('/course/ECON-101');
+    await settled();
+    expect(c.renders).toHaveLength(3);
+  });
+});
+
+describe('pageBasis and readsTheSame: whether a page would read otherwise', () => {
+  const DAY = 24 * 3600_000;
+  const at = Date.parse('2026-12-07T12:00:00.000Z');
+  const data = (createdAt: string, price = 20) => JSON.stringify({ price, createdAt });
+  const withBasis = async (basis: ReturnType<typeof pageBasis>) =>
+    compressPage('<p>a page</p>', 200, basis);
+
+  it('reads the same from the same inputs until a date in it reads anew', async () => {
+    // Listed 3 days and 2 hours before: "3 days ago" until the fourth day is full.
+    const listed = new Date(at - 3 * DAY - 2 * 3600_000).toISOString();
+    const basis = pageBasis(['<html>shell</html>'], data(listed), at);
+    expect(basis.readsTrueUntil).toBe(at + DAY - 2 * 3600_000);
+    const kept = await withBasis(basis);
+    const later = at + 3600_000;
+    expect(readsTheSame(kept, pageBasis(['<html>shell</html>'], data(listed), later), later)).toBe(
+      true,
+    );
+    const dayAfter = basis.readsTrueUntil;
+    expect(
+      readsTheSame(kept, pageBasis(['<html>shell</html>'], data(listed), dayAfter), dayAfter),
+    ).toBe(false);
+  });
+
+  it('reads otherwise when any input differs: its data, its shell, or unknown for a page without one', async () => {
+    const listed = '2025-01-01T00:00:00.000Z';
+    const kept = await withBasis(pageBasis(['shell', 'config'], data(listed), at));
+    expect(readsTheSame(kept, pageBasis(['shell', 'config'], data(listed, 19), at), at)).toBe(
+      false,
+    );
+    expect(readsTheSame(kept, pageBasis(['shell 2', 'config'], data(listed), at), at)).toBe(false);
+    expect(readsTheSame(kept, pageBasis(['shellconfig', ''], data(listed), at), at)).toBe(false);
+    const unknown = await compressPage('<p>a page</p>', 200);
+    expect(readsTheSame(unknown, pageBasis(['shell', 'config'], data(listed), at), at)).toBe(false);
+  });
+
+  it('takes the earliest of the dates in its data, and never a date-like text that is not one', () => {
+    const json = JSON.stringify({
+      listings: [
+        { createdAt: new Date(at - 10 * 60_000).toISOString() },
+        { createdAt: new Date(at - 5 * 60_000 - 30_000).toISOString() },
+      ],
+      description: 'Bought 2024-01-01, barely used',
+    });
+    // 5 minutes and a half ago: "5 minutes ago" for 30 s more.
+    expect(pageBasis([], json, at).readsTrueUntil).toBe(at + 30_000);
+    expect(pageBasis([], JSON.stringify({ description: 'no dates' }), at).readsTrueUntil).toBe(
+      Infinity,
+    );
   });
 });

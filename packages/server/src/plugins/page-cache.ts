@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gunzipSync, gzip } from 'node:zlib';
+import { relativeTextChangesAt } from '@campus-books/common/relative-time';
 import {
   cacheScope,
   CampusParts,
@@ -26,6 +27,52 @@ export interface CachedPage {
   bodies: Record<Exclude<PageEncoding, 'identity'>, Buffer>;
   etags: Record<PageEncoding, string>;
   bytes: number;
+  /** What it was rendered from, when known: a render from the same reads the same (`readsTheSame`). */
+  basis: PageBasis | null;
+}
+
+/** What a page was rendered from, beside the clock. */
+export interface PageBasis {
+  /** A hash of every input of the render but its time: the shell, the page's data, the campus. */
+  inputs: string;
+  /**
+   * The first moment a date it shows relative to its render ("listed 3 days ago", "confirmed
+   * available today") reads otherwise; Infinity when it shows none.
+   */
+  readsTrueUntil: number;
+}
+
+/** A date as the page's data carries it: `toISOString`'s form (a database's offset allowed). */
+const DATE_IN_JSON = /"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d))"/g;
+
+/**
+ * The basis of a page rendered at `renderedAt` from `inputs` and its data (`dataJson`). Every date
+ * in the data is taken as one the page may show relative to now: a date it does not show can only
+ * make it render again sooner than it had to.
+ */
+export function pageBasis(
+  inputs: readonly string[],
+  dataJson: string,
+  renderedAt: number,
+): PageBasis {
+  const hash = createHash('sha256');
+  for (const input of inputs) hash.update(input).update('\0');
+  let readsTrueUntil = Infinity;
+  for (const [, iso] of dataJson.matchAll(DATE_IN_JSON)) {
+    readsTrueUntil = Math.min(readsTrueUntil, relativeTextChangesAt(iso!, renderedAt));
+  }
+  return { inputs: hash.update(dataJson).digest('base64url'), readsTrueUntil };
+}
+
+/**
+ * Whether `kept`, rendered earlier, is what a render from `basis` at `now` would give: the same
+ * inputs, and no relative date in it reading otherwise yet. (Its own time is the one it shows and
+ * hydrates with, so it stays whole.)
+ */
+export function readsTheSame(kept: CachedPage, basis: PageBasis, now: number): boolean {
+  return (
+    kept.basis !== null && kept.basis.inputs === basis.inputs && now < kept.basis.readsTrueUntil
+  );
 }
 
 /** The page's body in `encoding`. */
@@ -40,7 +87,11 @@ const etagOf = (body: Buffer) =>
  * A rendered page in every encoding, compressed once: brotli at quality 5 (a 30 KB page in about a
  * millisecond, within a few percent of quality 11's size), gzip at level 6.
  */
-export async function compressPage(html: string, status: number): Promise<CachedPage> {
+export async function compressPage(
+  html: string,
+  status: number,
+  basis: PageBasis | null = null,
+): Promise<CachedPage> {
   const identity = Buffer.from(html, 'utf8');
   const [br, gz] = await Promise.all([
     brotli(identity, {
@@ -57,6 +108,7 @@ export async function compressPage(html: string, status: number): Promise<Cached
     bodies: { br: keptBytes(br), gzip: keptBytes(gz) },
     etags: { identity: etagOf(identity), br: etagOf(br), gzip: etagOf(gz) },
     bytes: br.length + gz.length,
+    basis,
   };
 }
 
@@ -74,6 +126,12 @@ const REFRESH_SPACING_MS = 100;
 export const DEFERRED_MS = 5_000;
 
 /**
+ * Renders a page: the first time (`kept` undefined), or again once past its time, when it may answer
+ * `kept` itself if a render would read the same (`readsTheSame`). Null: not rendered.
+ */
+export type PageRender = (kept: CachedPage | undefined) => Promise<CachedPage | null>;
+
+/**
  * Rendered pages by address, in an LRU (lru-cache) capped by the bytes it holds: a page past an
  * eighth of the budget is not kept. Visitors who ask for an address while it renders share that
  * render (lru-cache's `fetch`). Pages follow the listing caches' generation
@@ -88,14 +146,16 @@ export const DEFERRED_MS = 5_000;
  * (`REFRESH_SPACING_MS`): 100 campuses' 200 course pages each, all asked for, are 20,000 renders a
  * minute, more than a core makes; without turns the server spent its time rendering again pages it
  * already had (the many-campus bench's course pages, 0.03–0.09 × one campus's rate). A busy server's
- * pages are then older than `ttlMs`, never older than the catalogue.
+ * pages are then older than `ttlMs`, never older than the catalogue. A turn loads the page's data
+ * again, and renders only when the page would read otherwise (`readsTheSame`): most pages past
+ * their minute are unchanged, and loading is a fraction of a render's CPU.
  */
 export class PageCache {
-  readonly #pages: CampusParts<LRUCache<string, CachedPage, () => Promise<CachedPage | null>>>;
+  readonly #pages: CampusParts<LRUCache<string, CachedPage, PageRender>>;
   /** By campus ('' for a single-campus installation): the generation its pages were rendered in. */
   readonly #generations = new Map<string, number>();
-  /** A page is being rendered again in the background; the next may begin at `#nextRefreshAt`. */
-  #refreshing = false;
+  /** The page being rendered again in the background; the next may begin at `#nextRefreshAt`. */
+  #refreshing: Promise<unknown> | null = null;
   #nextRefreshAt = -Infinity;
 
   /**
@@ -105,7 +165,7 @@ export class PageCache {
   constructor(options: { maxBytes: number; ttlMs: number; room: CacheRoom; now?: () => number }) {
     const now = options.now ?? (() => performance.now());
     const make = () =>
-      new LRUCache<string, CachedPage, () => Promise<CachedPage | null>>({
+      new LRUCache<string, CachedPage, PageRender>({
         maxSize: Math.max(1, options.maxBytes),
         maxEntrySize: Math.max(1, Math.floor(options.maxBytes / 8)),
         sizeCalculation: (page) => page.bytes,
@@ -117,18 +177,20 @@ export class PageCache {
         fetchMethod: async (_key, stale, { context: render, options: kept }) => {
           // A failed render (null) answers the shell and is not kept; a failed render of a page
           // kept before leaves that page.
-          if (!stale) return (await render()) ?? undefined;
+          if (!stale) return (await render(undefined)) ?? undefined;
           const at = now();
           if (this.#refreshing || at < this.#nextRefreshAt) {
             kept.ttl = DEFERRED_MS;
             return stale;
           }
-          this.#refreshing = true;
           this.#nextRefreshAt = at + REFRESH_SPACING_MS;
+          const refresh = render(stale);
+          this.#refreshing = refresh;
           try {
-            return (await render()) ?? stale;
+            // The page kept itself when a render from what it reads now would read the same.
+            return (await refresh) ?? stale;
           } finally {
-            this.#refreshing = false;
+            this.#refreshing = null;
           }
         },
         // A test's clock, or the one every campus's part shares; read at every look (lru-cache's own
@@ -137,6 +199,11 @@ export class PageCache {
         ttlResolution: 0,
       });
     this.#pages = new CampusParts(make, options.room);
+  }
+
+  /** Once the page being rendered again in the background, if any, is done (a stop waits for it). */
+  async settled(): Promise<void> {
+    await this.#refreshing?.catch(() => undefined);
   }
 
   /** Pages kept, every campus's. */
@@ -159,11 +226,7 @@ export class PageCache {
    * LRU of its own with `maxBytes` (campus-cache-scope.ts), and its generation empties them only;
    * the campuses' LRUs share the cache room (CACHE_MEMORY_MB).
    */
-  async page(
-    path: string,
-    generation: number,
-    render: () => Promise<CachedPage | null>,
-  ): Promise<CachedPage | null> {
+  async page(path: string, generation: number, render: PageRender): Promise<CachedPage | null> {
     const scope = cacheScope();
     if (generation !== (this.#generations.get(scope) ?? -1)) {
       this.#generations.set(scope, generation);

@@ -7,9 +7,16 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { CacheRoom } from '../campuses/campus-cache-scope';
 import type { PageHead } from './web-shell';
 
-/** Loads a landing page's data with the API's own service functions (features; app.ts wires them). */
 export type RenderedPage = Exclude<LandingPage, { kind: 'redirect' }>;
 
+/** Loads a page's data with the API's own service functions (features; app.ts wires them). */
+export type PageLoader = (
+  app: FastifyInstance,
+  page: RenderedPage,
+  request: FastifyRequest,
+) => Promise<LandingPageData | null>;
+
+/** Each kind of landing page's loader. */
 export type LandingPageLoaders = {
   [Kind in RenderedPage['kind']]: (
     app: FastifyInstance,
@@ -17,6 +24,14 @@ export type LandingPageLoaders = {
     request: FastifyRequest,
   ) => Promise<LandingPageData | null>;
 };
+
+/** What a page is rendered from beside its address, its visitor and the time. */
+export interface LoadedPage {
+  data: LandingPageData | null;
+  /** A verified visitor's saved listings (the hearts on the cards). */
+  saved: Listing[] | null;
+  publicConfig: PublicConfig;
+}
 
 export interface ServerRenderingOptions {
   /** The web app's server build (a test may name a stand-in). */
@@ -44,6 +59,8 @@ export interface PageCacheOptions {
   generation(): number;
   /** Whether nothing changed since `generation` (on PostgreSQL, one read of the version). */
   ensureFresh(since: number): Promise<boolean>;
+  /** A test's clock (epoch milliseconds): pages' times, and the time they are rendered at. */
+  now?: () => number;
 }
 
 export interface WebPluginOptions {

@@ -224,3 +224,71 @@ describe(`signed-out pages on two app servers (${TEST_ENGINE})`, () => {
     }
   });
 });
+
+describe(`signed-out pages past their minute (${TEST_ENGINE})`, () => {
+  const DAY = 24 * 3600_000;
+  // The pages' clock, a year and more after the listing is made: "listed last year" reads so for a
+  // year, "Confirmed available 400 days ago" until the next whole day.
+  let now = Date.now() + 400 * DAY;
+  let t: TestApp;
+  let student: TestUser;
+  let listingId: string;
+  /** Asks for a page, and waits for what that started in the background. */
+  const ask = (url: string) => async () => {
+    const answer = await t.app.inject(url);
+    await t.app.pagesSettled();
+    return answer;
+  };
+
+  beforeAll(async () => {
+    t = await createWebTestApp(
+      { 'index.html': TEST_WEB_SHELL },
+      { PAGE_CACHE_MB: '4' },
+      { webServerEntry: STAND_IN, now: () => new Date(now) },
+    );
+    const seller = await createUser(t);
+    student = await createUser(t);
+    const ids = await insertListings(t, seller.id, [
+      { name: 'aged calculus', subject: 'ECON', courseNumber: '101', regularPrice: 25 },
+    ]);
+    listingId = ids[0]!;
+  });
+  afterAll(() => t.close());
+
+  it('renders one again only when what it shows changed, not for its minute alone', async () => {
+    const course = ask('/course/ECON-101');
+    expect(await rendersDuring(course)).toBe(1);
+    const first = await course();
+    // Past its minute, nothing it shows changed: loaded again, not rendered again.
+    now += 61_000;
+    expect(await rendersDuring(course)).toBe(0);
+    now += 61_000;
+    expect(await rendersDuring(course)).toBe(0);
+    expect((await course()).headers.etag).toBe(first.headers.etag);
+
+    // A student's alert for the course is demand the page shows, not a change of the catalogue.
+    const alert = await routeCaller(() => t)('POST /api/alerts/create', {
+      as: student,
+      body: { subject: 'ECON', courseNumber: '101' },
+    });
+    expect(alert.status, alert.ok ? '' : alert.text).toBe(201);
+    expect(await rendersDuring(course)).toBe(0);
+    now += 61_000;
+    expect(await rendersDuring(course)).toBe(1);
+    expect(rendered.at(-1)!.data).toMatchObject({ kind: 'course', demand: 1 });
+    expect((await course()).headers.etag).not.toBe(first.headers.etag);
+    now += 61_000;
+    expect(await rendersDuring(course)).toBe(0);
+  });
+
+  it('renders one again at its new time once a date it shows reads otherwise', async () => {
+    const listing = ask(`/listing/${listingId}`);
+    expect(await rendersDuring(listing)).toBe(1);
+    now += 61_000;
+    expect(await rendersDuring(listing)).toBe(0);
+    // A day on, "Confirmed available 400 days ago" reads 401.
+    now += DAY;
+    expect(await rendersDuring(listing)).toBe(1);
+    expect(rendered.at(-1)!.renderedAt).toBe(now);
+  });
+});

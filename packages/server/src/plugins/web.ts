@@ -14,14 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sendRouteNotFound } from './errors';
-import {
-  bodyOf,
-  compressPage,
-  PAGE_ENCODINGS,
-  PageCache,
-  type CachedPage,
-  type PageEncoding,
-} from './page-cache';
+import { compressPage, PageCache, pageBasis, readsTheSame, type CachedPage } from './page-cache';
 import { SESSION_COOKIE } from './sessions';
 import {
   moduleAddresses,
@@ -33,7 +26,7 @@ import {
   withHoisted,
   withPageHead,
 } from './web-shell';
-import webAssetsPlugin, { accepts, matchesEtag } from './web-assets';
+import webAssetsPlugin from './web-assets';
 import {
   campusManifest,
   campusShell,
@@ -44,7 +37,8 @@ import {
   withCampusElement,
 } from './web-campus';
 import { iconsByCampus, registerCampusIcons, registerIconsPerCampus } from './web-icons';
-import type { RenderedPage, WebPluginOptions } from './web-options';
+import { sendKeptPage } from './web-kept-page';
+import type { LoadedPage, PageLoader, RenderedPage, WebPluginOptions } from './web-options';
 
 export const WEB_DIST_DIR = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -72,6 +66,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Renders the app shell for a route; features may register head tags (Open Graph) by path. */
     renderAppShell: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
+    /** Once the signed-out pages rendering again in the background are done (a stop; tests). */
+    pagesSettled: () => Promise<void>;
   }
 }
 
@@ -181,44 +177,42 @@ export default fp(
       return head ? withPageHead(indexHtml, head) : indexHtml;
     }
 
-    async function loadPageData(request: FastifyRequest, page: RenderedPage) {
-      const loaders = ssr!.loaders;
-      switch (page.kind) {
-        case 'home':
-          return loaders.home(app, page, request);
-        case 'search':
-          return loaders.search(app, page, request);
-        case 'listing':
-          return loaders.listing(app, page, request);
-        case 'course':
-          return loaders.course(app, page, request);
-        case 'about':
-          return loaders.about(app, page, request);
-        case 'privacy':
-          return loaders.privacy(app, page, request);
+    /** What a page is rendered from beside its address; null when loading it fails. */
+    async function loadPage(
+      request: FastifyRequest,
+      page: RenderedPage,
+      user: CurrentUser | null,
+    ): Promise<LoadedPage | null> {
+      try {
+        // The loader of the page's kind (each is typed for its own kind).
+        const load = ssr!.loaders[page.kind] as PageLoader;
+        const data = await load(app, page, request);
+        const saved = user?.emailVerified ? await ssr!.savedListings(app, user._id) : null;
+        return { data, saved, publicConfig: ssr!.publicConfig(app) };
+      } catch (error) {
+        request.log.error({ err: error }, 'server rendering failed: answering the app shell');
+        return null;
       }
     }
 
-    /** The page's HTML, streamed out of React after its data is loaded, or null when it fails. */
+    /** The page's HTML, streamed out of React from what was loaded, or null when it fails. */
     async function renderDocument(
       request: FastifyRequest,
       page: RenderedPage,
       parts: { before: string; after: string },
       user: CurrentUser | null,
+      loaded: LoadedPage,
+      renderedAt: number,
     ): Promise<{ status: number; document: AsyncIterable<string | Uint8Array> } | null> {
       let rendered;
       try {
-        const data = await loadPageData(request, page);
-        const saved = user?.emailVerified ? await ssr!.savedListings(app, user._id) : null;
         rendered = await renderer!.renderPage({
           url: request.url,
           page,
-          data,
+          ...loaded,
           user,
-          saved,
-          publicConfig: ssr!.publicConfig(app),
           campus: app.config.campus,
-          renderedAt: Date.now(),
+          renderedAt,
           onRecoverableError: (error) =>
             request.log.warn({ err: error }, 'server rendering: a part is left to the browser'),
         });
@@ -259,6 +253,12 @@ export default fp(
     const canonicalPages = pages && new PageCache(pages);
     const otherPages =
       pages && new PageCache({ ...pages, maxBytes: Math.floor(pages.maxBytes / 16) });
+    const pagesNow = pages?.now ?? Date.now;
+    app.decorate('pagesSettled', async () => {
+      await Promise.all([canonicalPages?.settled(), otherPages?.settled()]);
+    });
+    // A page rendering again in the background reads the database: the stop waits for it.
+    app.addHook('onClose', () => app.pagesSettled());
 
     /** Whether a page's address is one the web app writes (a search's filters in their order…). */
     function isCanonical(pathname: string, search: string, page: RenderedPage): boolean {
@@ -266,7 +266,10 @@ export default fp(
       return renderer?.isCanonicalAddress?.(pathname, search) ?? false;
     }
 
-    /** The page a signed-out visitor is shown, rendered once per catalogue change. */
+    /**
+     * The page a signed-out visitor is shown, rendered once per catalogue change; past its time,
+     * rendered again only if it would read otherwise (page-cache.ts, `readsTheSame`).
+     */
     async function signedOutPage(
       request: FastifyRequest,
       page: RenderedPage,
@@ -277,11 +280,19 @@ export default fp(
       // On PostgreSQL, one read of the catalogue's version: a change any server acknowledged moves
       // the generation, and the cache then empties before it answers.
       await freshness.ensureFresh(freshness.generation());
-      return cache.page(request.url, freshness.generation(), async () => {
+      return cache.page(request.url, freshness.generation(), async (kept) => {
         // The shell (a listing's Open Graph head is a read) only for a render, never for a hit.
-        const parts = splitShell(await shellOf());
-        if (!parts) return null;
-        const done = await renderDocument(request, page, parts, null);
+        const shell = await shellOf();
+        const parts = splitShell(shell);
+        const loaded = parts && (await loadPage(request, page, null));
+        if (!parts || !loaded) return null;
+        const renderedAt = pagesNow();
+        const dataJson = JSON.stringify(loaded.data) ?? '';
+        const inputs = [shell, JSON.stringify(loaded.publicConfig)];
+        const basis = pageBasis(inputs, dataJson, renderedAt);
+
+        if (kept && readsTheSame(kept, basis, renderedAt)) return kept;
+        const done = await renderDocument(request, page, parts, null, loaded, renderedAt);
         if (!done) return null;
         let html = '';
         const decoder = new TextDecoder();
@@ -289,27 +300,8 @@ export default fp(
           html += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
         }
         html += decoder.decode();
-        return compressPage(html, done.status);
+        return compressPage(html, done.status, basis);
       });
-    }
-
-    function sendKept(request: FastifyRequest, reply: FastifyReply, page: CachedPage) {
-      const acceptEncoding = request.headers['accept-encoding'];
-      const encoding: PageEncoding =
-        (acceptEncoding && PAGE_ENCODINGS.find((e) => accepts(acceptEncoding, e))) || 'identity';
-      void reply
-        .status(page.status)
-        // Signed-in visitors get their own page at this address: never kept by a shared cache.
-        .header('Cache-Control', 'private, no-cache')
-        .header('Vary', 'Accept-Encoding, Cookie')
-        .header('ETag', page.etags[encoding])
-        .header('X-Content-Type-Options', 'nosniff');
-      const ifNoneMatch = request.headers['if-none-match'];
-      if (ifNoneMatch && matchesEtag(ifNoneMatch, page.etags[encoding])) {
-        return reply.status(304).send();
-      }
-      if (encoding !== 'identity') void reply.header('Content-Encoding', encoding);
-      return reply.type('text/html; charset=utf-8').send(bodyOf(page, encoding));
     }
 
     /**
@@ -345,13 +337,14 @@ export default fp(
           request.log.error({ err: error }, 'server rendering failed: answering the app shell');
           return null;
         });
-        return kept ? sendKept(request, reply, kept) : sendShell(reply, await shellOf());
+        return kept ? sendKeptPage(request, reply, kept) : sendShell(reply, await shellOf());
       }
 
       const shell = await shellOf();
       const parts = splitShell(shell);
       if (!parts) return sendShell(reply, shell);
-      const done = await renderDocument(request, page, parts, user);
+      const loaded = await loadPage(request, page, user);
+      const done = loaded && (await renderDocument(request, page, parts, user, loaded, Date.now()));
       if (!done) return sendShell(reply, shell);
       return (
         reply

@@ -1,4 +1,4 @@
-import { initials } from '../lib/relative-time';
+import { initials } from '../lib/initials';
 import { ListingImage } from './listing-image';
 
 const SIZES = {

@@ -16,7 +16,7 @@ import { Badge } from './ui/badge';
 import { paths } from '../config/paths';
 import { SaveButton } from './save-button';
 import { useNow } from '../lib/render-clock';
-import { timeAgo } from '../lib/relative-time';
+import { timeAgo } from '@campus-books/common/relative-time';
 
 /** Every grid of cards has two columns on phones: half the width less the page padding and the gap. */
 export const PHONE_CARD_SIZES = 'calc(50vw - 24px)';

@@ -22,7 +22,7 @@ import { useCampus } from '../../lib/campus';
 import { NotFound } from '../../components/not-found';
 import { ApiError } from '../../lib/api-client';
 import { useNow } from '../../lib/render-clock';
-import { timeAgo } from '../../lib/relative-time';
+import { confirmedAgo, timeAgo } from '@campus-books/common/relative-time';
 import { useSession } from '../../lib/session';
 import { Avatar } from '../../components/avatar';
 import { useSeller } from '../../api/get-seller';
@@ -48,13 +48,6 @@ function Detail({ term, children }: { term: string; children: ReactNode }) {
       <dd className="text-slate-900 sm:col-span-2">{children}</dd>
     </div>
   );
-}
-
-/** "Confirmed available N days ago", from when the seller last confirmed the listing. */
-function confirmedAgo(confirmedAt: string, now: number): string {
-  const days = Math.floor((now - new Date(confirmedAt).getTime()) / 86_400_000);
-  if (days <= 0) return 'Confirmed available today';
-  return `Confirmed available ${days} day${days === 1 ? '' : 's'} ago`;
 }
 
 export default function ListingPage() {

@@ -1,7 +1,7 @@
 import type { Conversation } from '@campus-books/common/conversation.schemas';
 import { useEffect, useRef } from 'react';
 import { useNow } from '../../lib/render-clock';
-import { timeAgo } from '../../lib/relative-time';
+import { timeAgo } from '@campus-books/common/relative-time';
 import { actorName, systemLine } from './event-line';
 import { MessagePhotos } from '../../components/message-photos';
 import { OfferBooks } from './offer-books';

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { ListingImage } from '../../components/listing-image';
 import { Badge } from '../../components/ui/badge';
 import { paths } from '../../config/paths';
-import { timeAgo } from '../../lib/relative-time';
+import { timeAgo } from '@campus-books/common/relative-time';
 import { dollars, latestLine } from './event-line';
 
 /** "Thu 3:00 PM": when a hold ends, in the reader's clock. */

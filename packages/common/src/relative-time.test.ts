@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { initials, timeAgo } from './relative-time';
+import { confirmedAgo, relativeTextChangesAt, timeAgo } from './relative-time';
 
 describe('timeAgo', () => {
   const now = Date.parse('2026-11-23T12:00:00Z');
@@ -12,15 +12,6 @@ describe('timeAgo', () => {
     expect(timeAgo('2026-11-02T10:00:00Z', now)).toBe('3 weeks ago');
     expect(timeAgo('2026-08-01T10:00:00Z', now)).toBe('3 months ago');
     expect(timeAgo('2027-01-01T10:00:00Z', now)).toBe('just now');
-  });
-});
-
-describe('initials', () => {
-  it('takes the first and last names first letters', () => {
-    expect(initials('Maya P.')).toBe('MP');
-    expect(initials('Demo Student')).toBe('DS');
-    expect(initials('jordan')).toBe('J');
-    expect(initials('')).toBe('?');
   });
 });
 
@@ -45,6 +36,41 @@ describe('timeAgo against Intl.RelativeTimeFormat', () => {
         const iso = new Date(now - seconds * 1000).toISOString();
         expect(timeAgo(iso, now)).toBe(rtf.format(-count, unit));
       }
+    }
+  });
+});
+
+describe('relativeTextChangesAt', () => {
+  const day = 24 * 3600 * 1000;
+  const base = Date.parse('2026-11-23T12:00:00Z');
+
+  it('is when "5 minutes ago" becomes "6 minutes ago", and "yesterday" "2 days ago"', () => {
+    const iso = '2026-11-23T11:55:00Z';
+    expect(relativeTextChangesAt(iso, base)).toBe(Date.parse('2026-11-23T12:01:00Z'));
+    expect(relativeTextChangesAt('2026-11-22T10:00:00Z', base)).toBe(
+      Date.parse('2026-11-24T10:00:00Z'),
+    );
+    expect(relativeTextChangesAt('not a date', base)).toBe(Infinity);
+  });
+
+  it('takes the daily count of "confirmed available" into account past a week', () => {
+    // Three weeks and a half: "3 weeks ago" lasts days more, "confirmed … 24 days ago" one.
+    const iso = new Date(base - 24.5 * day).toISOString();
+    expect(relativeTextChangesAt(iso, base)).toBe(base + 0.5 * day);
+  });
+
+  it('holds every text until that moment, and one of them changes at it', () => {
+    // A fixed walk of ages from seconds to years, and a tenth of them dates to come.
+    let seed = 7;
+    const next = () => (seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647;
+    for (let i = 0; i < 2_000; i++) {
+      const age = Math.floor(Math.exp(next() * Math.log(3 * 365 * day))) - (i % 10 === 0 ? day : 0);
+      const iso = new Date(base - age).toISOString();
+      const at = relativeTextChangesAt(iso, base);
+      const texts = (now: number) => `${timeAgo(iso, now)} | ${confirmedAgo(iso, now)}`;
+      expect(at, iso).toBeGreaterThan(base);
+      expect(texts(at - 1), iso).toBe(texts(base));
+      expect(texts(at), iso).not.toBe(texts(base));
     }
   });
 });
