@@ -113,17 +113,15 @@ export async function compressPage(
 }
 
 /**
- * How often, at most, a page past its `ttlMs` is rendered again in the background: one at a time,
- * and the next no sooner than this after the last began (~6 ms of CPU each: about 6 % of a core).
- * A page that cannot be rendered again yet is answered as it is and looked at again after
- * `DEFERRED_MS`: until then it is answered without a look at whether it may render (each such look
- * is a fetch of lru-cache's, with a promise and an abort controller of its own). With 100 campuses'
- * course pages past their time, a second here put most answers through that look, and the renders
- * at 20 a second took 12 % of the server's core (docs/performance.md, "Listing by id and course
- * pages at 100 campuses").
+ * How often, at most, a page past its `ttlMs` is looked at again in the background: one at a time,
+ * and the next no sooner than this after the last began (a render is ~6 ms of CPU: about 6 % of a
+ * core; a page found unchanged, its data loaded again, a fraction of that). A page past its time
+ * asked for while it is not its turn is answered as it is, from a plain look in the LRU: with 100
+ * campuses' course pages past their time, looks through lru-cache's `fetch` (a promise and an abort
+ * controller each) for pages waiting their turn were most answers (docs/performance.md, "Listing by
+ * id and course pages at 100 campuses", and "Pages that did not change").
  */
 const REFRESH_SPACING_MS = 100;
-export const DEFERRED_MS = 5_000;
 
 /**
  * Renders a page: the first time (`kept` undefined), or again once past its time, when it may answer
@@ -157,13 +155,14 @@ export class PageCache {
   /** The page being rendered again in the background; the next may begin at `#nextRefreshAt`. */
   #refreshing: Promise<unknown> | null = null;
   #nextRefreshAt = -Infinity;
+  readonly #now: () => number;
 
   /**
    * `maxBytes` is each campus's; `room` is what the campuses' parts share (campus-cache-scope.ts);
    * `now`, a test's clock (milliseconds).
    */
   constructor(options: { maxBytes: number; ttlMs: number; room: CacheRoom; now?: () => number }) {
-    const now = options.now ?? (() => performance.now());
+    this.#now = options.now ?? (() => performance.now());
     const make = () =>
       new LRUCache<string, CachedPage, PageRender>({
         maxSize: Math.max(1, options.maxBytes),
@@ -174,21 +173,17 @@ export class PageCache {
         allowStale: true,
         noDeleteOnStaleGet: true,
         ignoreFetchAbort: true,
-        fetchMethod: async (_key, stale, { context: render, options: kept }) => {
+        fetchMethod: async (_key, stale, { context: render }) => {
           // A failed render (null) answers the shell and is not kept; a failed render of a page
           // kept before leaves that page.
           if (!stale) return (await render(undefined)) ?? undefined;
-          const at = now();
-          if (this.#refreshing || at < this.#nextRefreshAt) {
-            kept.ttl = DEFERRED_MS;
-            return stale;
-          }
-          this.#nextRefreshAt = at + REFRESH_SPACING_MS;
+          // Past its time, and its turn (`page`).
           const refresh = render(stale);
           this.#refreshing = refresh;
           try {
-            // The page kept itself when a render from what it reads now would read the same.
-            return (await refresh) ?? stale;
+            // The page kept itself when a render from what it reads now would read the same; a
+            // render that failed (it logs its own error) leaves it as it is.
+            return (await refresh.catch(() => null)) ?? stale;
           } finally {
             this.#refreshing = null;
           }
@@ -234,6 +229,19 @@ export class PageCache {
     }
     const pages = this.#pages.of(scope);
     try {
+      const status: LRUCache.Status<string, CachedPage, PageRender> = {};
+      const kept = pages.get(path, { status });
+      if (kept !== undefined) {
+        if (status.get === 'stale' && !this.#refreshing) {
+          const at = this.#now();
+          if (at >= this.#nextRefreshAt) {
+            this.#nextRefreshAt = at + REFRESH_SPACING_MS;
+            // In the background: lru-cache hands the render the page kept and answers that page.
+            void pages.fetch(path, { context: render });
+          }
+        }
+        return kept;
+      }
       const page = await pages.fetch(path, { context: render });
       // Only a found page is kept: unknown listings are not worth memory.
       if (page && page.status !== 200 && pages.peek(path) === page) pages.delete(path);
