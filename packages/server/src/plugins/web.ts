@@ -284,13 +284,13 @@ export default fp(
         // The shell (a listing's Open Graph head is a read) only for a render, never for a hit.
         const shell = await shellOf();
         const parts = splitShell(shell);
-        const loaded = parts && (await loadPage(request, page, null));
-        if (!parts || !loaded) return null;
+        if (!parts) return null;
+        const loaded = await loadPage(request, page, null);
+        if (!loaded) return null;
         const renderedAt = pagesNow();
         const dataJson = JSON.stringify(loaded.data) ?? '';
         const inputs = [shell, JSON.stringify(loaded.publicConfig)];
         const basis = pageBasis(inputs, dataJson, renderedAt);
-
         if (kept && readsTheSame(kept, basis, renderedAt)) return kept;
         const done = await renderDocument(request, page, parts, null, loaded, renderedAt);
         if (!done) return null;
