@@ -13,6 +13,7 @@ import campusRoutingPlugin, { type CampusRouting } from './campuses/campus-routi
 import type { Config } from './config/config';
 import { configurePasswordThreads } from './features/accounts/password';
 import type { Database } from './db/database';
+import { AccessLog } from './lib/access-log';
 import adminRoutes from './features/admin/admin.routes';
 import alertJobsPlugin from './features/alerts/alerts.delivery';
 import alertsRoutes from './features/alerts/alerts.routes';
@@ -143,6 +144,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   const app = Fastify({
     logger: options.logger ?? false,
+    // One access log line a request, when its answer is done (lib/access-log.ts).
+    logController: new AccessLog(),
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: options.config.trustProxy,
     // Above any path Node's HTTP parser lets in (its 16 KiB header limit counts the request line):
