@@ -67,9 +67,13 @@ export function getAt(url: string, pathname: string, host: string): Promise<numb
   });
 }
 
-/** The warm pass's limits: at most this many requests at once, and this long per scenario. */
+/**
+ * The warm pass's limits: at most this many requests at once, and this long per scenario. On a
+ * machine where a course page's render took ~8 ms of the server's core, 120 s covered 14,337 of
+ * 100 campuses' 20,000 course pages, and the rest were measured cold.
+ */
 const WARM_CONCURRENCY = 32;
-const WARM_LIMIT_MS = 120_000;
+const WARM_LIMIT_MS = 300_000;
 
 /**
  * Every campus asked each of a scenario's addresses once, before its warm-up: a campus's own
