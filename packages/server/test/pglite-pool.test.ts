@@ -94,5 +94,6 @@ describe.skipIf(TEST_ENGINE !== 'pglite')('the embedded databases lent to test f
         await database.close();
       }
     }
-  });
+    // Up to twelve fresh embedded databases: 30 s on a slow two-core machine under the whole run.
+  }, 120_000);
 });
