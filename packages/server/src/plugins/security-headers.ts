@@ -92,21 +92,26 @@ function summarise(report: unknown): Record<string, unknown> {
  */
 export default fp(
   async function securityHeadersPlugin(app: FastifyInstance) {
-    const secure = app.config.publicUrl.startsWith('https://');
-    // Built once: @fastify/helmet built the whole middleware again (CSP directives parsed and
-    // joined) on every request, a share of each answer's CPU.
-    const setHelmetHeaders = helmet({
-      contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(secure) },
-      crossOriginOpenerPolicy: { policy: 'same-origin' },
-      crossOriginResourcePolicy: { policy: 'same-origin' },
-      crossOriginEmbedderPolicy: false,
-      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-      xFrameOptions: { action: 'deny' },
-      strictTransportSecurity: secure ? { maxAge: HSTS_MAX_AGE, includeSubDomains: true } : false,
-    });
+    // Built once for each way a campus is served: @fastify/helmet built the whole middleware again
+    // (CSP directives parsed and joined) on every request, a share of each answer's CPU.
+    const helmetFor = (secure: boolean) =>
+      helmet({
+        contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(secure) },
+        crossOriginOpenerPolicy: { policy: 'same-origin' },
+        crossOriginResourcePolicy: { policy: 'same-origin' },
+        crossOriginEmbedderPolicy: false,
+        referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+        xFrameOptions: { action: 'deny' },
+        strictTransportSecurity: secure ? { maxAge: HSTS_MAX_AGE, includeSubDomains: true } : false,
+      });
+    const setSecureHeaders = helmetFor(true);
+    const setPlainHeaders = helmetFor(false);
     app.addHook('onRequest', (request, reply, done) => {
+      // PUBLIC_URL, or with several campuses the request's campus's own address (decision 024):
+      // HSTS and the https upgrade for a campus served over https, whatever the others are.
+      const secure = app.config.publicUrl.startsWith('https://');
       // Helmet throws rather than passing an error on (8.1+); its callback only ever continues.
-      setHelmetHeaders(request.raw, reply.raw, () => done());
+      (secure ? setSecureHeaders : setPlainHeaders)(request.raw, reply.raw, () => done());
     });
 
     // A callback, not an async function: it runs on every request (docs/performance.md, "Hooks").
