@@ -44,11 +44,18 @@ export function contentSecurityPolicy(secure: boolean): Record<string, string[]>
 }
 
 /**
+ * Whether the request's campus is served over https (PUBLIC_URL, or with several campuses the
+ * campus's own address, decision 024): HSTS and the https upgrade then.
+ */
+const servedOverHttps = (app: FastifyInstance): boolean =>
+  app.config.publicUrl.startsWith('https://');
+
+/**
  * The headers of an answer no hook sees: Fastify's router refuses a malformed path before any hook
  * runs (plugins/errors.ts, sendFrameworkError). A JSON error needs no sources at all.
  */
 export function setBareSecurityHeaders(reply: FastifyReply): void {
-  const secure = reply.server.config.publicUrl.startsWith('https://');
+  const secure = servedOverHttps(reply.server);
   reply
     .header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'")
     .header('X-Content-Type-Options', 'nosniff')
@@ -107,11 +114,10 @@ export default fp(
     const setSecureHeaders = helmetFor(true);
     const setPlainHeaders = helmetFor(false);
     app.addHook('onRequest', (request, reply, done) => {
-      // PUBLIC_URL, or with several campuses the request's campus's own address (decision 024):
-      // HSTS and the https upgrade for a campus served over https, whatever the others are.
-      const secure = app.config.publicUrl.startsWith('https://');
       // Helmet throws rather than passing an error on (8.1+); its callback only ever continues.
-      (secure ? setSecureHeaders : setPlainHeaders)(request.raw, reply.raw, () => done());
+      (servedOverHttps(app) ? setSecureHeaders : setPlainHeaders)(request.raw, reply.raw, () =>
+        done(),
+      );
     });
 
     // A callback, not an async function: it runs on every request (docs/performance.md, "Hooks").
