@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +15,21 @@ const SERVER_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const SERVER_SOURCE = path.join(SERVER_ROOT, 'src/server.ts');
 /** What `npm start` runs: the bundle `npm run build` writes (packages/server/scripts/build.mjs). */
 export const SERVER_BUNDLE = path.join(SERVER_ROOT, 'dist/server.js');
+
+/**
+ * The entry a server starts from when the caller names none: the sources through tsx, or, with
+ * TEST_SERVER_ENTRY=bundle (`npm test` and `npm run test:full` set it, right after their build),
+ * the bundle `npm start` runs. The suites then start the code that ships, and each start costs
+ * about half the CPU: tsx's loader reads and maps every source file again in each new process
+ * (docs/operations.md, "The test commands").
+ */
+function defaultEntry(): string {
+  if (process.env.TEST_SERVER_ENTRY !== 'bundle') return SERVER_SOURCE;
+  if (!existsSync(SERVER_BUNDLE)) {
+    throw new Error(`TEST_SERVER_ENTRY=bundle, but ${SERVER_BUNDLE} is not built (npm run build)`);
+  }
+  return SERVER_BUNDLE;
+}
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -41,7 +57,7 @@ export interface SpawnOptions {
   env?: Record<string, string>;
   /** The port to listen on; a free one when omitted. */
   port?: number;
-  /** SERVER_SOURCE (default) runs through tsx; any .js file (a bundle) in plain node. */
+  /** A .ts file (SERVER_SOURCE) runs through tsx, a .js file (a bundle) in plain node; default: defaultEntry(). */
   entry?: string;
   /** Wraps the node command line, e.g. in `taskset` or a shell that sets the umask. */
   wrap?: (argv: string[]) => string[];
@@ -52,7 +68,7 @@ const OUTPUT_KEPT = 1 << 20;
 
 /** Starts the server without waiting: pair with waitHealthy, or watch it fail to start. */
 export function spawnServer(port: number, options: SpawnOptions = {}): ServerProcess {
-  const entry = options.entry ?? SERVER_SOURCE;
+  const entry = options.entry ?? defaultEntry();
   const node = entry.endsWith('.ts')
     ? [process.execPath, ...SERVER_NODE_FLAGS, '--import', 'tsx', entry]
     : [process.execPath, ...SERVER_NODE_FLAGS, entry];
